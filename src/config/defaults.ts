@@ -1,0 +1,56 @@
+/**
+ * Every limit and default of Parley, named once. Config keys (see schema.ts)
+ * override them; code never uses a bare literal for a limit.
+ */
+
+// Hub address (fixed contract: 127.0.0.1:7420).
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 7420;
+export const DEFAULT_HOME_DIRNAME = '.parley';
+export const CONFIG_FILENAME = 'config.json';
+export const STORE_FILENAME = 'parley.db';
+export const LOCK_FILENAME = 'hub.lock';
+export const LOCK_INFO_FILENAME = 'hub.lock.json';
+
+// Chat posting rules (Maestro).
+export const DEFAULT_CHAT_ENABLED = true;
+export const DEFAULT_MAX_MESSAGE_CHARS = 4096;
+/** Input longer than this is refused outright rather than truncated (protects memory). */
+export const DEFAULT_MAX_INPUT_CHARS = 1_000_000;
+export const DEFAULT_SCANNER_ENABLED = true;
+export const DEFAULT_SCANNER_TIMEOUT_MS = 800;
+export const TRUNCATION_MARKER = ' … [truncated]';
+export const REDACTION_PLACEHOLDER = '[redacted]';
+export const REDACTION_NOTE = ' (Note: content redacted by scanner)';
+
+// Requests (Meerkat).
+export const DEFAULT_MAX_HOP = 3;
+export const DEFAULT_MAX_PARAMS_BYTES = 64 * 1024;
+
+// Inbox and wait.
+export const DEFAULT_WAIT_TIMEOUT_MS = 25_000;
+export const DEFAULT_MAX_WAIT_TIMEOUT_MS = 120_000;
+export const DEFAULT_INBOX_LIMIT = 50;
+export const MAX_INBOX_LIMIT = 500;
+export const DEFAULT_READ_LIMIT = 200;
+export const MAX_READ_LIMIT = 1000;
+/** Live subscribers that fall this many events behind are cut off (they resume by seq). */
+export const DEFAULT_LIVE_QUEUE_LIMIT = 10_000;
+
+// Presence (Meerkat / Agent Bridge).
+export const DEFAULT_PRESENCE_TTL_SECONDS = 300;
+
+// Meetings (Katra).
+export const DEFAULT_MEETING_MAX_PARTICIPANTS = 32;
+export const DEFAULT_MEETING_RING_SIZE = 100;
+export const DEFAULT_MEETING_MAX_MESSAGE_CHARS = 1024;
+
+// Participation policy (Agent Bridge): threads with more members than this are conservative.
+export const DEFAULT_PERMISSIVE_MAX_MEMBERS = 3;
+
+// Store.
+export const DEFAULT_STORE_SYNCHRONOUS = 'full' as const;
+export const DEFAULT_DEFAULT_CHANNEL = 'general';
+
+// Web UI.
+export const DEFAULT_WEBUI_PASSWORD = '';

@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ParleyError } from '../errors/parley-error.js';
+import { CONFIG_FILENAME, DEFAULT_HOME_DIRNAME } from './defaults.js';
+import { ConfigSchema, type Config } from './schema.js';
+
+/**
+ * Loads the configuration once, at start: defaults, then the JSON file, then
+ * `PARLEY_*` environment variables, then command-line flags. Any invalid value
+ * fails with CONFIG_INVALID naming the key and where the value came from.
+ */
+export interface LoadConfigOptions {
+  home: string;
+  /** `--config FILE`; when absent, `<home>/config.json` is read if it exists. */
+  configFile?: string | undefined;
+  env?: NodeJS.ProcessEnv;
+  /** Dotted keys from flags, e.g. `{ 'server.port': 8080 }`; values may be strings. */
+  flags?: Record<string, unknown>;
+}
+
+/** Environment variables that are shorter aliases of config keys (fixed contracts). */
+const ENV_ALIASES: Record<string, string> = {
+  PARLEY_PORT: 'server.port',
+  PARLEY_HOST: 'server.host',
+};
+
+export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = flag ?? env.PARLEY_HOME ?? path.join(os.homedir(), DEFAULT_HOME_DIRNAME);
+  return path.resolve(chosen);
+}
+
+export function defaultConfig(): Config {
+  return ConfigSchema.parse({});
+}
+
+/** Every leaf key of the config, as dotted paths, with the type of its default value. */
+export function configKeys(): Array<{ key: string; type: 'string' | 'number' | 'boolean'; env: string }> {
+  const keys: Array<{ key: string; type: 'string' | 'number' | 'boolean'; env: string }> = [];
+  const walk = (value: unknown, prefix: string[]): void => {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value)) walk(v, [...prefix, k]);
+      return;
+    }
+    const type = typeof value;
+    if (type === 'string' || type === 'number' || type === 'boolean') {
+      keys.push({ key: prefix.join('.'), type, env: envNameOf(prefix) });
+    }
+  };
+  walk(defaultConfig(), []);
+  return keys;
+}
+
+export function envNameOf(pathSegments: string[]): string {
+  return `PARLEY_${pathSegments.map((s) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()).join('_')}`;
+}
+
+export function loadConfig(options: LoadConfigOptions): Config {
+  const env = options.env ?? process.env;
+  const sources = new Map<string, string>();
+  const file = options.configFile ?? path.join(options.home, CONFIG_FILENAME);
+  const raw: Record<string, unknown> = readConfigFile(file, options.configFile !== undefined);
+  markSources(raw, [], `config file ${file}`, sources);
+
+  const keys = configKeys();
+  const byKey = new Map(keys.map((k) => [k.key, k]));
+  for (const spec of keys) {
+    const value = env[spec.env];
+    if (value !== undefined && value !== '') setPath(raw, spec.key, coerce(value, spec.type, spec.key, spec.env), sources, spec.env);
+  }
+  for (const [alias, key] of Object.entries(ENV_ALIASES)) {
+    const value = env[alias];
+    const spec = byKey.get(key);
+    if (value !== undefined && value !== '' && spec) setPath(raw, key, coerce(value, spec.type, key, alias), sources, alias);
+  }
+  for (const [key, value] of Object.entries(options.flags ?? {})) {
+    if (value === undefined) continue;
+    const spec = byKey.get(key);
+    if (!spec) {
+      throw new ParleyError('CONFIG_INVALID', `Unknown config key "${key}" given as a flag. Run "parley --help" for the keys.`, {
+        field: key,
+      });
+    }
+    const flagName = `--${key}`;
+    setPath(raw, key, typeof value === 'string' ? coerce(value, spec.type, key, flagName) : value, sources, flagName);
+  }
+
+  const result = ConfigSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const key = issue ? issue.path.map(String).join('.') : '(config)';
+    const unknownKeys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
+    const fullKey = unknownKeys.length > 0 ? [key, unknownKeys[0]].filter(Boolean).join('.') : key;
+    const from = sources.get(fullKey) ?? sourceOfPrefix(fullKey, sources) ?? 'defaults';
+    const reason = unknownKeys.length > 0 ? 'unknown key; check its spelling against the documented keys' : issue?.message ?? 'invalid';
+    throw new ParleyError('CONFIG_INVALID', `Invalid config key "${fullKey}" (from ${from}): ${reason}.`, { field: fullKey });
+  }
+  return result.data;
+}
+
+function readConfigFile(file: string, required: boolean): Record<string, unknown> {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if (!required && (error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ParleyError('CONFIG_INVALID', `Cannot read config file ${file}: ${(error as Error).message}.`, { field: 'config' });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ParleyError('CONFIG_INVALID', `Config file ${file} is not valid JSON: ${(error as Error).message}. Fix the file.`, {
+      field: 'config',
+    });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ParleyError('CONFIG_INVALID', `Config file ${file} must hold a JSON object.`, { field: 'config' });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function coerce(value: string, type: 'string' | 'number' | 'boolean', key: string, from: string): unknown {
+  if (type === 'string') return value;
+  if (type === 'number') {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n)) {
+      throw new ParleyError('CONFIG_INVALID', `Invalid config key "${key}" (from ${from}): "${value}" is not a number.`, { field: key });
+    }
+    return n;
+  }
+  const lowered = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(lowered)) return true;
+  if (['false', '0', 'no', 'off'].includes(lowered)) return false;
+  throw new ParleyError('CONFIG_INVALID', `Invalid config key "${key}" (from ${from}): "${value}" is not true or false.`, { field: key });
+}
+
+function setPath(target: Record<string, unknown>, key: string, value: unknown, sources: Map<string, string>, from: string): void {
+  const segments = key.split('.');
+  let node = target;
+  for (const segment of segments.slice(0, -1)) {
+    const next = node[segment];
+    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[segment] = {};
+    node = node[segment] as Record<string, unknown>;
+  }
+  node[segments[segments.length - 1] as string] = value;
+  sources.set(key, from);
+}
+
+function markSources(value: unknown, prefix: string[], from: string, sources: Map<string, string>): void {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    for (const [k, v] of Object.entries(value)) markSources(v, [...prefix, k], from, sources);
+    return;
+  }
+  sources.set(prefix.join('.'), from);
+}
+
+function sourceOfPrefix(key: string, sources: Map<string, string>): string | undefined {
+  for (const [k, from] of sources) if (k.startsWith(`${key}.`) || key.startsWith(`${k}.`)) return from;
+  return undefined;
+}

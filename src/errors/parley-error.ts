@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from './codes.js';
+
+/**
+ * The one error type of Parley. `code` is stable and machine-readable; the
+ * message says what happened and what to do about it; `field` names the input
+ * at fault when there is one.
+ */
+export class ParleyError extends Error {
+  override readonly name = 'ParleyError';
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { field?: string; details?: Record<string, unknown>; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.field = options.field;
+    this.details = options.details;
+  }
+
+  get httpStatus(): number {
+    return ERROR_CODES[this.code].http;
+  }
+
+  get jsonRpcCode(): number {
+    return ERROR_CODES[this.code].jsonRpc;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.field === undefined ? {} : { field: this.field }),
+      ...(this.details === undefined ? {} : { details: this.details }),
+    };
+  }
+}
+
+export function isParleyError(value: unknown): value is ParleyError {
+  return value instanceof ParleyError;
+}
+
+/** Converts any thrown value into a ParleyError, once, at a boundary. */
+export function toParleyError(value: unknown): ParleyError {
+  if (value instanceof ParleyError) return value;
+  if (value instanceof z.ZodError) return fromZodError(value);
+  const message = value instanceof Error ? value.message : String(value);
+  return new ParleyError('INTERNAL', `Internal error: ${message}. This is a bug in Parley; please report it.`, {
+    cause: value,
+  });
+}
+
+/** Names the first offending field and says what was expected. */
+export function fromZodError(error: z.ZodError, prefix?: string): ParleyError {
+  const issue = error.issues[0];
+  const path = issue ? [...(prefix ? [prefix] : []), ...issue.path.map(String)].join('.') : prefix ?? '';
+  const field = path === '' ? '(input)' : path;
+  const reason = issue ? issue.message : 'invalid value';
+  const tooBig = issue?.code === 'too_big';
+  return new ParleyError(
+    'INVALID_INPUT',
+    `Invalid ${field}: ${reason}.${tooBig ? ' Shorten it and try again.' : ' Fix this field and try again.'}`,
+    { field },
+  );
+}
+
+/** Parses `input` with `schema`, throwing INVALID_INPUT naming the field. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw fromZodError(result.error, prefix);
+  return result.data;
+}
