@@ -1,0 +1,311 @@
+import { parseInput } from '../errors/parley-error.js';
+import type { ControlInput } from '../schema/control.js';
+import type {
+  AckInput,
+  CloseSideInput,
+  CreateChannelInput,
+  DmInput,
+  HistoryInput,
+  InboxInput,
+  MeetingHearInput,
+  OpenSideInput,
+  PostInput,
+  PresenceInput,
+  ReadNewInput,
+  RenameThreadInput,
+  RequestInput,
+  RespondInput,
+  SearchInput,
+  WaitInput,
+} from '../schema/inputs.js';
+import { PresenceInputSchema } from '../schema/inputs.js';
+import type { Participant } from '../schema/participant.js';
+import type { DeliveryState } from '../store/delivery-store.js';
+import type { Redactor } from '../redaction/redactor.js';
+import type { HubContext } from './context.js';
+import { applyControl, type ControlResult } from './controls.js';
+import { acknowledge, deliveriesIn, readInbox, waitForInbox, type AckResult, type InboxResult, type WaitResult } from './inbox.js';
+import {
+  hearInMeeting,
+  joinMeeting,
+  leaveMeeting,
+  listMeetings,
+  meetingStatus,
+  meetingWho,
+  sayInMeeting,
+  type HearView,
+  type MeetingView,
+} from './meeting-ops.js';
+import { dm, post, type PostResult } from './posting.js';
+import type { PresenceInfo } from './presence.js';
+import { history, listThreads, readNew, search, type HistoryResult, type ReadNewResult } from './reading.js';
+import { openRequests, respond, sendRequest, type OpenRequest, type RequestResult, type ResponseResult } from './requests.js';
+import { resolveFor, type Seat } from './seat.js';
+import { subscribe, type LiveSubscription } from './subscription.js';
+import { closeSide, createChannel, openSide, renameThread, setSubscription, type SideClosed, type SideOpened } from './thread-ops.js';
+import type { ThreadInfo } from './threads.js';
+import type { MeetingStatus } from '../meeting/meeting.js';
+
+/**
+ * One participant acting in one session: the library's API for everything a
+ * participant can do. Every call reads and writes only this session, and the
+ * author of everything written is this participant. Every call also counts as
+ * a sign of life for presence.
+ */
+export class Actor {
+  readonly #ctx: HubContext;
+  readonly #seat: Seat;
+  readonly #meetingRedactor: Redactor;
+
+  constructor(ctx: HubContext, seat: Seat, meetingRedactor: Redactor) {
+    this.#ctx = ctx;
+    this.#seat = seat;
+    this.#meetingRedactor = meetingRedactor;
+  }
+
+  get participant(): Participant {
+    const p = this.#seat.participant;
+    return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, createdAt: p.createdAt };
+  }
+
+  get session(): { id: string; name: string } {
+    return { id: this.#seat.session.id, name: this.#seat.session.name };
+  }
+
+  #alive(): void {
+    const changed = this.#ctx.presence.touch(this.#seat.session.id, this.#seat.participant);
+    if (changed) this.#ctx.bus.publish({ kind: 'presence', session: this.#seat.session.id, presence: changed });
+  }
+
+  // Conversation ----------------------------------------------------------
+
+  post(input: PostInput): Promise<PostResult> {
+    this.#alive();
+    return post(this.#ctx, this.#seat, input);
+  }
+
+  dm(input: DmInput): Promise<PostResult> {
+    this.#alive();
+    return dm(this.#ctx, this.#seat, input);
+  }
+
+  createChannel(input: CreateChannelInput): Promise<ThreadInfo> {
+    this.#alive();
+    return createChannel(this.#ctx, this.#seat, input);
+  }
+
+  renameThread(input: RenameThreadInput): Promise<ThreadInfo> {
+    this.#alive();
+    return renameThread(this.#ctx, this.#seat, input);
+  }
+
+  openSide(input: OpenSideInput): Promise<SideOpened> {
+    this.#alive();
+    return openSide(this.#ctx, this.#seat, input);
+  }
+
+  closeSide(input: CloseSideInput): Promise<SideClosed> {
+    this.#alive();
+    return closeSide(this.#ctx, this.#seat, input);
+  }
+
+  subscribe(thread: string): Promise<ThreadInfo> {
+    return this.#subscription(thread, 'subscribed');
+  }
+
+  mute(thread: string): Promise<ThreadInfo> {
+    return this.#subscription(thread, 'muted');
+  }
+
+  unsubscribe(thread: string): Promise<ThreadInfo> {
+    return this.#subscription(thread, 'unsubscribed');
+  }
+
+  #subscription(thread: string, state: 'subscribed' | 'muted' | 'unsubscribed'): Promise<ThreadInfo> {
+    this.#alive();
+    return setSubscription(this.#ctx, this.#seat, { thread, state });
+  }
+
+  async threads(): Promise<ThreadInfo[]> {
+    this.#alive();
+    return listThreads(this.#ctx, this.#seat);
+  }
+
+  // Reading ---------------------------------------------------------------
+
+  async readNew(input: ReadNewInput): Promise<ReadNewResult> {
+    this.#alive();
+    return readNew(this.#ctx, this.#seat, input);
+  }
+
+  async history(input: HistoryInput): Promise<HistoryResult> {
+    this.#alive();
+    return history(this.#ctx, this.#seat, input);
+  }
+
+  async search(input: SearchInput): Promise<ReturnType<typeof search>> {
+    this.#alive();
+    return search(this.#ctx, this.#seat, input);
+  }
+
+  async inbox(input: InboxInput = {}): Promise<InboxResult> {
+    this.#alive();
+    return readInbox(this.#ctx, this.#seat, input, { peek: false });
+  }
+
+  async peek(input: InboxInput = {}): Promise<InboxResult> {
+    this.#alive();
+    return readInbox(this.#ctx, this.#seat, input, { peek: true });
+  }
+
+  wait(input: WaitInput = {}, signal?: AbortSignal): Promise<WaitResult> {
+    this.#alive();
+    return waitForInbox(this.#ctx, this.#seat, input, signal);
+  }
+
+  async ack(input: AckInput): Promise<AckResult> {
+    this.#alive();
+    return acknowledge(this.#ctx, this.#seat, input);
+  }
+
+  /** Targeted items in one delivery state, e.g. `delivered` ones still awaiting an ack. */
+  async deliveries(state: DeliveryState = 'delivered', limit = 100): ReturnType<typeof deliveriesIn> extends infer R ? Promise<R> : never {
+    this.#alive();
+    return deliveriesIn(this.#ctx, this.#seat, state, limit);
+  }
+
+  /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable. */
+  live(filter: { thread?: string; inbox?: boolean; since?: number; ephemeral?: boolean } = {}): LiveSubscription {
+    this.#alive();
+    const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
+    return subscribe(this.#ctx, this.#seat, {
+      ...(thread ? { thread } : {}),
+      ...(filter.inbox === undefined ? {} : { inbox: filter.inbox }),
+      ...(filter.since === undefined ? {} : { since: filter.since }),
+      ...(filter.ephemeral === undefined ? {} : { ephemeral: filter.ephemeral }),
+    });
+  }
+
+  // Steering ----------------------------------------------------------------
+
+  control(thread: string, control: ControlInput): Promise<ControlResult> {
+    this.#alive();
+    return applyControl(this.#ctx, this.#seat, thread, control);
+  }
+
+  hardMute(thread: string, targets: string[]): Promise<ControlResult> {
+    return this.control(thread, { mute: { targets, mode: 'hard' } });
+  }
+
+  unmute(thread: string, targets: string[]): Promise<ControlResult> {
+    return this.control(thread, { unmute: { targets } });
+  }
+
+  pause(thread: string): Promise<ControlResult> {
+    return this.control(thread, { pause: { on: true } });
+  }
+
+  resume(thread: string): Promise<ControlResult> {
+    return this.control(thread, { pause: { on: false } });
+  }
+
+  prod(thread: string, targets: string[]): Promise<ControlResult> {
+    return this.control(thread, { prod: targets });
+  }
+
+  done(thread: string, done = true): Promise<ControlResult> {
+    return this.control(thread, { done });
+  }
+
+  invite(thread: string, handle: string, profile?: Extract<ControlInput, { invite: unknown }>['invite']['profile']): Promise<ControlResult> {
+    return this.control(thread, { invite: { participant_id: handle, ...(profile === undefined ? {} : { profile }) } });
+  }
+
+  // Requests ----------------------------------------------------------------
+
+  request(input: RequestInput): Promise<RequestResult> {
+    this.#alive();
+    return sendRequest(this.#ctx, this.#seat, input);
+  }
+
+  respond(input: RespondInput): Promise<ResponseResult> {
+    this.#alive();
+    return respond(this.#ctx, this.#seat, input);
+  }
+
+  async openRequests(): Promise<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }> {
+    this.#alive();
+    return openRequests(this.#ctx, this.#seat);
+  }
+
+  // Presence ----------------------------------------------------------------
+
+  async setPresence(input: PresenceInput): Promise<{ applied: boolean; presence: PresenceInfo | undefined }> {
+    const parsed = parseInput(PresenceInputSchema, input);
+    const thread = parsed.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, parsed.thread);
+    const presence = this.#ctx.presence.set(this.#seat.session.id, this.#seat.participant, {
+      state: parsed.state,
+      ...(parsed.seq === undefined ? {} : { seq: parsed.seq }),
+      ...(thread ? { thread: thread.id } : {}),
+      ...(parsed.note === undefined ? {} : { note: parsed.note }),
+    });
+    if (presence) this.#ctx.bus.publish({ kind: 'presence', session: this.#seat.session.id, presence });
+    return { applied: presence !== undefined, presence: presence ?? this.#ctx.presence.get(this.#seat.session.id, this.#seat.participant.id) };
+  }
+
+  /** Presence of every participant of the session (offline when never seen or silent past the TTL). */
+  async who(): Promise<PresenceInfo[]> {
+    this.#alive();
+    const { session } = this.#seat;
+    return [...session.members].map((id) => {
+      const known = this.#ctx.presence.get(session.id, id);
+      if (known) return known;
+      const p = this.#ctx.state.participant(id);
+      return { participant: id, handle: p.handle, state: 'offline', seq: 0, lastSeen: new Date(0).toISOString(), details: { profile: p.profile } };
+    });
+  }
+
+  /** The participants of this session. */
+  async participants(): Promise<Participant[]> {
+    return [...this.#seat.session.members].map((id) => {
+      const p = this.#ctx.state.participant(id);
+      return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, createdAt: p.createdAt };
+    });
+  }
+
+  // Meetings ------------------------------------------------------------------
+
+  async meetingJoin(meeting: string): Promise<MeetingView> {
+    this.#alive();
+    return joinMeeting(this.#ctx, this.#seat, meeting);
+  }
+
+  async meetingLeave(meeting: string): Promise<{ left: boolean }> {
+    this.#alive();
+    return leaveMeeting(this.#ctx, this.#seat, meeting);
+  }
+
+  meetingSay(meeting: string, text: string): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
+    this.#alive();
+    return sayInMeeting(this.#ctx, this.#seat, this.#meetingRedactor, { meeting, text });
+  }
+
+  async meetingHear(input: MeetingHearInput): Promise<HearView> {
+    this.#alive();
+    return hearInMeeting(this.#ctx, this.#seat, input);
+  }
+
+  async meetingWho(meeting: string): Promise<MeetingView> {
+    this.#alive();
+    return meetingWho(this.#ctx, this.#seat, meeting);
+  }
+
+  async meetingStatus(meeting: string, lastHeard = 0): Promise<MeetingStatus> {
+    this.#alive();
+    return meetingStatus(this.#ctx, this.#seat, { meeting, last_heard: lastHeard });
+  }
+
+  async meetings(): Promise<ReturnType<typeof listMeetings>> {
+    return listMeetings(this.#ctx, this.#seat);
+  }
+}

@@ -1,0 +1,22 @@
+import type { Config } from '../config/schema.js';
+import type { MeetingRegistry } from '../meeting/meeting-registry.js';
+import type { Redactor } from '../redaction/redactor.js';
+import type { Store } from '../store/store.js';
+import type { Logger } from '../util/logger.js';
+import type { LiveBus } from './live-bus.js';
+import type { PresenceTracker } from './presence.js';
+import type { HubState } from './state.js';
+
+/** Everything an operation of the hub needs, passed explicitly (no module state). */
+export interface HubContext {
+  config: Config;
+  store: Store;
+  state: HubState;
+  bus: LiveBus;
+  presence: PresenceTracker;
+  meetings: MeetingRegistry;
+  redactor: Redactor;
+  logger: Logger;
+  now: () => number;
+  newId: () => string;
+}

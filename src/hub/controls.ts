@@ -1,0 +1,128 @@
+import { ParleyError, parseInput } from '../errors/parley-error.js';
+import { ControlInputSchema, controlKindOf, type ControlInput, type ControlKind } from '../schema/control.js';
+import { TO_ALL } from '../schema/event.js';
+import { ThreadRefSchema } from '../schema/names.js';
+import type { HubContext } from './context.js';
+import { enterSession, ensureParticipant } from './directory.js';
+import { resolveFor, resolveMember, type Seat } from './seat.js';
+import { membershipOf, saveMembership, saveThreadState } from './threads.js';
+import type { ParticipantRecord, ThreadRecord } from './state.js';
+import { transact, type DeliveryReason, type Transaction } from './writer.js';
+
+/**
+ * Steering controls (Agent Bridge). Each is stored as a `control` event whose
+ * content has the spec's shape, with participants named by id; its effect on
+ * the thread (mute set, pause, policy…) is applied in the same write.
+ */
+export interface ControlResult {
+  id: string;
+  seq: number;
+  thread: string;
+  control: ControlKind;
+}
+
+export async function applyControl(ctx: HubContext, seat: Seat, threadRef: string, input: ControlInput): Promise<ControlResult> {
+  const ref = parseInput(ThreadRefSchema, threadRef, 'thread');
+  const control = parseInput(ControlInputSchema, input, 'control');
+  const thread = resolveFor(ctx, seat, ref);
+  const me = seat.participant;
+  const kind = controlKindOf(control);
+
+  // Resolve every participant named before writing anything.
+  const targetsOf = (handles: string[], field: string): ParticipantRecord[] =>
+    handles.map((h, i) => resolveMember(ctx, seat, h, `control.${field}.${i}`));
+  let targets: ParticipantRecord[] = [];
+  if ('mute' in control) targets = targetsOf(control.mute.targets, 'mute.targets');
+  if ('unmute' in control) {
+    targets = targetsOf(control.unmute.targets, 'unmute.targets');
+    if (targets.some((t) => t.id === me.id) && thread.members.get(me.id)?.hardMuted) {
+      throw new ParleyError('FORBIDDEN', 'You cannot unmute yourself; ask the participant who muted you, or a human.', {
+        field: 'control.unmute.targets',
+      });
+    }
+  }
+  if ('prod' in control) targets = targetsOf(control.prod, 'prod');
+  if (thread.kind === 'dm' && ('invite' in control || 'mute' in control)) {
+    throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread.`, { field: 'control' });
+  }
+
+  const event = await transact(ctx, (tx) => {
+    const { content, deliveries } = applyEffect(ctx, tx, seat, thread, control, targets);
+    return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, targets: deliveries });
+  });
+  return { id: event.id, seq: event.seq, thread: thread.id, control: kind };
+}
+
+type Parsed = ReturnType<typeof ControlInputSchema.parse>;
+
+function applyEffect(
+  ctx: HubContext,
+  tx: Transaction,
+  seat: Seat,
+  thread: ThreadRecord,
+  control: Parsed,
+  targets: ParticipantRecord[],
+): { content: unknown; deliveries: Array<{ participantId: string; reason: DeliveryReason }> } {
+  const me = seat.participant;
+  const ids = targets.map((t) => t.id);
+  const notify = (reason: DeliveryReason) => ids.map((participantId) => ({ participantId, reason }));
+  if ('mute' in control || 'unmute' in control) {
+    const muting = 'mute' in control;
+    for (const target of targets) {
+      const membership = membershipOf(thread, target.id);
+      saveMembership(ctx, thread, {
+        ...membership,
+        hardMuted: muting,
+        ...(muting ? { mutedBy: me.handle } : { mutedBy: undefined }),
+      });
+    }
+    const content = muting ? { mute: { targets: ids, mode: 'hard' } } : { unmute: { targets: ids } };
+    return { content, deliveries: notify('control') };
+  }
+  if ('pause' in control) {
+    thread.state = { ...thread.state, paused: control.pause.on, ...(control.pause.on ? { pausedBy: me.handle } : { pausedBy: undefined }) };
+    saveThreadState(ctx, thread);
+    return { content: control, deliveries: [] };
+  }
+  if ('prod' in control) return { content: { prod: ids }, deliveries: notify('prod') };
+  if ('done' in control) {
+    thread.state = { ...thread.state, done: control.done, ...(control.done ? { doneBy: me.handle } : { doneBy: undefined }) };
+    saveThreadState(ctx, thread);
+    return { content: control, deliveries: [] };
+  }
+  if ('ttl_seconds' in control) {
+    const ttl = control.ttl_seconds;
+    thread.state =
+      ttl === null
+        ? { ...thread.state, ttlSeconds: undefined, expiresAt: undefined }
+        : { ...thread.state, ttlSeconds: ttl, expiresAt: new Date(ctx.now() + ttl * 1000).toISOString() };
+    saveThreadState(ctx, thread);
+    return { content: control, deliveries: [] };
+  }
+  if ('discussion' in control) {
+    const { on, allow_agent_mentions: allow } = control.discussion;
+    thread.state = { ...thread.state, discussion: { on, allowAgentMentions: allow ?? on, by: me.handle } };
+    saveThreadState(ctx, thread);
+    return { content: { discussion: { on, allow_agent_mentions: allow ?? on } }, deliveries: [] };
+  }
+  if ('invited_auto' in control) {
+    thread.state = { ...thread.state, invitedAuto: control.invited_auto.on };
+    saveThreadState(ctx, thread);
+    return { content: control, deliveries: [] };
+  }
+  // invite: the invited participant persists on the thread, registered if new to the hub.
+  const { participant_id: handle, profile } = control.invite;
+  const invitee = ensureParticipant(ctx, handle, profile);
+  enterSession(ctx, tx, seat.session, invitee);
+  const membership = membershipOf(thread, invitee.id);
+  saveMembership(ctx, thread, {
+    ...membership,
+    subscription: membership.subscription === 'unsubscribed' ? 'subscribed' : membership.subscription,
+    invited: true,
+    ...(profile === undefined ? {} : { inviteProfile: profile }),
+  });
+  return {
+    content: { invite: { participant_id: invitee.id, handle: invitee.handle, ...(profile === undefined ? {} : { profile }) } },
+    deliveries: [{ participantId: invitee.id, reason: 'invite' }],
+  };
+}

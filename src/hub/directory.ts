@@ -1,0 +1,72 @@
+import { ProfileSchema, type Profile, type ProfileInput } from '../schema/participant.js';
+import type { HubContext } from './context.js';
+import { generateIdentity } from './identity.js';
+import type { ParticipantRecord, SessionRecord } from './state.js';
+import { createThread, ensureSubscribed } from './threads.js';
+import type { Transaction } from './writer.js';
+
+/**
+ * Sessions and participants. These functions write synchronously and must run
+ * inside a write (a `transact` callback), so they join its group commit.
+ */
+
+export function ensureSession(ctx: HubContext, name: string): SessionRecord {
+  const existing = ctx.state.sessionByName(name);
+  if (existing) return existing;
+  const session: SessionRecord = { id: ctx.newId(), name, createdAt: ctx.now(), members: new Set() };
+  ctx.store.directory.insertSession({ id: session.id, name: session.name, created_at: session.createdAt });
+  ctx.state.addSession(session);
+  return session;
+}
+
+/** Registers a handle, or updates the profile of the one already registered (idempotent). */
+export function ensureParticipant(ctx: HubContext, handle: string, profileInput: Partial<ProfileInput> | undefined): ParticipantRecord {
+  const existing = ctx.state.participantByHandle(handle);
+  if (existing) {
+    if (profileInput === undefined || Object.keys(profileInput).length === 0) return existing;
+    const merged: Profile = ProfileSchema.parse({ ...existing.profile, ...stripUndefined(profileInput) });
+    if (JSON.stringify(merged) === JSON.stringify(existing.profile)) return existing;
+    ctx.store.directory.updateProfile(existing.id, merged.kind, JSON.stringify(merged));
+    existing.profile = merged;
+    existing.kind = merged.kind;
+    return existing;
+  }
+  const profile: Profile = ProfileSchema.parse(stripUndefined(profileInput ?? {}));
+  const keys = generateIdentity();
+  const createdAt = ctx.now();
+  ctx.store.directory.insertParticipant({
+    id: keys.id,
+    handle,
+    kind: profile.kind,
+    profile: JSON.stringify(profile),
+    public_key: keys.publicKey,
+    secret_key: keys.secretKey,
+    created_at: createdAt,
+  });
+  const record: ParticipantRecord = {
+    id: keys.id,
+    handle,
+    kind: profile.kind,
+    profile,
+    publicKey: keys.publicKey.toString('base64'),
+    createdAt: new Date(createdAt).toISOString(),
+  };
+  ctx.state.addParticipant(record);
+  return record;
+}
+
+/** Puts a participant in a session and subscribes them to its default channel (created on first use). */
+export function enterSession(ctx: HubContext, tx: Transaction, session: SessionRecord, participant: ParticipantRecord): void {
+  if (!session.members.has(participant.id)) {
+    ctx.store.directory.addMember(session.id, participant.id, ctx.now());
+    session.members.add(participant.id);
+  }
+  const name = ctx.config.chat.defaultChannel;
+  const general = ctx.state.channel(session.id, name);
+  if (general) ensureSubscribed(ctx, general, participant.id);
+  else createThread(ctx, tx, { session, kind: 'channel', name, createdBy: participant.id, members: [] });
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,231 @@
+import path from 'node:path';
+import { monotonicFactory } from 'ulid';
+import { STORE_FILENAME, REDACTION_NOTE } from '../config/defaults.js';
+import { ConfigSchema, type Config, type ConfigInput } from '../config/schema.js';
+import { ParleyError, parseInput, toParleyError } from '../errors/parley-error.js';
+import { MeetingRegistry } from '../meeting/meeting-registry.js';
+import { createRedactor, type Redactor } from '../redaction/redactor.js';
+import type { SecretScanner } from '../redaction/scanner.js';
+import { JoinInputSchema, type JoinInput, type Participant } from '../schema/participant.js';
+import { SessionNameSchema } from '../schema/names.js';
+import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
+import { openStore, type Store } from '../store/store.js';
+import { createStderrLogger, type Logger } from '../util/logger.js';
+import { Actor } from './actor.js';
+import type { HubContext } from './context.js';
+import { ensureParticipant, ensureSession, enterSession } from './directory.js';
+import { LiveBus } from './live-bus.js';
+import { PresenceTracker } from './presence.js';
+import { HubState } from './state.js';
+import { transact } from './writer.js';
+
+/**
+ * The hub: one store under one home, held by one process. `openHub` takes the
+ * home's single-writer lock before it opens the store; `close` flushes the last
+ * group commit, checkpoints the WAL and releases the lock.
+ */
+export const DEFAULT_SESSION = 'default';
+
+export interface HubOptions {
+  /** The home directory; the store and the lock live here. */
+  home: string;
+  /** Validated configuration, or a partial one to validate (defaults fill the rest). */
+  config?: Config | ConfigInput;
+  logger?: Logger;
+  /** Clock in epoch milliseconds (tests may pass their own). */
+  now?: () => number;
+  /** A secret scanner to use instead of the compiled-in one (tests). */
+  scanner?: SecretScanner;
+}
+
+export interface SessionInfo {
+  id: string;
+  name: string;
+  createdAt: string;
+  participants: number;
+}
+
+export class Hub {
+  readonly home: string;
+  readonly config: Config;
+  readonly #ctx: HubContext;
+  readonly #lock: HomeLock;
+  readonly #meetingRedactor: Redactor;
+  readonly #sweeper: NodeJS.Timeout;
+  #closed = false;
+
+  /** @internal use openHub */
+  constructor(home: string, config: Config, ctx: HubContext, lock: HomeLock, meetingRedactor: Redactor) {
+    this.home = home;
+    this.config = config;
+    this.#ctx = ctx;
+    this.#lock = lock;
+    this.#meetingRedactor = meetingRedactor;
+    const sweepEvery = Math.max(1000, Math.min(30_000, (config.presence.ttlSeconds * 1000) / 4));
+    this.#sweeper = setInterval(() => {
+      for (const { session, presence } of ctx.presence.sweep()) ctx.bus.publish({ kind: 'presence', session, presence });
+    }, sweepEvery);
+    this.#sweeper.unref();
+  }
+
+  get storeFile(): string {
+    return this.#ctx.store.file;
+  }
+
+  /** Records where this hub serves, so a second hub on the same home can name it. */
+  describe(info: { url?: string }): void {
+    this.#lock.describe(info);
+  }
+
+  /**
+   * Registers a participant (idempotent: the same handle gets the same
+   * identity; a given profile updates it) and seats them in a session.
+   */
+  async join(input: JoinInput): Promise<Actor> {
+    this.#assertOpen();
+    const parsed = parseInput(JoinInputSchema, input);
+    const sessionName = parseInput(SessionNameSchema, parsed.session ?? DEFAULT_SESSION, 'session');
+    const ctx = this.#ctx;
+    const seat = await transact(ctx, (tx) => {
+      const session = ensureSession(ctx, sessionName);
+      const participant = ensureParticipant(ctx, parsed.handle, parsed.profile);
+      enterSession(ctx, tx, session, participant);
+      return { session, participant };
+    });
+    return new Actor(ctx, seat, this.#meetingRedactor);
+  }
+
+  /** An already registered participant acting in a session they have joined. */
+  actor(handle: string, session: string = DEFAULT_SESSION): Actor {
+    this.#assertOpen();
+    const participant = this.#ctx.state.participantByHandle(handle);
+    const sessionRecord = this.#ctx.state.sessionByName(session);
+    if (!participant || !sessionRecord || !sessionRecord.members.has(participant.id)) {
+      throw new ParleyError('NOT_FOUND', `"@${handle}" has not joined session "${session}"; join first.`, { field: 'handle' });
+    }
+    return new Actor(this.#ctx, { participant, session: sessionRecord }, this.#meetingRedactor);
+  }
+
+  sessions(): SessionInfo[] {
+    return [...this.#ctx.state.sessions.values()].map((s) => ({
+      id: s.id,
+      name: s.name,
+      createdAt: new Date(s.createdAt).toISOString(),
+      participants: s.members.size,
+    }));
+  }
+
+  participants(): Participant[] {
+    return [...this.#ctx.state.participants.values()].map((p) => ({
+      id: p.id,
+      handle: p.handle,
+      profile: p.profile,
+      publicKey: p.publicKey,
+      createdAt: p.createdAt,
+    }));
+  }
+
+  /** Figures for diagnostics and the benchmark. */
+  stats(): { events: number; lastSeq: number; batches: number; writes: number; liveListeners: number } {
+    const { store, state, bus } = this.#ctx;
+    return {
+      events: store.events.count(),
+      lastSeq: state.nextSeq - 1,
+      batches: store.writes.stats.batches,
+      writes: store.writes.stats.writes,
+      liveListeners: bus.listenerCount(),
+    };
+  }
+
+  integrityCheck(): string {
+    return this.#ctx.store.integrityCheck();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Commits what is pending, closes the store cleanly and releases the home. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#sweeper);
+    try {
+      this.#ctx.store.close();
+    } finally {
+      this.#lock.release();
+    }
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) throw new ParleyError('HUB_CLOSED', 'The hub is closed; open it again to continue.');
+  }
+
+  /** @internal for tests and the benchmark in this repository. */
+  get internals(): { ctx: HubContext; store: Store } {
+    return { ctx: this.#ctx, store: this.#ctx.store };
+  }
+}
+
+export async function openHub(options: HubOptions): Promise<Hub> {
+  const config = parseConfig(options.config);
+  const home = path.resolve(options.home);
+  const logger = options.logger ?? createStderrLogger();
+  const now = options.now ?? Date.now;
+  // The lock comes first: a refused hub never opens the store.
+  const lock = acquireHomeLock(home);
+  let store: Store | undefined;
+  try {
+    let state: HubState | undefined;
+    store = openStore({
+      file: path.join(home, STORE_FILENAME),
+      synchronous: config.store.synchronous,
+      onBatchFailed: (error) => {
+        logger.error('store batch failed to commit; reloading state', { error });
+        state?.reload();
+      },
+    });
+    state = new HubState(store);
+    const ulid = monotonicFactory();
+    const redactorOptions = {
+      scannerEnabled: config.chat.scanner.enabled,
+      scannerTimeoutMs: config.chat.scanner.timeoutMs,
+      logger,
+      ...(options.scanner ? { scanner: options.scanner } : {}),
+    };
+    const redactor = createRedactor({ ...redactorOptions, maxMessageChars: config.chat.limits.maxMessageChars });
+    const meetingRedactor = createRedactor({ ...redactorOptions, maxMessageChars: config.meeting.maxMessageChars });
+    const ctx: HubContext = {
+      config,
+      store,
+      state,
+      bus: new LiveBus(),
+      presence: new PresenceTracker(config.presence.ttlSeconds * 1000, now),
+      // The meeting's own cap leaves room for the scanner's note; the redactor enforces the configured limit.
+      meetings: new MeetingRegistry({
+        ringSize: config.meeting.ringSize,
+        maxParticipants: config.meeting.maxParticipants,
+        maxMessageChars: config.meeting.maxMessageChars + REDACTION_NOTE.length,
+      }),
+      redactor,
+      logger,
+      now,
+      newId: () => ulid(now()),
+    };
+    return new Hub(home, config, ctx, lock, meetingRedactor);
+  } catch (error) {
+    store?.db.close();
+    lock.release();
+    throw toParleyError(error);
+  }
+}
+
+function parseConfig(config: Config | ConfigInput | undefined): Config {
+  const result = ConfigSchema.safeParse(config ?? {});
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const key = issue ? issue.path.map(String).join('.') : '(config)';
+    throw new ParleyError('CONFIG_INVALID', `Invalid config key "${key}": ${issue?.message ?? 'invalid'}.`, { field: key });
+  }
+  return result.data;
+}

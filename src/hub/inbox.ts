@@ -1,0 +1,208 @@
+import { ParleyError, parseInput } from '../errors/parley-error.js';
+import { DEFAULT_INBOX_LIMIT } from '../config/defaults.js';
+import type { ParleyEvent } from '../schema/event.js';
+import { AckInputSchema, InboxInputSchema, WaitInputSchema, type AckInput, type InboxInput, type WaitInput } from '../schema/inputs.js';
+import type { DeliveryState } from '../store/delivery-store.js';
+import { rowToEvent, type EventRow } from '../store/event-log.js';
+import type { HubContext } from './context.js';
+import type { LiveItem } from './live-bus.js';
+import { placementOf, respondHint, type InboxReason, type Priority } from './participation.js';
+import type { Seat } from './seat.js';
+import type { ThreadKind, ThreadRecord } from './state.js';
+import { writeNow, type DeliveryReason } from './writer.js';
+
+/**
+ * The inbox: everything that needs one participant's attention in one session.
+ * High items (DMs, requests, responses, mentions, prods, invites, controls on
+ * me) are tracked per recipient (pending → delivered → acknowledged); Normal
+ * (subscribed threads) and Low (muted threads) items are what lies past the
+ * participant's cursor in each thread. One's own events never appear.
+ */
+export interface InboxItem {
+  priority: Priority;
+  reason: InboxReason;
+  /** Whether this item wakes a waiting participant (Low items never do). */
+  wakes: boolean;
+  /** Whether the reader is expected to respond (participation policy). */
+  respondHint: boolean;
+  /** Delivery state, for targeted (High) items. */
+  delivery?: DeliveryState;
+  thread: { id: string; name: string; kind: ThreadKind };
+  event: ParleyEvent;
+}
+
+export interface InboxResult {
+  items: InboxItem[];
+  /** More items are waiting beyond the limit. */
+  more: boolean;
+}
+
+export interface WaitResult extends InboxResult {
+  timedOut: boolean;
+}
+
+const PRIORITY_RANK: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
+
+interface ThreadScan {
+  thread: ThreadRecord;
+  rows: EventRow[];
+  cut: boolean;
+  candidates: EventRow[];
+  lastScanned: number;
+}
+
+export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: { peek: boolean }): InboxResult {
+  const parsed = parseInput(InboxInputSchema, input);
+  const limit = parsed.limit ?? DEFAULT_INBOX_LIMIT;
+  const me = seat.participant.id;
+  const items: InboxItem[] = [];
+  let more = false;
+
+  const pending = ctx.store.deliveries.pending(me, seat.session.id, limit + 1);
+  if (pending.length > limit) more = true;
+  for (const delivery of pending.slice(0, limit)) {
+    const thread = ctx.state.threads.get(delivery.thread_id);
+    const row = ctx.store.events.bySeq(delivery.seq);
+    if (!thread || !row) continue;
+    const event = rowToEvent(row);
+    const reason = delivery.reason as DeliveryReason;
+    items.push(itemOf(ctx, thread, event, me, { priority: 'high', reason, wakes: true }, mode.peek ? 'pending' : 'delivered'));
+  }
+
+  // Normal and Low: per thread, the events past the cursor that are not already High items.
+  const scans: ThreadScan[] = [];
+  for (const thread of ctx.state.threadsOf(seat.session.id)) {
+    const membership = thread.members.get(me);
+    if (!membership || membership.subscription === 'unsubscribed') continue;
+    const cursor = ctx.store.deliveries.cursor(me, thread.id);
+    const rows = ctx.store.events.readAfter(thread.id, cursor, limit + 1);
+    if (rows.length === 0) continue;
+    const cut = rows.length > limit;
+    const scanned = cut ? rows.slice(0, limit) : rows;
+    const candidates = scanned.filter((r) => r.from_id !== me && !ctx.store.deliveries.isTargeted(me, r.seq));
+    scans.push({ thread, rows: scanned, cut, candidates, lastScanned: scanned[scanned.length - 1]?.seq ?? cursor });
+  }
+  const budget = Math.max(0, limit - items.length);
+  const merged = scans.flatMap((s) => s.candidates.map((row) => ({ scan: s, row }))).sort((a, b) => a.row.seq - b.row.seq);
+  const taken = merged.slice(0, budget);
+  if (merged.length > budget || scans.some((s) => s.cut)) more = true;
+  const takenByThread = new Map<string, number>();
+  for (const { scan, row } of taken) {
+    const placement = placementOf(scan.thread, rowToEvent(row), me, undefined);
+    if (!placement) continue;
+    items.push(itemOf(ctx, scan.thread, rowToEvent(row), me, placement, undefined));
+    takenByThread.set(scan.thread.id, row.seq);
+  }
+
+  if (!mode.peek) {
+    const now = ctx.now();
+    const advances: Array<[string, number]> = [];
+    for (const scan of scans) {
+      const lastTaken = takenByThread.get(scan.thread.id);
+      const allTaken = scan.candidates.length === 0 || lastTaken === scan.candidates[scan.candidates.length - 1]?.seq;
+      const upto = allTaken ? scan.lastScanned : lastTaken;
+      if (upto !== undefined) advances.push([scan.thread.id, upto]);
+    }
+    const delivered = items.filter((i) => i.priority === 'high').map((i) => i.event.seq);
+    if (advances.length > 0 || delivered.length > 0) {
+      writeNow(ctx, () => {
+        for (const [threadId, seq] of advances) ctx.store.deliveries.advance(me, threadId, seq);
+        for (const seq of delivered) ctx.store.deliveries.markDelivered(me, seq, now);
+      });
+    }
+  }
+  items.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || b.event.seq - a.event.seq);
+  return { items, more };
+}
+
+function itemOf(
+  ctx: HubContext,
+  thread: ThreadRecord,
+  event: ParleyEvent,
+  me: string,
+  placement: { priority: Priority; reason: InboxReason; wakes: boolean },
+  delivery: DeliveryState | undefined,
+): InboxItem {
+  return {
+    priority: placement.priority,
+    reason: placement.reason,
+    wakes: placement.wakes,
+    respondHint: respondHint(ctx, thread, event, me, placement.reason),
+    ...(delivery === undefined ? {} : { delivery }),
+    thread: { id: thread.id, name: thread.name, kind: thread.kind },
+    event,
+  };
+}
+
+/**
+ * Resolves as soon as a waking item is in the inbox (returning the inbox, as
+ * delivered), or with no items after the bounded timeout.
+ */
+export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput, signal?: AbortSignal): Promise<WaitResult> {
+  const parsed = parseInput(WaitInputSchema, input);
+  const max = ctx.config.inbox.maxWaitTimeoutMs;
+  const timeout = parsed.timeout_ms ?? ctx.config.inbox.waitTimeoutMs;
+  if (timeout > max) {
+    throw new ParleyError('INVALID_INPUT', `Invalid timeout_ms: ${timeout} is over the hub's maximum wait of ${max} ms. Wait at most ${max} ms and call again.`, {
+      field: 'timeout_ms',
+    });
+  }
+  const inboxInput = parsed.limit === undefined ? {} : { limit: parsed.limit };
+  const peek = readInbox(ctx, seat, inboxInput, { peek: true });
+  if (peek.items.some((i) => i.wakes)) return { ...readInbox(ctx, seat, inboxInput, { peek: false }), timedOut: false };
+  if (timeout === 0 || signal?.aborted) return { items: [], more: false, timedOut: timeout === 0 };
+
+  const me = seat.participant.id;
+  const woke = await new Promise<boolean>((resolve) => {
+    const finish = (value: boolean): void => {
+      clearTimeout(timer);
+      unlisten();
+      signal?.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    const onAbort = (): void => finish(false);
+    const unlisten = ctx.bus.listen(seat.session.id, (item: LiveItem) => {
+      if (item.kind !== 'event') return;
+      const thread = ctx.state.threads.get(item.event.thread);
+      if (!thread) return;
+      const placement = placementOf(thread, item.event, me, item.targets.get(me));
+      if (placement?.wakes) finish(true);
+    });
+    const timer = setTimeout(() => finish(false), timeout);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  if (!woke) return { items: [], more: false, timedOut: !signal?.aborted };
+  return { ...readInbox(ctx, seat, inboxInput, { peek: false }), timedOut: false };
+}
+
+export interface AckResult {
+  acknowledged: number;
+  /** Ids that were not targeted at the caller (nothing to acknowledge). */
+  not_targeted: string[];
+}
+
+export function acknowledge(ctx: HubContext, seat: Seat, input: AckInput): AckResult {
+  const parsed = parseInput(AckInputSchema, input);
+  const me = seat.participant.id;
+  const seqs: number[] = [];
+  const notTargeted: string[] = [];
+  parsed.ids.forEach((id, i) => {
+    const row = ctx.store.events.byId(id);
+    if (!row || row.session_id !== seat.session.id) {
+      throw new ParleyError('NOT_FOUND', `No event ${id} in session "${seat.session.name}"; check ids.${i}.`, { field: `ids.${i}` });
+    }
+    if (ctx.store.deliveries.get(me, row.seq)) seqs.push(row.seq);
+    else notTargeted.push(id);
+  });
+  const now = ctx.now();
+  const { value } = writeNow(ctx, () => seqs.filter((seq) => ctx.store.deliveries.acknowledge(me, seq, now)).length);
+  return { acknowledged: value, not_targeted: notTargeted };
+}
+
+/** Targeted items in a given delivery state (e.g. delivered but not yet acknowledged), newest first. */
+export function deliveriesIn(ctx: HubContext, seat: Seat, state: DeliveryState, limit: number): Array<{ reason: string; state: DeliveryState; event: ParleyEvent }> {
+  return ctx.store.deliveries.byState(seat.participant.id, seat.session.id, state, limit).flatMap((d) => {
+    const row = ctx.store.events.bySeq(d.seq);
+    return row ? [{ reason: d.reason, state: d.state, event: rowToEvent(row) }] : [];
+  });
+}

@@ -1,0 +1,66 @@
+import type { MeetingMessage } from '../meeting/ring.js';
+import type { ParleyEvent } from '../schema/event.js';
+import type { CommittedEvent, DeliveryReason } from './writer.js';
+import type { PresenceInfo } from './presence.js';
+
+/**
+ * In-process fan-out of what happens in the hub: committed events (with the
+ * participants they target), presence changes and meeting traffic. Listeners
+ * are grouped by session, so a publication only visits the listeners of its
+ * own session. Listeners must not throw; a throwing one is dropped.
+ */
+export type LiveItem =
+  | { kind: 'event'; session: string; event: ParleyEvent; targets: ReadonlyMap<string, DeliveryReason> }
+  | { kind: 'presence'; session: string; presence: PresenceInfo }
+  | {
+      kind: 'meeting';
+      session: string;
+      meeting: string;
+      action: 'said' | 'joined' | 'left';
+      participant: string;
+      message?: MeetingMessage;
+    };
+
+export type LiveListener = (item: LiveItem) => void;
+
+export class LiveBus {
+  private readonly bySession = new Map<string, Set<LiveListener>>();
+
+  listen(session: string, listener: LiveListener): () => void {
+    let set = this.bySession.get(session);
+    if (!set) {
+      set = new Set();
+      this.bySession.set(session, set);
+    }
+    set.add(listener);
+    return () => {
+      const current = this.bySession.get(session);
+      if (!current) return;
+      current.delete(listener);
+      if (current.size === 0) this.bySession.delete(session);
+    };
+  }
+
+  publish(item: LiveItem): void {
+    const set = this.bySession.get(item.session);
+    if (!set) return;
+    for (const listener of [...set]) {
+      try {
+        listener(item);
+      } catch {
+        set.delete(listener);
+      }
+    }
+  }
+
+  publishEvent(committed: CommittedEvent): void {
+    this.publish({ kind: 'event', session: committed.event.session, event: committed.event, targets: committed.targets });
+  }
+
+  listenerCount(session?: string): number {
+    if (session !== undefined) return this.bySession.get(session)?.size ?? 0;
+    let n = 0;
+    for (const set of this.bySession.values()) n += set.size;
+    return n;
+  }
+}

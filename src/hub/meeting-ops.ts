@@ -1,0 +1,96 @@
+import { parseInput } from '../errors/parley-error.js';
+import type { MeetingMember, MeetingStatus } from '../meeting/meeting.js';
+import type { MeetingMessage } from '../meeting/ring.js';
+import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, MeetingStatusInputSchema, type MeetingHearInput } from '../schema/inputs.js';
+import type { HubContext } from './context.js';
+import { assertTextSize } from './posting.js';
+import type { Seat } from './seat.js';
+import type { Redactor } from '../redaction/redactor.js';
+
+/**
+ * Meetings (Katra): ephemeral `meeting` threads that live only in memory and
+ * never touch the store. Saying something joins the meeting if needed; the
+ * text goes through the same secret scanner as chat, with the meeting's limit.
+ */
+export interface MeetingView {
+  id: string;
+  name: string;
+  who: Array<{ handle: string; role: string | null; joinedAt: string }>;
+}
+
+export interface HeardMessage {
+  number: number;
+  speaker: string;
+  ts: string;
+  content: string;
+}
+
+export interface HearView {
+  messages: HeardMessage[];
+  messages_lost: boolean;
+  last_heard: number;
+}
+
+const memberView = (m: MeetingMember) => ({ handle: m.handle, role: m.role, joinedAt: new Date(m.joinedAt).toISOString() });
+const messageView = (m: MeetingMessage): HeardMessage => ({ number: m.number, speaker: m.speaker, ts: new Date(m.ts).toISOString(), content: m.content });
+
+export function joinMeeting(ctx: HubContext, seat: Seat, name: string): MeetingView {
+  const meeting = ctx.meetings.getOrCreate(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'), ctx.now());
+  const me = seat.participant;
+  const wasMember = meeting.isMember(me.id);
+  meeting.join({ id: me.id, handle: me.handle, ...(me.profile.roles[0] ? { role: me.profile.roles[0] } : {}) }, ctx.now());
+  if (!wasMember) ctx.bus.publish({ kind: 'meeting', session: seat.session.id, meeting: meeting.name, action: 'joined', participant: me.handle });
+  return { id: meeting.id, name: meeting.name, who: meeting.who().map(memberView) };
+}
+
+export function leaveMeeting(ctx: HubContext, seat: Seat, name: string): { left: boolean } {
+  const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
+  const left = meeting.leave(seat.participant.id);
+  if (left) ctx.bus.publish({ kind: 'meeting', session: seat.session.id, meeting: meeting.name, action: 'left', participant: seat.participant.handle });
+  return { left };
+}
+
+export async function sayInMeeting(
+  ctx: HubContext,
+  seat: Seat,
+  redactor: Redactor,
+  input: { meeting: string; text: string },
+): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
+  const parsed = parseInput(MeetingSayInputSchema, input);
+  assertTextSize(ctx, parsed.text, 'text');
+  joinMeeting(ctx, seat, parsed.meeting);
+  const redaction = await redactor.apply(parsed.text);
+  const meeting = ctx.meetings.get(seat.session.id, parsed.meeting);
+  if (!meeting.isMember(seat.participant.id)) joinMeeting(ctx, seat, parsed.meeting);
+  const said = meeting.say({ id: seat.participant.id, handle: seat.participant.handle }, redaction.text, ctx.now());
+  ctx.bus.publish({
+    kind: 'meeting',
+    session: seat.session.id,
+    meeting: meeting.name,
+    action: 'said',
+    participant: seat.participant.handle,
+    message: said.message,
+  });
+  return { number: said.message.number, truncated: redaction.truncated || said.truncated, redacted: redaction.redacted };
+}
+
+export function hearInMeeting(ctx: HubContext, seat: Seat, input: MeetingHearInput): HearView {
+  const parsed = parseInput(MeetingHearInputSchema, input);
+  const meeting = ctx.meetings.get(seat.session.id, parsed.meeting);
+  const heard = meeting.hear(parsed.last_heard, seat.participant.id, parsed.limit);
+  return { messages: heard.messages.map(messageView), messages_lost: heard.messagesLost, last_heard: heard.lastHeard };
+}
+
+export function meetingWho(ctx: HubContext, seat: Seat, name: string): MeetingView {
+  const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
+  return { id: meeting.id, name: meeting.name, who: meeting.who().map(memberView) };
+}
+
+export function meetingStatus(ctx: HubContext, seat: Seat, input: { meeting: string; last_heard?: number }): MeetingStatus {
+  const parsed = parseInput(MeetingStatusInputSchema, input);
+  return ctx.meetings.get(seat.session.id, parsed.meeting).status(parsed.last_heard, seat.participant.id);
+}
+
+export function listMeetings(ctx: HubContext, seat: Seat): Array<{ id: string; name: string; active: number; latest: number }> {
+  return ctx.meetings.list(seat.session.id).map((m) => ({ id: m.id, name: m.name, active: m.active, latest: m.ring.latest }));
+}

@@ -1,0 +1,91 @@
+import { TO_ALL, type ParleyEvent } from '../schema/event.js';
+import type { HubContext } from './context.js';
+import type { ThreadRecord } from './state.js';
+import type { DeliveryReason } from './writer.js';
+
+/**
+ * Where an event lands in one participant's inbox, and whether they are
+ * expected to respond (Agent Bridge's participation policy, computed by the
+ * hub and shown to agents as a hint).
+ */
+export type Priority = 'high' | 'normal' | 'low';
+export type InboxReason = DeliveryReason | 'channel' | 'muted';
+
+export interface Placement {
+  priority: Priority;
+  reason: InboxReason;
+  /** Low items are delivered but never wake a waiting participant. */
+  wakes: boolean;
+}
+
+export type ThreadPolicy = 'permissive' | 'conservative';
+
+export function memberCount(thread: ThreadRecord): number {
+  let n = 0;
+  for (const m of thread.members.values()) if (m.subscription !== 'unsubscribed' || m.invited) n += 1;
+  return n;
+}
+
+export function threadPolicy(ctx: HubContext, thread: ThreadRecord): ThreadPolicy {
+  if (thread.kind === 'dm') return 'permissive';
+  const discussion = thread.state.discussion;
+  if (discussion) return discussion.on ? 'permissive' : 'conservative';
+  return memberCount(thread) <= ctx.config.participation.permissiveMaxMembers ? 'permissive' : 'conservative';
+}
+
+export function isThreadDone(ctx: HubContext, thread: ThreadRecord): boolean {
+  if (thread.state.done || thread.state.closed) return true;
+  return thread.state.expiresAt !== undefined && Date.parse(thread.state.expiresAt) <= ctx.now();
+}
+
+/** Where `event` goes for `participantId`, or undefined when it is not for them. */
+export function placementOf(
+  thread: ThreadRecord,
+  event: ParleyEvent,
+  participantId: string,
+  targetReason: DeliveryReason | undefined,
+): Placement | undefined {
+  if (event.from === participantId) return undefined;
+  if (targetReason !== undefined) return { priority: 'high', reason: targetReason, wakes: true };
+  const membership = thread.members.get(participantId);
+  if (!membership) return undefined;
+  if (membership.subscription === 'subscribed') return { priority: 'normal', reason: 'channel', wakes: true };
+  if (membership.subscription === 'muted') return { priority: 'low', reason: 'muted', wakes: false };
+  return undefined;
+}
+
+/** True when the reader is expected to answer this event. */
+export function respondHint(
+  ctx: HubContext,
+  thread: ThreadRecord,
+  event: ParleyEvent,
+  readerId: string,
+  reason: InboxReason,
+): boolean {
+  if (event.from === readerId) return false;
+  const author = ctx.state.participants.get(event.from);
+  switch (reason) {
+    case 'request':
+    case 'dm':
+    case 'direct':
+    case 'prod':
+    case 'invite':
+    case 'response':
+      return true;
+    case 'mention': {
+      const discussion = thread.state.discussion;
+      if (discussion?.on && !discussion.allowAgentMentions && author?.kind === 'agent') return false;
+      return true;
+    }
+    case 'control':
+      return false;
+    default:
+      break;
+  }
+  if (event.type !== 'message' || isThreadDone(ctx, thread)) return false;
+  if (thread.state.invitedAuto && thread.members.get(readerId)?.invited && author?.kind === 'human' && event.to === TO_ALL) {
+    const mentions = event.meta?.mentions ?? [];
+    if (mentions.length === 0) return true;
+  }
+  return threadPolicy(ctx, thread) === 'permissive';
+}

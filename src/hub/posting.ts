@@ -1,0 +1,144 @@
+import { ParleyError, parseInput } from '../errors/parley-error.js';
+import { TO_ALL, type EventMeta } from '../schema/event.js';
+import { DmInputSchema, PostInputSchema, type DmInput, type PostInput } from '../schema/inputs.js';
+import type { HubContext } from './context.js';
+import { findMentions } from './mentions.js';
+import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
+import { assertEventInThread, createThread, dmKeyOf, ensureSubscribed } from './threads.js';
+import type { ThreadRecord } from './state.js';
+import { transact, type DeliveryReason } from './writer.js';
+
+/**
+ * Posting a message (Maestro's rules): refuse what steering forbids, cut what
+ * is too long, redact secrets, then append. The author is always the seat.
+ */
+export interface PostResult {
+  id: string;
+  seq: number;
+  thread: string;
+  ts: string;
+  truncated: boolean;
+  redacted: boolean;
+  /** Handles of the participants the message @mentions. */
+  mentions: string[];
+}
+
+export function assertTextSize(ctx: HubContext, text: string, field: string): void {
+  if (text.length > ctx.config.chat.limits.maxInputChars) {
+    throw new ParleyError(
+      'PAYLOAD_TOO_LARGE',
+      `${field} is ${text.length} characters, over the hub's input limit of ${ctx.config.chat.limits.maxInputChars}. Send a shorter text or reference a file.`,
+      { field },
+    );
+  }
+  if (text.trim() === '') throw new ParleyError('INVALID_INPUT', `Invalid ${field}: must not be empty.`, { field });
+}
+
+export async function post(ctx: HubContext, seat: Seat, input: PostInput): Promise<PostResult> {
+  const parsed = parseInput(PostInputSchema, input);
+  assertTextSize(ctx, parsed.text, 'text');
+  // Check before the (async) scan so refused posts cost nothing; check again after it.
+  assertMayPost(seat, resolveFor(ctx, seat, parsed.thread));
+  const redaction = await ctx.redactor.apply(parsed.text);
+  const thread = resolveFor(ctx, seat, parsed.thread);
+  return appendMessage(ctx, seat, thread, {
+    text: redaction.text,
+    truncated: redaction.truncated,
+    redacted: redaction.redacted,
+    to: parsed.to,
+    replyTo: parsed.reply_to,
+    tags: parsed.tags,
+  });
+}
+
+export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<PostResult> {
+  const parsed = parseInput(DmInputSchema, input);
+  assertTextSize(ctx, parsed.text, 'text');
+  const other = resolveMember(ctx, seat, parsed.to, 'to');
+  if (other.id === seat.participant.id) {
+    throw new ParleyError('INVALID_INPUT', 'Invalid to: you cannot send a direct message to yourself.', { field: 'to' });
+  }
+  const redaction = await ctx.redactor.apply(parsed.text);
+  const thread = await ensureDm(ctx, seat, other.id);
+  return appendMessage(ctx, seat, thread, {
+    text: redaction.text,
+    truncated: redaction.truncated,
+    redacted: redaction.redacted,
+    to: other.handle,
+    replyTo: parsed.reply_to,
+    tags: parsed.tags,
+  });
+}
+
+/** The DM thread of two participants in the session, created on first use. */
+export async function ensureDm(ctx: HubContext, seat: Seat, otherId: string): Promise<ThreadRecord> {
+  const key = dmKeyOf(seat.participant.id, otherId);
+  const existing = ctx.state.dm(seat.session.id, key);
+  if (existing) return existing;
+  const other = ctx.state.participant(otherId);
+  return transact(ctx, (tx) => {
+    const again = ctx.state.dm(seat.session.id, key);
+    if (again) return again;
+    const [a, b] = [seat.participant.handle, other.handle].sort();
+    return createThread(ctx, tx, {
+      session: seat.session,
+      kind: 'dm',
+      name: `dm:${a},${b}`,
+      createdBy: seat.participant.id,
+      dmKey: key,
+      members: [otherId],
+    }).thread;
+  });
+}
+
+interface MessageSpec {
+  text: string;
+  truncated: boolean;
+  redacted: boolean;
+  to: string | undefined;
+  replyTo: string | undefined;
+  tags: string[] | undefined;
+}
+
+async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, spec: MessageSpec): Promise<PostResult> {
+  assertMayPost(seat, thread);
+  const me = seat.participant;
+  const to = spec.to === undefined ? undefined : resolveMember(ctx, seat, spec.to, 'to');
+  if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, 'reply_to');
+  const mentions = findMentions(spec.text, seat.session, ctx.state).filter((id) => id !== me.id);
+  const targets: Array<{ participantId: string; reason: DeliveryReason }> = [];
+  if (thread.kind === 'dm') {
+    for (const memberId of thread.members.keys()) targets.push({ participantId: memberId, reason: 'dm' });
+  }
+  if (to) targets.push({ participantId: to.id, reason: 'direct' });
+  for (const id of mentions) targets.push({ participantId: id, reason: 'mention' });
+  const meta: EventMeta = {
+    ...(spec.replyTo === undefined ? {} : { reply_to: spec.replyTo }),
+    ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: spec.tags }),
+    ...(mentions.length === 0 ? {} : { mentions }),
+    ...(spec.truncated ? { truncated: true } : {}),
+    ...(spec.redacted ? { redacted: true } : {}),
+  };
+  const event = await transact(ctx, (tx) => {
+    ensureSubscribed(ctx, thread, me.id);
+    return tx.append({
+      thread,
+      type: 'message',
+      from: me.id,
+      to: to?.id ?? TO_ALL,
+      content: spec.text,
+      meta,
+      searchText: spec.text,
+      targets,
+    });
+  });
+  return {
+    id: event.id,
+    seq: event.seq,
+    thread: thread.id,
+    ts: event.ts,
+    truncated: spec.truncated,
+    redacted: spec.redacted,
+    mentions: mentions.map((id) => ctx.state.participant(id).handle),
+  };
+}

@@ -1,0 +1,93 @@
+import { ParleyError, parseInput } from '../errors/parley-error.js';
+import { DEFAULT_READ_LIMIT } from '../config/defaults.js';
+import type { ParleyEvent } from '../schema/event.js';
+import { HistoryInputSchema, ReadNewInputSchema, SearchInputSchema, type HistoryInput, type ReadNewInput, type SearchInput } from '../schema/inputs.js';
+import { rowToEvent } from '../store/event-log.js';
+import type { HubContext } from './context.js';
+import { resolveFor, type Seat } from './seat.js';
+import { threadInfo, type ThreadInfo } from './threads.js';
+import { writeNow } from './writer.js';
+
+/** Reading threads: new since the hub-kept cursor, history by seq, full-text search, thread list. */
+export interface ReadNewResult {
+  events: ParleyEvent[];
+  /** The cursor after this read: the highest seq examined (or the old cursor when nothing was new). */
+  newPointer: number;
+  more: boolean;
+}
+
+const UNREAD_COUNT_CAP = 1000;
+
+export function readNew(ctx: HubContext, seat: Seat, input: ReadNewInput): ReadNewResult {
+  const parsed = parseInput(ReadNewInputSchema, input);
+  const thread = resolveFor(ctx, seat, parsed.thread);
+  const me = seat.participant.id;
+  const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
+  const cursor = ctx.store.deliveries.cursor(me, thread.id);
+  const rows = ctx.store.events.readAfter(thread.id, cursor, limit + 1);
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
+  const newPointer = page.length > 0 ? (page[page.length - 1]?.seq ?? cursor) : cursor;
+  if (newPointer > cursor) {
+    const now = ctx.now();
+    // Not awaited: a cursor lost to a crash only means events are delivered again.
+    writeNow(ctx, () => {
+      ctx.store.deliveries.advance(me, thread.id, newPointer);
+      ctx.store.deliveries.markThreadDelivered(me, thread.id, newPointer, now);
+    });
+  }
+  const events: ParleyEvent[] = [];
+  for (const row of page) if (row.from_id !== me) events.push(rowToEvent(row));
+  return { events, newPointer, more };
+}
+
+export interface HistoryResult {
+  events: ParleyEvent[];
+  /** More events exist beyond this page (older when paging backwards, newer when forwards). */
+  more: boolean;
+}
+
+/** A page of a thread's log in seq order. Without `after`, the newest page (before `before`). */
+export function history(ctx: HubContext, seat: Seat, input: HistoryInput): HistoryResult {
+  const parsed = parseInput(HistoryInputSchema, input);
+  const thread = resolveFor(ctx, seat, parsed.thread);
+  const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
+  if (parsed.after !== undefined) {
+    const rows = ctx.store.events.readBetween(thread.id, parsed.after, parsed.before ?? Number.MAX_SAFE_INTEGER, limit + 1);
+    return { events: rows.slice(0, limit).map(rowToEvent), more: rows.length > limit };
+  }
+  const rows = ctx.store.events.readBefore(thread.id, parsed.before ?? Number.MAX_SAFE_INTEGER, limit + 1);
+  return { events: rows.slice(0, limit).reverse().map(rowToEvent), more: rows.length > limit };
+}
+
+/**
+ * Full-text search over message text in the session. The query is taken as
+ * words (all must match; a trailing `*` matches a prefix), never as raw FTS
+ * syntax, so no input can make it fail.
+ */
+export function search(ctx: HubContext, seat: Seat, input: SearchInput): { events: ParleyEvent[] } {
+  const parsed = parseInput(SearchInputSchema, input);
+  const words = parsed.query.match(/[\p{L}\p{N}_]+\*?/gu) ?? [];
+  if (words.length === 0) {
+    throw new ParleyError('INVALID_INPUT', 'Invalid query: give at least one word to search for.', { field: 'query' });
+  }
+  const match = words
+    .slice(0, 32)
+    .map((w) => (w.endsWith('*') ? `"${w.slice(0, -1)}"*` : `"${w}"`))
+    .join(' ');
+  const thread = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
+  const rows = ctx.store.events.search(match, { sessionId: seat.session.id, ...(thread ? { threadId: thread.id } : {}) }, parsed.limit ?? 50);
+  return { events: rows.map(rowToEvent) };
+}
+
+/** The session's threads, with the caller's subscription and unread count (capped at 1000). */
+export function listThreads(ctx: HubContext, seat: Seat): ThreadInfo[] {
+  const me = seat.participant.id;
+  return ctx.state
+    .threadsOf(seat.session.id)
+    .filter((t) => t.kind !== 'dm' || t.members.has(me))
+    .map((thread) => {
+      const cursor = ctx.store.deliveries.cursor(me, thread.id);
+      return { ...threadInfo(thread, me), unread: ctx.store.events.countUnread(thread.id, cursor, me, UNREAD_COUNT_CAP) };
+    });
+}

@@ -1,0 +1,190 @@
+import { ParleyError, parseInput } from '../errors/parley-error.js';
+import { TERMINAL_STATUSES, type RequestContent, type RequestStatus, type ResponseContent } from '../schema/event.js';
+import { RequestInputSchema, RespondInputSchema, type RequestInput, type RespondInput } from '../schema/inputs.js';
+import type { RequestRow } from '../store/request-store.js';
+import type { HubContext } from './context.js';
+import { ensureDm } from './posting.js';
+import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
+import { ensureSubscribed } from './threads.js';
+import { transact } from './writer.js';
+
+/**
+ * Requests and responses (Meerkat): a request is passive data addressed to one
+ * participant; it carries a hop counter so follow-up chains cannot loop.
+ * Responses name the request and a status; Accepted keeps it open.
+ */
+export interface RequestResult {
+  request_id: string;
+  id: string;
+  seq: number;
+  thread: string;
+  hop: number;
+}
+
+export interface ResponseResult {
+  request_id: string;
+  id: string;
+  seq: number;
+  thread: string;
+  status: RequestStatus;
+}
+
+export interface OpenRequest {
+  request_id: string;
+  intent: string;
+  from: string;
+  to: string;
+  thread: string;
+  hop: number;
+  status: 'open' | 'Accepted';
+  seq: number;
+  reply_to?: string;
+}
+
+export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInput): Promise<RequestResult> {
+  const parsed = parseInput(RequestInputSchema, input);
+  const me = seat.participant;
+  const target = resolveMember(ctx, seat, parsed.to, 'to');
+  if (target.id === me.id) throw new ParleyError('INVALID_INPUT', 'Invalid to: a request must be addressed to someone else.', { field: 'to' });
+  const paramsJson = JSON.stringify(parsed.params ?? {});
+  if (Buffer.byteLength(paramsJson) > ctx.config.requests.maxParamsBytes) {
+    throw new ParleyError(
+      'PAYLOAD_TOO_LARGE',
+      `params is ${Buffer.byteLength(paramsJson)} bytes as JSON, over the limit of ${ctx.config.requests.maxParamsBytes}. Reference a file instead.`,
+      { field: 'params' },
+    );
+  }
+  let hop = 0;
+  if (parsed.reply_to !== undefined) {
+    const parent = ctx.store.requests.get(parsed.reply_to);
+    if (!parent || parent.session_id !== seat.session.id) {
+      throw new ParleyError('NOT_FOUND', `No request ${parsed.reply_to} in this session to follow up on; check reply_to.`, { field: 'reply_to' });
+    }
+    hop = parent.hop + 1;
+  }
+  if (hop > ctx.config.requests.maxHop) {
+    throw new ParleyError(
+      'HOP_LIMIT',
+      `This follow-up would be hop ${hop}, over the limit of ${ctx.config.requests.maxHop}: the request chain is too deep. Answer the original request instead of asking further.`,
+      { field: 'reply_to', details: { hop, maxHop: ctx.config.requests.maxHop } },
+    );
+  }
+  if (parsed.request_id !== undefined && ctx.store.requests.get(parsed.request_id)) {
+    throw new ParleyError('CONFLICT', `A request with id ${parsed.request_id} already exists; use a new request_id.`, { field: 'request_id' });
+  }
+  const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
+  const thread = parsed.thread === undefined ? await ensureDm(ctx, seat, target.id) : resolveFor(ctx, seat, parsed.thread);
+  assertMayPost(seat, thread);
+  if (parsed.request_id !== undefined && ctx.store.requests.get(parsed.request_id)) {
+    throw new ParleyError('CONFLICT', `A request with id ${parsed.request_id} already exists; use a new request_id.`, { field: 'request_id' });
+  }
+  const requestId = parsed.request_id ?? ctx.newId();
+  const content: RequestContent = {
+    request_id: requestId,
+    intent: parsed.intent,
+    params: parsed.params ?? {},
+    ...(parsed.reply_to === undefined ? {} : { reply_to: parsed.reply_to }),
+    hop,
+    ...(redaction === undefined ? {} : { text: redaction.text }),
+  };
+  const event = await transact(ctx, (tx) => {
+    ensureSubscribed(ctx, thread, me.id);
+    const appended = tx.append({
+      thread,
+      type: 'request',
+      from: me.id,
+      to: target.id,
+      content,
+      searchText: [parsed.intent, redaction?.text ?? ''].join(' ').trim(),
+      targets: [{ participantId: target.id, reason: 'request' }],
+    });
+    ctx.store.requests.insert({
+      request_id: requestId,
+      session_id: seat.session.id,
+      thread_id: thread.id,
+      seq: appended.seq,
+      from_id: me.id,
+      to_id: target.id,
+      intent: parsed.intent,
+      hop,
+      reply_to: parsed.reply_to ?? null,
+      status: 'open',
+      updated_seq: appended.seq,
+    });
+    return appended;
+  });
+  return { request_id: requestId, id: event.id, seq: event.seq, thread: thread.id, hop };
+}
+
+export async function respond(ctx: HubContext, seat: Seat, input: RespondInput): Promise<ResponseResult> {
+  const parsed = parseInput(RespondInputSchema, input);
+  const me = seat.participant;
+  const request = lookupRequest(ctx, seat, parsed.request_id);
+  if (request.to_id !== me.id) {
+    throw new ParleyError('FORBIDDEN', `Request ${request.request_id} is addressed to someone else; only its addressee can respond.`, {
+      field: 'request_id',
+    });
+  }
+  assertOpen(request);
+  const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
+  const again = lookupRequest(ctx, seat, parsed.request_id);
+  assertOpen(again);
+  const thread = ctx.state.threads.get(request.thread_id);
+  if (!thread) throw new ParleyError('NOT_FOUND', `The thread of request ${request.request_id} no longer exists.`, { field: 'request_id' });
+  const content: ResponseContent = {
+    request_id: request.request_id,
+    status: parsed.status,
+    ...(parsed.result === undefined ? {} : { result: parsed.result }),
+    ...(redaction === undefined ? {} : { text: redaction.text }),
+  };
+  const event = await transact(ctx, (tx) => {
+    const appended = tx.append({
+      thread,
+      type: 'response',
+      from: me.id,
+      to: request.from_id,
+      content,
+      ...(redaction === undefined ? {} : { searchText: redaction.text }),
+      targets: [{ participantId: request.from_id, reason: 'response' }],
+    });
+    ctx.store.requests.updateStatus(request.request_id, parsed.status, appended.seq);
+    return appended;
+  });
+  return { request_id: request.request_id, id: event.id, seq: event.seq, thread: thread.id, status: parsed.status };
+}
+
+export function openRequests(ctx: HubContext, seat: Seat): { incoming: OpenRequest[]; outgoing: OpenRequest[] } {
+  const view = (row: RequestRow): OpenRequest => ({
+    request_id: row.request_id,
+    intent: row.intent,
+    from: ctx.state.participants.get(row.from_id)?.handle ?? row.from_id,
+    to: ctx.state.participants.get(row.to_id)?.handle ?? row.to_id,
+    thread: row.thread_id,
+    hop: row.hop,
+    status: row.status === 'Accepted' ? 'Accepted' : 'open',
+    seq: row.seq,
+    ...(row.reply_to === null ? {} : { reply_to: row.reply_to }),
+  });
+  return {
+    incoming: ctx.store.requests.openIncoming(seat.participant.id, seat.session.id).map(view),
+    outgoing: ctx.store.requests.openOutgoing(seat.participant.id, seat.session.id).map(view),
+  };
+}
+
+function lookupRequest(ctx: HubContext, seat: Seat, requestId: string): RequestRow {
+  const request = ctx.store.requests.get(requestId);
+  if (!request || request.session_id !== seat.session.id) {
+    throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${seat.session.name}"; list open ones with openRequests().`, {
+      field: 'request_id',
+    });
+  }
+  return request;
+}
+
+function assertOpen(request: RequestRow): void {
+  if (TERMINAL_STATUSES.has(request.status as RequestStatus)) {
+    throw new ParleyError('REQUEST_CLOSED', `Request ${request.request_id} is already ${request.status}; it takes no further response.`, {
+      field: 'request_id',
+    });
+  }
+}

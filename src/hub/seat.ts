@@ -1,0 +1,62 @@
+import { ParleyError } from '../errors/parley-error.js';
+import type { HubContext } from './context.js';
+import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
+import { resolveThread } from './threads.js';
+
+/** Who acts, and in which session: every operation runs in exactly one. */
+export interface Seat {
+  participant: ParticipantRecord;
+  session: SessionRecord;
+}
+
+/** Finds a participant of the seat's session by handle. */
+export function resolveMember(ctx: HubContext, seat: Seat, handle: string, field: string): ParticipantRecord {
+  const participant = ctx.state.participantByHandle(handle);
+  if (!participant || !seat.session.members.has(participant.id)) {
+    throw new ParleyError(
+      'NOT_FOUND',
+      `No participant "@${handle}" in session "${seat.session.name}". Check the handle, or have them join the session first.`,
+      { field },
+    );
+  }
+  return participant;
+}
+
+/** Refuses a message or request the thread's steering does not allow; nothing is stored. */
+export function assertMayPost(seat: Seat, thread: ThreadRecord): void {
+  const me = seat.participant;
+  if (thread.state.closed) {
+    throw new ParleyError(
+      'THREAD_CLOSED',
+      `Side channel "${thread.name}" is closed; its summary is in the parent thread. Post in the parent instead.`,
+      { field: 'thread' },
+    );
+  }
+  const membership = thread.members.get(me.id);
+  if (membership?.hardMuted) {
+    throw new ParleyError(
+      'PARTICIPANT_MUTED',
+      `You (@${me.handle}) are muted in thread "${thread.name}"${membership.mutedBy ? ` by @${membership.mutedBy}` : ''}; your message was not stored. Keep listening and wait to be unmuted.`,
+      { field: 'thread', details: { thread: thread.id } },
+    );
+  }
+  if (thread.state.paused && me.kind !== 'human') {
+    throw new ParleyError(
+      'THREAD_PAUSED',
+      `Thread "${thread.name}" is paused${thread.state.pausedBy ? ` by @${thread.state.pausedBy}` : ''}: only humans may post until it is resumed; your message was not stored. Wait for a resume.`,
+      { field: 'thread', details: { thread: thread.id } },
+    );
+  }
+}
+
+/**
+ * Finds a thread of the seat's session by id or channel name. A DM is visible
+ * only to its two participants: to anyone else it does not exist.
+ */
+export function resolveFor(ctx: HubContext, seat: Seat, ref: string, field = 'thread'): ThreadRecord {
+  const thread = resolveThread(ctx, seat.session, ref, field);
+  if (thread.kind === 'dm' && !thread.members.has(seat.participant.id)) {
+    throw new ParleyError('NOT_FOUND', `No thread "${ref}" in session "${seat.session.name}". List threads with threads().`, { field });
+  }
+  return thread;
+}

@@ -1,0 +1,186 @@
+import { ParleyError } from '../errors/parley-error.js';
+import { initialControlState, type ThreadControlState } from '../schema/control.js';
+import type { Participant, Profile } from '../schema/participant.js';
+import type { Store } from '../store/store.js';
+import type { Subscription } from '../store/thread-store.js';
+
+/**
+ * The hub's in-memory view of the directory and the threads: every lookup on
+ * the posting path is a map access. It is derived from the store, written
+ * through on every change, and rebuilt from the store if a batch fails.
+ */
+export interface SessionRecord {
+  id: string;
+  name: string;
+  createdAt: number;
+  members: Set<string>;
+}
+
+export interface ParticipantRecord extends Participant {
+  kind: Profile['kind'];
+}
+
+export interface MembershipRecord {
+  participantId: string;
+  subscription: Subscription;
+  invited: boolean;
+  inviteProfile?: Partial<Profile>;
+  hardMuted: boolean;
+  mutedBy?: string;
+}
+
+export type ThreadKind = 'channel' | 'dm' | 'side';
+
+export interface ThreadRecord {
+  id: string;
+  sessionId: string;
+  kind: ThreadKind;
+  name: string;
+  parentId?: string;
+  dmKey?: string;
+  createdBy: string;
+  createdSeq: number;
+  state: ThreadControlState;
+  members: Map<string, MembershipRecord>;
+}
+
+export class HubState {
+  readonly sessions = new Map<string, SessionRecord>();
+  private readonly sessionsByName = new Map<string, SessionRecord>();
+  readonly participants = new Map<string, ParticipantRecord>();
+  private readonly participantsByHandle = new Map<string, ParticipantRecord>();
+  readonly threads = new Map<string, ThreadRecord>();
+  private readonly channels = new Map<string, ThreadRecord>();
+  private readonly dms = new Map<string, ThreadRecord>();
+  readonly threadsBySession = new Map<string, Set<string>>();
+  nextSeq = 1;
+
+  constructor(private readonly store: Store) {
+    this.reload();
+  }
+
+  /** Rebuilds every map from the store (at start, and after a failed batch). */
+  reload(): void {
+    this.sessions.clear();
+    this.sessionsByName.clear();
+    this.participants.clear();
+    this.participantsByHandle.clear();
+    this.threads.clear();
+    this.channels.clear();
+    this.dms.clear();
+    this.threadsBySession.clear();
+    for (const row of this.store.directory.allSessions()) {
+      this.addSession({ id: row.id, name: row.name, createdAt: row.created_at, members: new Set() });
+    }
+    for (const row of this.store.directory.allParticipants()) {
+      const profile = JSON.parse(row.profile) as Profile;
+      this.addParticipant({
+        id: row.id,
+        handle: row.handle,
+        kind: row.kind,
+        profile: { ...profile, kind: row.kind },
+        publicKey: row.public_key.toString('base64'),
+        createdAt: new Date(row.created_at).toISOString(),
+      });
+    }
+    for (const row of this.store.directory.allMembers()) this.sessions.get(row.session_id)?.members.add(row.participant_id);
+    for (const row of this.store.threads.all()) {
+      this.addThread({
+        id: row.id,
+        sessionId: row.session_id,
+        kind: row.kind,
+        name: row.name,
+        ...(row.parent_id === null ? {} : { parentId: row.parent_id }),
+        ...(row.dm_key === null ? {} : { dmKey: row.dm_key }),
+        createdBy: row.created_by,
+        createdSeq: row.created_seq,
+        state: { ...initialControlState(), ...(JSON.parse(row.state) as Partial<ThreadControlState>) },
+        members: new Map(),
+      });
+    }
+    for (const row of this.store.threads.allMembers()) {
+      const thread = this.threads.get(row.thread_id);
+      if (!thread) continue;
+      thread.members.set(row.participant_id, {
+        participantId: row.participant_id,
+        subscription: row.subscription,
+        invited: row.invited === 1,
+        ...(row.invite_profile === null ? {} : { inviteProfile: JSON.parse(row.invite_profile) as Partial<Profile> }),
+        hardMuted: row.hard_muted === 1,
+        ...(row.muted_by === null ? {} : { mutedBy: row.muted_by }),
+      });
+    }
+    this.nextSeq = this.store.events.maxSeq() + 1;
+  }
+
+  addSession(session: SessionRecord): void {
+    this.sessions.set(session.id, session);
+    this.sessionsByName.set(session.name.toLowerCase(), session);
+    if (!this.threadsBySession.has(session.id)) this.threadsBySession.set(session.id, new Set());
+  }
+
+  sessionByName(name: string): SessionRecord | undefined {
+    return this.sessionsByName.get(name.toLowerCase());
+  }
+
+  addParticipant(participant: ParticipantRecord): void {
+    this.participants.set(participant.id, participant);
+    this.participantsByHandle.set(participant.handle.toLowerCase(), participant);
+  }
+
+  participantByHandle(handle: string): ParticipantRecord | undefined {
+    return this.participantsByHandle.get(handle.toLowerCase());
+  }
+
+  participant(id: string): ParticipantRecord {
+    const found = this.participants.get(id);
+    if (!found) throw new ParleyError('NOT_FOUND', `No participant with id ${id}.`);
+    return found;
+  }
+
+  addThread(thread: ThreadRecord): void {
+    this.threads.set(thread.id, thread);
+    if (thread.kind === 'channel') this.channels.set(channelKey(thread.sessionId, thread.name), thread);
+    if (thread.kind === 'dm' && thread.dmKey) this.dms.set(channelKey(thread.sessionId, thread.dmKey), thread);
+    let set = this.threadsBySession.get(thread.sessionId);
+    if (!set) {
+      set = new Set();
+      this.threadsBySession.set(thread.sessionId, set);
+    }
+    set.add(thread.id);
+  }
+
+  renameChannel(thread: ThreadRecord, name: string): void {
+    if (thread.kind === 'channel') {
+      this.channels.delete(channelKey(thread.sessionId, thread.name));
+      this.channels.set(channelKey(thread.sessionId, name), thread);
+    }
+    thread.name = name;
+  }
+
+  channel(sessionId: string, name: string): ThreadRecord | undefined {
+    return this.channels.get(channelKey(sessionId, name));
+  }
+
+  dm(sessionId: string, dmKey: string): ThreadRecord | undefined {
+    return this.dms.get(channelKey(sessionId, dmKey));
+  }
+
+  threadsOf(sessionId: string): ThreadRecord[] {
+    const ids = this.threadsBySession.get(sessionId) ?? new Set<string>();
+    const out: ThreadRecord[] = [];
+    for (const id of ids) {
+      const thread = this.threads.get(id);
+      if (thread) out.push(thread);
+    }
+    return out;
+  }
+}
+
+function channelKey(sessionId: string, name: string): string {
+  return `${sessionId}\u0000${name}`;
+}
+
+export function dmKeyOf(a: string, b: string): string {
+  return a < b ? `${a}:${b}` : `${b}:${a}`;
+}

@@ -1,0 +1,142 @@
+import { ParleyError } from '../errors/parley-error.js';
+import { rowToEvent, type EventRow } from '../store/event-log.js';
+import type { HubContext } from './context.js';
+import type { LiveItem } from './live-bus.js';
+import { placementOf } from './participation.js';
+import type { Seat } from './seat.js';
+import type { ThreadRecord } from './state.js';
+import type { DeliveryReason } from './writer.js';
+
+/**
+ * A live subscription as an AsyncIterable: first the stored events after
+ * `since` (replayed from the store, in seq order), then live ones, with no gap
+ * and no duplicate. Replay reads the store page by page; while it runs, live
+ * events are not queued, because they are already committed and the next page
+ * will find them. A consumer that falls `liveQueueLimit` items behind is cut
+ * off with SLOW_CONSUMER and resumes with `since` = the last seq it saw.
+ */
+export interface LiveFilter {
+  /** Only this thread (resolved by the caller). */
+  thread?: ThreadRecord;
+  /** Only what would land in the subscriber's inbox. */
+  inbox?: boolean;
+  /** Replay stored events with seq above this first. */
+  since?: number;
+  /** Include presence and meeting traffic (default true). */
+  ephemeral?: boolean;
+}
+
+export interface LiveSubscription extends AsyncIterableIterator<LiveItem> {
+  close(): void;
+}
+
+const REPLAY_PAGE = 500;
+
+export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter): LiveSubscription {
+  const me = seat.participant.id;
+  const queue: LiveItem[] = [];
+  let waiting: ((result: IteratorResult<LiveItem>) => void) | undefined;
+  let failing: ((error: unknown) => void) | undefined;
+  let replaying = filter.since !== undefined;
+  let lastSeq = filter.since ?? 0;
+  let closed = false;
+  let failure: ParleyError | undefined;
+
+  const visible = (thread: ThreadRecord | undefined): thread is ThreadRecord =>
+    thread !== undefined && (thread.kind !== 'dm' || thread.members.has(me)) && (!filter.thread || filter.thread.id === thread.id);
+
+  const wanted = (item: LiveItem): boolean => {
+    if (item.kind !== 'event') return filter.ephemeral !== false;
+    const thread = ctx.state.threads.get(item.event.thread);
+    if (!visible(thread)) return false;
+    if (filter.inbox) return placementOf(thread, item.event, me, item.targets.get(me)) !== undefined;
+    return true;
+  };
+
+  const push = (item: LiveItem): void => {
+    if (closed) return;
+    if (item.kind === 'event') {
+      if (item.event.seq <= lastSeq) return;
+      lastSeq = item.event.seq;
+    }
+    if (waiting) {
+      const resolve = waiting;
+      waiting = undefined;
+      failing = undefined;
+      resolve({ value: item, done: false });
+      return;
+    }
+    queue.push(item);
+    if (queue.length > ctx.config.inbox.liveQueueLimit) {
+      failure = new ParleyError('SLOW_CONSUMER', `The live subscription fell ${queue.length} items behind and was closed; resubscribe with since=${lastSeqBefore()} to resume.`);
+      finish();
+    }
+  };
+  const lastSeqBefore = (): number => {
+    for (const item of queue) if (item.kind === 'event') return item.event.seq - 1;
+    return lastSeq;
+  };
+
+  const unlisten = ctx.bus.listen(seat.session.id, (item) => {
+    if (replaying && item.kind === 'event') return;
+    if (wanted(item)) push(item);
+  });
+
+  const targetsOf = (row: EventRow): ReadonlyMap<string, DeliveryReason> => {
+    const delivery = ctx.store.deliveries.get(me, row.seq);
+    return delivery ? new Map([[me, delivery.reason as DeliveryReason]]) : new Map();
+  };
+
+  /** Reads one page of stored events into the queue; ends replay when the store is exhausted. */
+  const replayPage = (): void => {
+    const rows = filter.thread
+      ? ctx.store.events.readAfter(filter.thread.id, lastSeq, REPLAY_PAGE)
+      : ctx.store.events.readSessionAfter(seat.session.id, lastSeq, REPLAY_PAGE);
+    for (const row of rows) {
+      const item: LiveItem = { kind: 'event', session: row.session_id, event: rowToEvent(row), targets: targetsOf(row) };
+      if (wanted(item)) queue.push(item);
+      lastSeq = row.seq;
+    }
+    if (rows.length < REPLAY_PAGE) replaying = false;
+  };
+
+  function finish(): void {
+    if (closed) return;
+    closed = true;
+    unlisten();
+    if (waiting) {
+      const resolve = waiting;
+      const reject = failing;
+      waiting = undefined;
+      failing = undefined;
+      if (failure && reject) reject(failure);
+      else resolve({ value: undefined, done: true });
+    }
+  }
+
+  const iterator: LiveSubscription = {
+    next(): Promise<IteratorResult<LiveItem>> {
+      while (queue.length === 0 && replaying && !closed) replayPage();
+      const item = queue.shift();
+      if (item) return Promise.resolve({ value: item, done: false });
+      if (failure) return Promise.reject(failure);
+      if (closed) return Promise.resolve({ value: undefined, done: true });
+      return new Promise((resolve, reject) => {
+        waiting = resolve;
+        failing = reject;
+      });
+    },
+    return(): Promise<IteratorResult<LiveItem>> {
+      finish();
+      queue.length = 0;
+      return Promise.resolve({ value: undefined, done: true });
+    },
+    close(): void {
+      finish();
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
+}

@@ -1,0 +1,166 @@
+import { ParleyError, parseInput } from '../errors/parley-error.js';
+import { TO_ALL } from '../schema/event.js';
+import {
+  CloseSideInputSchema,
+  CreateChannelInputSchema,
+  OpenSideInputSchema,
+  RenameThreadInputSchema,
+  SubscriptionInputSchema,
+  type CloseSideInput,
+  type CreateChannelInput,
+  type OpenSideInput,
+  type RenameThreadInput,
+  type SubscriptionInput,
+} from '../schema/inputs.js';
+import type { HubContext } from './context.js';
+import { assertTextSize } from './posting.js';
+import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
+import {
+  assertEventInThread,
+  createThread,
+  ensureSubscribed,
+  membershipOf,
+  parseChannelName,
+  parseThreadTitle,
+
+  saveMembership,
+  saveThreadState,
+  threadInfo,
+  type ThreadInfo,
+} from './threads.js';
+import { transact } from './writer.js';
+
+/** Creating, renaming, subscribing to, and opening and closing side channels. */
+
+export async function createChannel(ctx: HubContext, seat: Seat, input: CreateChannelInput): Promise<ThreadInfo> {
+  const parsed = parseInput(CreateChannelInputSchema, input);
+  if (ctx.state.channel(seat.session.id, parsed.name)) {
+    throw new ParleyError('CONFLICT', `Channel "#${parsed.name}" already exists in session "${seat.session.name}"; post to it or pick another name.`, {
+      field: 'name',
+    });
+  }
+  const members = (parsed.members ?? []).map((h, i) => resolveMember(ctx, seat, h, `members.${i}`).id);
+  const thread = await transact(ctx, (tx) =>
+    createThread(ctx, tx, { session: seat.session, kind: 'channel', name: parsed.name, createdBy: seat.participant.id, members }).thread,
+  );
+  return threadInfo(thread, seat.participant.id);
+}
+
+export async function renameThread(ctx: HubContext, seat: Seat, input: RenameThreadInput): Promise<ThreadInfo> {
+  const parsed = parseInput(RenameThreadInputSchema, input);
+  const thread = resolveFor(ctx, seat, parsed.thread);
+  if (thread.kind === 'dm') throw new ParleyError('INVALID_INPUT', 'Invalid thread: direct-message threads cannot be renamed.', { field: 'thread' });
+  const name = thread.kind === 'channel' ? parseChannelName(parsed.name) : parseThreadTitle(parsed.name);
+  if (thread.kind === 'channel' && name !== thread.name && ctx.state.channel(seat.session.id, name)) {
+    throw new ParleyError('CONFLICT', `Channel "#${name}" already exists in this session; pick another name.`, { field: 'name' });
+  }
+  const from = thread.name;
+  if (name === from) return threadInfo(thread, seat.participant.id);
+  await transact(ctx, (tx) => {
+    ctx.store.threads.rename(thread.id, name);
+    ctx.state.renameChannel(thread, name);
+    tx.append({ thread, type: 'system', from: seat.participant.id, to: TO_ALL, content: { action: 'thread.renamed', from, name } });
+  });
+  return threadInfo(thread, seat.participant.id);
+}
+
+export async function setSubscription(ctx: HubContext, seat: Seat, input: SubscriptionInput): Promise<ThreadInfo> {
+  const parsed = parseInput(SubscriptionInputSchema, input);
+  const thread = resolveFor(ctx, seat, parsed.thread);
+  const membership = membershipOf(thread, seat.participant.id);
+  if (!thread.members.has(seat.participant.id) || membership.subscription !== parsed.state) {
+    await transact(ctx, () => saveMembership(ctx, thread, { ...membership, subscription: parsed.state }));
+  }
+  return threadInfo(thread, seat.participant.id);
+}
+
+export interface SideOpened extends ThreadInfo {
+  /** The event in the parent thread that links to the side channel. */
+  link_event: string;
+}
+
+export async function openSide(ctx: HubContext, seat: Seat, input: OpenSideInput): Promise<SideOpened> {
+  const parsed = parseInput(OpenSideInputSchema, input);
+  const parent = resolveFor(ctx, seat, parsed.parent, 'parent');
+  if (parent.kind === 'dm') {
+    throw new ParleyError('INVALID_INPUT', 'Invalid parent: open side channels from a channel or another side channel, not a DM.', {
+      field: 'parent',
+    });
+  }
+  assertMayPost(seat, parent);
+  if (parsed.from_event !== undefined) assertEventInThread(ctx, parent, parsed.from_event, 'from_event');
+  const members = (parsed.members ?? []).map((h, i) => resolveMember(ctx, seat, h, `members.${i}`).id);
+  const result = await transact(ctx, (tx) => {
+    const { thread } = createThread(ctx, tx, {
+      session: seat.session,
+      kind: 'side',
+      name: parsed.title,
+      createdBy: seat.participant.id,
+      parent,
+      members,
+    });
+    ensureSubscribed(ctx, parent, seat.participant.id);
+    const link = tx.append({
+      thread: parent,
+      type: 'system',
+      from: seat.participant.id,
+      to: TO_ALL,
+      content: { action: 'side.opened', side: thread.id, title: thread.name, members: members.length + 1 },
+      meta: { link: thread.id, ...(parsed.from_event === undefined ? {} : { reply_to: parsed.from_event }) },
+      searchText: parsed.title,
+    });
+    return { thread, link };
+  });
+  return { ...threadInfo(result.thread, seat.participant.id), link_event: result.link.id };
+}
+
+export interface SideClosed {
+  thread: string;
+  parent: string;
+  /** The summary message posted into the parent, linking back to the side channel. */
+  summary_event: string;
+  summary_seq: number;
+  redacted: boolean;
+  truncated: boolean;
+}
+
+export async function closeSide(ctx: HubContext, seat: Seat, input: CloseSideInput): Promise<SideClosed> {
+  const parsed = parseInput(CloseSideInputSchema, input);
+  assertTextSize(ctx, parsed.summary, 'summary');
+  const side = resolveFor(ctx, seat, parsed.thread);
+  if (side.kind !== 'side' || side.parentId === undefined) {
+    throw new ParleyError('INVALID_INPUT', `Invalid thread: "${side.name}" is not a side channel; only side channels are closed with a summary.`, {
+      field: 'thread',
+    });
+  }
+  if (side.state.closed) throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed.`, { field: 'thread' });
+  const redaction = await ctx.redactor.apply(parsed.summary);
+  const parent = ctx.state.threads.get(side.parentId);
+  if (!parent) throw new ParleyError('NOT_FOUND', `The parent of side channel "${side.name}" no longer exists.`, { field: 'thread' });
+  if (side.state.closed) throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed.`, { field: 'thread' });
+  assertMayPost(seat, parent);
+  const me = seat.participant.id;
+  const summary = await transact(ctx, (tx) => {
+    tx.append({ thread: side, type: 'system', from: me, to: TO_ALL, content: { action: 'thread.closed', summary: redaction.text } });
+    side.state = { ...side.state, closed: true, summary: redaction.text };
+    saveThreadState(ctx, side);
+    ensureSubscribed(ctx, parent, me);
+    return tx.append({
+      thread: parent,
+      type: 'message',
+      from: me,
+      to: TO_ALL,
+      content: `Side channel "${side.name}" closed. Summary: ${redaction.text}`,
+      meta: { link: side.id, ...(redaction.redacted ? { redacted: true } : {}), ...(redaction.truncated ? { truncated: true } : {}) },
+      searchText: redaction.text,
+    });
+  });
+  return {
+    thread: side.id,
+    parent: parent.id,
+    summary_event: summary.id,
+    summary_seq: summary.seq,
+    redacted: redaction.redacted,
+    truncated: redaction.truncated,
+  };
+}

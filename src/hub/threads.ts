@@ -1,0 +1,180 @@
+import { ParleyError, parseInput } from '../errors/parley-error.js';
+import { initialControlState } from '../schema/control.js';
+import { TO_ALL, type ParleyEvent } from '../schema/event.js';
+import { ChannelNameSchema, ThreadTitleSchema, UlidSchema } from '../schema/names.js';
+import type { Subscription } from '../store/thread-store.js';
+import type { HubContext } from './context.js';
+import type { MembershipRecord, SessionRecord, ThreadKind, ThreadRecord } from './state.js';
+import { dmKeyOf } from './state.js';
+import type { Transaction } from './writer.js';
+
+/**
+ * Threads: channels (named), DMs (two participants) and side channels (linked
+ * from a parent, visible, closed with a summary threaded back). Creation and
+ * renames are `system` events in the log; the threads table is derived.
+ */
+export interface ThreadInfo {
+  id: string;
+  kind: ThreadKind;
+  name: string;
+  parent?: string;
+  closed: boolean;
+  paused: boolean;
+  done: boolean;
+  members: number;
+  subscription?: Subscription;
+  unread?: number;
+}
+
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+/** Finds a thread of the session by id or channel name; never one of another session. */
+export function resolveThread(ctx: HubContext, session: SessionRecord, ref: string, field = 'thread'): ThreadRecord {
+  const trimmed = ref.trim();
+  if (ULID_PATTERN.test(trimmed)) {
+    const thread = ctx.state.threads.get(trimmed);
+    if (thread) {
+      if (thread.sessionId !== session.id) {
+        throw new ParleyError('WRONG_SESSION', `Thread ${trimmed} belongs to another session; you are in session "${session.name}".`, {
+          field,
+        });
+      }
+      return thread;
+    }
+  } else {
+    const parsed = ChannelNameSchema.safeParse(trimmed);
+    if (parsed.success) {
+      const channel = ctx.state.channel(session.id, parsed.data);
+      if (channel) return channel;
+    }
+  }
+  throw new ParleyError(
+    'NOT_FOUND',
+    `No thread "${trimmed}" in session "${session.name}". List threads with threads(), or create a channel first.`,
+    { field },
+  );
+}
+
+export function threadInfo(thread: ThreadRecord, viewerId?: string): ThreadInfo {
+  let members = 0;
+  for (const m of thread.members.values()) if (m.subscription !== 'unsubscribed' || m.invited) members += 1;
+  const membership = viewerId === undefined ? undefined : thread.members.get(viewerId);
+  return {
+    id: thread.id,
+    kind: thread.kind,
+    name: thread.name,
+    ...(thread.parentId === undefined ? {} : { parent: thread.parentId }),
+    closed: thread.state.closed,
+    paused: thread.state.paused,
+    done: thread.state.done,
+    members,
+    ...(membership ? { subscription: membership.subscription } : {}),
+  };
+}
+
+/** Writes a membership through to the store and the in-memory thread. */
+export function saveMembership(ctx: HubContext, thread: ThreadRecord, membership: MembershipRecord): void {
+  ctx.store.threads.upsertMember({
+    thread_id: thread.id,
+    participant_id: membership.participantId,
+    subscription: membership.subscription,
+    invited: membership.invited ? 1 : 0,
+    invite_profile: membership.inviteProfile === undefined ? null : JSON.stringify(membership.inviteProfile),
+    hard_muted: membership.hardMuted ? 1 : 0,
+    muted_by: membership.mutedBy ?? null,
+  });
+  thread.members.set(membership.participantId, membership);
+}
+
+export function membershipOf(thread: ThreadRecord, participantId: string): MembershipRecord {
+  return (
+    thread.members.get(participantId) ?? {
+      participantId,
+      subscription: 'unsubscribed',
+      invited: false,
+      hardMuted: false,
+    }
+  );
+}
+
+/** Subscribes a participant unless they already chose a subscription for this thread. */
+export function ensureSubscribed(ctx: HubContext, thread: ThreadRecord, participantId: string): void {
+  if (thread.members.has(participantId)) return;
+  saveMembership(ctx, thread, { ...membershipOf(thread, participantId), subscription: 'subscribed' });
+}
+
+export function saveThreadState(ctx: HubContext, thread: ThreadRecord): void {
+  ctx.store.threads.saveState(thread.id, JSON.stringify(thread.state));
+}
+
+interface NewThread {
+  session: SessionRecord;
+  kind: ThreadKind;
+  name: string;
+  createdBy: string;
+  parent?: ThreadRecord;
+  dmKey?: string;
+  members: string[];
+}
+
+/** Creates a thread inside a transaction: the row, its members, and its `thread.created` event. */
+export function createThread(ctx: HubContext, tx: Transaction, spec: NewThread): { thread: ThreadRecord; event: ParleyEvent } {
+  const thread: ThreadRecord = {
+    id: ctx.newId(),
+    sessionId: spec.session.id,
+    kind: spec.kind,
+    name: spec.name,
+    ...(spec.parent ? { parentId: spec.parent.id } : {}),
+    ...(spec.dmKey ? { dmKey: spec.dmKey } : {}),
+    createdBy: spec.createdBy,
+    createdSeq: ctx.state.nextSeq,
+    state: initialControlState(),
+    members: new Map(),
+  };
+  ctx.store.threads.insert({
+    id: thread.id,
+    session_id: thread.sessionId,
+    kind: thread.kind,
+    name: thread.name,
+    parent_id: thread.parentId ?? null,
+    dm_key: thread.dmKey ?? null,
+    created_by: thread.createdBy,
+    created_seq: thread.createdSeq,
+    state: JSON.stringify(thread.state),
+  });
+  ctx.state.addThread(thread);
+  for (const member of new Set([spec.createdBy, ...spec.members])) {
+    saveMembership(ctx, thread, { participantId: member, subscription: 'subscribed', invited: false, hardMuted: false });
+  }
+  const event = tx.append({
+    thread,
+    type: 'system',
+    from: spec.createdBy,
+    to: TO_ALL,
+    content: {
+      action: 'thread.created',
+      kind: thread.kind,
+      name: thread.name,
+      ...(thread.parentId ? { parent: thread.parentId } : {}),
+    },
+  });
+  return { thread, event };
+}
+
+export function parseChannelName(name: string, field = 'name'): string {
+  return parseInput(ChannelNameSchema, name, field);
+}
+
+export function parseThreadTitle(title: string, field = 'name'): string {
+  return parseInput(ThreadTitleSchema, title, field);
+}
+
+export function assertEventInThread(ctx: HubContext, thread: ThreadRecord, eventId: string, field: string): void {
+  parseInput(UlidSchema, eventId, field);
+  const row = ctx.store.events.byId(eventId);
+  if (!row || row.session_id !== thread.sessionId) {
+    throw new ParleyError('NOT_FOUND', `No event ${eventId} in this session; check the id (${field}).`, { field });
+  }
+}
+
+export { dmKeyOf };

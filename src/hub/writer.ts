@@ -1,0 +1,113 @@
+import { eventToRow } from '../store/event-log.js';
+import type { EventMeta, EventType, ParleyEvent } from '../schema/event.js';
+import type { HubContext } from './context.js';
+import type { ThreadRecord } from './state.js';
+
+/**
+ * The one write path of the conversation log. An operation validates first,
+ * then calls `transact`, whose callback appends events (and updates derived
+ * tables) synchronously; the returned promise resolves once the group commit
+ * that holds them is durable, and only then are the events published live.
+ */
+export type DeliveryReason = 'request' | 'response' | 'dm' | 'direct' | 'mention' | 'prod' | 'invite' | 'control';
+
+/** Order in which one reason wins over another for the same recipient. */
+const REASON_RANK: Record<DeliveryReason, number> = {
+  request: 0,
+  response: 1,
+  dm: 2,
+  direct: 3,
+  mention: 4,
+  prod: 5,
+  invite: 6,
+  control: 7,
+};
+
+export interface EventDraft {
+  thread: ThreadRecord;
+  type: EventType;
+  from: string;
+  to: string;
+  content: unknown;
+  meta?: EventMeta;
+  /** Text for the full-text index. */
+  searchText?: string;
+  /** Participants this event targets, with why (fan-out on write of the High inbox items). */
+  targets?: Array<{ participantId: string; reason: DeliveryReason }>;
+}
+
+/** A committed event with the targets computed for it (the live bus carries both). */
+export interface CommittedEvent {
+  event: ParleyEvent;
+  targets: ReadonlyMap<string, DeliveryReason>;
+}
+
+export class Transaction {
+  readonly committed: CommittedEvent[] = [];
+
+  constructor(private readonly ctx: HubContext) {}
+
+  append(draft: EventDraft): ParleyEvent {
+    const { ctx } = this;
+    const state = ctx.state;
+    const ts = ctx.now();
+    const author = state.participant(draft.from);
+    const event: ParleyEvent = {
+      seq: state.nextSeq,
+      id: ctx.newId(),
+      ts: new Date(ts).toISOString(),
+      session: draft.thread.sessionId,
+      thread: draft.thread.id,
+      type: draft.type,
+      from: draft.from,
+      author: author.handle,
+      to: draft.to,
+      content: draft.content,
+      ...(draft.meta && Object.keys(draft.meta).length > 0 ? { meta: draft.meta } : {}),
+    };
+    ctx.store.events.append(eventToRow(event, ts), draft.searchText);
+    state.nextSeq += 1;
+    const targets = new Map<string, DeliveryReason>();
+    for (const target of draft.targets ?? []) {
+      if (target.participantId === draft.from) continue;
+      const existing = targets.get(target.participantId);
+      if (existing === undefined || REASON_RANK[target.reason] < REASON_RANK[existing]) {
+        targets.set(target.participantId, target.reason);
+      }
+    }
+    for (const [participantId, reason] of targets) {
+      ctx.store.deliveries.add(participantId, event.seq, event.session, event.thread, reason);
+    }
+    this.committed.push({ event, targets });
+    return event;
+  }
+}
+
+export async function transact<T>(ctx: HubContext, fn: (tx: Transaction) => T): Promise<T> {
+  const tx = new Transaction(ctx);
+  let result;
+  try {
+    result = ctx.store.writes.write(
+      () => fn(tx),
+      () => {
+        for (const item of tx.committed) ctx.bus.publishEvent(item);
+      },
+    );
+  } catch (error) {
+    // The write rolled back to its savepoint; bring the in-memory view back in line.
+    ctx.state.reload();
+    throw error;
+  }
+  await result.committed;
+  return result.value;
+}
+
+/** Like transact, for writes that touch no event (cursors, subscriptions, profiles). */
+export function writeNow<T>(ctx: HubContext, fn: () => T): { value: T; committed: Promise<void> } {
+  try {
+    return ctx.store.writes.write(fn);
+  } catch (error) {
+    ctx.state.reload();
+    throw error;
+  }
+}

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import {
+  ChannelNameSchema,
+  HandleSchema,
+  SeqSchema,
+  TagSchema,
+  ThreadRefSchema,
+  ThreadTitleSchema,
+  UlidSchema,
+} from './names.js';
+import { RequestStatusSchema } from './event.js';
+import { ProfileSchema } from './participant.js';
+import { MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
+
+/**
+ * Inputs of every operation an actor (a participant in a session) can perform.
+ * The author is never an input: it is always the actor.
+ */
+
+/** Text is bounded by the hub's maxInputChars at run time; this only refuses non-strings. */
+const Text = z.string();
+
+export const PostInputSchema = z.strictObject({
+  thread: ThreadRefSchema,
+  text: Text,
+  to: HandleSchema.optional(),
+  reply_to: UlidSchema.optional(),
+  tags: z.array(TagSchema).max(16).optional(),
+});
+export type PostInput = z.input<typeof PostInputSchema>;
+
+export const DmInputSchema = z.strictObject({
+  to: HandleSchema,
+  text: Text,
+  reply_to: UlidSchema.optional(),
+  tags: z.array(TagSchema).max(16).optional(),
+});
+export type DmInput = z.input<typeof DmInputSchema>;
+
+export const CreateChannelInputSchema = z.strictObject({
+  name: ChannelNameSchema,
+  members: z.array(HandleSchema).max(256).optional(),
+});
+export type CreateChannelInput = z.input<typeof CreateChannelInputSchema>;
+
+export const RenameThreadInputSchema = z.strictObject({
+  thread: ThreadRefSchema,
+  name: z.string(),
+});
+export type RenameThreadInput = z.input<typeof RenameThreadInputSchema>;
+
+export const OpenSideInputSchema = z.strictObject({
+  parent: ThreadRefSchema,
+  title: ThreadTitleSchema,
+  from_event: UlidSchema.optional(),
+  members: z.array(HandleSchema).max(256).optional(),
+});
+export type OpenSideInput = z.input<typeof OpenSideInputSchema>;
+
+export const CloseSideInputSchema = z.strictObject({
+  thread: ThreadRefSchema,
+  summary: z.string().trim().min(1, 'must not be empty: say what the side channel concluded'),
+});
+export type CloseSideInput = z.input<typeof CloseSideInputSchema>;
+
+export const ReadNewInputSchema = z.strictObject({
+  thread: ThreadRefSchema,
+  limit: z.number().int().min(1).max(MAX_READ_LIMIT).optional(),
+});
+export type ReadNewInput = z.input<typeof ReadNewInputSchema>;
+
+export const HistoryInputSchema = z.strictObject({
+  thread: ThreadRefSchema,
+  before: SeqSchema.optional(),
+  after: SeqSchema.optional(),
+  limit: z.number().int().min(1).max(MAX_READ_LIMIT).optional(),
+});
+export type HistoryInput = z.input<typeof HistoryInputSchema>;
+
+export const SearchInputSchema = z.strictObject({
+  query: z.string().trim().min(1, 'must not be empty').max(500),
+  thread: ThreadRefSchema.optional(),
+  limit: z.number().int().min(1).max(MAX_READ_LIMIT).optional(),
+});
+export type SearchInput = z.input<typeof SearchInputSchema>;
+
+export const InboxInputSchema = z.strictObject({
+  limit: z.number().int().min(1).max(MAX_INBOX_LIMIT).optional(),
+});
+export type InboxInput = z.input<typeof InboxInputSchema>;
+
+export const WaitInputSchema = z.strictObject({
+  timeout_ms: z.number().int().min(0).optional(),
+  limit: z.number().int().min(1).max(MAX_INBOX_LIMIT).optional(),
+});
+export type WaitInput = z.input<typeof WaitInputSchema>;
+
+export const AckInputSchema = z.strictObject({
+  ids: z.array(UlidSchema).min(1, 'must name at least one event id').max(1000),
+});
+export type AckInput = z.input<typeof AckInputSchema>;
+
+export const SubscriptionInputSchema = z.strictObject({
+  thread: ThreadRefSchema,
+  state: z.enum(['subscribed', 'muted', 'unsubscribed']),
+});
+export type SubscriptionInput = z.input<typeof SubscriptionInputSchema>;
+
+export const RequestInputSchema = z.strictObject({
+  to: HandleSchema,
+  intent: z.string().trim().min(1, 'must not be empty').max(128),
+  params: z.unknown().optional(),
+  text: z.string().max(4096).optional(),
+  thread: ThreadRefSchema.optional(),
+  reply_to: z.string().trim().min(1).max(64).optional(),
+  request_id: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 letters, digits, "_" or "-"')
+    .optional(),
+});
+export type RequestInput = z.input<typeof RequestInputSchema>;
+
+export const RespondInputSchema = z.strictObject({
+  request_id: z.string().trim().min(1).max(64),
+  status: RequestStatusSchema,
+  result: z.unknown().optional(),
+  text: z.string().max(4096).optional(),
+});
+export type RespondInput = z.input<typeof RespondInputSchema>;
+
+export const PRESENCE_STATES = ['listening', 'thinking', 'typing', 'idle', 'offline'] as const;
+export const PresenceStateSchema = z.enum(PRESENCE_STATES);
+export type PresenceState = z.infer<typeof PresenceStateSchema>;
+
+export const PresenceInputSchema = z.strictObject({
+  state: PresenceStateSchema,
+  /** The sender's own counter; an update with a lower or equal seq than the last one is ignored. */
+  seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  thread: ThreadRefSchema.optional(),
+  note: z.string().max(200).optional(),
+});
+export type PresenceInput = z.input<typeof PresenceInputSchema>;
+
+export const ProfileUpdateSchema = ProfileSchema.partial();
+
+export const MeetingNameSchema = z.string().trim().min(1).max(64);
+export const MeetingSayInputSchema = z.strictObject({ meeting: MeetingNameSchema, text: z.string() });
+export const MeetingHearInputSchema = z.strictObject({
+  meeting: MeetingNameSchema,
+  last_heard: SeqSchema.default(0),
+  limit: z.number().int().min(1).max(MAX_READ_LIMIT).optional(),
+});
+export const MeetingStatusInputSchema = z.strictObject({ meeting: MeetingNameSchema, last_heard: SeqSchema.default(0) });
+export type MeetingHearInput = z.input<typeof MeetingHearInputSchema>;

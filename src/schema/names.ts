@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * Names and identifiers as they appear at every entry point. These schemas are
+ * shared by the library, the REST validators and the MCP tool inputs to come.
+ */
+
+/** A participant's handle: `coder-1`, `human`, `planner.3`. Unique per hub, case-insensitive. */
+export const HandleSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(64, 'must be at most 64 characters')
+  .regex(/^@?[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, "_", "." or "-", starting with a letter or digit')
+  .transform((h) => (h.startsWith('@') ? h.slice(1) : h));
+
+/** A session's name: a project or an orchestrator run. */
+export const SessionNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(64, 'must be at most 64 characters')
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/, 'must be letters, digits, "_", ".", ":" or "-", starting with a letter or digit');
+
+/** A channel's name, with or without its leading `#`. Stored lowercase. */
+export const ChannelNameSchema = z
+  .string()
+  .trim()
+  .max(65, 'must be at most 64 characters')
+  .transform((n) => (n.startsWith('#') ? n.slice(1) : n).toLowerCase())
+  .pipe(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1-64 lowercase letters, digits, "_" or "-"'));
+
+/** A title for side channels and renamed threads: free text, one line. */
+export const ThreadTitleSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters')
+  .regex(/^[^\r\n]*$/, 'must be one line');
+
+/** A thread is named by its id or, for channels, by its name (`general`, `#general`). */
+export const ThreadRefSchema = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
+
+/** ULIDs: 26 Crockford base32 characters. */
+export const UlidSchema = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a 26-character ULID');
+
+export const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+export const TagSchema = z.string().trim().min(1).max(64);

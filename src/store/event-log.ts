@@ -1,0 +1,146 @@
+import type Database from 'better-sqlite3';
+import type { EventMeta, EventType, ParleyEvent } from '../schema/event.js';
+
+/**
+ * The append-only event log and its full-text index. Rows are never updated;
+ * per-thread order is seq order.
+ */
+export interface EventRow {
+  seq: number;
+  id: string;
+  session_id: string;
+  thread_id: string;
+  ts: number;
+  type: EventType;
+  from_id: string;
+  author: string;
+  to_id: string;
+  content: string;
+  meta: string | null;
+}
+
+export function rowToEvent(row: EventRow): ParleyEvent {
+  const event: ParleyEvent = {
+    seq: row.seq,
+    id: row.id,
+    ts: new Date(row.ts).toISOString(),
+    session: row.session_id,
+    thread: row.thread_id,
+    type: row.type,
+    from: row.from_id,
+    author: row.author,
+    to: row.to_id,
+    content: row.type === 'message' ? row.content : (JSON.parse(row.content) as unknown),
+  };
+  if (row.meta !== null) event.meta = JSON.parse(row.meta) as EventMeta;
+  return event;
+}
+
+export function eventToRow(event: ParleyEvent, tsMillis: number): EventRow {
+  return {
+    seq: event.seq,
+    id: event.id,
+    session_id: event.session,
+    thread_id: event.thread,
+    ts: tsMillis,
+    type: event.type,
+    from_id: event.from,
+    author: event.author,
+    to_id: event.to,
+    content: typeof event.content === 'string' && event.type === 'message' ? event.content : JSON.stringify(event.content),
+    meta: event.meta === undefined ? null : JSON.stringify(event.meta),
+  };
+}
+
+export class EventLog {
+  private readonly insert: Database.Statement;
+  private readonly insertFts: Database.Statement;
+  private readonly after: Database.Statement;
+  private readonly before: Database.Statement;
+  private readonly range: Database.Statement;
+  private readonly byIdStmt: Database.Statement;
+  private readonly bySeqStmt: Database.Statement;
+  private readonly maxSeqStmt: Database.Statement;
+  private readonly unread: Database.Statement;
+  private readonly searchSession: Database.Statement;
+  private readonly searchThread: Database.Statement;
+  private readonly countStmt: Database.Statement;
+  private readonly sessionAfter: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.insert = db.prepare(
+      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta)
+       VALUES (@seq, @id, @session_id, @thread_id, @ts, @type, @from_id, @author, @to_id, @content, @meta)`,
+    );
+    this.insertFts = db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)');
+    this.after = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+    this.before = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?');
+    this.range = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?');
+    this.byIdStmt = db.prepare('SELECT * FROM events WHERE id = ?');
+    this.bySeqStmt = db.prepare('SELECT * FROM events WHERE seq = ?');
+    this.maxSeqStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events');
+    this.unread = db.prepare(
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND from_id <> ? LIMIT ?)`,
+    );
+    this.searchSession = db.prepare(
+      `SELECT e.* FROM events_fts f JOIN events e ON e.seq = f.rowid
+       WHERE events_fts MATCH ? AND e.session_id = ? ORDER BY f.rank LIMIT ?`,
+    );
+    this.searchThread = db.prepare(
+      `SELECT e.* FROM events_fts f JOIN events e ON e.seq = f.rowid
+       WHERE events_fts MATCH ? AND e.thread_id = ? ORDER BY f.rank LIMIT ?`,
+    );
+    this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM events');
+    this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+  }
+
+  /** Appends one row; `searchText` (message text) goes into the full-text index. */
+  append(row: EventRow, searchText?: string): void {
+    this.insert.run(row);
+    if (searchText !== undefined && searchText !== '') this.insertFts.run(row.seq, searchText);
+  }
+
+  readAfter(threadId: string, afterSeq: number, limit: number): EventRow[] {
+    return this.after.all(threadId, afterSeq, limit) as EventRow[];
+  }
+
+  /** Newest first, strictly before `beforeSeq`. */
+  readBefore(threadId: string, beforeSeq: number, limit: number): EventRow[] {
+    return this.before.all(threadId, beforeSeq, limit) as EventRow[];
+  }
+
+  readBetween(threadId: string, afterSeq: number, beforeSeq: number, limit: number): EventRow[] {
+    return this.range.all(threadId, afterSeq, beforeSeq, limit) as EventRow[];
+  }
+
+  /** Every event of a session after `afterSeq` (live stream resume). */
+  readSessionAfter(sessionId: string, afterSeq: number, limit: number): EventRow[] {
+    return this.sessionAfter.all(sessionId, afterSeq, limit) as EventRow[];
+  }
+
+  byId(id: string): EventRow | undefined {
+    return this.byIdStmt.get(id) as EventRow | undefined;
+  }
+
+  bySeq(seq: number): EventRow | undefined {
+    return this.bySeqStmt.get(seq) as EventRow | undefined;
+  }
+
+  maxSeq(): number {
+    return (this.maxSeqStmt.get() as { seq: number }).seq;
+  }
+
+  count(): number {
+    return (this.countStmt.get() as { n: number }).n;
+  }
+
+  /** Unread events in a thread after `afterSeq` not written by `excludeFrom`, counted up to `cap`. */
+  countUnread(threadId: string, afterSeq: number, excludeFrom: string, cap: number): number {
+    return (this.unread.get(threadId, afterSeq, excludeFrom, cap) as { n: number }).n;
+  }
+
+  search(match: string, scope: { sessionId: string; threadId?: string }, limit: number): EventRow[] {
+    if (scope.threadId !== undefined) return this.searchThread.all(match, scope.threadId, limit) as EventRow[];
+    return this.searchSession.all(match, scope.sessionId, limit) as EventRow[];
+  }
+}

@@ -1,0 +1,119 @@
+import type Database from 'better-sqlite3';
+import { ParleyError } from '../errors/parley-error.js';
+
+/**
+ * Group commit. Writes run at once, each inside a savepoint of one open
+ * transaction that commits when the current turn of the event loop ends; every
+ * write submitted in that turn shares one commit (and, with synchronous=FULL,
+ * one fsync). A write's `committed` promise resolves only after its COMMIT, and
+ * its after-commit callbacks (live publication) run only then, so nobody is told
+ * of an event that could still be lost.
+ *
+ * A failing write rolls back to its own savepoint and throws; the others in the
+ * batch are unaffected. If the COMMIT itself fails, every write of the batch is
+ * rejected and `onBatchFailed` lets the owner reload its caches from disk.
+ */
+export interface WriteResult<T> {
+  value: T;
+  committed: Promise<void>;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+export class GroupCommit {
+  private open = false;
+  private waiters: Waiter[] = [];
+  private afterCommit: Array<() => void> = [];
+  private closed = false;
+  private scheduled: NodeJS.Immediate | undefined;
+  private readonly begin: Database.Statement;
+  private readonly commit: Database.Statement;
+  private readonly rollback: Database.Statement;
+  private readonly savepoint: Database.Statement;
+  private readonly release: Database.Statement;
+  private readonly rollbackTo: Database.Statement;
+  /** Batches committed and writes in them (for diagnostics and the benchmark). */
+  readonly stats = { batches: 0, writes: 0 };
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly onBatchFailed: (error: unknown) => void = () => undefined,
+  ) {
+    this.begin = db.prepare('BEGIN IMMEDIATE');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
+    this.savepoint = db.prepare('SAVEPOINT write');
+    this.release = db.prepare('RELEASE write');
+    this.rollbackTo = db.prepare('ROLLBACK TO write');
+  }
+
+  /**
+   * Runs `fn` now, inside the open batch. `onCommit` runs after the batch
+   * commits, in submission order.
+   */
+  write<T>(fn: () => T, onCommit?: (value: T) => void): WriteResult<T> {
+    if (this.closed) throw new ParleyError('HUB_CLOSED', 'The hub is shutting down; retry against the running hub.');
+    if (!this.open) {
+      this.begin.run();
+      this.open = true;
+      this.scheduled = setImmediate(() => this.flush());
+    }
+    this.savepoint.run();
+    let value: T;
+    try {
+      value = fn();
+      this.release.run();
+    } catch (error) {
+      this.rollbackTo.run();
+      this.release.run();
+      throw error;
+    }
+    if (onCommit) this.afterCommit.push(() => onCommit(value));
+    const committed = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    return { value, committed };
+  }
+
+  /** Commits the open batch now. Safe to call when nothing is open. */
+  flush(): void {
+    if (this.scheduled) {
+      clearImmediate(this.scheduled);
+      this.scheduled = undefined;
+    }
+    if (!this.open) return;
+    const waiters = this.waiters;
+    const afterCommit = this.afterCommit;
+    this.waiters = [];
+    this.afterCommit = [];
+    this.open = false;
+    try {
+      this.commit.run();
+    } catch (error) {
+      try {
+        if (this.db.inTransaction) this.rollback.run();
+      } finally {
+        this.onBatchFailed(error);
+        const failure = new ParleyError('INTERNAL', `The store could not commit: ${(error as Error).message}. Nothing of this write was kept; retry.`, {
+          cause: error,
+        });
+        for (const waiter of waiters) waiter.reject(failure);
+      }
+      return;
+    }
+    this.stats.batches += 1;
+    this.stats.writes += waiters.length;
+    for (const waiter of waiters) waiter.resolve();
+    for (const callback of afterCommit) callback();
+  }
+
+  get pending(): number {
+    return this.waiters.length;
+  }
+
+  close(): void {
+    this.flush();
+    this.closed = true;
+  }
+}

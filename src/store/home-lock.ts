@@ -1,0 +1,89 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { LOCK_FILENAME, LOCK_INFO_FILENAME } from '../config/defaults.js';
+import { ParleyError } from '../errors/parley-error.js';
+
+/**
+ * The single-writer lock on a home. It is an exclusive SQLite lock on a small
+ * file of its own, so the kernel releases it when the holding process dies,
+ * even by SIGKILL: there is no stale lock to clean up. Beside it, a JSON file
+ * says who holds it, so a refused hub can name the running one.
+ */
+export interface LockHolder {
+  pid: number;
+  startedAt: string;
+  url?: string;
+  hostname?: string;
+}
+
+export interface HomeLock {
+  readonly home: string;
+  /** Records where the holder serves, for the message a refused hub prints. */
+  describe(info: Partial<LockHolder>): void;
+  release(): void;
+}
+
+export function acquireHomeLock(home: string): HomeLock {
+  fs.mkdirSync(home, { recursive: true });
+  const lockFile = path.join(home, LOCK_FILENAME);
+  const infoFile = path.join(home, LOCK_INFO_FILENAME);
+  const db = new Database(lockFile, { timeout: 0 });
+  try {
+    db.pragma('locking_mode = EXCLUSIVE');
+    // A write transaction in exclusive mode keeps the file locked until the connection closes.
+    db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER)');
+    db.exec('BEGIN EXCLUSIVE');
+    db.exec('DELETE FROM holder');
+    db.exec('COMMIT');
+  } catch (error) {
+    db.close();
+    if (isBusy(error)) throw lockedError(home, readHolder(infoFile));
+    throw error;
+  }
+  let holder: LockHolder = { pid: process.pid, startedAt: new Date().toISOString() };
+  const writeInfo = (): void => fs.writeFileSync(infoFile, `${JSON.stringify(holder)}\n`);
+  writeInfo();
+  let released = false;
+  return {
+    home,
+    describe(info) {
+      holder = { ...holder, ...info };
+      writeInfo();
+    },
+    release() {
+      if (released) return;
+      released = true;
+      try {
+        const current = readHolder(infoFile);
+        if (current?.pid === process.pid) fs.rmSync(infoFile, { force: true });
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED';
+}
+
+function readHolder(infoFile: string): LockHolder | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(infoFile, 'utf8')) as LockHolder;
+  } catch {
+    return undefined;
+  }
+}
+
+function lockedError(home: string, holder: LockHolder | undefined): ParleyError {
+  const who = holder
+    ? `hub pid ${holder.pid}${holder.url ? ` serving ${holder.url}` : ''}, started ${holder.startedAt}`
+    : 'another hub process';
+  return new ParleyError(
+    'HOME_LOCKED',
+    `Another hub is already running on home ${home} (${who}). Use that hub, stop it first, or pass a different --home.`,
+    { details: { home, ...(holder ? { holder } : {}) } },
+  );
+}

@@ -1,0 +1,154 @@
+import type Database from 'better-sqlite3';
+import { ParleyError } from '../errors/parley-error.js';
+
+/**
+ * Versioned schema migrations. The store's version lives in `PRAGMA
+ * user_version`; each migration runs once, in order, inside one transaction.
+ * Never edit a released migration: add a new one.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  up: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'conversation model',
+    up: `
+      CREATE TABLE sessions (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        created_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE participants (
+        id TEXT PRIMARY KEY,
+        handle TEXT NOT NULL UNIQUE COLLATE NOCASE,
+        kind TEXT NOT NULL CHECK (kind IN ('agent', 'human')),
+        profile TEXT NOT NULL,
+        public_key BLOB NOT NULL,
+        -- The hub holds the key of the participants it hosts; the identity work decides custody.
+        secret_key BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+
+      CREATE TABLE session_members (
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        participant_id TEXT NOT NULL REFERENCES participants(id),
+        joined_at INTEGER NOT NULL,
+        PRIMARY KEY (session_id, participant_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE threads (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        kind TEXT NOT NULL CHECK (kind IN ('channel', 'dm', 'side')),
+        name TEXT NOT NULL,
+        parent_id TEXT REFERENCES threads(id),
+        dm_key TEXT,
+        created_by TEXT NOT NULL,
+        created_seq INTEGER NOT NULL,
+        state TEXT NOT NULL
+      );
+      CREATE UNIQUE INDEX threads_channel_name ON threads(session_id, name) WHERE kind = 'channel';
+      CREATE UNIQUE INDEX threads_dm_pair ON threads(session_id, dm_key) WHERE kind = 'dm';
+      CREATE INDEX threads_by_session ON threads(session_id);
+
+      CREATE TABLE memberships (
+        thread_id TEXT NOT NULL REFERENCES threads(id),
+        participant_id TEXT NOT NULL REFERENCES participants(id),
+        subscription TEXT NOT NULL CHECK (subscription IN ('subscribed', 'muted', 'unsubscribed')),
+        invited INTEGER NOT NULL DEFAULT 0,
+        invite_profile TEXT,
+        hard_muted INTEGER NOT NULL DEFAULT 0,
+        muted_by TEXT,
+        PRIMARY KEY (thread_id, participant_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX memberships_by_participant ON memberships(participant_id);
+
+      CREATE TABLE events (
+        seq INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        session_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        ts INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        from_id TEXT NOT NULL,
+        author TEXT NOT NULL,
+        to_id TEXT NOT NULL,
+        content TEXT NOT NULL,
+        meta TEXT
+      );
+      CREATE INDEX events_by_thread ON events(thread_id, seq);
+      CREATE INDEX events_by_session ON events(session_id, seq);
+
+      -- Full-text index over message text; rowid = events.seq. Contentless: the text lives in events.
+      CREATE VIRTUAL TABLE events_fts USING fts5(text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
+
+      CREATE TABLE cursors (
+        participant_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        PRIMARY KEY (participant_id, thread_id)
+      ) WITHOUT ROWID;
+
+      -- Per-recipient delivery state of targeted events (DMs, requests, responses, mentions, prods…).
+      CREATE TABLE deliveries (
+        recipient_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        session_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'acknowledged')),
+        delivered_at INTEGER,
+        acknowledged_at INTEGER,
+        PRIMARY KEY (recipient_id, seq)
+      ) WITHOUT ROWID;
+      CREATE INDEX deliveries_by_state ON deliveries(recipient_id, session_id, state, seq);
+
+      CREATE TABLE requests (
+        request_id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        from_id TEXT NOT NULL,
+        to_id TEXT NOT NULL,
+        intent TEXT NOT NULL,
+        hop INTEGER NOT NULL,
+        reply_to TEXT,
+        status TEXT NOT NULL,
+        updated_seq INTEGER NOT NULL
+      );
+      CREATE INDEX requests_to ON requests(to_id, session_id, status);
+      CREATE INDEX requests_from ON requests(from_id, session_id, status);
+    `,
+  },
+];
+
+export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
+
+export function currentVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Brings the store to the latest version; refuses a store written by a newer Parley. */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
+  const from = currentVersion(db);
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  if (from > latest) {
+    throw new ParleyError(
+      'STORE_VERSION',
+      `The store is at schema version ${from}, newer than this Parley understands (${latest}). Upgrade Parley or use another home.`,
+    );
+  }
+  for (const migration of migrations) {
+    if (migration.version <= from) continue;
+    db.transaction(() => {
+      db.exec(migration.up);
+      db.pragma(`user_version = ${migration.version}`);
+    })();
+  }
+  return { from, to: currentVersion(db) };
+}

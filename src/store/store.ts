@@ -1,0 +1,74 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { DirectoryStore } from './directory-store.js';
+import { DeliveryStore } from './delivery-store.js';
+import { EventLog } from './event-log.js';
+import { GroupCommit } from './group-commit.js';
+import { migrate } from './migrations.js';
+import { RequestStore } from './request-store.js';
+import { ThreadStore } from './thread-store.js';
+
+/**
+ * The hub's SQLite store: one file in WAL mode, written by one process (the
+ * home lock guarantees it), with group commit for writes.
+ */
+export interface StoreOptions {
+  file: string;
+  synchronous?: 'full' | 'normal';
+  /** Called when a batch fails to commit, so the owner can reload in-memory state. */
+  onBatchFailed?: (error: unknown) => void;
+}
+
+export class Store {
+  readonly db: Database.Database;
+  readonly writes: GroupCommit;
+  readonly events: EventLog;
+  readonly directory: DirectoryStore;
+  readonly threads: ThreadStore;
+  readonly deliveries: DeliveryStore;
+  readonly requests: RequestStore;
+
+  constructor(readonly file: string, db: Database.Database, onBatchFailed?: (error: unknown) => void) {
+    this.db = db;
+    this.writes = new GroupCommit(db, onBatchFailed);
+    this.events = new EventLog(db);
+    this.directory = new DirectoryStore(db);
+    this.threads = new ThreadStore(db);
+    this.deliveries = new DeliveryStore(db);
+    this.requests = new RequestStore(db);
+  }
+
+  integrityCheck(): string {
+    return this.db.pragma('integrity_check', { simple: true }) as string;
+  }
+
+  close(): void {
+    if (!this.db.open) return;
+    this.writes.close();
+    // Leave a compact file behind: fold the WAL back into the database.
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } finally {
+      this.db.close();
+    }
+  }
+}
+
+export function openStore(options: StoreOptions): Store {
+  fs.mkdirSync(path.dirname(options.file), { recursive: true });
+  const db = new Database(options.file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.pragma('foreign_keys = ON');
+    // Bounded page cache (KiB): memory stays flat however long the history grows.
+    db.pragma('cache_size = -32768');
+    db.pragma('temp_store = MEMORY');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new Store(options.file, db, options.onBatchFailed);
+}
