@@ -176,16 +176,17 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const lock = acquireHomeLock(home);
   let store: Store | undefined;
   try {
-    let state: HubState | undefined;
+    const stateRef: { current?: HubState } = {};
     store = openStore({
       file: path.join(home, STORE_FILENAME),
       synchronous: config.store.synchronous,
       onBatchFailed: (error) => {
         logger.error('store batch failed to commit; reloading state', { error });
-        state?.reload();
+        stateRef.current?.reload();
       },
     });
-    state = new HubState(store);
+    const state = new HubState(store);
+    stateRef.current = state;
     const ulid = monotonicFactory();
     const redactorOptions = {
       scannerEnabled: config.chat.scanner.enabled,

@@ -46,6 +46,8 @@ export function placementOf(
   targetReason: DeliveryReason | undefined,
 ): Placement | undefined {
   if (event.from === participantId) return undefined;
+  // A DM's creation is bookkeeping; its first message is what matters.
+  if (thread.kind === 'dm' && event.type === 'system') return undefined;
   if (targetReason !== undefined) return { priority: 'high', reason: targetReason, wakes: true };
   const membership = thread.members.get(participantId);
   if (!membership) return undefined;
