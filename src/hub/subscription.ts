@@ -68,7 +68,14 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter): Live
     }
     queue.push(item);
     if (queue.length > ctx.config.inbox.liveQueueLimit) {
-      failure = new ParleyError('SLOW_CONSUMER', `The live subscription fell ${queue.length} items behind and was closed; resubscribe with since=${lastSeqBefore()} to resume.`);
+      const resumeFrom = lastSeqBefore();
+      failure = new ParleyError(
+        'SLOW_CONSUMER',
+        `The live subscription fell ${queue.length} items behind and was closed; resubscribe with since=${resumeFrom} to resume without loss.`,
+        { details: { since: resumeFrom } },
+      );
+      // What was queued is dropped: the consumer resumes from the store instead.
+      queue.length = 0;
       finish();
     }
   };

@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LiveItem } from '../../src/hub/live-bus.js';
+import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+
+let t: TestHub | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function take(iterator: AsyncIterator<LiveItem>, n: number): Promise<LiveItem[]> {
+  const out: LiveItem[] = [];
+  while (out.length < n) {
+    const next = await iterator.next();
+    if (next.done) break;
+    out.push(next.value);
+  }
+  return out;
+}
+
+const seqs = (items: LiveItem[]) => items.map((i) => (i.kind === 'event' ? i.event.seq : -1));
+
+describe('live subscription', () => {
+  it('live - delivers committed events of the session in seq order', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    const live = b.live({ ephemeral: false });
+    const posted = await Promise.all([1, 2, 3].map((i) => a.post({ thread: 'general', text: `m${i}` })));
+    const items = await take(live, 3);
+    live.close();
+    expect(seqs(items)).toEqual(posted.map((p) => p.seq));
+  });
+
+  it('live - resume with since replays the gap, then continues live, with no duplicate', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    const first = await a.post({ thread: 'general', text: 'seen' });
+    const missed = [];
+    for (let i = 0; i < 1200; i++) missed.push(a.post({ thread: 'general', text: `missed ${i}` }));
+    const missedSeqs = (await Promise.all(missed)).map((p) => p.seq);
+    const live = b.live({ since: first.seq, ephemeral: false });
+    const replayed = await take(live, 600);
+    const later = await a.post({ thread: 'general', text: 'live again' });
+    const rest = await take(live, 601);
+    live.close();
+    expect(seqs([...replayed, ...rest])).toEqual([...missedSeqs, later.seq]);
+  });
+
+  it('live - a thread filter and an inbox filter', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    await a.createChannel({ name: 'side-talk' });
+    const onlyGeneral = b.live({ thread: 'general', ephemeral: false });
+    const inbox = b.live({ inbox: true, ephemeral: false });
+    await a.post({ thread: 'side-talk', text: 'not subscribed' });
+    const g = await a.post({ thread: 'general', text: 'general' });
+    const own = await b.post({ thread: 'general', text: 'own' });
+    const d = await a.dm({ to: 'bob', text: 'dm' });
+    const generalItems = await take(onlyGeneral, 2);
+    const inboxItems = await take(inbox, 2);
+    onlyGeneral.close();
+    inbox.close();
+    expect(seqs(generalItems)).toEqual([g.seq, own.seq]);
+    expect(seqs(inboxItems)).toEqual([g.seq, d.seq]);
+  });
+
+  it('live - other participants’ DMs and other sessions never appear', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    await t.hub.join({ handle: 'bob', session: 's' });
+    const c = await t.hub.join({ handle: 'carol', session: 's' });
+    const elsewhere = await t.hub.join({ handle: 'dave', session: 'other' });
+    const live = c.live({ ephemeral: false });
+    await a.dm({ to: 'bob', text: 'private' });
+    await elsewhere.post({ thread: 'general', text: 'other session' });
+    const marker = await a.post({ thread: 'general', text: 'public' });
+    const [item] = await take(live, 1);
+    live.close();
+    expect(item?.kind === 'event' && item.event.id).toBe(marker.id);
+  });
+
+  it('live - a consumer too far behind is cut off with SLOW_CONSUMER and can resume', async () => {
+    t = await openTestHub({ config: { inbox: { liveQueueLimit: 16 } } });
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    const start = (await a.post({ thread: 'general', text: 'start' })).seq;
+    const live = b.live({ ephemeral: false });
+    const posted = await Promise.all(Array.from({ length: 40 }, (_, i) => a.post({ thread: 'general', text: `x${i}` })));
+    const error = await caught(() => live.next());
+    expect(error.code).toBe('SLOW_CONSUMER');
+    const resumed = b.live({ since: start, ephemeral: false });
+    const items = await take(resumed, 40);
+    resumed.close();
+    expect(seqs(items)).toEqual(posted.map((p) => p.seq));
+  });
+
+  it('live - meeting traffic travels on the stream', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    const live = b.live();
+    await a.meetingSay('standup', 'hi all');
+    const items = await take(live, 3);
+    live.close();
+    const said = items.find((i) => i.kind === 'meeting' && i.action === 'said');
+    expect(said).toMatchObject({ kind: 'meeting', meeting: 'standup', participant: 'alice', message: { number: 1, content: 'hi all' } });
+  });
+
+  it('live - for await ends cleanly when the consumer breaks', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    const before = t.hub.stats().liveListeners;
+    await a.post({ thread: 'general', text: 'one' });
+    let got: string | undefined;
+    const live = b.live({ ephemeral: false });
+    void a.post({ thread: 'general', text: 'two' });
+    for await (const item of live) {
+      if (item.kind === 'event') got = item.event.content as string;
+      break;
+    }
+    expect(got).toBe('two');
+    expect(t.hub.stats().liveListeners).toBe(before);
+  });
+});

@@ -1,0 +1,153 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { STORE_FILENAME } from '../../src/config/defaults.js';
+import { ParleyError } from '../../src/errors/parley-error.js';
+import { openHub } from '../../src/hub/hub.js';
+import { LATEST_STORE_VERSION, MIGRATIONS, currentVersion, migrate, type Migration } from '../../src/store/migrations.js';
+import { openStore } from '../../src/store/store.js';
+import { createSilentLogger } from '../../src/util/logger.js';
+import { caught, tempHome } from '../helpers/hub.js';
+
+const cleanups: Array<() => void | Promise<unknown>> = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function storeFile(): string {
+  const made = tempHome('parley-migrate-');
+  cleanups.push(made.cleanup);
+  return path.join(made.home, STORE_FILENAME);
+}
+
+function scratch(file: string): Database.Database {
+  const db = new Database(file);
+  cleanups.push(() => {
+    if (db.open) db.close();
+  });
+  return db;
+}
+
+function schemaOf(db: Database.Database): Array<{ type: string; name: string; sql: string | null }> {
+  return db.prepare('SELECT type, name, sql FROM sqlite_master ORDER BY type, name').all() as Array<{
+    type: string;
+    name: string;
+    sql: string | null;
+  }>;
+}
+
+function tableNames(db: Database.Database): string[] {
+  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as Array<{ name: string }>).map(
+    (row) => row.name,
+  );
+}
+
+describe('store migrations', () => {
+  it('migrations - a fresh store is migrated to the latest version, in WAL mode, with every table', () => {
+    expect(LATEST_STORE_VERSION).toBe(MIGRATIONS[MIGRATIONS.length - 1]?.version);
+    expect(LATEST_STORE_VERSION).toBeGreaterThanOrEqual(1);
+    const file = storeFile();
+    const store = openStore({ file });
+    cleanups.push(() => store.close());
+
+    expect(store.db.pragma('user_version', { simple: true })).toBe(LATEST_STORE_VERSION);
+    expect(currentVersion(store.db)).toBe(LATEST_STORE_VERSION);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const tables = tableNames(store.db);
+    for (const table of ['events', 'events_fts', 'cursors', 'deliveries', 'requests', 'sessions', 'participants', 'threads', 'memberships']) {
+      expect(tables).toContain(table);
+    }
+    expect(store.integrityCheck()).toBe('ok');
+    // Another connection sees the same committed schema.
+    const other = scratch(file);
+    expect(other.pragma('user_version', { simple: true })).toBe(LATEST_STORE_VERSION);
+    expect(tableNames(other)).toEqual(tables);
+  });
+
+  it('migrations - migrating an up-to-date store runs nothing (from === to) and leaves the schema alone', () => {
+    const file = storeFile();
+    openStore({ file }).close();
+
+    const db = scratch(file);
+    const before = schemaOf(db);
+    expect(migrate(db)).toEqual({ from: LATEST_STORE_VERSION, to: LATEST_STORE_VERSION });
+    expect(schemaOf(db)).toEqual(before);
+    expect(migrate(db)).toEqual({ from: LATEST_STORE_VERSION, to: LATEST_STORE_VERSION });
+    db.close();
+
+    // Opening it again through openStore works and keeps the version.
+    const store = openStore({ file });
+    cleanups.push(() => store.close());
+    expect(currentVersion(store.db)).toBe(LATEST_STORE_VERSION);
+    expect(schemaOf(store.db)).toEqual(before);
+  });
+
+  it('migrations - a fresh database reports the whole range it migrated', () => {
+    const db = scratch(':memory:');
+    expect(migrate(db)).toEqual({ from: 0, to: LATEST_STORE_VERSION });
+    expect(currentVersion(db)).toBe(LATEST_STORE_VERSION);
+  });
+
+  it('migrations - a store newer than this Parley fails with STORE_VERSION and says what to do', async () => {
+    const file = storeFile();
+    const newer = LATEST_STORE_VERSION + 1;
+    const raw = scratch(file);
+    raw.pragma(`user_version = ${newer}`);
+    raw.close();
+
+    let thrown: unknown;
+    try {
+      openStore({ file });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ParleyError);
+    const error = thrown as ParleyError;
+    expect(error.code).toBe('STORE_VERSION');
+    expect(error.message).toContain(`version ${newer}`);
+    expect(error.message).toContain(`(${LATEST_STORE_VERSION})`);
+    expect(error.message).toMatch(/Upgrade Parley/);
+    expect(error.message).toMatch(/another home/);
+
+    // Nothing was changed: the version is still the newer one and no table was created.
+    const check = scratch(file);
+    expect(currentVersion(check)).toBe(newer);
+    expect(tableNames(check)).toEqual([]);
+    check.close();
+
+    // Through openHub the same error surfaces, and the home lock is released again.
+    const home = path.dirname(file);
+    const viaHub = await caught(() => openHub({ home, logger: createSilentLogger() }));
+    expect(viaHub).toBeInstanceOf(ParleyError);
+    expect(viaHub.code).toBe('STORE_VERSION');
+    const again = await caught(() => openHub({ home, logger: createSilentLogger() }));
+    expect(again.code).toBe('STORE_VERSION');
+  });
+
+  it('migrations - a migration that throws is rolled back whole and leaves the version unchanged', () => {
+    const db = scratch(path.join(path.dirname(storeFile()), 'scratch.db'));
+    const first: Migration = { version: 1, name: 'first', up: 'CREATE TABLE a (x INTEGER);' };
+    const broken: Migration = {
+      version: 2,
+      name: 'broken',
+      up: 'CREATE TABLE b (y INTEGER); INSERT INTO a (x) VALUES (1); INSERT INTO no_such_table VALUES (1);',
+    };
+    const third: Migration = { version: 3, name: 'third', up: 'CREATE TABLE c (z INTEGER);' };
+
+    expect(migrate(db, [first])).toEqual({ from: 0, to: 1 });
+    expect(() => migrate(db, [first, broken, third])).toThrow(/no such table: no_such_table/);
+    expect(currentVersion(db)).toBe(1);
+    // The half-run migration left nothing behind, and the later one did not run.
+    expect(tableNames(db)).toEqual(['a']);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM a').get()).toEqual({ n: 0 });
+    expect(db.inTransaction).toBe(false);
+
+    // Once fixed, the migrations run from where the store stands.
+    const fixed: Migration = { ...broken, up: 'CREATE TABLE b (y INTEGER); INSERT INTO a (x) VALUES (1);' };
+    expect(migrate(db, [first, fixed, third])).toEqual({ from: 1, to: 3 });
+    expect(tableNames(db)).toEqual(['a', 'b', 'c']);
+    expect(db.prepare('SELECT COUNT(*) AS n FROM a').get()).toEqual({ n: 1 });
+    expect(migrate(db, [first, fixed, third])).toEqual({ from: 3, to: 3 });
+  });
+});
