@@ -6,7 +6,7 @@ import type { DeliveryState } from '../store/delivery-store.js';
 import { rowToEvent, type EventRow } from '../store/event-log.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
-import { placementOf, respondHint, type InboxReason, type Priority } from './participation.js';
+import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
 import type { Seat } from './seat.js';
 import type { ThreadKind, ThreadRecord } from './state.js';
 import { writeNow, type DeliveryReason } from './writer.js';
@@ -43,11 +43,17 @@ export interface WaitResult extends InboxResult {
 
 const PRIORITY_RANK: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
 
+interface Candidate {
+  row: EventRow;
+  event: ParleyEvent;
+  placement: Placement;
+}
+
 interface ThreadScan {
   thread: ThreadRecord;
-  rows: EventRow[];
+  /** More candidates lie beyond those read. */
   cut: boolean;
-  candidates: EventRow[];
+  candidates: Candidate[];
   lastScanned: number;
 }
 
@@ -75,23 +81,35 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     const membership = thread.members.get(me);
     if (!membership || membership.subscription === 'unsubscribed') continue;
     const cursor = ctx.store.deliveries.cursor(me, thread.id);
-    const rows = ctx.store.events.readAfter(thread.id, cursor, limit + 1);
-    if (rows.length === 0) continue;
-    const cut = rows.length > limit;
-    const scanned = cut ? rows.slice(0, limit) : rows;
-    const candidates = scanned.filter((r) => r.from_id !== me && !ctx.store.deliveries.isTargeted(me, r.seq));
-    scans.push({ thread, rows: scanned, cut, candidates, lastScanned: scanned[scanned.length - 1]?.seq ?? cursor });
+    // Read until one candidate more than the limit is found (to know there is more) or the thread ends.
+    const candidates: Candidate[] = [];
+    const page = Math.max(limit + 1, 64);
+    let lastScanned = cursor;
+    let exhausted = false;
+    while (candidates.length <= limit && !exhausted) {
+      const rows = ctx.store.events.readAfter(thread.id, lastScanned, page);
+      exhausted = rows.length < page;
+      for (const row of rows) {
+        if (candidates.length > limit) break;
+        lastScanned = row.seq;
+        if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) continue;
+        const event = rowToEvent(row);
+        const placement = placementOf(thread, event, me, undefined);
+        if (placement) candidates.push({ row, event, placement });
+      }
+    }
+    if (lastScanned === cursor) continue;
+    const cut = candidates.length > limit;
+    scans.push({ thread, cut, candidates, lastScanned });
   }
   const budget = Math.max(0, limit - items.length);
-  const merged = scans.flatMap((s) => s.candidates.map((row) => ({ scan: s, row }))).sort((a, b) => a.row.seq - b.row.seq);
+  const merged = scans.flatMap((s) => s.candidates.map((candidate) => ({ scan: s, candidate }))).sort((a, b) => a.candidate.row.seq - b.candidate.row.seq);
   const taken = merged.slice(0, budget);
-  if (merged.length > budget || scans.some((s) => s.cut)) more = true;
+  if (merged.length > budget) more = true;
   const takenByThread = new Map<string, number>();
-  for (const { scan, row } of taken) {
-    const placement = placementOf(scan.thread, rowToEvent(row), me, undefined);
-    if (!placement) continue;
-    items.push(itemOf(ctx, scan.thread, rowToEvent(row), me, placement, undefined));
-    takenByThread.set(scan.thread.id, row.seq);
+  for (const { scan, candidate } of taken) {
+    items.push(itemOf(ctx, scan.thread, candidate.event, me, candidate.placement, undefined));
+    takenByThread.set(scan.thread.id, candidate.row.seq);
   }
 
   if (!mode.peek) {
@@ -99,7 +117,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     const advances: Array<[string, number]> = [];
     for (const scan of scans) {
       const lastTaken = takenByThread.get(scan.thread.id);
-      const allTaken = scan.candidates.length === 0 || lastTaken === scan.candidates[scan.candidates.length - 1]?.seq;
+      const allTaken = !scan.cut && (scan.candidates.length === 0 || lastTaken === scan.candidates[scan.candidates.length - 1]?.row.seq);
       const upto = allTaken ? scan.lastScanned : lastTaken;
       if (upto !== undefined) advances.push([scan.thread.id, upto]);
     }
