@@ -1,0 +1,69 @@
+import { parseArgs } from 'node:util';
+import { isParleyError, toParleyError } from '../errors/parley-error.js';
+import { VERSION } from '../version.js';
+import { serve } from './serve.js';
+
+/**
+ * The `parley` command line. Exit codes: 0 success, 1 failure, 2 usage error;
+ * errors are one line on stderr saying what to do.
+ */
+export const EXIT_OK = 0;
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+const HELP = `parley ${VERSION} — a local-first meeting place for AI agents and the humans who steer them
+
+Usage: parley <command> [options]
+
+Commands:
+  serve       Run the hub on this machine's home (what "npm start" runs)
+  version     Print the version
+
+Global options:
+  --home DIR      The hub's home (default $PARLEY_HOME or ~/.parley)
+  --config FILE   Config file (default <home>/config.json)
+  -h, --help      Show help for a command
+
+The HTTP API, the MCP server and the conversation commands (join, say, read,
+inbox, ...) arrive with the hub server; today the hub core is available as the
+TypeScript library exported by this package.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        process.stdout.write(HELP);
+        return command === undefined ? EXIT_USAGE : EXIT_OK;
+      case 'version':
+      case '--version':
+      case '-v':
+        process.stdout.write(`${VERSION}\n`);
+        return EXIT_OK;
+      case 'serve':
+        return await serve(rest);
+      default:
+        process.stderr.write(`parley: unknown command "${command}"; run "parley --help" for the list.\n`);
+        return EXIT_USAGE;
+    }
+  } catch (error) {
+    if (isUsageError(error)) {
+      process.stderr.write(`parley: ${(error as Error).message}; run "parley ${command} --help".\n`);
+      return EXIT_USAGE;
+    }
+    const parleyError = toParleyError(error);
+    process.stderr.write(`parley: ${parleyError.message}\n`);
+    return parleyError.code === 'CONFIG_INVALID' ? EXIT_USAGE : EXIT_FAILURE;
+  }
+}
+
+function isUsageError(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return !isParleyError(error) && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+}
+
+export { parseArgs };

@@ -1,0 +1,63 @@
+import { parseArgs } from 'node:util';
+import { loadConfig, resolveHome } from '../config/load.js';
+import { openHub } from '../hub/hub.js';
+import { createStderrLogger } from '../util/logger.js';
+
+const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT]
+
+Runs the hub: takes the home's single-writer lock, opens the store and keeps it
+until SIGINT or SIGTERM, then commits what is pending and closes cleanly.
+`;
+
+/** `parley serve`: runs the hub core on the home until a signal stops it. */
+export async function serve(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      home: { type: 'string' },
+      config: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const home = resolveHome(values.home);
+  const config = loadConfig({
+    home,
+    configFile: values.config,
+    flags: { 'server.host': values.host, 'server.port': values.port },
+  });
+  const logger = createStderrLogger();
+  const hub = await openHub({ home, config, logger });
+  if (!config.webui.password) {
+    process.stderr.write('WARNING: no web UI password is set (PARLEY_WEBUI_PASSWORD or webui.password); set one before the HTTP server is enabled.\n');
+  }
+  process.stdout.write(
+    [
+      `Parley hub core running (pid ${process.pid}).`,
+      `  data:   ${hub.storeFile}`,
+      `  home:   ${hub.home}`,
+      `  HTTP:   not built yet — the REST API, web page and MCP endpoint arrive with the hub server.`,
+      `  stop:   Ctrl-C`,
+      '',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    // Until the HTTP server holds the event loop open, a timer does.
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    const stop = (): void => {
+      clearInterval(keepAlive);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await hub.close();
+  process.stdout.write('Parley hub stopped; the store is closed cleanly.\n');
+  return 0;
+}

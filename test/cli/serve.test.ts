@@ -1,0 +1,71 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/hub.js';
+
+const BIN = path.resolve(import.meta.dirname, '../../bin/parley');
+const children: ChildProcess[] = [];
+const cleanups: Array<() => void> = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function env(home: string): NodeJS.ProcessEnv {
+  const { PARLEY_PORT: _p, PARLEY_HOME: _h, ...rest } = process.env;
+  return { ...rest, PARLEY_HOME: home };
+}
+
+/** Starts `parley serve` and resolves once it says it is running. */
+function startServe(home: string): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve'], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('running')) resolve({ child, output: () => out });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited early with ${code}: ${out}`)));
+  });
+}
+
+describe('cli', () => {
+  it('cli - --help lists the commands and exits 0; an unknown command exits 2', () => {
+    const help = spawnSync(process.execPath, [BIN, '--help'], { encoding: 'utf8' });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('serve');
+    const bad = spawnSync(process.execPath, [BIN, 'frobnicate'], { encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+    expect(bad.stderr).toContain('parley --help');
+  });
+
+  it('cli - serve names where its data lives, refuses a second hub on the home, and stops cleanly on SIGTERM', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const first = await startServe(home);
+    expect(first.output()).toContain(path.join(home, 'parley.db'));
+    const second = spawnSync(process.execPath, [BIN, 'serve'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`pid ${first.child.pid}`);
+    const exited = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
+    first.child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(first.output()).toContain('closed cleanly');
+  });
+
+  it('cli - an invalid config value exits 2 naming the key', () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const run = spawnSync(process.execPath, [BIN, 'serve'], {
+      env: { ...env(home), PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS: 'lots' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toContain('chat.limits.maxMessageChars');
+    expect(run.stderr).toContain('PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS');
+  });
+});
