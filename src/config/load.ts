@@ -26,7 +26,8 @@ const ENV_ALIASES: Record<string, string> = {
 };
 
 export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = flag ?? env.PARLEY_HOME ?? path.join(os.homedir(), DEFAULT_HOME_DIRNAME);
+  // An empty flag or variable means "not set", never the current directory.
+  const chosen = flag || env.PARLEY_HOME || path.join(os.homedir(), DEFAULT_HOME_DIRNAME);
   return path.resolve(chosen);
 }
 
@@ -138,16 +139,26 @@ function coerce(value: string, type: 'string' | 'number' | 'boolean', key: strin
 function setPath(target: Record<string, unknown>, key: string, value: unknown, sources: Map<string, string>, from: string): void {
   const segments = key.split('.');
   let node = target;
-  for (const segment of segments.slice(0, -1)) {
+  segments.slice(0, -1).forEach((segment, i) => {
     const next = node[segment];
-    if (next === null || typeof next !== 'object' || Array.isArray(next)) node[segment] = {};
+    if (next === undefined) node[segment] = {};
+    else if (next === null || typeof next !== 'object' || Array.isArray(next)) {
+      // A section given as something else than an object is an error, not something to paper over.
+      const sectionKey = segments.slice(0, i + 1).join('.');
+      throw new ParleyError(
+        'CONFIG_INVALID',
+        `Invalid config key "${sectionKey}" (from ${sources.get(sectionKey) ?? 'config file'}): must be an object of settings.`,
+        { field: sectionKey },
+      );
+    }
     node = node[segment] as Record<string, unknown>;
-  }
+  });
   node[segments[segments.length - 1] as string] = value;
   sources.set(key, from);
 }
 
 function markSources(value: unknown, prefix: string[], from: string, sources: Map<string, string>): void {
+  if (prefix.length > 0) sources.set(prefix.join('.'), from);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     for (const [k, v] of Object.entries(value)) markSources(v, [...prefix, k], from, sources);
     return;

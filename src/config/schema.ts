@@ -83,7 +83,7 @@ export const ConfigSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['inbox', 'waitTimeoutMs'],
-        message: `must not exceed inbox.maxWaitTimeoutMs (${config.inbox.maxWaitTimeoutMs})`,
+        message: `${config.inbox.waitTimeoutMs} must not exceed inbox.maxWaitTimeoutMs (${config.inbox.maxWaitTimeoutMs}); raise one or lower the other`,
       });
     }
   });

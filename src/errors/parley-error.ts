@@ -58,15 +58,21 @@ export function toParleyError(value: unknown): ParleyError {
 /** Names the first offending field and says what was expected. */
 export function fromZodError(error: z.ZodError, prefix?: string): ParleyError {
   const issue = error.issues[0];
-  const path = issue ? [...(prefix ? [prefix] : []), ...issue.path.map(String)].join('.') : prefix ?? '';
-  const field = path === '' ? '(input)' : path;
+  const segments = [...(prefix ? [prefix] : []), ...(issue?.path ?? []).map(String)];
+  // An unknown key has no path of its own: name the key itself.
+  if (issue?.code === 'unrecognized_keys' && issue.keys[0] !== undefined) segments.push(issue.keys[0]);
+  const field = segments.length === 0 ? '(input)' : segments.join('.');
+  if (issue?.code === 'unrecognized_keys') {
+    return new ParleyError('INVALID_INPUT', `Invalid ${field}: unknown field. Remove it; check the spelling against the documented fields.`, { field });
+  }
   const reason = issue ? issue.message : 'invalid value';
-  const tooBig = issue?.code === 'too_big';
-  return new ParleyError(
-    'INVALID_INPUT',
-    `Invalid ${field}: ${reason}.${tooBig ? ' Shorten it and try again.' : ' Fix this field and try again.'}`,
-    { field },
-  );
+  let advice = ' Fix this field and try again.';
+  if (issue?.code === 'too_big') {
+    advice = issue.origin === 'string' || issue.origin === 'array' ? ' Shorten it and try again.' : ` Use at most ${String(issue.maximum)}.`;
+  } else if (issue?.code === 'too_small' && issue.origin !== 'string' && issue.origin !== 'array') {
+    advice = ` Use at least ${String(issue.minimum)}.`;
+  }
+  return new ParleyError('INVALID_INPUT', `Invalid ${field}: ${reason}.${advice}`, { field });
 }
 
 /** Parses `input` with `schema`, throwing INVALID_INPUT naming the field. */

@@ -18,7 +18,7 @@ import type {
   SearchInput,
   WaitInput,
 } from '../schema/inputs.js';
-import { PresenceInputSchema } from '../schema/inputs.js';
+import { DeliveriesInputSchema, LiveFilterInputSchema, PresenceInputSchema, type LiveFilterInput } from '../schema/inputs.js';
 import type { Participant } from '../schema/participant.js';
 import type { DeliveryState } from '../store/delivery-store.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -169,14 +169,16 @@ export class Actor {
   }
 
   /** Targeted items in one delivery state, e.g. `delivered` ones still awaiting an ack. */
-  async deliveries(state: DeliveryState = 'delivered', limit = 100): ReturnType<typeof deliveriesIn> extends infer R ? Promise<R> : never {
+  async deliveries(state: DeliveryState = 'delivered', limit = 100): Promise<ReturnType<typeof deliveriesIn>> {
     this.#alive();
-    return deliveriesIn(this.#ctx, this.#seat, state, limit);
+    const parsed = parseInput(DeliveriesInputSchema, { state, limit });
+    return deliveriesIn(this.#ctx, this.#seat, parsed.state, parsed.limit);
   }
 
   /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable. */
-  live(filter: { thread?: string; inbox?: boolean; since?: number; ephemeral?: boolean } = {}): LiveSubscription {
+  live(input: LiveFilterInput = {}): LiveSubscription {
     this.#alive();
+    const filter = parseInput(LiveFilterInputSchema, input);
     const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
     return subscribe(this.#ctx, this.#seat, {
       ...(thread ? { thread } : {}),

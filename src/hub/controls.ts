@@ -1,5 +1,5 @@
 import { ParleyError, parseInput } from '../errors/parley-error.js';
-import { ControlInputSchema, controlKindOf, type ControlInput, type ControlKind } from '../schema/control.js';
+import { controlKindOf, parseControl, type ControlInput, type ControlKind, type ControlParsed } from '../schema/control.js';
 import { TO_ALL } from '../schema/event.js';
 import { ThreadRefSchema } from '../schema/names.js';
 import type { HubContext } from './context.js';
@@ -23,7 +23,7 @@ export interface ControlResult {
 
 export async function applyControl(ctx: HubContext, seat: Seat, threadRef: string, input: ControlInput): Promise<ControlResult> {
   const ref = parseInput(ThreadRefSchema, threadRef, 'thread');
-  const control = parseInput(ControlInputSchema, input, 'control');
+  const control = parseControl(input);
   const thread = resolveFor(ctx, seat, ref);
   const me = seat.participant;
   const kind = controlKindOf(control);
@@ -43,7 +43,7 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
   }
   if ('prod' in control) targets = targetsOf(control.prod, 'prod');
   if (thread.kind === 'dm' && ('invite' in control || 'mute' in control)) {
-    throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread.`, { field: 'control' });
+    throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread; use it on a channel or side channel.`, { field: 'control' });
   }
 
   const event = await transact(ctx, (tx) => {
@@ -53,7 +53,7 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
   return { id: event.id, seq: event.seq, thread: thread.id, control: kind };
 }
 
-type Parsed = ReturnType<typeof ControlInputSchema.parse>;
+type Parsed = ControlParsed;
 
 function applyEffect(
   ctx: HubContext,

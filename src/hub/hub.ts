@@ -7,7 +7,7 @@ import { MeetingRegistry } from '../meeting/meeting-registry.js';
 import { createRedactor, type Redactor } from '../redaction/redactor.js';
 import type { SecretScanner } from '../redaction/scanner.js';
 import { JoinInputSchema, type JoinInput, type Participant } from '../schema/participant.js';
-import { SessionNameSchema } from '../schema/names.js';
+import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
 import { openStore, type Store } from '../store/store.js';
 import { createStderrLogger, type Logger } from '../util/logger.js';
@@ -98,10 +98,15 @@ export class Hub {
   /** An already registered participant acting in a session they have joined. */
   actor(handle: string, session: string = DEFAULT_SESSION): Actor {
     this.#assertOpen();
-    const participant = this.#ctx.state.participantByHandle(handle);
-    const sessionRecord = this.#ctx.state.sessionByName(session);
-    if (!participant || !sessionRecord || !sessionRecord.members.has(participant.id)) {
-      throw new ParleyError('NOT_FOUND', `"@${handle}" has not joined session "${session}"; join first.`, { field: 'handle' });
+    const handleName = parseInput(HandleSchema, handle, 'handle');
+    const sessionName = parseInput(SessionNameSchema, session, 'session');
+    const sessionRecord = this.#ctx.state.sessionByName(sessionName);
+    if (!sessionRecord) {
+      throw new ParleyError('NOT_FOUND', `No session "${sessionName}" on this hub; join it first to create it.`, { field: 'session' });
+    }
+    const participant = this.#ctx.state.participantByHandle(handleName);
+    if (!participant || !sessionRecord.members.has(participant.id)) {
+      throw new ParleyError('NOT_FOUND', `"@${handleName}" has not joined session "${sessionName}"; join first.`, { field: 'handle' });
     }
     return new Actor(this.#ctx, { participant, session: sessionRecord }, this.#meetingRedactor);
   }

@@ -206,7 +206,9 @@ export function acknowledge(ctx: HubContext, seat: Seat, input: AckInput): AckRe
   const notTargeted: string[] = [];
   parsed.ids.forEach((id, i) => {
     const row = ctx.store.events.byId(id);
-    if (!row || row.session_id !== seat.session.id) {
+    const thread = row ? ctx.state.threads.get(row.thread_id) : undefined;
+    const hidden = thread?.kind === 'dm' && !thread.members.has(me);
+    if (!row || row.session_id !== seat.session.id || hidden) {
       throw new ParleyError('NOT_FOUND', `No event ${id} in session "${seat.session.name}"; check ids.${i}.`, { field: `ids.${i}` });
     }
     if (ctx.store.deliveries.get(me, row.seq)) seqs.push(row.seq);

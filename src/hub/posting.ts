@@ -58,6 +58,16 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
   if (other.id === seat.participant.id) {
     throw new ParleyError('INVALID_INPUT', 'Invalid to: you cannot send a direct message to yourself.', { field: 'to' });
   }
+  if (parsed.reply_to !== undefined) {
+    // Check before the DM thread is created, so a refused message leaves nothing behind.
+    const existing = ctx.state.dm(seat.session.id, dmKeyOf(me(seat), other.id));
+    if (!existing) {
+      throw new ParleyError('NOT_FOUND', `No event ${parsed.reply_to} in your direct messages with @${other.handle}; reply_to must name an event of that DM.`, {
+        field: 'reply_to',
+      });
+    }
+    assertEventInThread(ctx, existing, parsed.reply_to, 'reply_to');
+  }
   const redaction = await ctx.redactor.apply(parsed.text);
   const thread = await ensureDm(ctx, seat, other.id);
   return appendMessage(ctx, seat, thread, {
@@ -69,6 +79,8 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
     tags: parsed.tags,
   });
 }
+
+const me = (seat: Seat): string => seat.participant.id;
 
 /** The DM thread of two participants in the session, created on first use. */
 export async function ensureDm(ctx: HubContext, seat: Seat, otherId: string): Promise<ThreadRecord> {

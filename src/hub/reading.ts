@@ -76,8 +76,8 @@ export function search(ctx: HubContext, seat: Seat, input: SearchInput): { event
     .map((w) => (w.endsWith('*') ? `"${w.slice(0, -1)}"*` : `"${w}"`))
     .join(' ');
   const thread = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
-  const rows = ctx.store.events.search(match, { sessionId: seat.session.id, ...(thread ? { threadId: thread.id } : {}) }, parsed.limit ?? 50);
-  return { events: rows.map(rowToEvent) };
+  const scope = { sessionId: seat.session.id, viewerId: seat.participant.id, ...(thread ? { threadId: thread.id } : {}) };
+  return { events: ctx.store.events.search(match, scope, parsed.limit ?? 50).map(rowToEvent) };
 }
 
 /** The session's threads, with the caller's subscription and unread count (capped at 1000). */

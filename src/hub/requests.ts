@@ -3,7 +3,7 @@ import { TERMINAL_STATUSES, type RequestContent, type RequestStatus, type Respon
 import { RequestInputSchema, RespondInputSchema, type RequestInput, type RespondInput } from '../schema/inputs.js';
 import type { RequestRow } from '../store/request-store.js';
 import type { HubContext } from './context.js';
-import { ensureDm } from './posting.js';
+import { assertTextSize, ensureDm } from './posting.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
 import { ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
@@ -46,14 +46,8 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   const me = seat.participant;
   const target = resolveMember(ctx, seat, parsed.to, 'to');
   if (target.id === me.id) throw new ParleyError('INVALID_INPUT', 'Invalid to: a request must be addressed to someone else.', { field: 'to' });
-  const paramsJson = JSON.stringify(parsed.params ?? {});
-  if (Buffer.byteLength(paramsJson) > ctx.config.requests.maxParamsBytes) {
-    throw new ParleyError(
-      'PAYLOAD_TOO_LARGE',
-      `params is ${Buffer.byteLength(paramsJson)} bytes as JSON, over the limit of ${ctx.config.requests.maxParamsBytes}. Reference a file instead.`,
-      { field: 'params' },
-    );
-  }
+  assertJsonSize(ctx, parsed.params ?? {}, 'params');
+  if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   let hop = 0;
   if (parsed.reply_to !== undefined) {
     const parent = ctx.store.requests.get(parsed.reply_to);
@@ -126,6 +120,8 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
     });
   }
   assertOpen(request);
+  if (parsed.result !== undefined) assertJsonSize(ctx, parsed.result, 'result');
+  if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   const again = lookupRequest(ctx, seat, parsed.request_id);
   assertOpen(again);
@@ -169,6 +165,27 @@ export function openRequests(ctx: HubContext, seat: Seat): { incoming: OpenReque
     incoming: ctx.store.requests.openIncoming(seat.participant.id, seat.session.id).map(view),
     outgoing: ctx.store.requests.openOutgoing(seat.participant.id, seat.session.id).map(view),
   };
+}
+
+/** Structured values must be JSON and fit the configured size. */
+function assertJsonSize(ctx: HubContext, value: unknown, field: string): void {
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    throw new ParleyError('INVALID_INPUT', `Invalid ${field}: it cannot be written as JSON (${(error as Error).message}). Send plain JSON values.`, {
+      field,
+    });
+  }
+  if (json === undefined) throw new ParleyError('INVALID_INPUT', `Invalid ${field}: it cannot be written as JSON. Send plain JSON values.`, { field });
+  const bytes = Buffer.byteLength(json);
+  if (bytes > ctx.config.requests.maxParamsBytes) {
+    throw new ParleyError(
+      'PAYLOAD_TOO_LARGE',
+      `${field} is ${bytes} bytes as JSON, over the limit of ${ctx.config.requests.maxParamsBytes}. Reference a file instead.`,
+      { field },
+    );
+  }
 }
 
 function lookupRequest(ctx: HubContext, seat: Seat, requestId: string): RequestRow {

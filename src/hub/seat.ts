@@ -23,13 +23,13 @@ export function resolveMember(ctx: HubContext, seat: Seat, handle: string, field
 }
 
 /** Refuses a message or request the thread's steering does not allow; nothing is stored. */
-export function assertMayPost(seat: Seat, thread: ThreadRecord): void {
+export function assertMayPost(seat: Seat, thread: ThreadRecord, field = 'thread'): void {
   const me = seat.participant;
   if (thread.state.closed) {
     throw new ParleyError(
       'THREAD_CLOSED',
       `Side channel "${thread.name}" is closed; its summary is in the parent thread. Post in the parent instead.`,
-      { field: 'thread' },
+      { field },
     );
   }
   const membership = thread.members.get(me.id);
@@ -37,14 +37,14 @@ export function assertMayPost(seat: Seat, thread: ThreadRecord): void {
     throw new ParleyError(
       'PARTICIPANT_MUTED',
       `You (@${me.handle}) are muted in thread "${thread.name}"${membership.mutedBy ? ` by @${membership.mutedBy}` : ''}; your message was not stored. Keep listening and wait to be unmuted.`,
-      { field: 'thread', details: { thread: thread.id } },
+      { field, details: { thread: thread.id } },
     );
   }
   if (thread.state.paused && me.kind !== 'human') {
     throw new ParleyError(
       'THREAD_PAUSED',
       `Thread "${thread.name}" is paused${thread.state.pausedBy ? ` by @${thread.state.pausedBy}` : ''}: only humans may post until it is resumed; your message was not stored. Wait for a resume.`,
-      { field: 'thread', details: { thread: thread.id } },
+      { field, details: { thread: thread.id } },
     );
   }
 }

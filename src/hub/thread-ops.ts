@@ -49,7 +49,9 @@ export async function createChannel(ctx: HubContext, seat: Seat, input: CreateCh
 export async function renameThread(ctx: HubContext, seat: Seat, input: RenameThreadInput): Promise<ThreadInfo> {
   const parsed = parseInput(RenameThreadInputSchema, input);
   const thread = resolveFor(ctx, seat, parsed.thread);
-  if (thread.kind === 'dm') throw new ParleyError('INVALID_INPUT', 'Invalid thread: direct-message threads cannot be renamed.', { field: 'thread' });
+  if (thread.kind === 'dm') {
+    throw new ParleyError('INVALID_INPUT', 'Invalid thread: direct-message threads cannot be renamed; rename a channel or side channel instead.', { field: 'thread' });
+  }
   const name = thread.kind === 'channel' ? parseChannelName(parsed.name) : parseThreadTitle(parsed.name);
   if (thread.kind === 'channel' && name !== thread.name && ctx.state.channel(seat.session.id, name)) {
     throw new ParleyError('CONFLICT', `Channel "#${name}" already exists in this session; pick another name.`, { field: 'name' });
@@ -87,7 +89,7 @@ export async function openSide(ctx: HubContext, seat: Seat, input: OpenSideInput
       field: 'parent',
     });
   }
-  assertMayPost(seat, parent);
+  assertMayPost(seat, parent, 'parent');
   if (parsed.from_event !== undefined) assertEventInThread(ctx, parent, parsed.from_event, 'from_event');
   const members = (parsed.members ?? []).map((h, i) => resolveMember(ctx, seat, h, `members.${i}`).id);
   const result = await transact(ctx, (tx) => {
@@ -133,7 +135,9 @@ export async function closeSide(ctx: HubContext, seat: Seat, input: CloseSideInp
       field: 'thread',
     });
   }
-  if (side.state.closed) throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed.`, { field: 'thread' });
+  if (side.state.closed) {
+    throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed; its summary is in the parent thread. Nothing more to do.`, { field: 'thread' });
+  }
   const redaction = await ctx.redactor.apply(parsed.summary);
   const parent = ctx.state.threads.get(side.parentId);
   if (!parent) throw new ParleyError('NOT_FOUND', `The parent of side channel "${side.name}" no longer exists.`, { field: 'thread' });

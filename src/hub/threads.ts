@@ -35,7 +35,7 @@ export function resolveThread(ctx: HubContext, session: SessionRecord, ref: stri
     const thread = ctx.state.threads.get(trimmed);
     if (thread) {
       if (thread.sessionId !== session.id) {
-        throw new ParleyError('WRONG_SESSION', `Thread ${trimmed} belongs to another session; you are in session "${session.name}".`, {
+        throw new ParleyError('WRONG_SESSION', `Thread ${trimmed} belongs to another session; you are in session "${session.name}". Use a thread of your session (list them with threads()).`, {
           field,
         });
       }
@@ -172,8 +172,8 @@ export function parseThreadTitle(title: string, field = 'name'): string {
 export function assertEventInThread(ctx: HubContext, thread: ThreadRecord, eventId: string, field: string): void {
   parseInput(UlidSchema, eventId, field);
   const row = ctx.store.events.byId(eventId);
-  if (!row || row.session_id !== thread.sessionId) {
-    throw new ParleyError('NOT_FOUND', `No event ${eventId} in this session; check the id (${field}).`, { field });
+  if (!row || row.thread_id !== thread.id) {
+    throw new ParleyError('NOT_FOUND', `No event ${eventId} in thread "${thread.name}"; ${field} must name an event of the same thread.`, { field });
   }
 }
 

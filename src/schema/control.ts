@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { HandleSchema } from './names.js';
 import { ProfileSchema } from './participant.js';
 
@@ -9,26 +10,54 @@ import { ProfileSchema } from './participant.js';
  */
 const Targets = z.array(HandleSchema).min(1, 'must name at least one participant').max(64);
 
+/** The value of each control kind. */
+export const CONTROL_VALUE_SCHEMAS = {
+  mute: z.strictObject({ targets: Targets, mode: z.literal('hard').default('hard') }),
+  unmute: z.strictObject({ targets: Targets }),
+  pause: z.strictObject({ on: z.boolean() }),
+  prod: Targets,
+  done: z.boolean(),
+  ttl_seconds: z.number().int().min(1).max(365 * 24 * 3600).nullable(),
+  discussion: z.strictObject({ on: z.boolean(), allow_agent_mentions: z.boolean().optional() }),
+  invited_auto: z.strictObject({ on: z.boolean() }),
+  invite: z.strictObject({ participant_id: HandleSchema, profile: ProfileSchema.partial({ kind: true, roles: true }).optional() }),
+} as const;
+
+export type ControlKind = keyof typeof CONTROL_VALUE_SCHEMAS;
+export const CONTROL_KINDS = Object.keys(CONTROL_VALUE_SCHEMAS) as ControlKind[];
+
 export const ControlInputSchema = z.union([
-  z.strictObject({ mute: z.strictObject({ targets: Targets, mode: z.literal('hard').default('hard') }) }),
-  z.strictObject({ unmute: z.strictObject({ targets: Targets }) }),
-  z.strictObject({ pause: z.strictObject({ on: z.boolean() }) }),
-  z.strictObject({ prod: Targets }),
-  z.strictObject({ done: z.boolean() }),
-  z.strictObject({ ttl_seconds: z.number().int().min(1).max(365 * 24 * 3600).nullable() }),
-  z.strictObject({
-    discussion: z.strictObject({ on: z.boolean(), allow_agent_mentions: z.boolean().optional() }),
-  }),
-  z.strictObject({ invited_auto: z.strictObject({ on: z.boolean() }) }),
-  z.strictObject({
-    invite: z.strictObject({ participant_id: HandleSchema, profile: ProfileSchema.partial({ kind: true, roles: true }).optional() }),
-  }),
+  z.strictObject({ mute: CONTROL_VALUE_SCHEMAS.mute }),
+  z.strictObject({ unmute: CONTROL_VALUE_SCHEMAS.unmute }),
+  z.strictObject({ pause: CONTROL_VALUE_SCHEMAS.pause }),
+  z.strictObject({ prod: CONTROL_VALUE_SCHEMAS.prod }),
+  z.strictObject({ done: CONTROL_VALUE_SCHEMAS.done }),
+  z.strictObject({ ttl_seconds: CONTROL_VALUE_SCHEMAS.ttl_seconds }),
+  z.strictObject({ discussion: CONTROL_VALUE_SCHEMAS.discussion }),
+  z.strictObject({ invited_auto: CONTROL_VALUE_SCHEMAS.invited_auto }),
+  z.strictObject({ invite: CONTROL_VALUE_SCHEMAS.invite }),
 ]);
 export type ControlInput = z.input<typeof ControlInputSchema>;
 export type ControlParsed = z.output<typeof ControlInputSchema>;
 
-export const CONTROL_KINDS = ['mute', 'unmute', 'pause', 'prod', 'done', 'ttl_seconds', 'discussion', 'invited_auto', 'invite'] as const;
-export type ControlKind = (typeof CONTROL_KINDS)[number];
+/**
+ * Parses a control by its one key, so that an error names the exact field
+ * (`control.pause.on`) instead of "no union member matched".
+ */
+export function parseControl(input: unknown, field = 'control'): ControlParsed {
+  const kinds = CONTROL_KINDS.join(', ');
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    throw new ParleyError('INVALID_INPUT', `Invalid ${field}: must be an object with exactly one of ${kinds}.`, { field });
+  }
+  const keys = Object.keys(input);
+  const kind = keys[0];
+  if (keys.length !== 1 || kind === undefined || !(CONTROL_KINDS as string[]).includes(kind)) {
+    const got = keys.length === 0 ? 'nothing' : keys.map((k) => `"${k}"`).join(', ');
+    throw new ParleyError('INVALID_INPUT', `Invalid ${field}: got ${got}; give exactly one of ${kinds}.`, { field });
+  }
+  const value = parseInput(CONTROL_VALUE_SCHEMAS[kind as ControlKind], (input as Record<string, unknown>)[kind], `${field}.${kind}`);
+  return { [kind]: value } as ControlParsed;
+}
 
 export function controlKindOf(control: ControlParsed): ControlKind {
   return Object.keys(control)[0] as ControlKind;

@@ -110,7 +110,7 @@ export const RequestInputSchema = z.strictObject({
   to: HandleSchema,
   intent: z.string().trim().min(1, 'must not be empty').max(128),
   params: z.unknown().optional(),
-  text: z.string().max(4096).optional(),
+  text: z.string().optional(),
   thread: ThreadRefSchema.optional(),
   reply_to: z.string().trim().min(1).max(64).optional(),
   request_id: z
@@ -124,7 +124,7 @@ export const RespondInputSchema = z.strictObject({
   request_id: z.string().trim().min(1).max(64),
   status: RequestStatusSchema,
   result: z.unknown().optional(),
-  text: z.string().max(4096).optional(),
+  text: z.string().optional(),
 });
 export type RespondInput = z.input<typeof RespondInputSchema>;
 
@@ -142,6 +142,20 @@ export const PresenceInputSchema = z.strictObject({
 export type PresenceInput = z.input<typeof PresenceInputSchema>;
 
 export const ProfileUpdateSchema = ProfileSchema.partial();
+
+export const LiveFilterInputSchema = z.strictObject({
+  thread: ThreadRefSchema.optional(),
+  inbox: z.boolean().optional(),
+  since: SeqSchema.optional(),
+  ephemeral: z.boolean().optional(),
+});
+export type LiveFilterInput = z.input<typeof LiveFilterInputSchema>;
+
+export const DeliveriesInputSchema = z.strictObject({
+  state: z.enum(['pending', 'delivered', 'acknowledged']).default('delivered'),
+  limit: z.number().int().min(1).max(MAX_INBOX_LIMIT).default(100),
+});
+export type DeliveriesInput = z.input<typeof DeliveriesInputSchema>;
 
 export const MeetingNameSchema = z.string().trim().min(1).max(64);
 export const MeetingSayInputSchema = z.strictObject({ meeting: MeetingNameSchema, text: z.string() });

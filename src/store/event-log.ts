@@ -82,9 +82,13 @@ export class EventLog {
     this.unread = db.prepare(
       `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND from_id <> ? LIMIT ?)`,
     );
+    // Direct messages are visible to their two participants only.
     this.searchSession = db.prepare(
       `SELECT e.* FROM events_fts f JOIN events e ON e.seq = f.rowid
-       WHERE events_fts MATCH ? AND e.session_id = ? ORDER BY f.rank LIMIT ?`,
+       WHERE events_fts MATCH ? AND e.session_id = ?
+         AND (e.thread_id NOT IN (SELECT id FROM threads WHERE kind = 'dm')
+              OR e.thread_id IN (SELECT thread_id FROM memberships WHERE participant_id = ?))
+       ORDER BY f.rank LIMIT ?`,
     );
     this.searchThread = db.prepare(
       `SELECT e.* FROM events_fts f JOIN events e ON e.seq = f.rowid
@@ -139,8 +143,9 @@ export class EventLog {
     return (this.unread.get(threadId, afterSeq, excludeFrom, cap) as { n: number }).n;
   }
 
-  search(match: string, scope: { sessionId: string; threadId?: string }, limit: number): EventRow[] {
+  /** Ranked matches in one thread, or in a session as seen by `viewerId` (others' DMs excluded). */
+  search(match: string, scope: { sessionId: string; viewerId: string; threadId?: string }, limit: number): EventRow[] {
     if (scope.threadId !== undefined) return this.searchThread.all(match, scope.threadId, limit) as EventRow[];
-    return this.searchSession.all(match, scope.sessionId, limit) as EventRow[];
+    return this.searchSession.all(match, scope.sessionId, scope.viewerId, limit) as EventRow[];
   }
 }

@@ -41,6 +41,7 @@ export class GroupCommit {
   constructor(
     private readonly db: Database.Database,
     private readonly onBatchFailed: (error: unknown) => void = () => undefined,
+    private readonly onCallbackFailed: (error: unknown) => void = () => undefined,
   ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
@@ -102,10 +103,17 @@ export class GroupCommit {
       }
       return;
     }
-    this.stats.batches += 1;
+    if (waiters.length > 0) this.stats.batches += 1;
     this.stats.writes += waiters.length;
     for (const waiter of waiters) waiter.resolve();
-    for (const callback of afterCommit) callback();
+    for (const callback of afterCommit) {
+      try {
+        callback();
+      } catch (error) {
+        // The data is committed; a failing observer must not stop the others.
+        this.onCallbackFailed(error);
+      }
+    }
   }
 
   get pending(): number {

@@ -31,6 +31,8 @@ export function acquireHomeLock(home: string): HomeLock {
   const db = new Database(lockFile, { timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
+    // No journal file: the lock database holds nothing worth recovering.
+    db.pragma('journal_mode = OFF');
     // A write transaction in exclusive mode keeps the file locked until the connection closes.
     db.exec('CREATE TABLE IF NOT EXISTS holder (pid INTEGER)');
     db.exec('BEGIN EXCLUSIVE');

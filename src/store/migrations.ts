@@ -133,6 +133,18 @@ export function currentVersion(db: Database.Database): number {
   return db.pragma('user_version', { simple: true }) as number;
 }
 
+/** Refuses, before anything is changed, a store written by a newer Parley. */
+export function assertKnownVersion(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  const version = currentVersion(db);
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
+  if (version > latest) {
+    throw new ParleyError(
+      'STORE_VERSION',
+      `The store is at schema version ${version}, newer than this Parley understands (${latest}). Upgrade Parley or use another home.`,
+    );
+  }
+}
+
 /** Brings the store to the latest version; refuses a store written by a newer Parley. */
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
   const from = currentVersion(db);

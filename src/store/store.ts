@@ -5,7 +5,7 @@ import { DirectoryStore } from './directory-store.js';
 import { DeliveryStore } from './delivery-store.js';
 import { EventLog } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
-import { migrate } from './migrations.js';
+import { assertKnownVersion, migrate } from './migrations.js';
 import { RequestStore } from './request-store.js';
 import { ThreadStore } from './thread-store.js';
 
@@ -59,6 +59,7 @@ export function openStore(options: StoreOptions): Store {
   fs.mkdirSync(path.dirname(options.file), { recursive: true });
   const db = new Database(options.file);
   try {
+    assertKnownVersion(db);
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');

@@ -1,0 +1,202 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { openHub, type Hub } from '../src/hub/hub.js';
+import type { Actor } from '../src/hub/actor.js';
+import { createSilentLogger } from '../src/util/logger.js';
+import { summarize, type Summary } from './stats.js';
+
+/**
+ * Benchmarks of the hub core, in process, on real SQLite files in a temporary
+ * directory (synchronous=FULL, as shipped): post throughput, post-to-inbox
+ * delivery latency, readNew latency as history grows.
+ */
+export function tempDir(prefix: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+const WORDS = 'the cache layer needs an eviction policy so we measure hit rates under load before we change the default size of each shard and then review the plan'.split(' ');
+
+/** About `bytes` of ordinary chat text. */
+export function chatText(bytes: number, seed: number): string {
+  const out: string[] = [];
+  let length = 0;
+  let i = seed;
+  while (length < bytes) {
+    const word = WORDS[i % WORDS.length] ?? 'word';
+    out.push(word);
+    length += word.length + 1;
+    i = (i * 7 + 3) % 9973;
+  }
+  return out.join(' ').slice(0, bytes);
+}
+
+function fakeGithubToken(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return 'gh' + 'p_' + Array.from(crypto.randomBytes(36), (b) => alphabet[b % alphabet.length]).join('');
+}
+
+async function withHub<T>(fn: (hub: Hub) => Promise<T>, config = {}): Promise<T> {
+  const home = tempDir('parley-bench-');
+  const hub = await openHub({ home, logger: createSilentLogger(), config });
+  try {
+    return await fn(hub);
+  } finally {
+    await hub.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+export interface ThroughputResult {
+  messages: number;
+  concurrency: number;
+  seconds: number;
+  perSecond: number;
+  avgBatch: number;
+  secretEvery: number;
+}
+
+/** `concurrency` posters, each posting its share of `total` 1 KB messages back to back. */
+export async function postThroughput(total: number, concurrency: number, secretEvery = 0): Promise<ThroughputResult> {
+  return withHub(async (hub) => {
+    const posters: Actor[] = [];
+    for (let i = 0; i < concurrency; i++) posters.push(await hub.join({ handle: `agent-${i}`, session: 'bench' }));
+    const texts = Array.from({ length: 64 }, (_, i) => chatText(1024, i));
+    const before = hub.stats();
+    let next = 0;
+    const start = performance.now();
+    await Promise.all(
+      posters.map(async (poster) => {
+        for (;;) {
+          const n = next++;
+          if (n >= total) return;
+          let text = texts[n % texts.length] ?? '';
+          if (secretEvery > 0 && n % secretEvery === 0) text = `${text.slice(0, 900)} token ${fakeGithubToken()}`;
+          await poster.post({ thread: 'general', text });
+        }
+      }),
+    );
+    const seconds = (performance.now() - start) / 1000;
+    const after = hub.stats();
+    const batches = after.batches - before.batches;
+    return {
+      messages: total,
+      concurrency,
+      seconds,
+      perSecond: total / seconds,
+      avgBatch: (after.writes - before.writes) / Math.max(1, batches),
+      secretEvery,
+    };
+  });
+}
+
+/** Time from a post call until each of `receivers` subscribed participants has it in a live inbox stream. */
+export async function deliveryLatency(receivers: number, posts: number): Promise<Summary> {
+  return withHub(async (hub) => {
+    const sender = await hub.join({ handle: 'sender', session: 'bench' });
+    const actors: Actor[] = [];
+    for (let i = 0; i < receivers; i++) actors.push(await hub.join({ handle: `agent-${i}`, session: 'bench' }));
+    const sentAt = new Map<string, number>();
+    const samples: number[] = [];
+    let pending = 0;
+    let notifyDone: (() => void) | undefined;
+    const consumers = actors.map(async (actor) => {
+      const live = actor.live({ inbox: true, ephemeral: false });
+      for await (const item of live) {
+        if (item.kind !== 'event' || item.event.type !== 'message') continue;
+        const start = sentAt.get(item.event.content as string);
+        if (start !== undefined) samples.push(performance.now() - start);
+        pending -= 1;
+        if (pending === 0) notifyDone?.();
+        if (item.event.content === `m${posts - 1}`) break;
+      }
+    });
+    for (let i = 0; i < posts; i++) {
+      const text = `m${i}`;
+      const done = new Promise<void>((resolve) => (notifyDone = resolve));
+      pending = receivers;
+      sentAt.set(text, performance.now());
+      await sender.post({ thread: 'general', text });
+      await done;
+    }
+    await Promise.all(consumers);
+    return summarize(samples);
+  });
+}
+
+export interface ReadNewResult {
+  events: number;
+  summary: Summary;
+  buildSeconds: number;
+}
+
+/**
+ * Fills a store with `events` short messages (bulk-inserted: this builds the
+ * fixture, it is not what is measured), then measures readNew of the 50 newest.
+ */
+export async function readNewLatency(eventsWanted: number, iterations: number, home?: string): Promise<ReadNewResult> {
+  const dir = home ?? tempDir('parley-bench-read-');
+  const hub = await openHub({ home: dir, logger: createSilentLogger() });
+  try {
+    const writer = await hub.join({ handle: 'writer', session: 'bench' });
+    const reader = await hub.join({ handle: 'reader', session: 'bench' });
+    const buildStart = performance.now();
+    await bulkFill(hub, writer, eventsWanted);
+    const buildSeconds = (performance.now() - buildStart) / 1000;
+    const { store } = hub.internals;
+    const threadId = (await reader.threads()).find((t) => t.name === 'general')?.id ?? '';
+    const last = hub.stats().lastSeq;
+    const reset = store.db.prepare('INSERT OR REPLACE INTO cursors (participant_id, thread_id, seq) VALUES (?, ?, ?)');
+    const samples: number[] = [];
+    for (let i = 0; i < iterations + 50; i++) {
+      reset.run(reader.participant.id, threadId, last - 50);
+      await yieldToLoop();
+      const start = performance.now();
+      const result = await reader.readNew({ thread: 'general' });
+      const elapsed = performance.now() - start;
+      if (result.events.length !== 50) throw new Error(`readNew returned ${result.events.length} events, expected 50`);
+      if (i >= 50) samples.push(elapsed); // the first 50 warm the caches
+    }
+    return { events: hub.stats().events, summary: summarize(samples), buildSeconds };
+  } finally {
+    await hub.close();
+    if (!home) fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Appends short messages in large transactions straight through the event log. */
+export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<void> {
+  const { store, ctx } = hub.internals;
+  const thread = [...ctx.state.threads.values()].find((t) => t.name === 'general' && t.sessionId === writer.session.id);
+  if (!thread) throw new Error('no general thread');
+  const already = hub.stats().events;
+  const insertMany = store.db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const seq = ctx.state.nextSeq++;
+      const text = chatText(120, i);
+      store.events.append(
+        {
+          seq,
+          id: ctx.newId(),
+          session_id: thread.sessionId,
+          thread_id: thread.id,
+          ts: Date.now(),
+          type: 'message',
+          from_id: writer.participant.id,
+          author: 'writer',
+          to_id: 'all',
+          content: text,
+          meta: null,
+        },
+        text,
+      );
+    }
+  });
+  const chunk = 20_000;
+  await yieldToLoop(); // let any open group commit finish first
+  for (let done = already; done < total; done += chunk) {
+    insertMany(done, Math.min(total, done + chunk));
+  }
+}

@@ -1,0 +1,107 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { rawSqlite } from './baseline.js';
+import { deliveryLatency, postThroughput, readNewLatency, tempDir } from './core.js';
+
+/**
+ * `npm run bench`: the hub core's figures against the issue's targets, printed
+ * as a table and written as JSON to bench-output/core.json. A benchmark, not a
+ * test: it asserts nothing, it reports. Set BENCH_QUICK=1 for a short run.
+ */
+const quick = process.env.BENCH_QUICK === '1';
+const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
+
+interface Row {
+  metric: string;
+  value: string;
+  target: string;
+  ok: boolean | null;
+}
+
+const rows: Row[] = [];
+const fmt = (n: number, digits = 3): string => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+const log = (msg: string): void => void process.stderr.write(`bench: ${msg}\n`);
+
+async function main(): Promise<void> {
+  const results: Record<string, unknown> = {
+    machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: process.platform },
+    date: new Date().toISOString(),
+  };
+
+  log('raw better-sqlite3 baseline');
+  const raw = rawSqlite();
+  results.rawSqlite = raw;
+  rows.push({ metric: 'raw SQLite one-row transactions/s (FULL)', value: fmt(raw.singleRowTxPerSecond, 0), target: 'anchor', ok: null });
+
+  log('post throughput');
+  const total = quick ? 5_000 : 40_000;
+  const sequential = await postThroughput(quick ? 1_000 : 5_000, 1);
+  const concurrent = await postThroughput(total, 100);
+  const withSecrets = await postThroughput(total, 100, 10);
+  results.postThroughput = { sequential, concurrent, withSecrets };
+  rows.push({ metric: 'post 1 KB, 1 poster (msg/s)', value: fmt(sequential.perSecond, 0), target: 'n/a', ok: null });
+  rows.push({
+    metric: `post 1 KB, 100 posters (msg/s; avg batch ${fmt(concurrent.avgBatch, 1)})`,
+    value: fmt(concurrent.perSecond, 0),
+    target: '>= 20000',
+    ok: concurrent.perSecond >= 20_000,
+  });
+  rows.push({
+    metric: '  same, 1 in 10 carrying a token (msg/s)',
+    value: fmt(withSecrets.perSecond, 0),
+    target: '>= 20000',
+    ok: withSecrets.perSecond >= 20_000,
+  });
+  rows.push({
+    metric: '  ratio to raw one-row transactions',
+    value: fmt(concurrent.perSecond / raw.singleRowTxPerSecond, 2),
+    target: '',
+    ok: null,
+  });
+
+  log('delivery latency to 100 participants');
+  const delivery = await deliveryLatency(100, quick ? 50 : 200);
+  results.delivery = delivery;
+  rows.push({ metric: 'post-to-inbox delivery p50, 100 participants (ms)', value: fmt(delivery.p50), target: '', ok: null });
+  rows.push({ metric: 'post-to-inbox delivery p99, 100 participants (ms)', value: fmt(delivery.p99), target: '<= 5', ok: delivery.p99 <= 5 });
+
+  const readNew: Record<string, unknown> = {};
+  let bigHome: string | undefined;
+  for (const size of sizes) {
+    log(`readNew with ${size} events stored`);
+    const home = size === sizes[sizes.length - 1] ? tempDir('parley-bench-big-') : undefined;
+    const result = await readNewLatency(size, quick ? 500 : 2000, home);
+    readNew[String(size)] = result;
+    rows.push({ metric: `readNew 50 events, ${result.events} stored: p50 (ms)`, value: fmt(result.summary.p50), target: '', ok: null });
+    rows.push({ metric: `readNew 50 events, ${result.events} stored: p99 (ms)`, value: fmt(result.summary.p99), target: '<= 1', ok: result.summary.p99 <= 1 });
+    if (home) bigHome = home;
+  }
+  results.readNew = readNew;
+
+  if (bigHome) {
+    log('RSS of a hub process on the largest store');
+    const probe = path.join(path.dirname(new URL(import.meta.url).pathname), 'rss-probe.js');
+    const out = execFileSync(process.execPath, ['--expose-gc', probe, bigHome], { encoding: 'utf8' });
+    const rss = JSON.parse(out.trim()) as { events: number; rssMb: number };
+    results.rss = rss;
+    rows.push({ metric: `hub RSS with ${rss.events} events (MB)`, value: fmt(rss.rssMb, 1), target: '<= 200', ok: rss.rssMb <= 200 });
+    const dbSize = fs.statSync(path.join(bigHome, 'parley.db')).size / 1024 / 1024;
+    results.storeSizeMb = dbSize;
+    fs.rmSync(bigHome, { recursive: true, force: true });
+  }
+
+  const outDir = path.resolve('bench-output');
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'core.json'), `${JSON.stringify(results, null, 2)}\n`);
+  const width = Math.max(...rows.map((r) => r.metric.length));
+  process.stdout.write(`\n${'metric'.padEnd(width)}  ${'value'.padStart(10)}  target\n`);
+  for (const row of rows) {
+    const mark = row.ok === null ? '' : row.ok ? '  ok' : '  MISSED';
+    process.stdout.write(`${row.metric.padEnd(width)}  ${row.value.padStart(10)}  ${row.target}${mark}\n`);
+  }
+  process.stdout.write(`\nJSON: ${path.join(outDir, 'core.json')}\n`);
+}
+
+await main();

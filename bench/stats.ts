@@ -1,0 +1,26 @@
+/** Percentiles over latency samples in milliseconds. */
+export interface Summary {
+  count: number;
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[index] ?? Number.NaN;
+}
+
+export function summarize(samples: number[]): Summary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const sum = sorted.reduce((a, b) => a + b, 0);
+  return {
+    count: sorted.length,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+    mean: sorted.length ? sum / sorted.length : Number.NaN,
+  };
+}

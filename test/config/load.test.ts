@@ -1,0 +1,380 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as D from '../../src/config/defaults.js';
+import { configKeys, defaultConfig, envNameOf, loadConfig, resolveHome, type LoadConfigOptions } from '../../src/config/load.js';
+import type { Config, ConfigInput } from '../../src/config/schema.js';
+import { ParleyError } from '../../src/errors/parley-error.js';
+import { openHub } from '../../src/hub/hub.js';
+import { createSilentLogger } from '../../src/util/logger.js';
+import { tempHome } from '../helpers/hub.js';
+
+const cleanups: Array<() => void> = [];
+
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
+});
+
+function home(): string {
+  const made = tempHome('parley-config-');
+  cleanups.push(made.cleanup);
+  return made.home;
+}
+
+/** Writes `<home>/config.json` (a string is written as is, anything else as JSON) and returns its path. */
+function writeConfig(dir: string, content: unknown, name = D.CONFIG_FILENAME): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+  return file;
+}
+
+/** loadConfig with an empty environment unless one is given: the test process's own PARLEY_* never leak in. */
+function load(options: Partial<LoadConfigOptions> & { home: string }): Config {
+  return loadConfig({ env: {}, ...options });
+}
+
+function configError(fn: () => unknown): ParleyError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ParleyError);
+    const parley = error as ParleyError;
+    expect(parley.code).toBe('CONFIG_INVALID');
+    return parley;
+  }
+  throw new Error('expected CONFIG_INVALID, but the config loaded');
+}
+
+describe('config loading', () => {
+  it('config - with no file, env or flags every value is its documented default', () => {
+    const config = load({ home: home() });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 7420 });
+    expect(config.chat.enabled).toBe(true);
+    expect(config.chat.limits).toEqual({ maxMessageChars: 4096, maxInputChars: 1_000_000 });
+    expect(config.chat.scanner).toEqual({ enabled: true, timeoutMs: 800 });
+    expect(config.chat.defaultChannel).toBe('general');
+    expect(config.requests).toEqual({ maxHop: 3, maxParamsBytes: 64 * 1024 });
+    expect(config.inbox).toEqual({ waitTimeoutMs: 25_000, maxWaitTimeoutMs: 120_000, liveQueueLimit: 10_000 });
+    expect(config.presence).toEqual({ ttlSeconds: 300 });
+    expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
+    expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
+    expect(config.store).toEqual({ synchronous: 'full' });
+    expect(config.webui).toEqual({ password: '' });
+
+    // The same values, by their names in defaults.ts.
+    expect(config).toEqual({
+      server: { host: D.DEFAULT_HOST, port: D.DEFAULT_PORT },
+      webui: { password: D.DEFAULT_WEBUI_PASSWORD },
+      chat: {
+        enabled: D.DEFAULT_CHAT_ENABLED,
+        limits: { maxMessageChars: D.DEFAULT_MAX_MESSAGE_CHARS, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS },
+        scanner: { enabled: D.DEFAULT_SCANNER_ENABLED, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS },
+        defaultChannel: D.DEFAULT_DEFAULT_CHANNEL,
+      },
+      requests: { maxHop: D.DEFAULT_MAX_HOP, maxParamsBytes: D.DEFAULT_MAX_PARAMS_BYTES },
+      inbox: {
+        waitTimeoutMs: D.DEFAULT_WAIT_TIMEOUT_MS,
+        maxWaitTimeoutMs: D.DEFAULT_MAX_WAIT_TIMEOUT_MS,
+        liveQueueLimit: D.DEFAULT_LIVE_QUEUE_LIMIT,
+      },
+      presence: { ttlSeconds: D.DEFAULT_PRESENCE_TTL_SECONDS },
+      meeting: {
+        maxParticipants: D.DEFAULT_MEETING_MAX_PARTICIPANTS,
+        ringSize: D.DEFAULT_MEETING_RING_SIZE,
+        maxMessageChars: D.DEFAULT_MEETING_MAX_MESSAGE_CHARS,
+      },
+      participation: { permissiveMaxMembers: D.DEFAULT_PERMISSIVE_MAX_MEMBERS },
+      store: { synchronous: D.DEFAULT_STORE_SYNCHRONOUS },
+    });
+    expect(defaultConfig()).toEqual(config);
+  });
+
+  it('config - the config file in the home overrides the defaults, key by key', () => {
+    const dir = home();
+    writeConfig(dir, { server: { port: 8123 }, chat: { limits: { maxMessageChars: 500 }, scanner: { enabled: false } }, store: { synchronous: 'normal' } });
+    const config = load({ home: dir });
+    expect(config.server).toEqual({ host: D.DEFAULT_HOST, port: 8123 });
+    expect(config.chat.limits).toEqual({ maxMessageChars: 500, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS });
+    expect(config.chat.scanner).toEqual({ enabled: false, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS });
+    expect(config.store.synchronous).toBe('normal');
+    expect(config.meeting.ringSize).toBe(D.DEFAULT_MEETING_RING_SIZE);
+  });
+
+  it('config - an explicit --config file is read instead of the one in the home', () => {
+    const dir = home();
+    writeConfig(dir, { server: { port: 8001 } });
+    const other = writeConfig(dir, { server: { port: 8002 } }, 'other.json');
+    expect(load({ home: dir }).server.port).toBe(8001);
+    expect(load({ home: dir, configFile: other }).server.port).toBe(8002);
+  });
+
+  it('config - environment variables override the file, and PARLEY_PORT is an alias of server.port', () => {
+    const dir = home();
+    writeConfig(dir, { server: { port: 8123, host: '127.0.0.2' }, chat: { limits: { maxMessageChars: 500 } } });
+    const config = load({
+      home: dir,
+      env: {
+        PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS: '100',
+        PARLEY_PORT: '9000',
+        PARLEY_CHAT_ENABLED: 'off',
+        PARLEY_STORE_SYNCHRONOUS: 'normal',
+        PARLEY_INBOX_WAIT_TIMEOUT_MS: ' 1500 ',
+        // Empty values are ignored, not read as "" or 0.
+        PARLEY_MEETING_RING_SIZE: '',
+        UNRELATED: 'x',
+      },
+    });
+    expect(config.chat.limits.maxMessageChars).toBe(100);
+    expect(config.server).toEqual({ host: '127.0.0.2', port: 9000 });
+    expect(config.chat.enabled).toBe(false);
+    expect(config.store.synchronous).toBe('normal');
+    expect(config.inbox.waitTimeoutMs).toBe(1500);
+    expect(config.meeting.ringSize).toBe(D.DEFAULT_MEETING_RING_SIZE);
+
+    expect(load({ home: dir, env: { PARLEY_SERVER_PORT: '9001' } }).server.port).toBe(9001);
+    expect(load({ home: dir, env: { PARLEY_HOST: '0.0.0.0' } }).server.host).toBe('0.0.0.0');
+    for (const [text, value] of [['true', true], ['1', true], ['yes', true], ['ON', true], ['false', false], ['0', false], ['no', false]] as const) {
+      expect(load({ home: dir, env: { PARLEY_CHAT_SCANNER_ENABLED: text } }).chat.scanner.enabled).toBe(value);
+    }
+  });
+
+  it('config - flags override the environment and the file', () => {
+    const dir = home();
+    writeConfig(dir, { server: { port: 8123 }, requests: { maxHop: 5 } });
+    const env = { PARLEY_PORT: '9000', PARLEY_SERVER_PORT: '9001', PARLEY_REQUESTS_MAX_HOP: '6', PARLEY_PRESENCE_TTL_SECONDS: '60' };
+    const config = load({ home: dir, env, flags: { 'server.port': 9100, 'requests.maxHop': '7', 'chat.enabled': 'false', 'meeting.ringSize': undefined } });
+    expect(config.server.port).toBe(9100);
+    expect(config.requests.maxHop).toBe(7);
+    expect(config.chat.enabled).toBe(false);
+    // Keys no flag set keep the environment's value, or the default.
+    expect(config.presence.ttlSeconds).toBe(60);
+    expect(config.meeting.ringSize).toBe(D.DEFAULT_MEETING_RING_SIZE);
+  });
+
+  it('config - configKeys lists every leaf key with its type and PARLEY_ environment name', () => {
+    const keys = configKeys();
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        { key: 'server.port', type: 'number', env: 'PARLEY_SERVER_PORT' },
+        { key: 'server.host', type: 'string', env: 'PARLEY_SERVER_HOST' },
+        { key: 'chat.enabled', type: 'boolean', env: 'PARLEY_CHAT_ENABLED' },
+        { key: 'chat.limits.maxMessageChars', type: 'number', env: 'PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS' },
+        { key: 'chat.scanner.timeoutMs', type: 'number', env: 'PARLEY_CHAT_SCANNER_TIMEOUT_MS' },
+        { key: 'requests.maxHop', type: 'number', env: 'PARLEY_REQUESTS_MAX_HOP' },
+        { key: 'inbox.waitTimeoutMs', type: 'number', env: 'PARLEY_INBOX_WAIT_TIMEOUT_MS' },
+        { key: 'presence.ttlSeconds', type: 'number', env: 'PARLEY_PRESENCE_TTL_SECONDS' },
+        { key: 'meeting.maxParticipants', type: 'number', env: 'PARLEY_MEETING_MAX_PARTICIPANTS' },
+        { key: 'store.synchronous', type: 'string', env: 'PARLEY_STORE_SYNCHRONOUS' },
+        { key: 'webui.password', type: 'string', env: 'PARLEY_WEBUI_PASSWORD' },
+      ]),
+    );
+    expect(new Set(keys.map((k) => k.key)).size).toBe(keys.length);
+    expect(new Set(keys.map((k) => k.env)).size).toBe(keys.length);
+    for (const { key, env } of keys) {
+      expect(env).toMatch(/^PARLEY_[A-Z0-9]+(_[A-Z0-9]+)*$/);
+      expect(envNameOf(key.split('.'))).toBe(env);
+    }
+    expect(envNameOf(['chat', 'limits', 'maxMessageChars'])).toBe('PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS');
+  });
+
+  it('config - every key can be set through its environment variable', () => {
+    const dir = home();
+    const defaults = defaultConfig() as unknown as Record<string, Record<string, unknown>>;
+    const valueAt = (config: unknown, key: string): unknown =>
+      key.split('.').reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], config);
+    for (const { key, type, env } of configKeys()) {
+      const current = valueAt(defaults, key);
+      // A valid value different from the default where one is easy to name.
+      const next =
+        type === 'boolean' ? !current : type === 'number' ? (current as number) + 1 : key === 'store.synchronous' ? 'normal' : key === 'chat.defaultChannel' ? 'lobby' : 'set-by-env';
+      const config = load({ home: dir, env: { [env]: String(next) } });
+      expect(valueAt(config, key), `${env} should set ${key}`).toEqual(next);
+    }
+  });
+
+  it('config - a missing default config file is fine, a missing explicit --config file fails', () => {
+    const dir = home();
+    expect(load({ home: dir })).toEqual(defaultConfig());
+    const missing = path.join(dir, 'nope.json');
+    const error = configError(() => load({ home: dir, configFile: missing }));
+    expect(error.field).toBe('config');
+    expect(error.message).toContain(missing);
+    expect(error.message).toMatch(/Cannot read config file/);
+  });
+
+  it('config - a string where a number is expected names the key and its source', () => {
+    const dir = home();
+    const file = writeConfig(dir, { server: { port: 'abc' } });
+    const fromFile = configError(() => load({ home: dir }));
+    expect(fromFile.field).toBe('server.port');
+    expect(fromFile.message).toContain('"server.port"');
+    expect(fromFile.message).toContain(`config file ${file}`);
+    expect(fromFile.message).toMatch(/expected number/);
+
+    const clean = home();
+    const fromEnv = configError(() => load({ home: clean, env: { PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS: 'lots' } }));
+    expect(fromEnv.field).toBe('chat.limits.maxMessageChars');
+    expect(fromEnv.message).toContain('"chat.limits.maxMessageChars"');
+    expect(fromEnv.message).toContain('PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS');
+    expect(fromEnv.message).toContain('"lots" is not a number');
+
+    const fromAlias = configError(() => load({ home: clean, env: { PARLEY_PORT: 'eighty' } }));
+    expect(fromAlias.field).toBe('server.port');
+    expect(fromAlias.message).toContain('(from PARLEY_PORT)');
+
+    const fromFlag = configError(() => load({ home: clean, flags: { 'requests.maxHop': 'three' } }));
+    expect(fromFlag.field).toBe('requests.maxHop');
+    expect(fromFlag.message).toContain('(from --requests.maxHop)');
+    expect(fromFlag.message).toContain('"three" is not a number');
+
+    const badBoolean = configError(() => load({ home: clean, env: { PARLEY_CHAT_ENABLED: 'maybe' } }));
+    expect(badBoolean.field).toBe('chat.enabled');
+    expect(badBoolean.message).toContain('(from PARLEY_CHAT_ENABLED)');
+    expect(badBoolean.message).toContain('not true or false');
+  });
+
+  it('config - an out-of-range value names the key and its source: file, env var or flag', () => {
+    const dir = home();
+    const file = writeConfig(dir, { server: { port: -1 } });
+    const fromFile = configError(() => load({ home: dir }));
+    expect(fromFile.field).toBe('server.port');
+    expect(fromFile.message).toContain(`"server.port" (from config file ${file})`);
+
+    const clean = home();
+    const fromEnv = configError(() => load({ home: clean, env: { PARLEY_PORT: '-1' } }));
+    expect(fromEnv.field).toBe('server.port');
+    expect(fromEnv.message).toContain('"server.port" (from PARLEY_PORT)');
+
+    const fromFlag = configError(() => load({ home: clean, flags: { 'server.port': 70_000 } }));
+    expect(fromFlag.field).toBe('server.port');
+    expect(fromFlag.message).toContain('"server.port" (from --server.port)');
+
+    const notInt = configError(() => load({ home: clean, env: { PARLEY_MEETING_RING_SIZE: '1.5' } }));
+    expect(notInt.field).toBe('meeting.ringSize');
+    expect(notInt.message).toContain('(from PARLEY_MEETING_RING_SIZE)');
+
+    const badEnum = configError(() => load({ home: clean, env: { PARLEY_STORE_SYNCHRONOUS: 'sometimes' } }));
+    expect(badEnum.field).toBe('store.synchronous');
+    expect(badEnum.message).toContain('(from PARLEY_STORE_SYNCHRONOUS)');
+  });
+
+  it('config - an unknown key in the file (a typo) is refused with its full dotted name', () => {
+    const dir = home();
+    const file = writeConfig(dir, { chat: { limit: { maxMessageChars: 100 } } });
+    const nested = configError(() => load({ home: dir }));
+    expect(nested.field).toBe('chat.limit');
+    expect(nested.message).toContain('"chat.limit"');
+    expect(nested.message).toContain(`config file ${file}`);
+    expect(nested.message).toMatch(/unknown key/);
+
+    writeConfig(dir, { sever: { port: 1 } });
+    const topLevel = configError(() => load({ home: dir }));
+    expect(topLevel.field).toBe('sever');
+    expect(topLevel.message).toContain(`"sever" (from config file ${file})`);
+
+    const flag = configError(() => load({ home: home(), flags: { 'server.prot': 1 } }));
+    expect(flag.field).toBe('server.prot');
+    expect(flag.message).toContain('"server.prot"');
+    expect(flag.message).toMatch(/flag/);
+  });
+
+  it('config - a malformed JSON file or one that is not an object is refused, naming the file', () => {
+    const dir = home();
+    const file = writeConfig(dir, '{ "server": { "port": 8080 ');
+    const malformed = configError(() => load({ home: dir }));
+    expect(malformed.field).toBe('config');
+    expect(malformed.message).toContain(file);
+    expect(malformed.message).toMatch(/not valid JSON/);
+
+    for (const content of ['[1, 2]', '42', 'null', '"text"']) {
+      writeConfig(dir, content);
+      const error = configError(() => load({ home: dir }));
+      expect(error.field).toBe('config');
+      expect(error.message).toContain(file);
+      expect(error.message).toMatch(/must hold a JSON object/);
+    }
+  });
+
+  it('config - waitTimeoutMs greater than maxWaitTimeoutMs is refused', () => {
+    const dir = home();
+    const file = writeConfig(dir, { inbox: { waitTimeoutMs: 200_000 } });
+    const fromFile = configError(() => load({ home: dir }));
+    expect(fromFile.field).toBe('inbox.waitTimeoutMs');
+    expect(fromFile.message).toContain(`config file ${file}`);
+    expect(fromFile.message).toContain(`inbox.maxWaitTimeoutMs (${D.DEFAULT_MAX_WAIT_TIMEOUT_MS})`);
+
+    const fromEnv = configError(() => load({ home: home(), env: { PARLEY_INBOX_WAIT_TIMEOUT_MS: '5000', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '4000' } }));
+    expect(fromEnv.field).toBe('inbox.waitTimeoutMs');
+    expect(fromEnv.message).toContain('(from PARLEY_INBOX_WAIT_TIMEOUT_MS)');
+    expect(fromEnv.message).toContain('inbox.maxWaitTimeoutMs (4000)');
+
+    // Equal is allowed.
+    const ok = load({ home: home(), env: { PARLEY_INBOX_WAIT_TIMEOUT_MS: '4000', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '4000' } });
+    expect(ok.inbox).toMatchObject({ waitTimeoutMs: 4000, maxWaitTimeoutMs: 4000 });
+  });
+
+  it('config - resolveHome prefers the flag, then PARLEY_HOME, then ~/.parley', () => {
+    const flag = path.join(os.tmpdir(), 'parley-flag-home');
+    const fromEnv = path.join(os.tmpdir(), 'parley-env-home');
+    expect(resolveHome(flag, { PARLEY_HOME: fromEnv })).toBe(flag);
+    expect(resolveHome(undefined, { PARLEY_HOME: fromEnv })).toBe(fromEnv);
+    expect(resolveHome(undefined, {})).toBe(path.join(os.homedir(), D.DEFAULT_HOME_DIRNAME));
+    expect(resolveHome(undefined, {})).toBe(path.join(os.homedir(), '.parley'));
+    // Relative paths are made absolute against the working directory.
+    expect(resolveHome('rel/home', {})).toBe(path.resolve('rel/home'));
+    expect(path.isAbsolute(resolveHome(undefined, { PARLEY_HOME: 'relative' }))).toBe(true);
+  });
+
+  // KNOWN BUG (src/config/load.ts resolveHome): an empty PARLEY_HOME is taken as "" and resolves
+  // to the working directory, although every other empty PARLEY_* variable is ignored. Remove
+  // `.fails` once resolveHome skips empty values.
+  it('config - an empty PARLEY_HOME is ignored like other empty variables', () => {
+    expect(resolveHome(undefined, { PARLEY_HOME: '' })).toBe(path.join(os.homedir(), D.DEFAULT_HOME_DIRNAME));
+  });
+
+  // KNOWN BUG (src/config/load.ts markSources): an unknown key whose value is an empty object
+  // records no source, so the message says "from defaults". Remove `.fails` once fixed.
+  it('config - an unknown key holding an empty object still names the config file', () => {
+    const dir = home();
+    const file = writeConfig(dir, { chat: { limit: {} } });
+    const error = configError(() => load({ home: dir }));
+    expect(error.field).toBe('chat.limit');
+    expect(error.message).toContain(`config file ${file}`);
+  });
+
+  // KNOWN BUG (src/config/load.ts setPath): an environment variable under a key whose file value
+  // is not an object silently replaces that invalid value instead of reporting it. Remove `.fails` once fixed.
+  it('config - an invalid section in the file is reported even when the environment sets a key inside it', () => {
+    const dir = home();
+    writeConfig(dir, { chat: 5 });
+    const error = configError(() => load({ home: dir, env: { PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS: '100' } }));
+    expect(error.field).toBe('chat');
+  });
+
+  it('config - openHub validates a partial config and names the bad key before touching the home', async () => {
+    const parent = home();
+    const dir = path.join(parent, 'never-created');
+    let thrown: unknown;
+    try {
+      await openHub({ home: dir, logger: createSilentLogger(), config: { chat: { limits: { maxMessageChars: 'x' } } } as unknown as ConfigInput });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ParleyError);
+    const error = thrown as ParleyError;
+    expect(error.code).toBe('CONFIG_INVALID');
+    expect(error.field).toBe('chat.limits.maxMessageChars');
+    expect(error.message).toContain('"chat.limits.maxMessageChars"');
+    expect(fs.existsSync(dir)).toBe(false);
+
+    // A valid partial config is completed with the defaults.
+    const hub = await openHub({ home: dir, logger: createSilentLogger(), config: { chat: { limits: { maxMessageChars: 100 } } } });
+    try {
+      expect(hub.config.chat.limits).toEqual({ maxMessageChars: 100, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS });
+      expect(hub.config.server.port).toBe(D.DEFAULT_PORT);
+    } finally {
+      await hub.close();
+    }
+  });
+});

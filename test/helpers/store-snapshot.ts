@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import type { Hub } from '../../src/hub/hub.js';
+
+/**
+ * What a hub has stored, read from the real SQLite database (and, for
+ * meetings, which never touch the store, from the in-memory registry). Two
+ * snapshots are equal only if no row was added, removed or changed: each
+ * table contributes its row count and a digest of all its rows.
+ *
+ * Writes go through a group commit that commits at the end of the event-loop
+ * turn, but reads on the same connection already see pending writes, so a
+ * snapshot taken right after an awaited call is accurate.
+ */
+export const SNAPSHOT_TABLES = [
+  'sessions',
+  'participants',
+  'session_members',
+  'threads',
+  'memberships',
+  'events',
+  'cursors',
+  'deliveries',
+  'requests',
+] as const;
+
+export type SnapshotTable = (typeof SNAPSHOT_TABLES)[number];
+
+export interface MeetingSnapshot {
+  session: string;
+  name: string;
+  members: string[];
+  latest: number;
+}
+
+export interface StoreSnapshot {
+  counts: Record<SnapshotTable, number>;
+  /** sha256 over every row of each table (order-independent). */
+  digests: Record<SnapshotTable, string>;
+  maxSeq: number;
+  /** Rows of the full-text index (one per indexed event). */
+  ftsRows: number;
+  meetings: MeetingSnapshot[];
+}
+
+function rowsOf(hub: Hub, table: SnapshotTable): string[] {
+  const rows = hub.internals.store.db.prepare(`SELECT * FROM ${table}`).all();
+  return rows.map((row) => JSON.stringify(row)).sort();
+}
+
+export function snapshot(hub: Hub): StoreSnapshot {
+  const db = hub.internals.store.db;
+  const counts = {} as Record<SnapshotTable, number>;
+  const digests = {} as Record<SnapshotTable, string>;
+  for (const table of SNAPSHOT_TABLES) {
+    const rows = rowsOf(hub, table);
+    counts[table] = rows.length;
+    digests[table] = createHash('sha256').update(rows.join('\n')).digest('hex');
+  }
+  const maxSeq = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM events').get() as { n: number }).n;
+  const ftsRows = (db.prepare('SELECT COUNT(*) AS n FROM events_fts').get() as { n: number }).n;
+  const { meetings: registry } = hub.internals.ctx;
+  const meetings = hub.sessions().flatMap((session) =>
+    registry.list(session.id).map((m) => ({
+      session: session.name,
+      name: m.name,
+      members: m.who().map((w) => w.handle).sort(),
+      latest: m.ring.latest,
+    })),
+  );
+  return { counts, digests, maxSeq, ftsRows, meetings };
+}
