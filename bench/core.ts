@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { openHub, type Hub } from '../src/hub/hub.js';
+import { catchUpSearch, openHub, type Hub } from '../src/hub/hub.js';
 import type { Actor } from '../src/hub/actor.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { summarize, type Summary } from './stats.js';
@@ -190,7 +190,6 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
           content: text,
           meta: null,
         },
-        text,
       );
     }
   });
@@ -199,4 +198,6 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
   for (let done = already; done < total; done += chunk) {
     insertMany(done, Math.min(total, done + chunk));
   }
+  // Index the new events as the hub would at its next start.
+  await catchUpSearch(ctx, (await ctx.search.flushed()));
 }

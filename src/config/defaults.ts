@@ -9,6 +9,7 @@ export const DEFAULT_PORT = 7420;
 export const DEFAULT_HOME_DIRNAME = '.parley';
 export const CONFIG_FILENAME = 'config.json';
 export const STORE_FILENAME = 'parley.db';
+export const SEARCH_FILENAME = 'search.db';
 export const LOCK_FILENAME = 'hub.lock';
 export const LOCK_INFO_FILENAME = 'hub.lock.json';
 
@@ -49,7 +50,8 @@ export const DEFAULT_MEETING_MAX_MESSAGE_CHARS = 1024;
 export const DEFAULT_PERMISSIVE_MAX_MEMBERS = 3;
 
 // Store.
-export const DEFAULT_STORE_SYNCHRONOUS = 'full' as const;
+/** WAL + NORMAL: a process crash loses nothing acknowledged; only an OS crash or power loss can drop the last commits. */
+export const DEFAULT_STORE_SYNCHRONOUS = 'normal' as const;
 export const DEFAULT_DEFAULT_CHANNEL = 'general';
 
 // Web UI.

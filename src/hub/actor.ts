@@ -143,7 +143,7 @@ export class Actor {
     return history(this.#ctx, this.#seat, input);
   }
 
-  async search(input: SearchInput): Promise<ReturnType<typeof search>> {
+  async search(input: SearchInput): Promise<Awaited<ReturnType<typeof search>>> {
     this.#alive();
     return search(this.#ctx, this.#seat, input);
   }

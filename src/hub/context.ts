@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { MeetingRegistry } from '../meeting/meeting-registry.js';
 import type { Redactor } from '../redaction/redactor.js';
+import type { SearchIndex } from '../search/search-index.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../util/logger.js';
 import type { LiveBus } from './live-bus.js';
@@ -16,6 +17,7 @@ export interface HubContext {
   presence: PresenceTracker;
   meetings: MeetingRegistry;
   redactor: Redactor;
+  search: SearchIndex;
   logger: Logger;
   now: () => number;
   newId: () => string;

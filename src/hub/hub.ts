@@ -1,6 +1,5 @@
 import path from 'node:path';
-import { monotonicFactory } from 'ulid';
-import { STORE_FILENAME, REDACTION_NOTE } from '../config/defaults.js';
+import { REDACTION_NOTE, SEARCH_FILENAME, STORE_FILENAME } from '../config/defaults.js';
 import { ConfigSchema, type Config, type ConfigInput } from '../config/schema.js';
 import { ParleyError, parseInput, toParleyError } from '../errors/parley-error.js';
 import { MeetingRegistry } from '../meeting/meeting-registry.js';
@@ -8,8 +7,11 @@ import { createRedactor, type Redactor } from '../redaction/redactor.js';
 import type { SecretScanner } from '../redaction/scanner.js';
 import { JoinInputSchema, type JoinInput, type Participant } from '../schema/participant.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
+import { SearchIndex } from '../search/search-index.js';
 import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
+import { rowToEvent } from '../store/event-log.js';
 import { openStore, type Store } from '../store/store.js';
+import { ulidFactory } from '../util/ids.js';
 import { createStderrLogger, type Logger } from '../util/logger.js';
 import { Actor } from './actor.js';
 import type { HubContext } from './context.js';
@@ -17,7 +19,7 @@ import { ensureParticipant, ensureSession, enterSession } from './directory.js';
 import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
 import { HubState } from './state.js';
-import { transact } from './writer.js';
+import { indexForSearch, transact } from './writer.js';
 
 /**
  * The hub: one store under one home, held by one process. `openHub` takes the
@@ -156,7 +158,9 @@ export class Hub {
     this.#closed = true;
     clearInterval(this.#sweeper);
     try {
+      // The last group commit hands its events to the indexer, which then finishes.
       this.#ctx.store.close();
+      await this.#ctx.search.close();
     } finally {
       this.#lock.release();
     }
@@ -180,6 +184,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   // The lock comes first: a refused hub never opens the store.
   const lock = acquireHomeLock(home);
   let store: Store | undefined;
+  let search: SearchIndex | undefined;
   try {
     const stateRef: { current?: HubState } = {};
     store = openStore({
@@ -192,7 +197,6 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     });
     const state = new HubState(store);
     stateRef.current = state;
-    const ulid = monotonicFactory();
     const redactorOptions = {
       scannerEnabled: config.chat.scanner.enabled,
       scannerTimeoutMs: config.chat.scanner.timeoutMs,
@@ -201,6 +205,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     };
     const redactor = createRedactor({ ...redactorOptions, maxMessageChars: config.chat.limits.maxMessageChars });
     const meetingRedactor = createRedactor({ ...redactorOptions, maxMessageChars: config.meeting.maxMessageChars });
+    search = await SearchIndex.start(path.join(home, SEARCH_FILENAME), logger);
     const ctx: HubContext = {
       config,
       store,
@@ -214,15 +219,34 @@ export async function openHub(options: HubOptions): Promise<Hub> {
         maxMessageChars: config.meeting.maxMessageChars + REDACTION_NOTE.length,
       }),
       redactor,
+      search,
       logger,
       now,
-      newId: () => ulid(now()),
+      newId: ulidFactory(now),
     };
+    await catchUpSearch(ctx, search.indexedAtStart);
     return new Hub(home, config, ctx, lock, meetingRedactor);
   } catch (error) {
     store?.db.close();
+    await search?.close();
     lock.release();
     throw toParleyError(error);
+  }
+}
+
+/**
+ * Feeds the search index what the log holds beyond it (after a crash, or a
+ * new index), a page at a time, waiting for each page to be indexed so memory
+ * stays flat however far behind the index is.
+ */
+export async function catchUpSearch(ctx: HubContext, indexed: number): Promise<void> {
+  const page = 5000;
+  for (let after = indexed; ; ) {
+    const rows = ctx.store.events.readAllAfter(after, page);
+    for (const row of rows) indexForSearch(ctx, rowToEvent(row));
+    if (rows.length > 0) await ctx.search.flushed();
+    if (rows.length < page) break;
+    after = rows[rows.length - 1]?.seq ?? after;
   }
 }
 

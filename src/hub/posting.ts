@@ -140,7 +140,6 @@ async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
       to: to?.id ?? TO_ALL,
       content: spec.text,
       meta,
-      searchText: spec.text,
       targets,
     });
   });

@@ -65,9 +65,10 @@ export function history(ctx: HubContext, seat: Seat, input: HistoryInput): Histo
  * words (all must match; a trailing `*` matches a prefix), never as raw FTS
  * syntax, so no input can make it fail.
  */
-export function search(ctx: HubContext, seat: Seat, input: SearchInput): { events: ParleyEvent[] } {
+export async function search(ctx: HubContext, seat: Seat, input: SearchInput): Promise<{ events: ParleyEvent[] }> {
   const parsed = parseInput(SearchInputSchema, input);
-  const words = parsed.query.match(/[\p{L}\p{N}_]+\*?/gu) ?? [];
+  // Word characters as the index's tokenizer sees them: one term each, so no phrase is needed.
+  const words = parsed.query.match(/[\p{L}\p{N}]+\*?/gu) ?? [];
   if (words.length === 0) {
     throw new ParleyError('INVALID_INPUT', 'Invalid query: give at least one word to search for.', { field: 'query' });
   }
@@ -77,7 +78,13 @@ export function search(ctx: HubContext, seat: Seat, input: SearchInput): { event
     .join(' ');
   const thread = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
   const scope = { sessionId: seat.session.id, viewerId: seat.participant.id, ...(thread ? { threadId: thread.id } : {}) };
-  return { events: ctx.store.events.search(match, scope, parsed.limit ?? 50).map(rowToEvent) };
+  const seqs = await ctx.search.search(match, scope, parsed.limit ?? 50);
+  const events: ParleyEvent[] = [];
+  for (const seq of seqs) {
+    const row = ctx.store.events.bySeq(seq);
+    if (row) events.push(rowToEvent(row));
+  }
+  return { events };
 }
 
 /** The session's threads, with the caller's subscription and unread count (capped at 1000). */

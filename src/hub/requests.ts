@@ -89,7 +89,6 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
       from: me.id,
       to: target.id,
       content,
-      searchText: [parsed.intent, redaction?.text ?? ''].join(' ').trim(),
       targets: [{ participantId: target.id, reason: 'request' }],
     });
     ctx.store.requests.insert({
@@ -140,7 +139,6 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
       from: me.id,
       to: request.from_id,
       content,
-      ...(redaction === undefined ? {} : { searchText: redaction.text }),
       targets: [{ participantId: request.from_id, reason: 'response' }],
     });
     ctx.store.requests.updateStatus(request.request_id, parsed.status, appended.seq);

@@ -109,7 +109,6 @@ export async function openSide(ctx: HubContext, seat: Seat, input: OpenSideInput
       to: TO_ALL,
       content: { action: 'side.opened', side: thread.id, title: thread.name, members: members.length + 1 },
       meta: { link: thread.id, ...(parsed.from_event === undefined ? {} : { reply_to: parsed.from_event }) },
-      searchText: parsed.title,
     });
     return { thread, link };
   });
@@ -156,7 +155,6 @@ export async function closeSide(ctx: HubContext, seat: Seat, input: CloseSideInp
       to: TO_ALL,
       content: `Side channel "${side.name}" closed. Summary: ${redaction.text}`,
       meta: { link: side.id, ...(redaction.redacted ? { redacted: true } : {}), ...(redaction.truncated ? { truncated: true } : {}) },
-      searchText: redaction.text,
     });
   });
   return {

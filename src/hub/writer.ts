@@ -1,3 +1,4 @@
+import { searchTextOf } from '../search/search-text.js';
 import { eventToRow } from '../store/event-log.js';
 import type { EventMeta, EventType, ParleyEvent } from '../schema/event.js';
 import type { HubContext } from './context.js';
@@ -30,8 +31,6 @@ export interface EventDraft {
   to: string;
   content: unknown;
   meta?: EventMeta;
-  /** Text for the full-text index. */
-  searchText?: string;
   /** Participants this event targets, with why (fan-out on write of the High inbox items). */
   targets?: Array<{ participantId: string; reason: DeliveryReason }>;
 }
@@ -65,7 +64,7 @@ export class Transaction {
       content: draft.content,
       ...(draft.meta && Object.keys(draft.meta).length > 0 ? { meta: draft.meta } : {}),
     };
-    ctx.store.events.append(eventToRow(event, ts), draft.searchText);
+    ctx.store.events.append(eventToRow(event, ts));
     state.nextSeq += 1;
     const targets = new Map<string, DeliveryReason>();
     for (const target of draft.targets ?? []) {
@@ -90,24 +89,30 @@ export async function transact<T>(ctx: HubContext, fn: (tx: Transaction) => T): 
     result = ctx.store.writes.write(
       () => fn(tx),
       () => {
-        for (const item of tx.committed) ctx.bus.publishEvent(item);
+        for (const item of tx.committed) {
+          indexForSearch(ctx, item.event);
+          ctx.bus.publishEvent(item);
+        }
       },
     );
   } catch (error) {
-    // The write rolled back to its savepoint; bring the in-memory view back in line.
-    ctx.state.reload();
+    // The batch was rolled back and the in-memory view reloaded (Store.onBatchFailed).
     throw error;
   }
   await result.committed;
   return result.value;
 }
 
+/** Hands a committed event's text to the search indexer (DMs carry their audience). */
+export function indexForSearch(ctx: HubContext, event: ParleyEvent): void {
+  const text = searchTextOf(event);
+  if (text === undefined || text === '') return;
+  const thread = ctx.state.threads.get(event.thread);
+  const audience = thread?.kind === 'dm' ? [...thread.members.keys()].join(',') : undefined;
+  ctx.search.add({ seq: event.seq, session: event.session, thread: event.thread, text, ...(audience ? { audience } : {}) });
+}
+
 /** Like transact, for writes that touch no event (cursors, subscriptions, profiles). */
 export function writeNow<T>(ctx: HubContext, fn: () => T): { value: T; committed: Promise<void> } {
-  try {
-    return ctx.store.writes.write(fn);
-  } catch (error) {
-    ctx.state.reload();
-    throw error;
-  }
+  return ctx.store.writes.write(fn);
 }

@@ -7,64 +7,65 @@
  * this returns true. Each entry below is a *necessary* condition of one rule of
  * the recommended preset (v12) or of our private-key rule, derived from the
  * rule's own regex: usually the fixed prefix every match starts with. Adding a
- * rule to the scanner means adding its necessary condition here; the tests
- * check every token shape we know against both.
+ * rule to the scanner means adding its condition here; a test feeds a sample
+ * of every rule to both.
+ *
+ * Speed: most prefixes end in `_`, `-` or `.`, so those alternatives start at
+ * that separator and look back for the prefix. The regex engine then does real
+ * work only at separators instead of at every letter of the text (about 3x
+ * faster on a 4 KB message: ~12 µs instead of ~25 µs).
  */
 
-/** Case-sensitive prefixes and shapes, as the rules match them. */
+/** Token prefixes that end in `_` (the underscore itself left out). */
+const UNDERSCORE_PREFIXES = [
+  'npm', // npm access tokens
+  'gh[pousr]', // GitHub classic tokens
+  'github_pat', // GitHub fine-grained tokens
+  'glc', // Grafana cloud
+  'glsa', // Grafana service accounts
+  'gsk', // Groq
+  'hf', // Hugging Face
+  'lin_api', // Linear
+  'ntn', // Notion (new format)
+  'dckr_pat', // Docker
+  'figd', // Figma
+  'shp(?:pa|ca|at|ss)', // Shopify
+  'vc[pciark]', // Vercel (vcp, vci, vca, vcr, vck)
+].join('|');
+
+/** Case-sensitive shapes, as the rules match them. */
 const CASE_SENSITIVE_SHAPES: readonly string[] = [
-  // AWS access key id (only scanned with enableIDScanRule).
+  // `<prefix>_`, 1Password `ops_ey…`, and `.npmrc` `_authToken=` lines.
+  String.raw`_(?:(?<=(?:${UNDERSCORE_PREFIXES})_)|(?<=ops_)ey|authToken=)`,
+  // `<prefix>-`: Slack tokens, GitLab PATs, Anthropic keys.
+  String.raw`-(?:(?<=(?:xox[bpaor]|xapp|glpat)-)|(?<=sk-)ant-api0)`,
+  // `<prefix>.`: SendGrid `SG.<part>.`, HashiCorp Vault `hvs.`/`hvb.`/`hvr.`.
+  String.raw`\.(?:(?<=SG\.)\w+\.|(?<=hv[sbr]\.))`,
+  // Credentials in a URL (basic auth; MongoDB, MySQL, PostgreSQL strings):
+  // scheme://user:password@… with no whitespace or slash in user or password.
+  String.raw`:\/\/[^\s\/:]+:[^\s\/@]+@`,
+  // AWS access key id (scanned because enableIDScanRule is on).
   String.raw`(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}`,
   // PEM private keys (preset rule and ours); also the GCP service-account JSON
   // rule, whose `private_key` must contain a BEGIN … PRIVATE KEY header.
   'PRIVATE KEY',
-  // npm: access tokens, and `_authToken=` lines of an .npmrc.
-  'npm_',
-  '_authToken=',
-  // Slack tokens.
-  'xox[bpaor]-',
-  'xapp-',
-  // SendGrid: SG.<part>.<part>.
-  String.raw`SG\.\w+\.`,
-  // Shopify.
-  'shp(?:pa|ca|at|ss)_',
-  // GitHub classic and fine-grained tokens.
-  'gh[pousr]_',
-  'github_pat_',
-  // GitLab personal access tokens, Grafana cloud and service-account tokens.
-  'glpat-',
-  'glc_',
-  'glsa_',
   // OpenAI: every key shape the rule knows embeds base64("OpenAI") = T3BlbkFJ.
   'T3BlbkFJ',
-  // Anthropic, Groq, Hugging Face, Linear, Notion (new format), 1Password.
-  'sk-ant-api0',
-  'gsk_',
-  'hf_',
-  'lin_api_',
-  'ntn_',
-  'ops_ey',
-  // HashiCorp Vault service / batch / recovery tokens.
-  String.raw`hv[sbr]\.`,
-  // Vercel (vcp, vci, vca, vcr, vck).
-  'vc[pciark]_',
-  // Databricks, Docker, Figma.
+  // Databricks personal access tokens.
   'dapi[0-9A-Fa-f]{32}',
-  'dckr_pat_',
-  'figd_',
-  // Credentials in a URL (basic auth; MongoDB, MySQL, PostgreSQL strings):
-  // scheme://user:password@… with no whitespace or slash in user or password.
-  String.raw`:\/\/[^\s\/:]+:[^\s\/@]+@`,
 ];
 
-/** Shapes the rules match in several spellings (AWS, aws, Aws…): matched loosely. */
+/**
+ * Shapes the rules match in several spellings (AWS, aws, Aws…), matched
+ * loosely. The AWS ones are anchored on the `:`/`=` of the assignment.
+ */
 const CASE_INSENSITIVE_SHAPES: readonly string[] = [
-  // AWS secret access key assignment: aws_secret_access_key = …
-  'secret_?access_?key',
-  // AWS account id assignment: aws_account_id = 1234-5678-9012
-  String.raw`account_?(?:id)?["']?\s*[:=]`,
+  // aws_secret_access_key = …
+  String.raw`[:=](?<=secret_?access_?key["']?\s*[:=])`,
+  // aws_account_id = 1234-5678-9012
+  String.raw`[:=](?<=account_?(?:id)?["']?\s*[:=])`,
   // Slack incoming webhook URLs.
-  String.raw`hooks\.slack\.com\/services\/`,
+  String.raw`\.(?<=hooks\.)slack\.com\/services\/`,
 ];
 
 const CASE_SENSITIVE = new RegExp(CASE_SENSITIVE_SHAPES.join('|'));

@@ -6,9 +6,9 @@ import type { SecretLintRuleCreator, SecretLintSourceCode } from '@secretlint/ty
  *
  * Why not the recommended preset's `privatekey` rule alone: it only knows the
  * labels RSA/DSA/EC/OPENSSH/PGP (so `ENCRYPTED PRIVATE KEY` is missed), it
- * insists on at least 100 base64 characters (a PKCS#8 Ed25519 key has 64, so
- * the keys node:crypto produces for Ed25519 are missed), and it needs the END
- * line (so a key cut off by truncation is missed). A chat message is not a
+ * wants at least 100 base64 characters starting with `MI` (so Ed25519 PKCS#8,
+ * 64 characters starting `MC4`, and EC P-256 SEC1, starting `MHc`, are missed),
+ * and it needs the END line (so a key cut off by truncation is missed). A chat message is not a
  * config file: if someone pastes a key header, what follows is almost surely
  * key material, so this rule errs on the side of redacting.
  */
@@ -20,17 +20,19 @@ export const PRIVATE_KEY_RULE_ID = '@parley/secretlint-rule-private-key-block';
  * OPENSSH, ENCRYPTED, PGP … BLOCK, or none). The label is bounded so that a
  * long run of capitals after BEGIN cannot make the match expensive.
  */
-const BEGIN_PATTERN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----/g;
+const BEGIN_PATTERN = /-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----/;
 
 /**
  * The END line. Any private-key END closes the block, even if its label differs
  * from the BEGIN's: a mismatched pair is still key material in between.
  */
-const END_PATTERN = /-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----/g;
+const END_PATTERN = /-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----/;
 
 export interface PrivateKeyBlock {
   start: number;
   end: number;
+  /** The BEGIN line's label, e.g. "OPENSSH PRIVATE KEY" (for the message only). */
+  label: string;
   /** False when the text stopped before an END line (e.g. it was truncated). */
   complete: boolean;
 }
@@ -41,8 +43,7 @@ export interface PrivateKeyBlock {
  */
 export function findPrivateKeyBlocks(text: string): PrivateKeyBlock[] {
   const blocks: PrivateKeyBlock[] = [];
-  // Fresh copies: the shared patterns are global (stateful lastIndex) and the
-  // rule may run for several messages concurrently.
+  // Global copies per call: their lastIndex is state, the patterns are shared.
   const begin = new RegExp(BEGIN_PATTERN.source, 'g');
   const end = new RegExp(END_PATTERN.source, 'g');
   let from = 0;
@@ -50,15 +51,16 @@ export function findPrivateKeyBlocks(text: string): PrivateKeyBlock[] {
     begin.lastIndex = from;
     const opening = begin.exec(text);
     if (!opening) break;
+    const label = opening[0].replace(/^-----BEGIN ?/, '').replace(/-----$/, '');
     end.lastIndex = opening.index + opening[0].length;
     const closing = end.exec(text);
     if (!closing) {
       // No END: everything from BEGIN on may be key material.
-      blocks.push({ start: opening.index, end: text.length, complete: false });
+      blocks.push({ start: opening.index, end: text.length, label, complete: false });
       break;
     }
     const blockEnd = closing.index + closing[0].length;
-    blocks.push({ start: opening.index, end: blockEnd, complete: true });
+    blocks.push({ start: opening.index, end: blockEnd, label, complete: true });
     from = blockEnd;
   }
   return blocks;
@@ -73,13 +75,6 @@ const messages = {
   },
 };
 
-/** The BEGIN line's label, e.g. "OPENSSH PRIVATE KEY"; used in the message only. */
-function labelOf(source: SecretLintSourceCode, start: number): string {
-  const header = new RegExp(BEGIN_PATTERN.source).exec(source.content.slice(start, start + 80));
-  const line = header?.[0] ?? '';
-  return line.replace(/^-----BEGIN ?/, '').replace(/-----$/, '');
-}
-
 export const privateKeyRule: SecretLintRuleCreator = {
   messages,
   meta: {
@@ -93,9 +88,8 @@ export const privateKeyRule: SecretLintRuleCreator = {
     return {
       file(source: SecretLintSourceCode) {
         for (const block of findPrivateKeyBlocks(source.content)) {
-          const LABEL = labelOf(source, block.start);
           context.report({
-            message: t(block.complete ? 'PRIVATE_KEY_BLOCK' : 'PRIVATE_KEY_BLOCK_UNTERMINATED', { LABEL }),
+            message: t(block.complete ? 'PRIVATE_KEY_BLOCK' : 'PRIVATE_KEY_BLOCK_UNTERMINATED', { LABEL: block.label }),
             range: [block.start, block.end],
           });
         }

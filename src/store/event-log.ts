@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { EventMeta, EventType, ParleyEvent } from '../schema/event.js';
 
 /**
- * The append-only event log and its full-text index. Rows are never updated;
+ * The append-only event log. Rows are never updated;
  * per-thread order is seq order.
  */
 export interface EventRow {
@@ -54,7 +54,6 @@ export function eventToRow(event: ParleyEvent, tsMillis: number): EventRow {
 
 export class EventLog {
   private readonly insert: Database.Statement;
-  private readonly insertFts: Database.Statement;
   private readonly after: Database.Statement;
   private readonly before: Database.Statement;
   private readonly range: Database.Statement;
@@ -62,8 +61,7 @@ export class EventLog {
   private readonly bySeqStmt: Database.Statement;
   private readonly maxSeqStmt: Database.Statement;
   private readonly unread: Database.Statement;
-  private readonly searchSession: Database.Statement;
-  private readonly searchThread: Database.Statement;
+  private readonly allAfter: Database.Statement;
   private readonly countStmt: Database.Statement;
   private readonly sessionAfter: Database.Statement;
 
@@ -72,7 +70,6 @@ export class EventLog {
       `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta)
        VALUES (@seq, @id, @session_id, @thread_id, @ts, @type, @from_id, @author, @to_id, @content, @meta)`,
     );
-    this.insertFts = db.prepare('INSERT INTO events_fts (rowid, text) VALUES (?, ?)');
     this.after = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?');
     this.before = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?');
     this.range = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?');
@@ -82,26 +79,18 @@ export class EventLog {
     this.unread = db.prepare(
       `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND from_id <> ? LIMIT ?)`,
     );
-    // Direct messages are visible to their two participants only.
-    this.searchSession = db.prepare(
-      `SELECT e.* FROM events_fts f JOIN events e ON e.seq = f.rowid
-       WHERE events_fts MATCH ? AND e.session_id = ?
-         AND (e.thread_id NOT IN (SELECT id FROM threads WHERE kind = 'dm')
-              OR e.thread_id IN (SELECT thread_id FROM memberships WHERE participant_id = ?))
-       ORDER BY f.rank LIMIT ?`,
-    );
-    this.searchThread = db.prepare(
-      `SELECT e.* FROM events_fts f JOIN events e ON e.seq = f.rowid
-       WHERE events_fts MATCH ? AND e.thread_id = ? ORDER BY f.rank LIMIT ?`,
-    );
+    this.allAfter = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM events');
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
   }
 
-  /** Appends one row; `searchText` (message text) goes into the full-text index. */
-  append(row: EventRow, searchText?: string): void {
+  append(row: EventRow): void {
     this.insert.run(row);
-    if (searchText !== undefined && searchText !== '') this.insertFts.run(row.seq, searchText);
+  }
+
+  /** Every event after `afterSeq`, all sessions (rebuilding derived indexes). */
+  readAllAfter(afterSeq: number, limit: number): EventRow[] {
+    return this.allAfter.all(afterSeq, limit) as EventRow[];
   }
 
   readAfter(threadId: string, afterSeq: number, limit: number): EventRow[] {
@@ -143,9 +132,5 @@ export class EventLog {
     return (this.unread.get(threadId, afterSeq, excludeFrom, cap) as { n: number }).n;
   }
 
-  /** Ranked matches in one thread, or in a session as seen by `viewerId` (others' DMs excluded). */
-  search(match: string, scope: { sessionId: string; viewerId: string; threadId?: string }, limit: number): EventRow[] {
-    if (scope.threadId !== undefined) return this.searchThread.all(match, scope.threadId, limit) as EventRow[];
-    return this.searchSession.all(match, scope.sessionId, scope.viewerId, limit) as EventRow[];
-  }
+
 }

@@ -2,16 +2,19 @@ import type Database from 'better-sqlite3';
 import { ParleyError } from '../errors/parley-error.js';
 
 /**
- * Group commit. Writes run at once, each inside a savepoint of one open
- * transaction that commits when the current turn of the event loop ends; every
- * write submitted in that turn shares one commit (and, with synchronous=FULL,
- * one fsync). A write's `committed` promise resolves only after its COMMIT, and
- * its after-commit callbacks (live publication) run only then, so nobody is told
- * of an event that could still be lost.
+ * Group commit. Writes run at once, inside one open transaction that commits
+ * when the current turn of the event loop ends; every write submitted in that
+ * turn shares one commit (and, with synchronous=FULL, one fsync). A write's
+ * `committed` promise resolves only after its COMMIT, and its after-commit
+ * callbacks (live publication) run only then, so nobody is told of an event
+ * that could still be lost.
  *
- * A failing write rolls back to its own savepoint and throws; the others in the
- * batch are unaffected. If the COMMIT itself fails, every write of the batch is
- * rejected and `onBatchFailed` lets the owner reload its caches from disk.
+ * Writes have no savepoints of their own: a savepoint per write makes FTS5
+ * flush its index at every release and halves throughput. Callers validate
+ * before they write, so a write that still throws is exceptional (a bug, a
+ * full disk): it rolls back the whole open batch, every other write of that
+ * batch is rejected (none was acknowledged yet), and `onBatchFailed` lets the
+ * owner reload its caches from disk. A failing COMMIT does the same.
  */
 export interface WriteResult<T> {
   value: T;
@@ -32,9 +35,6 @@ export class GroupCommit {
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
-  private readonly savepoint: Database.Statement;
-  private readonly release: Database.Statement;
-  private readonly rollbackTo: Database.Statement;
   /** Batches committed and writes in them (for diagnostics and the benchmark). */
   readonly stats = { batches: 0, writes: 0 };
 
@@ -46,9 +46,6 @@ export class GroupCommit {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
-    this.savepoint = db.prepare('SAVEPOINT write');
-    this.release = db.prepare('RELEASE write');
-    this.rollbackTo = db.prepare('ROLLBACK TO write');
   }
 
   /**
@@ -62,19 +59,34 @@ export class GroupCommit {
       this.open = true;
       this.scheduled = setImmediate(() => this.flush());
     }
-    this.savepoint.run();
     let value: T;
     try {
       value = fn();
-      this.release.run();
     } catch (error) {
-      this.rollbackTo.run();
-      this.release.run();
+      this.abort(error);
       throw error;
     }
     if (onCommit) this.afterCommit.push(() => onCommit(value));
     const committed = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     return { value, committed };
+  }
+
+  /** Rolls back the open batch after a failed write and rejects its other writes. */
+  private abort(cause: unknown): void {
+    if (this.scheduled) {
+      clearImmediate(this.scheduled);
+      this.scheduled = undefined;
+    }
+    const waiters = this.waiters;
+    this.waiters = [];
+    this.afterCommit = [];
+    this.open = false;
+    if (this.db.inTransaction) this.rollback.run();
+    this.onBatchFailed(cause);
+    const failure = new ParleyError('INTERNAL', 'Another write of the same batch failed, so this one was rolled back before it was stored; retry it.', {
+      cause,
+    });
+    for (const waiter of waiters) waiter.reject(failure);
   }
 
   /** Commits the open batch now. Safe to call when nothing is open. */

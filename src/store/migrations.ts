@@ -84,8 +84,7 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX events_by_thread ON events(thread_id, seq);
       CREATE INDEX events_by_session ON events(session_id, seq);
 
-      -- Full-text index over message text; rowid = events.seq. Contentless: the text lives in events.
-      CREATE VIRTUAL TABLE events_fts USING fts5(text, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
+      -- Full-text search lives in search.db, written by its own worker thread (src/search).
 
       CREATE TABLE cursors (
         participant_id TEXT NOT NULL,

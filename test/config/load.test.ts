@@ -59,7 +59,7 @@ describe('config loading', () => {
     expect(config.presence).toEqual({ ttlSeconds: 300 });
     expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
     expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
-    expect(config.store).toEqual({ synchronous: 'full' });
+    expect(config.store).toEqual({ synchronous: 'normal' });
     expect(config.webui).toEqual({ password: '' });
 
     // The same values, by their names in defaults.ts.
@@ -92,12 +92,12 @@ describe('config loading', () => {
 
   it('config - the config file in the home overrides the defaults, key by key', () => {
     const dir = home();
-    writeConfig(dir, { server: { port: 8123 }, chat: { limits: { maxMessageChars: 500 }, scanner: { enabled: false } }, store: { synchronous: 'normal' } });
+    writeConfig(dir, { server: { port: 8123 }, chat: { limits: { maxMessageChars: 500 }, scanner: { enabled: false } }, store: { synchronous: 'full' } });
     const config = load({ home: dir });
     expect(config.server).toEqual({ host: D.DEFAULT_HOST, port: 8123 });
     expect(config.chat.limits).toEqual({ maxMessageChars: 500, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS });
     expect(config.chat.scanner).toEqual({ enabled: false, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS });
-    expect(config.store.synchronous).toBe('normal');
+    expect(config.store.synchronous).toBe('full');
     expect(config.meeting.ringSize).toBe(D.DEFAULT_MEETING_RING_SIZE);
   });
 

@@ -37,8 +37,6 @@ export interface StoreSnapshot {
   /** sha256 over every row of each table (order-independent). */
   digests: Record<SnapshotTable, string>;
   maxSeq: number;
-  /** Rows of the full-text index (one per indexed event). */
-  ftsRows: number;
   meetings: MeetingSnapshot[];
 }
 
@@ -57,7 +55,7 @@ export function snapshot(hub: Hub): StoreSnapshot {
     digests[table] = createHash('sha256').update(rows.join('\n')).digest('hex');
   }
   const maxSeq = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS n FROM events').get() as { n: number }).n;
-  const ftsRows = (db.prepare('SELECT COUNT(*) AS n FROM events_fts').get() as { n: number }).n;
+  // The search index (search.db) is derived from committed events only; the events digest covers it.
   const { meetings: registry } = hub.internals.ctx;
   const meetings = hub.sessions().flatMap((session) =>
     registry.list(session.id).map((m) => ({
@@ -67,5 +65,5 @@ export function snapshot(hub: Hub): StoreSnapshot {
       latest: m.ring.latest,
     })),
   );
-  return { counts, digests, maxSeq, ftsRows, meetings };
+  return { counts, digests, maxSeq, meetings };
 }

@@ -107,19 +107,22 @@ describe('group commit', () => {
     expect(seen).toEqual(keys.map((key) => ({ key, value: `value-${key}`, visibleToReader: true, pendingAtCallback: 0 })));
   });
 
-  it('group commit - a write that throws rolls back only itself; the rest of its batch is stored', async () => {
-    const { store, insert, keys, committedKeys } = setup();
+  it('group commit - a write that throws rolls back its whole batch: the others are rejected, nothing is kept', async () => {
+    const { store, insert, keys, committedKeys, failures } = setup();
     const calls: string[] = [];
     const first = store.writes.write(
       () => insert('one', 1),
       () => calls.push('one'),
+    );
+    const firstOutcome = first.committed.then(
+      () => 'resolved',
+      (error: unknown) => (error as ParleyError).code,
     );
     let thrown: unknown;
     try {
       store.writes.write(
         () => {
           insert('two', 2);
-          insert('two-b', 2);
           throw new Error('write two fails after inserting');
         },
         () => calls.push('two'),
@@ -128,20 +131,21 @@ describe('group commit', () => {
       thrown = error;
     }
     expect((thrown as Error).message).toBe('write two fails after inserting');
-    // A constraint error inside a write is rolled back the same way.
-    expect(() => store.writes.write(() => insert('one', 99))).toThrow(/UNIQUE constraint failed/);
+    expect(await firstOutcome).toBe('INTERNAL');
+    expect(keys()).toEqual([]);
+    expect(failures).toHaveLength(1);
+    // The next write starts a new batch and is stored.
     const third = store.writes.write(
       () => insert('three', 3),
       () => calls.push('three'),
     );
-    // Inside the open batch, the writer sees only the writes that succeeded.
-    expect(keys()).toEqual(['one', 'three']);
-
-    await Promise.all([first.committed, third.committed]);
-    expect(committedKeys()).toEqual(['one', 'three']);
-    expect(store.db.prepare("SELECT v FROM t WHERE k = 'one'").get()).toEqual({ v: 1 });
-    expect(calls).toEqual(['one', 'three']);
-    expect(store.writes.stats).toEqual({ batches: 1, writes: 2 });
+    await third.committed;
+    expect(committedKeys()).toEqual(['three']);
+    expect(calls).toEqual(['three']);
+    expect(store.writes.stats).toEqual({ batches: 1, writes: 1 });
+    // A constraint error inside a write is handled the same way.
+    expect(() => store.writes.write(() => insert('three', 99))).toThrow(/UNIQUE constraint failed/);
+    expect(committedKeys()).toEqual(['three']);
   });
 
   it('group commit - a second connection sees nothing of a batch before its commit', async () => {

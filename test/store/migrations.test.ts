@@ -55,7 +55,7 @@ describe('store migrations', () => {
     expect(currentVersion(store.db)).toBe(LATEST_STORE_VERSION);
     expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = tableNames(store.db);
-    for (const table of ['events', 'events_fts', 'cursors', 'deliveries', 'requests', 'sessions', 'participants', 'threads', 'memberships']) {
+    for (const table of ['events', 'cursors', 'deliveries', 'requests', 'sessions', 'participants', 'threads', 'memberships']) {
       expect(tables).toContain(table);
     }
     expect(store.integrityCheck()).toBe('ok');

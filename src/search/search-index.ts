@@ -1,0 +1,175 @@
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { ParleyError } from '../errors/parley-error.js';
+import type { Logger } from '../util/logger.js';
+
+/**
+ * Full-text search, kept in a file of its own (`search.db`) and written by a
+ * worker thread, so indexing never slows the posting path. The index is
+ * derived from the log: it records the highest seq it holds and the hub feeds
+ * it whatever lies above that at start. Searching first waits until the
+ * worker has indexed everything handed to it, so a search sees every
+ * acknowledged post (read-your-writes).
+ */
+export interface SearchDoc {
+  seq: number;
+  session: string;
+  thread: string;
+  /** For DMs, the participant ids that may see it; absent when the whole session may. */
+  audience?: string;
+  text: string;
+}
+
+export interface SearchScope {
+  sessionId: string;
+  viewerId: string;
+  threadId?: string;
+}
+
+export const DEFAULT_INDEX_BATCH = 2000;
+export const DEFAULT_INDEX_DELAY_MS = 20;
+
+interface WorkerMessage {
+  type: 'ready' | 'flushed' | 'closed' | 'error';
+  id?: number;
+  indexed?: number;
+  message?: string;
+}
+
+export class SearchIndex {
+  readonly #worker: Worker;
+  readonly #logger: Logger;
+  readonly #waiters = new Map<number, { resolve: (indexed: number) => void; reject: (error: unknown) => void }>();
+  #reader: Database.Database | undefined;
+  #queue: SearchDoc[] = [];
+  #scheduled = false;
+  #nextId = 1;
+  #closed = false;
+  #failure: Error | undefined;
+  #onClosed: (() => void) | undefined;
+  #search: { session: Database.Statement; thread: Database.Statement } | undefined;
+
+  private constructor(
+    readonly file: string,
+    worker: Worker,
+    logger: Logger,
+    /** The highest seq the index held when it started. */
+    readonly indexedAtStart: number,
+  ) {
+    this.#worker = worker;
+    this.#logger = logger;
+    worker.on('message', (message: WorkerMessage) => this.#onMessage(message));
+    worker.on('error', (error) => this.#fail(error));
+    worker.on('exit', (code) => {
+      if (!this.#closed) this.#fail(new Error(`search indexer exited with code ${code}`));
+      this.#onClosed?.();
+    });
+  }
+
+  static async start(file: string, logger: Logger): Promise<SearchIndex> {
+    const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
+      workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS },
+    });
+    const indexed = await new Promise<number>((resolve, reject) => {
+      const onMessage = (message: WorkerMessage): void => {
+        if (message.type !== 'ready') return;
+        worker.off('message', onMessage);
+        worker.off('error', reject);
+        resolve(message.indexed ?? 0);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+    });
+    return new SearchIndex(file, worker, logger, indexed);
+  }
+
+  /** Queues a committed event for indexing; documents go to the worker in batches. */
+  add(doc: SearchDoc): void {
+    if (this.#closed) return;
+    this.#queue.push(doc);
+    if (this.#queue.length >= DEFAULT_INDEX_BATCH) this.#send();
+    else if (!this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => this.#send());
+    }
+  }
+
+  /** Resolves once everything added so far is in the index. */
+  async flushed(): Promise<number> {
+    if (this.#failure) throw this.#unavailable();
+    if (this.#closed) throw new ParleyError('HUB_CLOSED', 'The hub is closed; open it again to search.');
+    this.#send();
+    const id = this.#nextId++;
+    return new Promise<number>((resolve, reject) => {
+      this.#waiters.set(id, { resolve, reject });
+      this.#worker.postMessage({ type: 'flush', id });
+    });
+  }
+
+  /** Ranked seqs of matching documents visible to the viewer. `match` is an FTS5 query. */
+  async search(match: string, scope: SearchScope, limit: number): Promise<number[]> {
+    await this.flushed();
+    const statements = this.#statements();
+    const rows =
+      scope.threadId === undefined
+        ? statements.session.all(match, scope.sessionId, scope.viewerId, limit)
+        : statements.thread.all(match, scope.threadId, scope.viewerId, limit);
+    return (rows as Array<{ seq: number }>).map((r) => r.seq);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#send();
+    this.#closed = true;
+    this.#reader?.close();
+    const exited = new Promise<void>((resolve) => (this.#onClosed = resolve));
+    this.#worker.postMessage({ type: 'close' });
+    await exited;
+  }
+
+  #send(): void {
+    this.#scheduled = false;
+    if (this.#queue.length === 0 || this.#failure) return;
+    const docs = this.#queue;
+    this.#queue = [];
+    this.#worker.postMessage({ type: 'index', docs });
+  }
+
+  #statements(): { session: Database.Statement; thread: Database.Statement } {
+    if (!this.#search) {
+      this.#reader = new Database(this.file, { readonly: true, fileMustExist: true });
+      const visible = '(d.audience IS NULL OR instr(d.audience, ?) > 0)';
+      this.#search = {
+        session: this.#reader.prepare(
+          `SELECT d.seq FROM docs_fts f JOIN docs d ON d.seq = f.rowid
+           WHERE docs_fts MATCH ? AND d.session_id = ? AND ${visible} ORDER BY f.rank LIMIT ?`,
+        ),
+        thread: this.#reader.prepare(
+          `SELECT d.seq FROM docs_fts f JOIN docs d ON d.seq = f.rowid
+           WHERE docs_fts MATCH ? AND d.thread_id = ? AND ${visible} ORDER BY f.rank LIMIT ?`,
+        ),
+      };
+    }
+    return this.#search;
+  }
+
+  #onMessage(message: WorkerMessage): void {
+    if (message.type === 'flushed' && message.id !== undefined) {
+      this.#waiters.get(message.id)?.resolve(message.indexed ?? 0);
+      this.#waiters.delete(message.id);
+    } else if (message.type === 'error') {
+      this.#logger.error('search indexer failed to index a batch', { error: message.message });
+    }
+  }
+
+  #fail(error: Error): void {
+    this.#failure = error;
+    this.#logger.error('search indexer stopped', { error });
+    for (const waiter of this.#waiters.values()) waiter.reject(this.#unavailable());
+    this.#waiters.clear();
+  }
+
+  #unavailable(): ParleyError {
+    return new ParleyError('INTERNAL', `Search is unavailable: ${this.#failure?.message ?? 'indexer stopped'}. Restart the hub to rebuild the index.`);
+  }
+}

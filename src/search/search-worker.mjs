@@ -1,0 +1,82 @@
+// The full-text indexer, on a worker thread of its own with its own SQLite
+// file, so that tokenizing and indexing message text uses the second core
+// instead of the posting path. Plain JavaScript (not compiled) so the same
+// file runs from the sources and from dist/.
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+
+const { file, batchSize, maxDelayMs } = workerData;
+const db = new Database(file);
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.exec(`
+  CREATE TABLE IF NOT EXISTS docs (
+    seq INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    -- NULL for everyone in the session; the two participant ids of a DM otherwise.
+    audience TEXT
+  );
+  CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
+    text, content = '', contentless_delete = 1, detail = 'column', tokenize = 'unicode61 remove_diacritics 2'
+  );
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+`);
+const insertDoc = db.prepare('INSERT OR IGNORE INTO docs (seq, session_id, thread_id, audience) VALUES (?, ?, ?, ?)');
+const insertText = db.prepare('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)');
+const setWatermark = db.prepare("INSERT INTO meta (key, value) VALUES ('indexed_seq', ?) ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)");
+const getWatermark = db.prepare("SELECT value FROM meta WHERE key = 'indexed_seq'");
+
+let pending = [];
+let timer;
+let indexed = getWatermark.get()?.value ?? 0;
+
+const indexBatch = db.transaction((docs) => {
+  let top = indexed;
+  for (const doc of docs) {
+    if (doc.seq <= indexed) continue;
+    if (insertDoc.run(doc.seq, doc.session, doc.thread, doc.audience ?? null).changes > 0) insertText.run(doc.seq, doc.text);
+    if (doc.seq > top) top = doc.seq;
+  }
+  if (top > indexed) setWatermark.run(top);
+  return top;
+});
+
+function flush() {
+  if (timer) {
+    clearTimeout(timer);
+    timer = undefined;
+  }
+  if (pending.length === 0) return;
+  const docs = pending;
+  pending = [];
+  try {
+    indexed = Math.max(indexed, indexBatch(docs));
+  } catch (error) {
+    parentPort.postMessage({ type: 'error', message: String(error?.message ?? error) });
+  }
+}
+
+parentPort.on('message', (message) => {
+  switch (message.type) {
+    case 'index':
+      for (const doc of message.docs) pending.push(doc);
+      if (pending.length >= batchSize) flush();
+      else if (!timer) timer = setTimeout(flush, maxDelayMs);
+      break;
+    case 'flush':
+      flush();
+      parentPort.postMessage({ type: 'flushed', id: message.id, indexed });
+      break;
+    case 'close':
+      flush();
+      db.close();
+      parentPort.postMessage({ type: 'closed' });
+      parentPort.close();
+      break;
+    default:
+      break;
+  }
+});
+
+parentPort.postMessage({ type: 'ready', indexed });
