@@ -72,8 +72,15 @@ export function threadInfo(thread: ThreadRecord, viewerId?: string): ThreadInfo 
   };
 }
 
-/** Writes a membership through to the store and the in-memory thread. */
+/**
+ * Writes a membership through to the store and the in-memory thread. A new
+ * member's cursor starts now: their inbox holds what happens from here on, not
+ * the thread's whole backlog (history() shows that).
+ */
 export function saveMembership(ctx: HubContext, thread: ThreadRecord, membership: MembershipRecord): void {
+  if (!thread.members.has(membership.participantId)) {
+    ctx.store.deliveries.advance(membership.participantId, thread.id, ctx.state.nextSeq - 1);
+  }
   ctx.store.threads.upsertMember({
     thread_id: thread.id,
     participant_id: membership.participantId,
