@@ -84,21 +84,16 @@ export class Transaction {
 
 export async function transact<T>(ctx: HubContext, fn: (tx: Transaction) => T): Promise<T> {
   const tx = new Transaction(ctx);
-  let result;
-  try {
-    result = ctx.store.writes.write(
-      () => fn(tx),
-      () => {
-        for (const item of tx.committed) {
-          indexForSearch(ctx, item.event);
-          ctx.bus.publishEvent(item);
-        }
-      },
-    );
-  } catch (error) {
-    // The batch was rolled back and the in-memory view reloaded (Store.onBatchFailed).
-    throw error;
-  }
+  // If fn throws, the batch is rolled back and the in-memory view reloaded (Store.onBatchFailed).
+  const result = ctx.store.writes.write(
+    () => fn(tx),
+    () => {
+      for (const item of tx.committed) {
+        indexForSearch(ctx, item.event);
+        ctx.bus.publishEvent(item);
+      }
+    },
+  );
   await result.committed;
   return result.value;
 }
