@@ -1,4 +1,4 @@
-import { parseInput } from '../errors/parley-error.js';
+import { ParleyError, parseInput } from '../errors/parley-error.js';
 import type { ControlInput } from '../schema/control.js';
 import type {
   AckInput,
@@ -54,13 +54,23 @@ import type { MeetingStatus } from '../meeting/meeting.js';
  */
 export class Actor {
   readonly #ctx: HubContext;
-  readonly #seat: Seat;
+  readonly #participantId: string;
+  readonly #sessionId: string;
   readonly #meetingRedactor: Redactor;
 
   constructor(ctx: HubContext, seat: Seat, meetingRedactor: Redactor) {
     this.#ctx = ctx;
-    this.#seat = seat;
+    this.#participantId = seat.participant.id;
+    this.#sessionId = seat.session.id;
     this.#meetingRedactor = meetingRedactor;
+  }
+
+  /** Looked up on every call: the records are replaced if the hub reloads its state. */
+  get #seat(): Seat {
+    const participant = this.#ctx.state.participants.get(this.#participantId);
+    const session = this.#ctx.state.sessions.get(this.#sessionId);
+    if (!participant || !session) throw new ParleyError('NOT_FOUND', 'This participant or session no longer exists on the hub; join again.');
+    return { participant, session };
   }
 
   get participant(): Participant {
