@@ -1,13 +1,30 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
+import { ParleyError } from '../errors/parley-error.js';
 import { openHub } from '../hub/hub.js';
 import { createStderrLogger } from '../util/logger.js';
 
-const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT]
+const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--set KEY=VALUE ...]
 
 Runs the hub: takes the home's single-writer lock, opens the store and keeps it
 until SIGINT or SIGTERM, then commits what is pending and closes cleanly.
+
+  --set KEY=VALUE   Any config key, e.g. --set chat.limits.maxMessageChars=2000
+                    (repeatable; flags win over PARLEY_* variables and the file)
 `;
+
+/** `--set key=value` pairs as dotted config keys (validated by the config loader). */
+function parseSets(sets: string[]): Record<string, string> {
+  const flags: Record<string, string> = {};
+  for (const item of sets) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) {
+      throw new ParleyError('CONFIG_INVALID', `Invalid --set "${item}": write it as KEY=VALUE, e.g. --set chat.enabled=false.`, { field: 'set' });
+    }
+    flags[item.slice(0, eq).trim()] = item.slice(eq + 1);
+  }
+  return flags;
+}
 
 /** `parley serve`: runs the hub core on the home until a signal stops it. */
 export async function serve(argv: string[]): Promise<number> {
@@ -18,6 +35,7 @@ export async function serve(argv: string[]): Promise<number> {
       config: { type: 'string' },
       host: { type: 'string' },
       port: { type: 'string' },
+      set: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -30,7 +48,8 @@ export async function serve(argv: string[]): Promise<number> {
   const config = loadConfig({
     home,
     configFile: values.config,
-    flags: { 'server.host': values.host, 'server.port': values.port },
+    flags: { ...parseSets(values.set ?? []), 'server.host': values.host, 'server.port': values.port },
+    flagNames: { 'server.host': '--host', 'server.port': '--port' },
   });
   const logger = createStderrLogger();
   const hub = await openHub({ home, config, logger });

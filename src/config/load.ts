@@ -17,6 +17,8 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   /** Dotted keys from flags, e.g. `{ 'server.port': 8080 }`; values may be strings. */
   flags?: Record<string, unknown>;
+  /** How each flag was spelt on the command line, for error messages (default `--set KEY`). */
+  flagNames?: Record<string, string>;
 }
 
 /** Environment variables that are shorter aliases of config keys (fixed contracts). */
@@ -82,7 +84,7 @@ export function loadConfig(options: LoadConfigOptions): Config {
         field: key,
       });
     }
-    const flagName = `--${key}`;
+    const flagName = options.flagNames?.[key] ?? `--set ${key}`;
     setPath(raw, key, typeof value === 'string' ? coerce(value, spec.type, key, flagName) : value, sources, flagName);
   }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { HandleSchema } from './names.js';
-import { ProfileSchema } from './participant.js';
+import { ProfilePatchSchema } from './participant.js';
 
 /**
  * Steering controls (Agent Bridge), in the shapes of its spec: an object with
@@ -20,7 +20,7 @@ export const CONTROL_VALUE_SCHEMAS = {
   ttl_seconds: z.number().int().min(1).max(365 * 24 * 3600).nullable(),
   discussion: z.strictObject({ on: z.boolean(), allow_agent_mentions: z.boolean().optional() }),
   invited_auto: z.strictObject({ on: z.boolean() }),
-  invite: z.strictObject({ participant_id: HandleSchema, profile: ProfileSchema.partial({ kind: true, roles: true }).optional() }),
+  invite: z.strictObject({ participant_id: HandleSchema, profile: ProfilePatchSchema.optional() }),
 } as const;
 
 export type ControlKind = keyof typeof CONTROL_VALUE_SCHEMAS;

@@ -9,7 +9,6 @@ import {
   UlidSchema,
 } from './names.js';
 import { RequestStatusSchema } from './event.js';
-import { ProfileSchema } from './participant.js';
 import { MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
 
 /**
@@ -141,7 +140,6 @@ export const PresenceInputSchema = z.strictObject({
 });
 export type PresenceInput = z.input<typeof PresenceInputSchema>;
 
-export const ProfileUpdateSchema = ProfileSchema.partial();
 
 export const LiveFilterInputSchema = z.strictObject({
   thread: ThreadRefSchema.optional(),

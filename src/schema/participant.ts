@@ -7,15 +7,28 @@ export type ParticipantKind = z.infer<typeof ParticipantKindSchema>;
 const shortText = (max: number) => z.string().trim().min(1).max(max);
 
 /** What others need to know to interpret who is speaking (Agent Bridge profile). */
-export const ProfileSchema = z.strictObject({
-  kind: ParticipantKindSchema.default('agent'),
+const profileFields = {
   client: shortText(64).optional(),
   model: shortText(128).optional(),
   nickname: shortText(64).optional(),
-  roles: z.array(shortText(64)).max(16).default([]),
+};
+const Roles = z.array(shortText(64)).max(16);
+
+export const ProfileSchema = z.strictObject({
+  kind: ParticipantKindSchema.default('agent'),
+  ...profileFields,
+  roles: Roles.default([]),
 });
 export type Profile = z.output<typeof ProfileSchema>;
 export type ProfileInput = z.input<typeof ProfileSchema>;
+
+/** A change to a profile: only the fields given change (no defaults fill the rest). */
+export const ProfilePatchSchema = z.strictObject({
+  kind: ParticipantKindSchema.optional(),
+  ...profileFields,
+  roles: Roles.optional(),
+});
+export type ProfilePatch = z.output<typeof ProfilePatchSchema>;
 
 export interface Participant {
   /** Stable id: derived from the participant's Ed25519 public key. */
@@ -30,6 +43,6 @@ export interface Participant {
 export const JoinInputSchema = z.strictObject({
   handle: HandleSchema,
   session: z.string().optional(),
-  profile: ProfileSchema.partial({ kind: true, roles: true }).optional(),
+  profile: ProfilePatchSchema.optional(),
 });
 export type JoinInput = z.input<typeof JoinInputSchema>;

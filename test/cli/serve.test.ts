@@ -67,5 +67,12 @@ describe('cli', () => {
     expect(run.status).toBe(2);
     expect(run.stderr).toContain('chat.limits.maxMessageChars');
     expect(run.stderr).toContain('PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS');
+    const flag = spawnSync(process.execPath, [BIN, 'serve', '--set', 'meeting.ringSize=0'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
+    expect(flag.status).toBe(2);
+    expect(flag.stderr).toContain('meeting.ringSize');
+    expect(flag.stderr).toContain('--set meeting.ringSize');
+    const unknown = spawnSync(process.execPath, [BIN, 'serve', '--set', 'chat.enabeld=false'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain('chat.enabeld');
   });
 });

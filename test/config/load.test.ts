@@ -225,7 +225,7 @@ describe('config loading', () => {
 
     const fromFlag = configError(() => load({ home: clean, flags: { 'requests.maxHop': 'three' } }));
     expect(fromFlag.field).toBe('requests.maxHop');
-    expect(fromFlag.message).toContain('(from --requests.maxHop)');
+    expect(fromFlag.message).toContain('(from --set requests.maxHop)');
     expect(fromFlag.message).toContain('"three" is not a number');
 
     const badBoolean = configError(() => load({ home: clean, env: { PARLEY_CHAT_ENABLED: 'maybe' } }));
@@ -248,7 +248,7 @@ describe('config loading', () => {
 
     const fromFlag = configError(() => load({ home: clean, flags: { 'server.port': 70_000 } }));
     expect(fromFlag.field).toBe('server.port');
-    expect(fromFlag.message).toContain('"server.port" (from --server.port)');
+    expect(fromFlag.message).toContain('"server.port" (from --set server.port)');
 
     const notInt = configError(() => load({ home: clean, env: { PARLEY_MEETING_RING_SIZE: '1.5' } }));
     expect(notInt.field).toBe('meeting.ringSize');

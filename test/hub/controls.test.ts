@@ -44,7 +44,7 @@ describe('controls', () => {
       { ttl_seconds: 600 },
       { discussion: { on: true, allow_agent_mentions: true } },
       { invited_auto: { on: true } },
-      { invite: { participant_id: planner?.id, handle: 'planner', profile: { kind: 'agent', client: 'codex', model: 'gpt-5', roles: ['planner'] } } },
+      { invite: { participant_id: planner?.id, handle: 'planner', profile: { client: 'codex', model: 'gpt-5', roles: ['planner'] } } },
     ]);
   });
 

@@ -100,6 +100,13 @@ describe('conversation', () => {
     expect(t.hub.participants()).toHaveLength(1);
   });
 
+  it('conversation - a profile update changes only the fields given', async () => {
+    t = await openTestHub();
+    await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human', nickname: 'Ada', roles: ['lead'] } });
+    const again = await t.hub.join({ handle: 'human', session: 's', profile: { client: 'web' } });
+    expect(again.participant.profile).toEqual({ kind: 'human', nickname: 'Ada', roles: ['lead'], client: 'web' });
+  });
+
   it('conversation - sessions are isolated: nothing is visible across them', async () => {
     t = await openTestHub();
     const a = await t.hub.join({ handle: 'alice', session: 'one' });
