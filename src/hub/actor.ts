@@ -46,6 +46,10 @@ import { closeSide, createChannel, openSide, renameThread, setSubscription, type
 import type { ThreadInfo } from './threads.js';
 import type { MeetingStatus } from '../meeting/meeting.js';
 
+function closingError(): ParleyError {
+  return new ParleyError('HUB_CLOSED', 'The hub is shutting down; nothing was done. Retry against the running hub.');
+}
+
 /**
  * One participant acting in one session: the library's API for everything a
  * participant can do. Every call reads and writes only this session, and the
@@ -82,6 +86,17 @@ export class Actor {
     return { id: this.#seat.session.id, name: this.#seat.session.name };
   }
 
+  /**
+   * Runs one operation: refused once the hub is closing, counted while in
+   * flight so that closing waits for it, and a sign of life for presence.
+   */
+  #run<T>(operation: () => T | Promise<T>): Promise<T> {
+    const { lifecycle } = this.#ctx;
+    if (lifecycle.closing) return Promise.reject(closingError());
+    this.#alive();
+    return lifecycle.track(Promise.resolve().then(operation));
+  }
+
   #alive(): void {
     const changed = this.#ctx.presence.touch(this.#seat.session.id, this.#seat.participant);
     if (changed) this.#ctx.bus.publish({ kind: 'presence', session: this.#seat.session.id, presence: changed });
@@ -90,33 +105,27 @@ export class Actor {
   // Conversation ----------------------------------------------------------
 
   post(input: PostInput): Promise<PostResult> {
-    this.#alive();
-    return post(this.#ctx, this.#seat, input);
+    return this.#run(() => post(this.#ctx, this.#seat, input));
   }
 
   dm(input: DmInput): Promise<PostResult> {
-    this.#alive();
-    return dm(this.#ctx, this.#seat, input);
+    return this.#run(() => dm(this.#ctx, this.#seat, input));
   }
 
   createChannel(input: CreateChannelInput): Promise<ThreadInfo> {
-    this.#alive();
-    return createChannel(this.#ctx, this.#seat, input);
+    return this.#run(() => createChannel(this.#ctx, this.#seat, input));
   }
 
   renameThread(input: RenameThreadInput): Promise<ThreadInfo> {
-    this.#alive();
-    return renameThread(this.#ctx, this.#seat, input);
+    return this.#run(() => renameThread(this.#ctx, this.#seat, input));
   }
 
   openSide(input: OpenSideInput): Promise<SideOpened> {
-    this.#alive();
-    return openSide(this.#ctx, this.#seat, input);
+    return this.#run(() => openSide(this.#ctx, this.#seat, input));
   }
 
   closeSide(input: CloseSideInput): Promise<SideClosed> {
-    this.#alive();
-    return closeSide(this.#ctx, this.#seat, input);
+    return this.#run(() => closeSide(this.#ctx, this.#seat, input));
   }
 
   subscribe(thread: string): Promise<ThreadInfo> {
@@ -132,61 +141,57 @@ export class Actor {
   }
 
   #subscription(thread: string, state: 'subscribed' | 'muted' | 'unsubscribed'): Promise<ThreadInfo> {
-    this.#alive();
-    return setSubscription(this.#ctx, this.#seat, { thread, state });
+    return this.#run(() => setSubscription(this.#ctx, this.#seat, { thread, state }));
   }
 
   async threads(): Promise<ThreadInfo[]> {
-    this.#alive();
-    return listThreads(this.#ctx, this.#seat);
+    return this.#run(() => listThreads(this.#ctx, this.#seat));
   }
 
   // Reading ---------------------------------------------------------------
 
   async readNew(input: ReadNewInput): Promise<ReadNewResult> {
-    this.#alive();
-    return readNew(this.#ctx, this.#seat, input);
+    return this.#run(() => readNew(this.#ctx, this.#seat, input));
   }
 
   async history(input: HistoryInput): Promise<HistoryResult> {
-    this.#alive();
-    return history(this.#ctx, this.#seat, input);
+    return this.#run(() => history(this.#ctx, this.#seat, input));
   }
 
   async search(input: SearchInput): Promise<Awaited<ReturnType<typeof search>>> {
-    this.#alive();
-    return search(this.#ctx, this.#seat, input);
+    return this.#run(() => search(this.#ctx, this.#seat, input));
   }
 
   async inbox(input: InboxInput = {}): Promise<InboxResult> {
-    this.#alive();
-    return readInbox(this.#ctx, this.#seat, input, { peek: false });
+    return this.#run(() => readInbox(this.#ctx, this.#seat, input, { peek: false }));
   }
 
   async peek(input: InboxInput = {}): Promise<InboxResult> {
-    this.#alive();
-    return readInbox(this.#ctx, this.#seat, input, { peek: true });
+    return this.#run(() => readInbox(this.#ctx, this.#seat, input, { peek: true }));
   }
 
+  /** Not counted as in flight: a shutdown ends waits (with HUB_CLOSED) instead of waiting for them. */
   wait(input: WaitInput = {}, signal?: AbortSignal): Promise<WaitResult> {
+    if (this.#ctx.lifecycle.closing) return Promise.reject(closingError());
     this.#alive();
     return waitForInbox(this.#ctx, this.#seat, input, signal);
   }
 
   async ack(input: AckInput): Promise<AckResult> {
-    this.#alive();
-    return acknowledge(this.#ctx, this.#seat, input);
+    return this.#run(() => acknowledge(this.#ctx, this.#seat, input));
   }
 
   /** Targeted items in one delivery state, e.g. `delivered` ones still awaiting an ack. */
   async deliveries(state: DeliveryState = 'delivered', limit = 100): Promise<ReturnType<typeof deliveriesIn>> {
-    this.#alive();
-    const parsed = parseInput(DeliveriesInputSchema, { state, limit });
-    return deliveriesIn(this.#ctx, this.#seat, parsed.state, parsed.limit);
+    return this.#run(() => {
+      const parsed = parseInput(DeliveriesInputSchema, { state, limit });
+      return deliveriesIn(this.#ctx, this.#seat, parsed.state, parsed.limit);
+    });
   }
 
   /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable. */
   live(input: LiveFilterInput = {}): LiveSubscription {
+    if (this.#ctx.lifecycle.closing) throw closingError();
     this.#alive();
     const filter = parseInput(LiveFilterInputSchema, input);
     const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
@@ -201,8 +206,7 @@ export class Actor {
   // Steering ----------------------------------------------------------------
 
   control(thread: string, control: ControlInput): Promise<ControlResult> {
-    this.#alive();
-    return applyControl(this.#ctx, this.#seat, thread, control);
+    return this.#run(() => applyControl(this.#ctx, this.#seat, thread, control));
   }
 
   hardMute(thread: string, targets: string[]): Promise<ControlResult> {
@@ -236,18 +240,15 @@ export class Actor {
   // Requests ----------------------------------------------------------------
 
   request(input: RequestInput): Promise<RequestResult> {
-    this.#alive();
-    return sendRequest(this.#ctx, this.#seat, input);
+    return this.#run(() => sendRequest(this.#ctx, this.#seat, input));
   }
 
   respond(input: RespondInput): Promise<ResponseResult> {
-    this.#alive();
-    return respond(this.#ctx, this.#seat, input);
+    return this.#run(() => respond(this.#ctx, this.#seat, input));
   }
 
   async openRequests(): Promise<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }> {
-    this.#alive();
-    return openRequests(this.#ctx, this.#seat);
+    return this.#run(() => openRequests(this.#ctx, this.#seat));
   }
 
   // Presence ----------------------------------------------------------------
@@ -267,13 +268,14 @@ export class Actor {
 
   /** Presence of every participant of the session (offline when never seen or silent past the TTL). */
   async who(): Promise<PresenceInfo[]> {
-    this.#alive();
-    const { session } = this.#seat;
-    return [...session.members].map((id) => {
-      const known = this.#ctx.presence.get(session.id, id);
-      if (known) return known;
-      const p = this.#ctx.state.participant(id);
-      return { participant: id, handle: p.handle, state: 'offline', seq: 0, lastSeen: new Date(0).toISOString(), details: { profile: p.profile } };
+    return this.#run(() => {
+      const { session } = this.#seat;
+      return [...session.members].map((id): PresenceInfo => {
+        const known = this.#ctx.presence.get(session.id, id);
+        if (known) return known;
+        const p = this.#ctx.state.participant(id);
+        return { participant: id, handle: p.handle, state: 'offline', seq: 0, lastSeen: new Date(0).toISOString(), details: { profile: p.profile } };
+      });
     });
   }
 
@@ -288,33 +290,27 @@ export class Actor {
   // Meetings ------------------------------------------------------------------
 
   async meetingJoin(meeting: string): Promise<MeetingView> {
-    this.#alive();
-    return joinMeeting(this.#ctx, this.#seat, meeting);
+    return this.#run(() => joinMeeting(this.#ctx, this.#seat, meeting));
   }
 
   async meetingLeave(meeting: string): Promise<{ left: boolean }> {
-    this.#alive();
-    return leaveMeeting(this.#ctx, this.#seat, meeting);
+    return this.#run(() => leaveMeeting(this.#ctx, this.#seat, meeting));
   }
 
   meetingSay(meeting: string, text: string): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
-    this.#alive();
-    return sayInMeeting(this.#ctx, this.#seat, this.#meetingRedactor, { meeting, text });
+    return this.#run(() => sayInMeeting(this.#ctx, this.#seat, this.#meetingRedactor, { meeting, text }));
   }
 
   async meetingHear(input: MeetingHearInput): Promise<HearView> {
-    this.#alive();
-    return hearInMeeting(this.#ctx, this.#seat, input);
+    return this.#run(() => hearInMeeting(this.#ctx, this.#seat, input));
   }
 
   async meetingWho(meeting: string): Promise<MeetingView> {
-    this.#alive();
-    return meetingWho(this.#ctx, this.#seat, meeting);
+    return this.#run(() => meetingWho(this.#ctx, this.#seat, meeting));
   }
 
   async meetingStatus(meeting: string, lastHeard = 0): Promise<MeetingStatus> {
-    this.#alive();
-    return meetingStatus(this.#ctx, this.#seat, { meeting, last_heard: lastHeard });
+    return this.#run(() => meetingStatus(this.#ctx, this.#seat, { meeting, last_heard: lastHeard }));
   }
 
   async meetings(): Promise<ReturnType<typeof listMeetings>> {

@@ -4,6 +4,7 @@ import type { Redactor } from '../redaction/redactor.js';
 import type { SearchIndex } from '../search/search-index.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../util/logger.js';
+import type { Lifecycle } from './lifecycle.js';
 import type { LiveBus } from './live-bus.js';
 import type { PresenceTracker } from './presence.js';
 import type { HubState } from './state.js';
@@ -19,6 +20,7 @@ export interface HubContext {
   redactor: Redactor;
   search: SearchIndex;
   logger: Logger;
+  lifecycle: Lifecycle;
   now: () => number;
   newId: () => string;
 }

@@ -16,6 +16,7 @@ import { createStderrLogger, type Logger } from '../util/logger.js';
 import { Actor } from './actor.js';
 import type { HubContext } from './context.js';
 import { ensureParticipant, ensureSession, enterSession } from './directory.js';
+import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
 import { HubState } from './state.js';
@@ -88,12 +89,14 @@ export class Hub {
     const parsed = parseInput(JoinInputSchema, input);
     const sessionName = parseInput(SessionNameSchema, parsed.session ?? DEFAULT_SESSION, 'session');
     const ctx = this.#ctx;
-    const seat = await transact(ctx, (tx) => {
-      const session = ensureSession(ctx, sessionName);
-      const participant = ensureParticipant(ctx, parsed.handle, parsed.profile);
-      enterSession(ctx, tx, session, participant);
-      return { session, participant };
-    });
+    const seat = await ctx.lifecycle.track(
+      transact(ctx, (tx) => {
+        const session = ensureSession(ctx, sessionName);
+        const participant = ensureParticipant(ctx, parsed.handle, parsed.profile);
+        enterSession(ctx, tx, session, participant);
+        return { session, participant };
+      }),
+    );
     return new Actor(ctx, seat, this.#meetingRedactor);
   }
 
@@ -152,12 +155,21 @@ export class Hub {
     return this.#closed;
   }
 
-  /** Commits what is pending, closes the store cleanly and releases the home. */
+  /**
+   * Shuts down: refuses new operations, lets those in flight finish, commits
+   * what is pending, ends waits and live streams, closes the store cleanly and
+   * releases the home.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#sweeper);
+    this.#ctx.lifecycle.closing = true;
+    await this.#ctx.lifecycle.drain();
     try {
+      // Commit what is pending (and publish it), then end waits and streams, then close the files.
+      this.#ctx.store.writes.flush();
+      this.#ctx.bus.close();
       // The last group commit hands its events to the indexer, which then finishes.
       this.#ctx.store.close();
       await this.#ctx.search.close();
@@ -221,6 +233,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       redactor,
       search,
       logger,
+      lifecycle: new Lifecycle(),
       now,
       newId: ulidFactory(now),
     };

@@ -171,6 +171,7 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
   if (timeout === 0 || signal?.aborted) return { items: [], more: false, timedOut: timeout === 0 };
 
   const me = seat.participant.id;
+  let closedByHub = false;
   const woke = await new Promise<boolean>((resolve) => {
     const finish = (value: boolean): void => {
       clearTimeout(timer);
@@ -179,16 +180,24 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
       resolve(value);
     };
     const onAbort = (): void => finish(false);
-    const unlisten = ctx.bus.listen(seat.session.id, (item: LiveItem) => {
-      if (item.kind !== 'event') return;
-      const thread = ctx.state.threads.get(item.event.thread);
-      if (!thread) return;
-      const placement = placementOf(thread, item.event, me, item.targets.get(me));
-      if (placement?.wakes) finish(true);
-    });
+    const unlisten = ctx.bus.listen(
+      seat.session.id,
+      (item: LiveItem) => {
+        if (item.kind !== 'event') return;
+        const thread = ctx.state.threads.get(item.event.thread);
+        if (!thread) return;
+        const placement = placementOf(thread, item.event, me, item.targets.get(me));
+        if (placement?.wakes) finish(true);
+      },
+      () => {
+        closedByHub = true;
+        finish(false);
+      },
+    );
     const timer = setTimeout(() => finish(false), timeout);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+  if (closedByHub) throw new ParleyError('HUB_CLOSED', 'The hub shut down during the wait; reconnect and wait again.');
   if (!woke) return { items: [], more: false, timedOut: !signal?.aborted };
   return { ...readInbox(ctx, seat, inboxInput, { peek: false }), timedOut: false };
 }

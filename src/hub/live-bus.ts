@@ -25,8 +25,16 @@ export type LiveListener = (item: LiveItem) => void;
 
 export class LiveBus {
   private readonly bySession = new Map<string, Set<LiveListener>>();
+  private readonly onClose = new Map<LiveListener, () => void>();
+  private closed = false;
 
-  listen(session: string, listener: LiveListener): () => void {
+  /** `onClose` runs if the hub shuts down while the listener is registered (waits end, streams finish). */
+  listen(session: string, listener: LiveListener, onClose?: () => void): () => void {
+    if (this.closed) {
+      onClose?.();
+      return () => undefined;
+    }
+    if (onClose) this.onClose.set(listener, onClose);
     let set = this.bySession.get(session);
     if (!set) {
       set = new Set();
@@ -37,8 +45,24 @@ export class LiveBus {
       const current = this.bySession.get(session);
       if (!current) return;
       current.delete(listener);
+      this.onClose.delete(listener);
       if (current.size === 0) this.bySession.delete(session);
     };
+  }
+
+  /** Ends every wait and live stream: the hub is shutting down. */
+  close(): void {
+    this.closed = true;
+    const callbacks = [...this.onClose.values()];
+    this.onClose.clear();
+    this.bySession.clear();
+    for (const callback of callbacks) {
+      try {
+        callback();
+      } catch {
+        // a failing observer must not stop the shutdown
+      }
+    }
   }
 
   publish(item: LiveItem): void {

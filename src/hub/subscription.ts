@@ -84,10 +84,15 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter): Live
     return lastSeq;
   };
 
-  const unlisten = ctx.bus.listen(seat.session.id, (item) => {
-    if (replaying && item.kind === 'event') return;
-    if (wanted(item)) push(item);
-  });
+  const unlisten = ctx.bus.listen(
+    seat.session.id,
+    (item) => {
+      if (replaying && item.kind === 'event') return;
+      if (wanted(item)) push(item);
+    },
+    // The hub is shutting down: end the stream; the consumer resumes elsewhere by seq.
+    () => finish(),
+  );
 
   const targetsOf = (row: EventRow): ReadonlyMap<string, DeliveryReason> => {
     const delivery = ctx.store.deliveries.get(me, row.seq);

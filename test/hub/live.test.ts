@@ -109,6 +109,33 @@ describe('live subscription', () => {
     expect(said).toMatchObject({ kind: 'meeting', meeting: 'standup', participant: 'alice', message: { number: 1, content: 'hi all' } });
   });
 
+  it('live - closing the hub ends streams after the last committed event, and ends waits with HUB_CLOSED', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    const live = b.live({ ephemeral: false });
+    const waiting = b.wait({ timeout_ms: 60_000 }).catch((error: unknown) => error);
+    const last = a.post({ thread: 'general', text: 'last words' });
+    await t.close();
+    t = undefined;
+    await last;
+    const items: LiveItem[] = [];
+    for await (const item of live) items.push(item);
+    expect(items.map((i) => (i.kind === 'event' ? i.event.content : i.kind))).toEqual(['last words']);
+    // The wait saw the post (a waking item) before the shutdown, or was ended by it.
+    const outcome = await waiting;
+    expect((outcome as { code?: string }).code === 'HUB_CLOSED' || (outcome as { items?: unknown[] }).items?.length === 1).toBe(true);
+  });
+
+  it('live - a wait pending at shutdown ends with HUB_CLOSED', async () => {
+    t = await openTestHub();
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    const waiting = b.wait({ timeout_ms: 60_000 }).catch((error: unknown) => error);
+    await t.close();
+    t = undefined;
+    expect(await waiting).toMatchObject({ code: 'HUB_CLOSED' });
+  });
+
   it('live - for await ends cleanly when the consumer breaks', async () => {
     t = await openTestHub();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
