@@ -3,13 +3,13 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { tempDir } from './core.js';
 
-/** Raw better-sqlite3 on the same machine, same settings (WAL, synchronous=FULL): the anchor for ratios. */
-export function rawSqlite(): { singleRowTxPerSecond: number; batchedRowsPerSecond: number } {
+/** Raw better-sqlite3 on the same machine, in WAL mode: the anchor for ratios. */
+export function rawSqlite(synchronous: 'FULL' | 'NORMAL'): { singleRowTxPerSecond: number; batchedRowsPerSecond: number } {
   const dir = tempDir('parley-bench-raw-');
   const db = new Database(path.join(dir, 'raw.db'));
   try {
     db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma(`synchronous = ${synchronous}`);
     db.exec('CREATE TABLE e (seq INTEGER PRIMARY KEY, id TEXT, thread TEXT, content TEXT)');
     const insert = db.prepare('INSERT INTO e VALUES (?, ?, ?, ?)');
     const text = 'x'.repeat(1024);

@@ -59,7 +59,7 @@ export interface ThroughputResult {
 }
 
 /** `concurrency` posters, each posting its share of `total` 1 KB messages back to back. */
-export async function postThroughput(total: number, concurrency: number, secretEvery = 0): Promise<ThroughputResult> {
+export async function postThroughput(total: number, concurrency: number, secretEvery = 0, config = {}): Promise<ThroughputResult> {
   return withHub(async (hub) => {
     const posters: Actor[] = [];
     for (let i = 0; i < concurrency; i++) posters.push(await hub.join({ handle: `agent-${i}`, session: 'bench' }));
@@ -89,7 +89,7 @@ export async function postThroughput(total: number, concurrency: number, secretE
       avgBatch: (after.writes - before.writes) / Math.max(1, batches),
       secretEvery,
     };
-  });
+  }, config);
 }
 
 /** Time from a post call until each of `receivers` subscribed participants has it in a live inbox stream. */
