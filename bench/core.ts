@@ -198,6 +198,7 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
   for (let done = already; done < total; done += chunk) {
     insertMany(done, Math.min(total, done + chunk));
   }
+  store.events.markCommitted(ctx.state.nextSeq - 1);
   // Index the new events as the hub would at its next start.
   await catchUpSearch(ctx, (await ctx.search.flushed()));
 }

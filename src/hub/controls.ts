@@ -4,7 +4,8 @@ import { TO_ALL } from '../schema/event.js';
 import { ThreadRefSchema } from '../schema/names.js';
 import type { HubContext } from './context.js';
 import { enterSession, ensureParticipant } from './directory.js';
-import { resolveFor, resolveMember, type Seat } from './seat.js';
+import { assertCanSee } from './posting.js';
+import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
 import { membershipOf, saveMembership, saveThreadState } from './threads.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { transact, type DeliveryReason, type Transaction } from './writer.js';
@@ -42,6 +43,9 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
     }
   }
   if ('prod' in control) targets = targetsOf(control.prod, 'prod');
+  for (const target of targets) assertCanSee(thread, target.id, `control.${kind}`);
+  // Steering obeys steering: the muted cannot steer, and agents cannot steer a paused thread.
+  assertMayPost(seat, thread);
   if (thread.kind === 'dm' && ('invite' in control || 'mute' in control)) {
     throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread; use it on a channel or side channel.`, { field: 'control' });
   }
@@ -112,7 +116,8 @@ function applyEffect(
   }
   // invite: the invited participant persists on the thread, registered if new to the hub.
   const { participant_id: handle, profile } = control.invite;
-  const invitee = ensureParticipant(ctx, handle, profile);
+  // An invitation never changes who someone is: the profile given stays on the invitation.
+  const invitee = ctx.state.participantByHandle(handle) ?? ensureParticipant(ctx, handle, profile);
   enterSession(ctx, tx, seat.session, invitee);
   const membership = membershipOf(thread, invitee.id);
   saveMembership(ctx, thread, {

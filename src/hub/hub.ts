@@ -217,7 +217,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     };
     const redactor = createRedactor({ ...redactorOptions, maxMessageChars: config.chat.limits.maxMessageChars });
     const meetingRedactor = createRedactor({ ...redactorOptions, maxMessageChars: config.meeting.maxMessageChars });
-    search = await SearchIndex.start(path.join(home, SEARCH_FILENAME), logger);
+    search = await SearchIndex.start(path.join(home, SEARCH_FILENAME), logger, { storeId: store.storeId, maxSeq: store.events.maxSeq() });
     const ctx: HubContext = {
       config,
       store,

@@ -64,12 +64,12 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
   const items: InboxItem[] = [];
   let more = false;
 
-  const pending = ctx.store.deliveries.pending(me, seat.session.id, limit + 1);
+  const pending = ctx.store.deliveries.pending(me, seat.session.id, ctx.store.events.visibleUpTo, limit + 1);
   if (pending.length > limit) more = true;
   for (const delivery of pending.slice(0, limit)) {
     const thread = ctx.state.threads.get(delivery.thread_id);
     const row = ctx.store.events.bySeq(delivery.seq);
-    if (!thread || !row) continue;
+    if (!thread || !row || (thread.kind === 'dm' && !thread.members.has(me))) continue;
     const event = rowToEvent(row);
     const reason = delivery.reason as DeliveryReason;
     items.push(itemOf(ctx, thread, event, me, { priority: 'high', reason, wakes: true }, mode.peek ? 'pending' : 'delivered'));
@@ -208,7 +208,7 @@ export interface AckResult {
   not_targeted: string[];
 }
 
-export function acknowledge(ctx: HubContext, seat: Seat, input: AckInput): AckResult {
+export async function acknowledge(ctx: HubContext, seat: Seat, input: AckInput): Promise<AckResult> {
   const parsed = parseInput(AckInputSchema, input);
   const me = seat.participant.id;
   const seqs: number[] = [];
@@ -224,14 +224,19 @@ export function acknowledge(ctx: HubContext, seat: Seat, input: AckInput): AckRe
     else notTargeted.push(id);
   });
   const now = ctx.now();
-  const { value } = writeNow(ctx, () => seqs.filter((seq) => ctx.store.deliveries.acknowledge(me, seq, now)).length);
+  const { value, committed } = writeNow(ctx, () => seqs.filter((seq) => ctx.store.deliveries.acknowledge(me, seq, now)).length);
+  // An acknowledgement is reported only once it is durable.
+  await committed;
   return { acknowledged: value, not_targeted: notTargeted };
 }
 
 /** Targeted items in a given delivery state (e.g. delivered but not yet acknowledged), newest first. */
 export function deliveriesIn(ctx: HubContext, seat: Seat, state: DeliveryState, limit: number): Array<{ reason: string; state: DeliveryState; event: ParleyEvent }> {
-  return ctx.store.deliveries.byState(seat.participant.id, seat.session.id, state, limit).flatMap((d) => {
+  const me = seat.participant.id;
+  return ctx.store.deliveries.byState(me, seat.session.id, state, ctx.store.events.visibleUpTo, limit).flatMap((d) => {
     const row = ctx.store.events.bySeq(d.seq);
-    return row ? [{ reason: d.reason, state: d.state, event: rowToEvent(row) }] : [];
+    const thread = ctx.state.threads.get(d.thread_id);
+    if (!row || !thread || (thread.kind === 'dm' && !thread.members.has(me))) return [];
+    return [{ reason: d.reason, state: d.state, event: rowToEvent(row) }];
   });
 }

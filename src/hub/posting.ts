@@ -6,7 +6,7 @@ import { findMentions } from './mentions.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
 import { assertEventInThread, createThread, dmKeyOf, ensureSubscribed } from './threads.js';
 import type { ThreadRecord } from './state.js';
-import { transact, type DeliveryReason } from './writer.js';
+import { transact, type DeliveryReason, type Transaction } from './writer.js';
 
 /**
  * Posting a message (Maestro's rules): refuse what steering forbids, cut what
@@ -82,25 +82,36 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
 
 const me = (seat: Seat): string => seat.participant.id;
 
+/** A DM's events may target only its two participants. */
+export function assertCanSee(thread: ThreadRecord, participantId: string | undefined, field: string): void {
+  if (participantId === undefined || thread.kind !== 'dm' || thread.members.has(participantId)) return;
+  throw new ParleyError('INVALID_INPUT', `Invalid ${field}: this is a direct-message thread; only its two participants can be addressed in it.`, {
+    field,
+  });
+}
+
 /** The DM thread of two participants in the session, created on first use. */
 export async function ensureDm(ctx: HubContext, seat: Seat, otherId: string): Promise<ThreadRecord> {
+  const existing = ctx.state.dm(seat.session.id, dmKeyOf(seat.participant.id, otherId));
+  if (existing) return existing;
+  return transact(ctx, (tx) => dmWithin(ctx, tx, seat, otherId));
+}
+
+/** The DM thread of two participants, created inside the caller's transaction if need be. */
+export function dmWithin(ctx: HubContext, tx: Transaction, seat: Seat, otherId: string): ThreadRecord {
   const key = dmKeyOf(seat.participant.id, otherId);
   const existing = ctx.state.dm(seat.session.id, key);
   if (existing) return existing;
   const other = ctx.state.participant(otherId);
-  return transact(ctx, (tx) => {
-    const again = ctx.state.dm(seat.session.id, key);
-    if (again) return again;
-    const [a, b] = [seat.participant.handle, other.handle].sort();
-    return createThread(ctx, tx, {
-      session: seat.session,
-      kind: 'dm',
-      name: `dm:${a},${b}`,
-      createdBy: seat.participant.id,
-      dmKey: key,
-      members: [otherId],
-    }).thread;
-  });
+  const [a, b] = [seat.participant.handle, other.handle].sort();
+  return createThread(ctx, tx, {
+    session: seat.session,
+    kind: 'dm',
+    name: `dm:${a},${b}`,
+    createdBy: seat.participant.id,
+    dmKey: key,
+    members: [otherId],
+  }).thread;
 }
 
 interface MessageSpec {
@@ -116,8 +127,12 @@ async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
   assertMayPost(seat, thread);
   const me = seat.participant;
   const to = spec.to === undefined ? undefined : resolveMember(ctx, seat, spec.to, 'to');
+  assertCanSee(thread, to?.id, 'to');
   if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, 'reply_to');
-  const mentions = findMentions(spec.text, seat.session, ctx.state).filter((id) => id !== me.id);
+  // In a DM only its two participants are reachable: other @names are plain text there.
+  const mentions = findMentions(spec.text, seat.session, ctx.state).filter(
+    (id) => id !== me.id && (thread.kind !== 'dm' || thread.members.has(id)),
+  );
   const targets: Array<{ participantId: string; reason: DeliveryReason }> = [];
   if (thread.kind === 'dm') {
     for (const memberId of thread.members.keys()) targets.push({ participantId: memberId, reason: 'dm' });

@@ -82,7 +82,11 @@ export async function search(ctx: HubContext, seat: Seat, input: SearchInput): P
   const events: ParleyEvent[] = [];
   for (const seq of seqs) {
     const row = ctx.store.events.bySeq(seq);
-    if (row) events.push(rowToEvent(row));
+    // The index is derived: check every hit against the log before showing it.
+    const hitThread = row ? ctx.state.threads.get(row.thread_id) : undefined;
+    if (!row || !hitThread || row.session_id !== seat.session.id) continue;
+    if (hitThread.kind === 'dm' && !hitThread.members.has(seat.participant.id)) continue;
+    events.push(rowToEvent(row));
   }
   return { events };
 }

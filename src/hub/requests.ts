@@ -3,9 +3,9 @@ import { TERMINAL_STATUSES, type RequestContent, type RequestStatus, type Respon
 import { RequestInputSchema, RespondInputSchema, type RequestInput, type RespondInput } from '../schema/inputs.js';
 import type { RequestRow } from '../store/request-store.js';
 import type { HubContext } from './context.js';
-import { assertTextSize, ensureDm } from './posting.js';
+import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
-import { ensureSubscribed } from './threads.js';
+import { dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
 /**
@@ -51,7 +51,9 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   let hop = 0;
   if (parsed.reply_to !== undefined) {
     const parent = ctx.store.requests.get(parsed.reply_to);
-    if (!parent || parent.session_id !== seat.session.id) {
+    const parentThread = parent ? ctx.state.threads.get(parent.thread_id) : undefined;
+    const hidden = parentThread?.kind === 'dm' && !parentThread.members.has(me.id);
+    if (!parent || parent.session_id !== seat.session.id || hidden) {
       throw new ParleyError('NOT_FOUND', `No request ${parsed.reply_to} in this session to follow up on; check reply_to.`, { field: 'reply_to' });
     }
     hop = parent.hop + 1;
@@ -63,15 +65,18 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
       { field: 'reply_to', details: { hop, maxHop: ctx.config.requests.maxHop } },
     );
   }
-  if (parsed.request_id !== undefined && ctx.store.requests.get(parsed.request_id)) {
-    throw new ParleyError('CONFLICT', `A request with id ${parsed.request_id} already exists; use a new request_id.`, { field: 'request_id' });
-  }
+  assertFreshRequestId(ctx, parsed.request_id);
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
-  const thread = parsed.thread === undefined ? await ensureDm(ctx, seat, target.id) : resolveFor(ctx, seat, parsed.thread);
-  assertMayPost(seat, thread);
-  if (parsed.request_id !== undefined && ctx.store.requests.get(parsed.request_id)) {
-    throw new ParleyError('CONFLICT', `A request with id ${parsed.request_id} already exists; use a new request_id.`, { field: 'request_id' });
+  // Everything below runs without an await: checks, then one write (with the DM if it is new).
+  const given = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
+  if (given) {
+    assertMayPost(seat, given);
+    assertCanSee(given, target.id, 'to');
+  } else {
+    const existingDm = ctx.state.dm(seat.session.id, dmKeyOf(me.id, target.id));
+    if (existingDm) assertMayPost(seat, existingDm);
   }
+  assertFreshRequestId(ctx, parsed.request_id);
   const requestId = parsed.request_id ?? ctx.newId();
   const content: RequestContent = {
     request_id: requestId,
@@ -81,7 +86,8 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
     hop,
     ...(redaction === undefined ? {} : { text: redaction.text }),
   };
-  const event = await transact(ctx, (tx) => {
+  const { event, thread } = await transact(ctx, (tx) => {
+    const thread = given ?? dmWithin(ctx, tx, seat, target.id);
     ensureSubscribed(ctx, thread, me.id);
     const appended = tx.append({
       thread,
@@ -104,7 +110,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
       status: 'open',
       updated_seq: appended.seq,
     });
-    return appended;
+    return { event: appended, thread };
   });
   return { request_id: requestId, id: event.id, seq: event.seq, thread: thread.id, hop };
 }
@@ -126,6 +132,7 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
   assertOpen(again);
   const thread = ctx.state.threads.get(request.thread_id);
   if (!thread) throw new ParleyError('NOT_FOUND', `The thread of request ${request.request_id} no longer exists.`, { field: 'request_id' });
+  assertMayPost(seat, thread);
   const content: ResponseContent = {
     request_id: request.request_id,
     status: parsed.status,
@@ -183,6 +190,15 @@ function assertJsonSize(ctx: HubContext, value: unknown, field: string): void {
       `${field} is ${bytes} bytes as JSON, over the limit of ${ctx.config.requests.maxParamsBytes}. Reference a file instead.`,
       { field },
     );
+  }
+}
+
+/** A caller-chosen request id must be unused; the message does not say where it is used. */
+function assertFreshRequestId(ctx: HubContext, requestId: string | undefined): void {
+  if (requestId !== undefined && ctx.store.requests.get(requestId)) {
+    throw new ParleyError('CONFLICT', `request_id ${requestId} cannot be used; choose another (a new ULID, say) or omit it.`, {
+      field: 'request_id',
+    });
   }
 }
 

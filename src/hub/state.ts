@@ -110,7 +110,8 @@ export class HubState {
         ...(row.muted_by === null ? {} : { mutedBy: row.muted_by }),
       });
     }
-    this.nextSeq = this.store.events.maxSeq() + 1;
+    // Never hand out a seq twice, even one that was rolled back.
+    this.nextSeq = Math.max(this.nextSeq, this.store.events.maxSeq() + 1);
   }
 
   addSession(session: SessionRecord): void {

@@ -56,6 +56,7 @@ export async function renameThread(ctx: HubContext, seat: Seat, input: RenameThr
   if (thread.kind === 'channel' && name !== thread.name && ctx.state.channel(seat.session.id, name)) {
     throw new ParleyError('CONFLICT', `Channel "#${name}" already exists in this session; pick another name.`, { field: 'name' });
   }
+  assertMayPost(seat, thread);
   const from = thread.name;
   if (name === from) return threadInfo(thread, seat.participant.id);
   await transact(ctx, (tx) => {
@@ -137,11 +138,14 @@ export async function closeSide(ctx: HubContext, seat: Seat, input: CloseSideInp
   if (side.state.closed) {
     throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed; its summary is in the parent thread. Nothing more to do.`, { field: 'thread' });
   }
-  const redaction = await ctx.redactor.apply(parsed.summary);
+  assertMayPost(seat, side);
+  // The whole summary message obeys the posting rules (limit and scanner), not just the summary.
+  const redaction = await ctx.redactor.apply(`Side channel "${side.name}" closed. Summary: ${parsed.summary}`);
   const parent = ctx.state.threads.get(side.parentId);
   if (!parent) throw new ParleyError('NOT_FOUND', `The parent of side channel "${side.name}" no longer exists.`, { field: 'thread' });
   if (side.state.closed) throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed.`, { field: 'thread' });
-  assertMayPost(seat, parent);
+  assertMayPost(seat, side);
+  assertMayPost(seat, parent, 'parent');
   const me = seat.participant.id;
   const summary = await transact(ctx, (tx) => {
     tx.append({ thread: side, type: 'system', from: me, to: TO_ALL, content: { action: 'thread.closed', summary: redaction.text } });
@@ -153,7 +157,7 @@ export async function closeSide(ctx: HubContext, seat: Seat, input: CloseSideInp
       type: 'message',
       from: me,
       to: TO_ALL,
-      content: `Side channel "${side.name}" closed. Summary: ${redaction.text}`,
+      content: redaction.text,
       meta: { link: side.id, ...(redaction.redacted ? { redacted: true } : {}), ...(redaction.truncated ? { truncated: true } : {}) },
     });
   });

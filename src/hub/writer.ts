@@ -88,6 +88,7 @@ export async function transact<T>(ctx: HubContext, fn: (tx: Transaction) => T): 
   const result = ctx.store.writes.write(
     () => fn(tx),
     () => {
+      for (const item of tx.committed) ctx.store.events.markCommitted(item.event.seq);
       for (const item of tx.committed) {
         indexForSearch(ctx, item.event);
         ctx.bus.publishEvent(item);
@@ -107,7 +108,13 @@ export function indexForSearch(ctx: HubContext, event: ParleyEvent): void {
   ctx.search.add({ seq: event.seq, session: event.session, thread: event.thread, text, ...(audience ? { audience } : {}) });
 }
 
-/** Like transact, for writes that touch no event (cursors, subscriptions, profiles). */
+/**
+ * Like transact, for writes that touch no event (cursors, delivery states).
+ * Callers may not wait for the commit: a lost cursor only means events are
+ * delivered again. A failed commit is logged here, never left unhandled.
+ */
 export function writeNow<T>(ctx: HubContext, fn: () => T): { value: T; committed: Promise<void> } {
-  return ctx.store.writes.write(fn);
+  const result = ctx.store.writes.write(fn);
+  result.committed.catch((error: unknown) => ctx.logger.warn('a cursor or delivery-state write was rolled back', { error }));
+  return result;
 }

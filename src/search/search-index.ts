@@ -66,9 +66,14 @@ export class SearchIndex {
     });
   }
 
-  static async start(file: string, logger: Logger): Promise<SearchIndex> {
+  /**
+   * Starts the indexer for the store `storeId` whose log ends at `maxSeq`. An
+   * index made for another store, or holding seqs the store does not have
+   * (the store lost its last commits), is emptied and rebuilt from the log.
+   */
+  static async start(file: string, logger: Logger, store: { storeId: string; maxSeq: number }): Promise<SearchIndex> {
     const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
-      workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS },
+      workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS, storeId: store.storeId, maxSeq: store.maxSeq },
     });
     const indexed = await new Promise<number>((resolve, reject) => {
       const onMessage = (message: WorkerMessage): void => {

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const { file, batchSize, maxDelayMs } = workerData;
+const { file, batchSize, maxDelayMs, storeId, maxSeq } = workerData;
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
@@ -20,8 +20,21 @@ db.exec(`
   CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5(
     text, content = '', contentless_delete = 1, detail = 'column', tokenize = 'unicode61 remove_diacritics 2'
   );
-  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value);
 `);
+
+// The index is derived from one store's log: if it was made for another store,
+// or holds seqs the store no longer has, start it over.
+const indexedFor = db.prepare("SELECT value FROM meta WHERE key = 'store_id'").get()?.value;
+const indexedUpTo = db.prepare("SELECT value FROM meta WHERE key = 'indexed_seq'").get()?.value ?? 0;
+if (indexedFor !== storeId || indexedUpTo > maxSeq) {
+  db.transaction(() => {
+    db.exec('DELETE FROM docs');
+    db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all')");
+    db.exec("DELETE FROM meta");
+    db.prepare("INSERT INTO meta (key, value) VALUES ('store_id', ?)").run(storeId);
+  })();
+}
 const insertDoc = db.prepare('INSERT OR IGNORE INTO docs (seq, session_id, thread_id, audience) VALUES (?, ?, ?, ?)');
 const insertText = db.prepare('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)');
 const setWatermark = db.prepare("INSERT INTO meta (key, value) VALUES ('indexed_seq', ?) ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)");

@@ -41,7 +41,7 @@ export class DeliveryStore {
        VALUES (?, ?, ?, ?, ?, 'pending')`,
     );
     this.pendingStmt = db.prepare(
-      `SELECT * FROM deliveries WHERE recipient_id = ? AND session_id = ? AND state = 'pending' ORDER BY seq LIMIT ?`,
+      `SELECT * FROM deliveries WHERE recipient_id = ? AND session_id = ? AND state = 'pending' AND seq <= ? ORDER BY seq LIMIT ?`,
     );
     this.markDeliveredStmt = db.prepare(
       `UPDATE deliveries SET state = 'delivered', delivered_at = ? WHERE recipient_id = ? AND seq = ? AND state = 'pending'`,
@@ -56,7 +56,7 @@ export class DeliveryStore {
     );
     this.getStmt = db.prepare('SELECT * FROM deliveries WHERE recipient_id = ? AND seq = ?');
     this.byStateStmt = db.prepare(
-      'SELECT * FROM deliveries WHERE recipient_id = ? AND session_id = ? AND state = ? ORDER BY seq DESC LIMIT ?',
+      'SELECT * FROM deliveries WHERE recipient_id = ? AND session_id = ? AND state = ? AND seq <= ? ORDER BY seq DESC LIMIT ?',
     );
     this.isTargetedStmt = db.prepare('SELECT 1 FROM deliveries WHERE recipient_id = ? AND seq = ?');
   }
@@ -75,8 +75,9 @@ export class DeliveryStore {
     this.insertStmt.run(recipientId, seq, sessionId, threadId, reason);
   }
 
-  pending(recipientId: string, sessionId: string, limit: number): DeliveryRow[] {
-    return this.pendingStmt.all(recipientId, sessionId, limit) as DeliveryRow[];
+  /** Pending items of events up to `visibleUpTo` (committed ones). */
+  pending(recipientId: string, sessionId: string, visibleUpTo: number, limit: number): DeliveryRow[] {
+    return this.pendingStmt.all(recipientId, sessionId, visibleUpTo, limit) as DeliveryRow[];
   }
 
   markDelivered(recipientId: string, seq: number, now: number): void {
@@ -95,8 +96,8 @@ export class DeliveryStore {
     return this.getStmt.get(recipientId, seq) as DeliveryRow | undefined;
   }
 
-  byState(recipientId: string, sessionId: string, state: DeliveryState, limit: number): DeliveryRow[] {
-    return this.byStateStmt.all(recipientId, sessionId, state, limit) as DeliveryRow[];
+  byState(recipientId: string, sessionId: string, state: DeliveryState, visibleUpTo: number, limit: number): DeliveryRow[] {
+    return this.byStateStmt.all(recipientId, sessionId, state, visibleUpTo, limit) as DeliveryRow[];
   }
 
   isTargeted(recipientId: string, seq: number): boolean {

@@ -53,6 +53,13 @@ export function eventToRow(event: ParleyEvent, tsMillis: number): EventRow {
 }
 
 export class EventLog {
+  /**
+   * The highest seq whose batch has committed. Writes run inside a batch that
+   * commits at the end of the event-loop turn, and this connection would see
+   * them early; every read is capped here so nobody reads an event that could
+   * still be rolled back. The owner advances it after each commit.
+   */
+  visibleUpTo: number;
   private readonly insert: Database.Statement;
   private readonly after: Database.Statement;
   private readonly before: Database.Statement;
@@ -70,22 +77,28 @@ export class EventLog {
       `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta)
        VALUES (@seq, @id, @session_id, @thread_id, @ts, @type, @from_id, @author, @to_id, @content, @meta)`,
     );
-    this.after = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? ORDER BY seq LIMIT ?');
-    this.before = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?');
-    this.range = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq < ? ORDER BY seq LIMIT ?');
+    this.after = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
+    this.before = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq < ? AND seq <= ? ORDER BY seq DESC LIMIT ?');
+    this.range = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq < ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.byIdStmt = db.prepare('SELECT * FROM events WHERE id = ?');
     this.bySeqStmt = db.prepare('SELECT * FROM events WHERE seq = ?');
     this.maxSeqStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events');
     this.unread = db.prepare(
-      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND from_id <> ? LIMIT ?)`,
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? AND from_id <> ? LIMIT ?)`,
     );
     this.allAfter = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM events');
-    this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?');
+    this.visibleUpTo = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
+    this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
   }
 
   append(row: EventRow): void {
     this.insert.run(row);
+  }
+
+  /** Makes events up to `seq` visible to readers (called once their batch has committed). */
+  markCommitted(seq: number): void {
+    if (seq > this.visibleUpTo) this.visibleUpTo = seq;
   }
 
   /** Every event after `afterSeq`, all sessions (rebuilding derived indexes). */
@@ -94,21 +107,21 @@ export class EventLog {
   }
 
   readAfter(threadId: string, afterSeq: number, limit: number): EventRow[] {
-    return this.after.all(threadId, afterSeq, limit) as EventRow[];
+    return this.after.all(threadId, afterSeq, this.visibleUpTo, limit) as EventRow[];
   }
 
   /** Newest first, strictly before `beforeSeq`. */
   readBefore(threadId: string, beforeSeq: number, limit: number): EventRow[] {
-    return this.before.all(threadId, beforeSeq, limit) as EventRow[];
+    return this.before.all(threadId, beforeSeq, this.visibleUpTo, limit) as EventRow[];
   }
 
   readBetween(threadId: string, afterSeq: number, beforeSeq: number, limit: number): EventRow[] {
-    return this.range.all(threadId, afterSeq, beforeSeq, limit) as EventRow[];
+    return this.range.all(threadId, afterSeq, beforeSeq, this.visibleUpTo, limit) as EventRow[];
   }
 
   /** Every event of a session after `afterSeq` (live stream resume). */
   readSessionAfter(sessionId: string, afterSeq: number, limit: number): EventRow[] {
-    return this.sessionAfter.all(sessionId, afterSeq, limit) as EventRow[];
+    return this.sessionAfter.all(sessionId, afterSeq, this.visibleUpTo, limit) as EventRow[];
   }
 
   byId(id: string): EventRow | undefined {
@@ -129,7 +142,7 @@ export class EventLog {
 
   /** Unread events in a thread after `afterSeq` not written by `excludeFrom`, counted up to `cap`. */
   countUnread(threadId: string, afterSeq: number, excludeFrom: string, cap: number): number {
-    return (this.unread.get(threadId, afterSeq, excludeFrom, cap) as { n: number }).n;
+    return (this.unread.get(threadId, afterSeq, this.visibleUpTo, excludeFrom, cap) as { n: number }).n;
   }
 
 

@@ -17,6 +17,10 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 1,
     name: 'conversation model',
     up: `
+      -- Facts about the store itself, such as its id (derived indexes check they belong to it).
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      INSERT INTO meta (key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+
       CREATE TABLE sessions (
         id TEXT PRIMARY KEY,
         name TEXT NOT NULL UNIQUE COLLATE NOCASE,

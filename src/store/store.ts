@@ -39,6 +39,11 @@ export class Store {
     this.requests = new RequestStore(db);
   }
 
+  /** A random id fixed when the store was created. */
+  get storeId(): string {
+    return (this.db.prepare("SELECT value FROM meta WHERE key = 'store_id'").get() as { value: string }).value;
+  }
+
   integrityCheck(): string {
     return this.db.pragma('integrity_check', { simple: true }) as string;
   }

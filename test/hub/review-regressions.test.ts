@@ -1,0 +1,150 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openHub } from '../../src/hub/hub.js';
+import { createSilentLogger } from '../../src/util/logger.js';
+import { caught, openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
+
+let t: TestHub | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+async function four() {
+  t = await openTestHub();
+  const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
+  const alice = await t.hub.join({ handle: 'alice', session: 's' });
+  const bob = await t.hub.join({ handle: 'bob', session: 's' });
+  const carol = await t.hub.join({ handle: 'carol', session: 's' });
+  for (const a of [human, alice, bob, carol]) await a.inbox({ limit: 500 });
+  return { human, alice, bob, carol, hub: t.hub };
+}
+
+/** Yields microtasks (never a macrotask) until `done()` holds, so a pending group commit cannot run. */
+async function microtasksUntil(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !done(); i++) await Promise.resolve();
+  expect(done()).toBe(true);
+}
+
+describe('DM privacy', () => {
+  it('dm - an @mention of an outsider in a DM reaches nobody outside it', async () => {
+    const { alice, carol } = await four();
+    await alice.dm({ to: 'bob', text: 'the plan, @carol should not see this' });
+    expect((await carol.peek()).items).toEqual([]);
+    expect(await carol.deliveries('pending')).toEqual([]);
+  });
+
+  it('dm - to, requests and prods aimed at an outsider inside a DM are refused', async () => {
+    const { alice, bob } = await four();
+    const dm = await alice.dm({ to: 'bob', text: 'hi' });
+    expect(await caught(() => alice.post({ thread: dm.thread, text: 'x', to: 'carol' }))).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
+    expect(await caught(() => alice.request({ to: 'carol', intent: 'x', thread: dm.thread }))).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
+    expect(await caught(() => alice.prod(dm.thread, ['carol']))).toMatchObject({ code: 'INVALID_INPUT' });
+    expect((await bob.peek()).items.map((i) => i.event.content)).toEqual(['hi']);
+  });
+
+  it('dm - a follow-up to a request inside others’ DM is refused as not found', async () => {
+    const { alice, carol } = await four();
+    const r = await alice.request({ to: 'bob', intent: 'secret-work' });
+    expect(await caught(() => carol.request({ to: 'alice', intent: 'x', reply_to: r.request_id }))).toMatchObject({
+      code: 'NOT_FOUND',
+      field: 'reply_to',
+    });
+  });
+});
+
+describe('steering cannot be bypassed', () => {
+  it('steering - an invite never changes an existing participant’s profile', async () => {
+    const { alice, hub } = await four();
+    await alice.createChannel({ name: 'work' });
+    await alice.invite('work', 'alice', { kind: 'human' });
+    await alice.invite('work', 'human', { kind: 'agent' });
+    const kinds = Object.fromEntries(hub.participants().map((p) => [p.handle, p.profile.kind]));
+    expect(kinds).toMatchObject({ alice: 'agent', human: 'human' });
+  });
+
+  it('steering - a muted or paused agent cannot respond, steer, rename or close a side channel', async () => {
+    const { human, alice, bob } = await four();
+    const r = await human.request({ to: 'alice', intent: 'x', thread: 'general' });
+    const side = await alice.openSide({ parent: 'general', title: 'detail', members: ['bob'] });
+    await human.pause('general');
+    expect((await caught(() => alice.respond({ request_id: r.request_id, status: 'Completed' }))).code).toBe('THREAD_PAUSED');
+    expect((await caught(() => alice.resume('general'))).code).toBe('THREAD_PAUSED');
+    expect((await caught(() => alice.renameThread({ thread: 'general', name: 'mine' }))).code).toBe('THREAD_PAUSED');
+    expect((await caught(() => alice.closeSide({ thread: side.id, summary: 'done' }))).code).toBe('THREAD_PAUSED');
+    await human.resume('general');
+    await human.hardMute(side.id, ['alice']);
+    expect((await caught(() => alice.closeSide({ thread: side.id, summary: 'done' }))).code).toBe('PARTICIPANT_MUTED');
+    expect((await caught(() => alice.unmute(side.id, ['bob']))).code).toBe('PARTICIPANT_MUTED');
+    expect((await caught(() => alice.prod(side.id, ['bob']))).code).toBe('PARTICIPANT_MUTED');
+    await expect(bob.closeSide({ thread: side.id, summary: 'bob closes it' })).resolves.toMatchObject({ thread: side.id });
+  });
+
+  it('steering - the side channel summary message obeys maxMessageChars as a whole', async () => {
+    t = await openTestHub({ config: { chat: { limits: { maxMessageChars: 200 } } } });
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const side = await a.openSide({ parent: 'general', title: 'a title of some length' });
+    const closed = await a.closeSide({ thread: side.id, summary: 'z'.repeat(1000) });
+    const [summary] = (await a.history({ thread: 'general', after: closed.summary_seq - 1 })).events;
+    expect((summary?.content as string).length).toBe(200);
+    expect(closed.truncated).toBe(true);
+  });
+});
+
+describe('commit visibility', () => {
+  it('commit - a post is invisible to readers until its batch commits', async () => {
+    const { alice, bob, hub } = await four();
+    await bob.readNew({ thread: 'general' });
+    const writes = hub.internals.store.writes;
+    const posting = alice.post({ thread: 'general', text: 'not yet' });
+    await microtasksUntil(() => writes.pending > 0);
+    expect((await bob.readNew({ thread: 'general' })).events).toEqual([]);
+    expect((await bob.peek()).items).toEqual([]);
+    const posted = await posting;
+    expect((await bob.readNew({ thread: 'general' })).events.map((e) => e.id)).toEqual([posted.id]);
+  });
+
+  it('commit - a rolled-back batch rejects its posts, crashes nothing, and its seqs are never reused', async () => {
+    const { alice, bob, hub } = await four();
+    const { store, ctx } = hub.internals;
+    await bob.readNew({ thread: 'general' });
+    const doomed = alice.post({ thread: 'general', text: 'doomed' }).catch((error: unknown) => error);
+    await microtasksUntil(() => store.writes.pending > 0);
+    const seqInBatch = ctx.state.nextSeq - 1;
+    // A cursor write (not awaited by anyone) joins the same batch; then a write fails.
+    await bob.readNew({ thread: 'general' });
+    expect(() =>
+      store.writes.write(() => {
+        throw new Error('disk on fire');
+      }),
+    ).toThrow('disk on fire');
+    expect(await doomed).toMatchObject({ code: 'INTERNAL' });
+    const next = await alice.post({ thread: 'general', text: 'after the failure' });
+    expect(next.seq).toBeGreaterThan(seqInBatch);
+    const read = await bob.readNew({ thread: 'general' });
+    expect(read.events.map((e) => e.content)).toEqual(['after the failure']);
+  });
+});
+
+describe('search index belongs to its store', () => {
+  it('search - an index left over from another store is rebuilt, never trusted', async () => {
+    const { home, cleanup } = tempHome();
+    try {
+      let hub = await openHub({ home, logger: createSilentLogger() });
+      let a = await hub.join({ handle: 'alice', session: 's' });
+      await a.post({ thread: 'general', text: 'apple pie' });
+      await a.post({ thread: 'general', text: 'apple crumble' });
+      await hub.close();
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(home, `parley.db${suffix}`), { force: true });
+      hub = await openHub({ home, logger: createSilentLogger() });
+      a = await hub.join({ handle: 'alice', session: 's' });
+      const banana = await a.post({ thread: 'general', text: 'banana split' });
+      expect((await a.search({ query: 'banana' })).events.map((e) => e.id)).toEqual([banana.id]);
+      expect((await a.search({ query: 'apple' })).events).toEqual([]);
+      await hub.close();
+    } finally {
+      cleanup();
+    }
+  });
+});
