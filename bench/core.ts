@@ -93,7 +93,7 @@ export async function postThroughput(total: number, concurrency: number, secretE
 }
 
 /** Time from a post call until each of `receivers` subscribed participants has it in a live inbox stream. */
-export async function deliveryLatency(receivers: number, posts: number): Promise<Summary> {
+export async function deliveryLatency(receivers: number, posts: number, config = {}): Promise<Summary> {
   return withHub(async (hub) => {
     const sender = await hub.join({ handle: 'sender', session: 'bench' });
     const actors: Actor[] = [];
@@ -123,7 +123,7 @@ export async function deliveryLatency(receivers: number, posts: number): Promise
     }
     await Promise.all(consumers);
     return summarize(samples);
-  });
+  }, config);
 }
 
 export interface ReadNewResult {
