@@ -28,6 +28,8 @@ try {
   }
 } catch {
   failed = Math.max(failed, 1);
+} finally {
+  fs.rmSync(path.dirname(report), { recursive: true, force: true });
 }
 if (run.status !== 0 && failed === 0) failed = 1;
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);

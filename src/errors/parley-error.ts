@@ -49,7 +49,12 @@ export function isParleyError(value: unknown): value is ParleyError {
 export function toParleyError(value: unknown): ParleyError {
   if (value instanceof ParleyError) return value;
   if (value instanceof z.ZodError) return fromZodError(value);
-  const message = value instanceof Error ? value.message : String(value);
+  const message =
+    value instanceof Error
+      ? value.message
+      : typeof value === 'object' && value !== null && 'message' in value
+        ? String((value as { message: unknown }).message)
+        : String(value);
   return new ParleyError('INTERNAL', `Internal error: ${message}. This is a bug in Parley; please report it.`, {
     cause: value,
   });

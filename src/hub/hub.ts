@@ -56,6 +56,7 @@ export class Hub {
   readonly #meetingRedactor: Redactor;
   readonly #sweeper: NodeJS.Timeout;
   #closed = false;
+  #closing: Promise<void> | undefined;
 
   /** @internal use openHub */
   constructor(home: string, config: Config, ctx: HubContext, lock: HomeLock, meetingRedactor: Redactor) {
@@ -160,8 +161,12 @@ export class Hub {
    * what is pending, ends waits and live streams, closes the store cleanly and
    * releases the home.
    */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweeper);
     this.#ctx.lifecycle.closing = true;
@@ -172,9 +177,12 @@ export class Hub {
       this.#ctx.bus.close();
       // The last group commit hands its events to the indexer, which then finishes.
       this.#ctx.store.close();
-      await this.#ctx.search.close();
     } finally {
-      this.#lock.release();
+      try {
+        await this.#ctx.search.close();
+      } finally {
+        this.#lock.release();
+      }
     }
   }
 
@@ -206,6 +214,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
         logger.error('store batch failed to commit; reloading state', { error });
         stateRef.current?.reload();
       },
+      onCallbackFailed: (error) => logger.error('an after-commit observer failed', { error }),
     });
     const state = new HubState(store);
     stateRef.current = state;

@@ -96,7 +96,8 @@ export function listThreads(ctx: HubContext, seat: Seat): ThreadInfo[] {
   const me = seat.participant.id;
   return ctx.state
     .threadsOf(seat.session.id)
-    .filter((t) => t.kind !== 'dm' || t.members.has(me))
+    // Only threads whose creation has committed, and DMs only to their two participants.
+    .filter((t) => t.createdSeq <= ctx.store.events.visibleUpTo && (t.kind !== 'dm' || t.members.has(me)))
     .map((thread) => {
       const cursor = ctx.store.deliveries.cursor(me, thread.id);
       return { ...threadInfo(thread, me), unread: ctx.store.events.countUnread(thread.id, cursor, me, UNREAD_COUNT_CAP) };

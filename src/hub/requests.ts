@@ -167,8 +167,8 @@ export function openRequests(ctx: HubContext, seat: Seat): { incoming: OpenReque
     ...(row.reply_to === null ? {} : { reply_to: row.reply_to }),
   });
   return {
-    incoming: ctx.store.requests.openIncoming(seat.participant.id, seat.session.id).map(view),
-    outgoing: ctx.store.requests.openOutgoing(seat.participant.id, seat.session.id).map(view),
+    incoming: ctx.store.requests.openIncoming(seat.participant.id, seat.session.id, ctx.store.events.visibleUpTo).map(view),
+    outgoing: ctx.store.requests.openOutgoing(seat.participant.id, seat.session.id, ctx.store.events.visibleUpTo).map(view),
   };
 }
 

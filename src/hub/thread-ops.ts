@@ -141,16 +141,18 @@ export async function closeSide(ctx: HubContext, seat: Seat, input: CloseSideInp
   assertMayPost(seat, side);
   // The whole summary message obeys the posting rules (limit and scanner), not just the summary.
   const redaction = await ctx.redactor.apply(`Side channel "${side.name}" closed. Summary: ${parsed.summary}`);
+  // Look again after the await: the records may have been reloaded meanwhile.
+  const current = resolveFor(ctx, seat, side.id);
+  if (current.state.closed) throw new ParleyError('THREAD_CLOSED', `Side channel "${current.name}" is already closed.`, { field: 'thread' });
   const parent = ctx.state.threads.get(side.parentId);
   if (!parent) throw new ParleyError('NOT_FOUND', `The parent of side channel "${side.name}" no longer exists.`, { field: 'thread' });
-  if (side.state.closed) throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed.`, { field: 'thread' });
-  assertMayPost(seat, side);
+  assertMayPost(seat, current);
   assertMayPost(seat, parent, 'parent');
   const me = seat.participant.id;
   const summary = await transact(ctx, (tx) => {
-    tx.append({ thread: side, type: 'system', from: me, to: TO_ALL, content: { action: 'thread.closed', summary: redaction.text } });
-    side.state = { ...side.state, closed: true, summary: redaction.text };
-    saveThreadState(ctx, side);
+    tx.append({ thread: current, type: 'system', from: me, to: TO_ALL, content: { action: 'thread.closed', summary: redaction.text } });
+    current.state = { ...current.state, closed: true, summary: redaction.text };
+    saveThreadState(ctx, current);
     ensureSubscribed(ctx, parent, me);
     return tx.append({
       thread: parent,

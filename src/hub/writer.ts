@@ -90,7 +90,11 @@ export async function transact<T>(ctx: HubContext, fn: (tx: Transaction) => T): 
     () => {
       for (const item of tx.committed) ctx.store.events.markCommitted(item.event.seq);
       for (const item of tx.committed) {
-        indexForSearch(ctx, item.event);
+        try {
+          indexForSearch(ctx, item.event);
+        } catch (error) {
+          ctx.logger.error('could not hand an event to the search indexer', { error, seq: item.event.seq });
+        }
         ctx.bus.publishEvent(item);
       }
     },

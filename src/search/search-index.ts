@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { ParleyError } from '../errors/parley-error.js';
@@ -28,6 +29,7 @@ export interface SearchScope {
 
 export const DEFAULT_INDEX_BATCH = 2000;
 export const DEFAULT_INDEX_DELAY_MS = 20;
+const CLOSE_TIMEOUT_MS = 10_000;
 
 interface WorkerMessage {
   type: 'ready' | 'flushed' | 'closed' | 'error';
@@ -45,6 +47,7 @@ export class SearchIndex {
   #scheduled = false;
   #nextId = 1;
   #closed = false;
+  #exited = false;
   #failure: Error | undefined;
   #onClosed: (() => void) | undefined;
   #search: { session: Database.Statement; thread: Database.Statement } | undefined;
@@ -61,6 +64,7 @@ export class SearchIndex {
     worker.on('message', (message: WorkerMessage) => this.#onMessage(message));
     worker.on('error', (error) => this.#fail(error));
     worker.on('exit', (code) => {
+      this.#exited = true;
       if (!this.#closed) this.#fail(new Error(`search indexer exited with code ${code}`));
       this.#onClosed?.();
     });
@@ -72,6 +76,17 @@ export class SearchIndex {
    * (the store lost its last commits), is emptied and rebuilt from the log.
    */
   static async start(file: string, logger: Logger, store: { storeId: string; maxSeq: number }): Promise<SearchIndex> {
+    try {
+      return await SearchIndex.#startOnce(file, logger, store);
+    } catch (error) {
+      // The index is derived from the log: an unreadable one is thrown away and rebuilt.
+      logger.warn('search index unreadable; rebuilding it from the log', { error: String((error as Error)?.message ?? error) });
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+      return SearchIndex.#startOnce(file, logger, store);
+    }
+  }
+
+  static async #startOnce(file: string, logger: Logger, store: { storeId: string; maxSeq: number }): Promise<SearchIndex> {
     const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
       workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS, storeId: store.storeId, maxSeq: store.maxSeq },
     });
@@ -84,13 +99,15 @@ export class SearchIndex {
       };
       worker.on('message', onMessage);
       worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`search indexer exited with code ${code} while starting`)));
     });
     return new SearchIndex(file, worker, logger, indexed);
   }
 
   /** Queues a committed event for indexing; documents go to the worker in batches. */
   add(doc: SearchDoc): void {
-    if (this.#closed) return;
+    // A failed indexer takes nothing more: the next start rebuilds from the log.
+    if (this.#closed || this.#failure) return;
     this.#queue.push(doc);
     if (this.#queue.length >= DEFAULT_INDEX_BATCH) this.#send();
     else if (!this.#scheduled) {
@@ -122,14 +139,25 @@ export class SearchIndex {
     return (rows as Array<{ seq: number }>).map((r) => r.seq);
   }
 
+  /** @internal Stops the indexer thread abruptly, as a crash would (tests). */
+  async simulateCrash(): Promise<void> {
+    const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
+    await this.#worker.terminate();
+    await exited;
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#send();
     this.#closed = true;
     this.#reader?.close();
+    if (this.#exited) return;
     const exited = new Promise<void>((resolve) => (this.#onClosed = resolve));
     this.#worker.postMessage({ type: 'close' });
+    // A worker that does not finish in time is stopped: the index is derived and rebuilt from the log.
+    const timer = setTimeout(() => void this.#worker.terminate(), CLOSE_TIMEOUT_MS);
     await exited;
+    clearTimeout(timer);
   }
 
   #send(): void {
@@ -163,12 +191,15 @@ export class SearchIndex {
       this.#waiters.get(message.id)?.resolve(message.indexed ?? 0);
       this.#waiters.delete(message.id);
     } else if (message.type === 'error') {
-      this.#logger.error('search indexer failed to index a batch', { error: message.message });
+      // The batch was rolled back and the watermark stayed below it; stop here so nothing is skipped.
+      this.#fail(new Error(`search indexer failed to index a batch: ${message.message ?? 'unknown error'}`));
     }
   }
 
   #fail(error: Error): void {
+    if (this.#failure) return;
     this.#failure = error;
+    this.#queue = [];
     this.#logger.error('search indexer stopped', { error });
     for (const waiter of this.#waiters.values()) waiter.reject(this.#unavailable());
     this.#waiters.clear();

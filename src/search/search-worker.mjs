@@ -42,6 +42,7 @@ const getWatermark = db.prepare("SELECT value FROM meta WHERE key = 'indexed_seq
 
 let pending = [];
 let timer;
+let broken = false;
 let indexed = getWatermark.get()?.value ?? 0;
 
 const indexBatch = db.transaction((docs) => {
@@ -60,12 +61,15 @@ function flush() {
     clearTimeout(timer);
     timer = undefined;
   }
-  if (pending.length === 0) return;
+  if (pending.length === 0 || broken) return;
   const docs = pending;
   pending = [];
   try {
     indexed = Math.max(indexed, indexBatch(docs));
   } catch (error) {
+    // Index nothing more: the watermark stays below this batch, so the next start redoes it.
+    broken = true;
+    pending = [];
     parentPort.postMessage({ type: 'error', message: String(error?.message ?? error) });
   }
 }

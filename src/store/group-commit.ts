@@ -81,12 +81,24 @@ export class GroupCommit {
     this.waiters = [];
     this.afterCommit = [];
     this.open = false;
-    if (this.db.inTransaction) this.rollback.run();
-    this.onBatchFailed(cause);
     const failure = new ParleyError('INTERNAL', 'Another write of the same batch failed, so this one was rolled back before it was stored; retry it.', {
       cause,
     });
-    for (const waiter of waiters) waiter.reject(failure);
+    try {
+      if (this.db.inTransaction) this.rollback.run();
+    } finally {
+      // Settle every write first, whatever the owner's reload does.
+      for (const waiter of waiters) waiter.reject(failure);
+      this.batchFailed(cause);
+    }
+  }
+
+  private batchFailed(cause: unknown): void {
+    try {
+      this.onBatchFailed(cause);
+    } catch (error) {
+      this.onCallbackFailed(error);
+    }
   }
 
   /** Commits the open batch now. Safe to call when nothing is open. */
@@ -104,15 +116,16 @@ export class GroupCommit {
     try {
       this.commit.run();
     } catch (error) {
+      const failure = new ParleyError('INTERNAL', `The store could not commit: ${(error as Error).message}. Nothing of this write was kept; retry.`, {
+        cause: error,
+      });
       try {
         if (this.db.inTransaction) this.rollback.run();
-      } finally {
-        this.onBatchFailed(error);
-        const failure = new ParleyError('INTERNAL', `The store could not commit: ${(error as Error).message}. Nothing of this write was kept; retry.`, {
-          cause: error,
-        });
-        for (const waiter of waiters) waiter.reject(failure);
+      } catch (rollbackError) {
+        this.onCallbackFailed(rollbackError);
       }
+      for (const waiter of waiters) waiter.reject(failure);
+      this.batchFailed(error);
       return;
     }
     if (waiters.length > 0) this.stats.batches += 1;

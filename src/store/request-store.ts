@@ -33,10 +33,10 @@ export class RequestStore {
     this.getStmt = db.prepare('SELECT * FROM requests WHERE request_id = ?');
     this.updateStmt = db.prepare('UPDATE requests SET status = ?, updated_seq = ? WHERE request_id = ?');
     this.incomingStmt = db.prepare(
-      `SELECT * FROM requests WHERE to_id IN (?, 'all') AND from_id <> ? AND session_id = ? AND status IN ${OPEN_STATUSES} ORDER BY seq`,
+      `SELECT * FROM requests WHERE to_id IN (?, 'all') AND from_id <> ? AND session_id = ? AND status IN ${OPEN_STATUSES} AND seq <= ? ORDER BY seq`,
     );
     this.outgoingStmt = db.prepare(
-      `SELECT * FROM requests WHERE from_id = ? AND session_id = ? AND status IN ${OPEN_STATUSES} ORDER BY seq`,
+      `SELECT * FROM requests WHERE from_id = ? AND session_id = ? AND status IN ${OPEN_STATUSES} AND seq <= ? ORDER BY seq`,
     );
   }
 
@@ -52,11 +52,12 @@ export class RequestStore {
     this.updateStmt.run(status, seq, requestId);
   }
 
-  openIncoming(participantId: string, sessionId: string): RequestRow[] {
-    return this.incomingStmt.all(participantId, participantId, sessionId) as RequestRow[];
+  /** Open requests to the participant, among those committed up to `visibleUpTo`. */
+  openIncoming(participantId: string, sessionId: string, visibleUpTo: number): RequestRow[] {
+    return this.incomingStmt.all(participantId, participantId, sessionId, visibleUpTo) as RequestRow[];
   }
 
-  openOutgoing(participantId: string, sessionId: string): RequestRow[] {
-    return this.outgoingStmt.all(participantId, sessionId) as RequestRow[];
+  openOutgoing(participantId: string, sessionId: string, visibleUpTo: number): RequestRow[] {
+    return this.outgoingStmt.all(participantId, sessionId, visibleUpTo) as RequestRow[];
   }
 }

@@ -18,6 +18,8 @@ export interface StoreOptions {
   synchronous?: 'full' | 'normal';
   /** Called when a batch fails to commit, so the owner can reload in-memory state. */
   onBatchFailed?: (error: unknown) => void;
+  /** Called when an after-commit observer throws (the data is committed regardless). */
+  onCallbackFailed?: (error: unknown) => void;
 }
 
 export class Store {
@@ -29,9 +31,14 @@ export class Store {
   readonly deliveries: DeliveryStore;
   readonly requests: RequestStore;
 
-  constructor(readonly file: string, db: Database.Database, onBatchFailed?: (error: unknown) => void) {
+  constructor(
+    readonly file: string,
+    db: Database.Database,
+    onBatchFailed?: (error: unknown) => void,
+    onCallbackFailed?: (error: unknown) => void,
+  ) {
     this.db = db;
-    this.writes = new GroupCommit(db, onBatchFailed);
+    this.writes = new GroupCommit(db, onBatchFailed, onCallbackFailed);
     this.events = new EventLog(db);
     this.directory = new DirectoryStore(db);
     this.threads = new ThreadStore(db);
@@ -76,5 +83,5 @@ export function openStore(options: StoreOptions): Store {
     db.close();
     throw error;
   }
-  return new Store(options.file, db, options.onBatchFailed);
+  return new Store(options.file, db, options.onBatchFailed, options.onCallbackFailed);
 }

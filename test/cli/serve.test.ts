@@ -7,8 +7,13 @@ const BIN = path.resolve(import.meta.dirname, '../../bin/parley');
 const children: ChildProcess[] = [];
 const cleanups: Array<() => void> = [];
 
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+afterEach(async () => {
+  for (const child of children.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+  }
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 

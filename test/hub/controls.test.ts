@@ -117,7 +117,6 @@ describe('controls', () => {
     } finally {
       await hub.close();
     }
-    t = undefined;
   });
 
   it('controls - done and ttl_seconds mark the thread done for the participation hint', async () => {

@@ -130,21 +130,32 @@ describe('commit visibility', () => {
 describe('search index belongs to its store', () => {
   it('search - an index left over from another store is rebuilt, never trusted', async () => {
     const { home, cleanup } = tempHome();
+    const files = (name: string) => ['', '-wal', '-shm'].map((suffix) => path.join(home, `${name}${suffix}`));
     try {
+      // Store one, with its index.
       let hub = await openHub({ home, logger: createSilentLogger() });
       let a = await hub.join({ handle: 'alice', session: 's' });
-      await a.post({ thread: 'general', text: 'apple pie' });
-      await a.post({ thread: 'general', text: 'apple crumble' });
+      for (let i = 0; i < 3; i++) await a.post({ thread: 'general', text: `apple pie ${i}` });
       await hub.close();
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(home, `parley.db${suffix}`), { force: true });
+      files('search.db').forEach((f, i) => fs.existsSync(f) && fs.renameSync(f, `${path.join(home, 'old-index')}${i}`));
+      for (const f of files('parley.db')) fs.rmSync(f, { force: true });
+      // Store two, longer than the old index's watermark.
       hub = await openHub({ home, logger: createSilentLogger() });
       a = await hub.join({ handle: 'alice', session: 's' });
-      const banana = await a.post({ thread: 'general', text: 'banana split' });
-      expect((await a.search({ query: 'banana' })).events.map((e) => e.id)).toEqual([banana.id]);
+      const bananas = [];
+      for (let i = 0; i < 10; i++) bananas.push((await a.post({ thread: 'general', text: `banana split ${i}` })).id);
+      await hub.close();
+      // Put store one's index back beside store two.
+      for (const f of files('search.db')) fs.rmSync(f, { force: true });
+      files('search.db').forEach((f, i) => fs.existsSync(`${path.join(home, 'old-index')}${i}`) && fs.renameSync(`${path.join(home, 'old-index')}${i}`, f));
+      hub = await openHub({ home, logger: createSilentLogger() });
+      a = hub.actor('alice', 's');
       expect((await a.search({ query: 'apple' })).events).toEqual([]);
+      expect((await a.search({ query: 'banana', limit: 50 })).events.map((e) => e.id).sort()).toEqual([...bananas].sort());
       await hub.close();
     } finally {
       cleanup();
     }
   });
+
 });

@@ -59,4 +59,35 @@ describe('search index', () => {
       cleanup();
     }
   });
+
+  it('search - an unreadable search.db is thrown away and rebuilt from the log', async () => {
+    const { home, cleanup } = tempHome();
+    try {
+      let hub = await openHub({ home, logger: createSilentLogger() });
+      const a = await hub.join({ handle: 'alice', session: 's' });
+      const posted = await a.post({ thread: 'general', text: 'survives corruption' });
+      await hub.close();
+      for (const suffix of ['-wal', '-shm']) fs.rmSync(path.join(home, `search.db${suffix}`), { force: true });
+      fs.writeFileSync(path.join(home, 'search.db'), 'this is not a database'.repeat(100));
+      hub = await openHub({ home, logger: createSilentLogger() });
+      expect((await hub.actor('alice', 's').search({ query: 'corruption' })).events.map((e) => e.id)).toEqual([posted.id]);
+      await hub.close();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('search - if the indexer dies, search says so, posting goes on, and close does not hang', async () => {
+    const { home, cleanup } = tempHome();
+    const hub = await openHub({ home, logger: createSilentLogger() });
+    try {
+      const a = await hub.join({ handle: 'alice', session: 's' });
+      await hub.internals.ctx.search.simulateCrash();
+      await expect(a.post({ thread: 'general', text: 'still posting' })).resolves.toMatchObject({ seq: expect.any(Number) });
+      expect(await a.search({ query: 'posting' }).catch((e: unknown) => (e as { code: string }).code)).toBe('INTERNAL');
+    } finally {
+      await hub.close();
+      cleanup();
+    }
+  });
 });

@@ -148,6 +148,34 @@ describe('group commit', () => {
     expect(committedKeys()).toEqual(['three']);
   });
 
+  it('group commit - an owner whose reload throws still gets every write settled, and nothing escapes', async () => {
+    const { home, cleanup } = tempHome('parley-commit-');
+    cleanups.push(cleanup);
+    const reported: unknown[] = [];
+    const store = openStore({
+      file: path.join(home, 'c.db'),
+      onBatchFailed: () => {
+        throw new Error('reload failed too');
+      },
+      onCallbackFailed: (error) => reported.push(error),
+    });
+    cleanups.push(() => store.close());
+    store.db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const insert = store.db.prepare('INSERT INTO t (k) VALUES (?)');
+    const first = store.writes.write(() => insert.run('a'));
+    const outcome = first.committed.then(
+      () => 'resolved',
+      (error: unknown) => (error as ParleyError).code,
+    );
+    expect(() =>
+      store.writes.write(() => {
+        throw new Error('write fails');
+      }),
+    ).toThrow('write fails');
+    expect(await outcome).toBe('INTERNAL');
+    expect((reported[0] as Error).message).toBe('reload failed too');
+  });
+
   it('group commit - a second connection sees nothing of a batch before its commit', async () => {
     const { store, insert, keys, committedKeys } = setup();
     const before = store.writes.write(() => insert('visible-later'));
