@@ -37,6 +37,8 @@ export interface StoreSnapshot {
   /** sha256 over every row of each table (order-independent). */
   digests: Record<SnapshotTable, string>;
   maxSeq: number;
+  /** The hub's in-memory view: next seq to hand out and what it holds. */
+  memory: { nextSeq: number; sessions: number; participants: number; threads: number; members: number };
   meetings: MeetingSnapshot[];
 }
 
@@ -65,5 +67,13 @@ export function snapshot(hub: Hub): StoreSnapshot {
       latest: m.ring.latest,
     })),
   );
-  return { counts, digests, maxSeq, meetings };
+  const { state } = hub.internals.ctx;
+  const memory = {
+    nextSeq: state.nextSeq,
+    sessions: state.sessions.size,
+    participants: state.participants.size,
+    threads: state.threads.size,
+    members: [...state.threads.values()].reduce((n, thread) => n + thread.members.size, 0),
+  };
+  return { counts, digests, maxSeq, memory, meetings };
 }
