@@ -1,3 +1,5 @@
+import { PRIVATE_KEY_RULE_ID } from './private-key-rule.js';
+
 /**
  * A cheap test run before the secret scanner: most chat messages contain no
  * secret-shaped text, and for them the scanner (which instantiates two dozen
@@ -86,4 +88,53 @@ function mightBeEscapedJson(text: string): boolean {
  */
 export function mightContainSecret(text: string): boolean {
   return CASE_SENSITIVE.test(text) || CASE_INSENSITIVE.test(text) || mightBeEscapedJson(text);
+}
+
+/**
+ * Which scanner rules a flagged text can trigger, so the scanner runs only
+ * those (secretlint instantiates every configured rule on each call: running
+ * one or two instead of two dozen is about 4x faster). Each condition is the
+ * same necessary condition as above, per rule. A text that may be escaped
+ * JSON gets every rule, as does anything when in doubt.
+ */
+export const ALL_RULES = 'all' as const;
+
+const RULE_CONDITIONS: ReadonlyArray<{ rule: string; test: RegExp }> = [
+  { rule: '@secretlint/secretlint-rule-aws', test: /(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}/ },
+  { rule: '@secretlint/secretlint-rule-aws', test: /secret_?access_?key["']?\s*[:=]|account_?(?:id)?["']?\s*[:=]/i },
+  { rule: '@secretlint/secretlint-rule-gcp', test: /PRIVATE KEY/ },
+  { rule: '@secretlint/secretlint-rule-privatekey', test: /PRIVATE KEY/ },
+  { rule: PRIVATE_KEY_RULE_ID, test: /PRIVATE KEY/ },
+  { rule: '@secretlint/secretlint-rule-npm', test: /npm_|_authToken=/ },
+  { rule: '@secretlint/secretlint-rule-basicauth', test: /:\/\/[^\s/:]+:[^\s/@]+@/ },
+  { rule: '@secretlint/secretlint-rule-database-connection-string', test: /:\/\/[^\s/:]+:[^\s/@]+@/ },
+  { rule: '@secretlint/secretlint-rule-slack', test: /xox[bpaor]-|xapp-/ },
+  { rule: '@secretlint/secretlint-rule-slack', test: /hooks\.slack\.com\/services\//i },
+  { rule: '@secretlint/secretlint-rule-sendgrid', test: /SG\.\w+\./ },
+  { rule: '@secretlint/secretlint-rule-shopify', test: /shp(?:pa|ca|at|ss)_/ },
+  { rule: '@secretlint/secretlint-rule-github', test: /gh[pousr]_|github_pat_/ },
+  { rule: '@secretlint/secretlint-rule-gitlab', test: /glpat-/ },
+  { rule: '@secretlint/secretlint-rule-grafana', test: /glc_|glsa_/ },
+  { rule: '@secretlint/secretlint-rule-openai', test: /T3BlbkFJ/ },
+  { rule: '@secretlint/secretlint-rule-anthropic', test: /sk-ant-api0/ },
+  { rule: '@secretlint/secretlint-rule-groq', test: /gsk_/ },
+  { rule: '@secretlint/secretlint-rule-huggingface', test: /hf_/ },
+  { rule: '@secretlint/secretlint-rule-linear', test: /lin_api_/ },
+  { rule: '@secretlint/secretlint-rule-notion', test: /ntn_/ },
+  { rule: '@secretlint/secretlint-rule-1password', test: /ops_ey/ },
+  { rule: '@secretlint/secretlint-rule-hashicorp-vault', test: /hv[sbr]\./ },
+  { rule: '@secretlint/secretlint-rule-vercel', test: /vc[pciark]_/ },
+  { rule: '@secretlint/secretlint-rule-databricks', test: /dapi[0-9A-Fa-f]{32}/ },
+  { rule: '@secretlint/secretlint-rule-docker', test: /dckr_pat_/ },
+  { rule: '@secretlint/secretlint-rule-figma', test: /figd_/ },
+];
+
+/** Every rule id that has a condition here (the scanner checks it knows no other). */
+export const RULES_WITH_CONDITIONS: ReadonlySet<string> = new Set(RULE_CONDITIONS.map((c) => c.rule));
+
+export function candidateRules(text: string): string[] | typeof ALL_RULES {
+  if (mightBeEscapedJson(text)) return ALL_RULES;
+  const rules = new Set<string>();
+  for (const condition of RULE_CONDITIONS) if (!rules.has(condition.rule) && condition.test.test(text)) rules.add(condition.rule);
+  return [...rules];
 }

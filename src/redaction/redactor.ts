@@ -1,6 +1,6 @@
 import { REDACTION_NOTE, REDACTION_PLACEHOLDER, TRUNCATION_MARKER } from '../config/defaults.js';
 import type { Logger } from '../util/logger.js';
-import { mightContainSecret } from './prefilter.js';
+import { ALL_RULES, candidateRules, mightContainSecret } from './prefilter.js';
 import { createSecretlintScanner, type SecretScanner, type SecretSpan } from './scanner.js';
 import { truncateText } from './truncate.js';
 
@@ -98,7 +98,8 @@ export function createRedactor(options: RedactionOptions): Redactor {
       try {
         scanner ??= createSecretlintScanner();
         // Called inside the try so that a scanner throwing synchronously also fails open.
-        spans = await withTimeout(scanner.scan(text), scannerTimeoutMs);
+        const rules = candidateRules(text);
+        spans = await withTimeout(scanner.scan(text, rules === ALL_RULES ? undefined : rules), scannerTimeoutMs);
       } catch (error) {
         // Fail open: a broken scanner must not stop the conversation. The text
         // itself is never logged, since it may hold the very secret.

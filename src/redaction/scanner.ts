@@ -2,6 +2,7 @@ import { lintSource } from '@secretlint/core';
 import { secretLintProfiler } from '@secretlint/profiler';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
+import { RULES_WITH_CONDITIONS } from './prefilter.js';
 import { privateKeyRule } from './private-key-rule.js';
 
 /** A secret found in a text: [start, end) in UTF-16 code units of that text. */
@@ -12,7 +13,8 @@ export interface SecretSpan {
 }
 
 export interface SecretScanner {
-  scan(text: string): Promise<SecretSpan[]>;
+  /** Finds secrets; `rules`, when given, limits the scan to those rule ids (a scanner may ignore it). */
+  scan(text: string, rules?: readonly string[]): Promise<SecretSpan[]>;
 }
 
 const AWS_RULE_ID = '@secretlint/secretlint-rule-aws';
@@ -93,8 +95,22 @@ function silenceSecretlintProfiler(): void {
 export function createSecretlintScanner(): SecretScanner {
   silenceSecretlintProfiler();
   const config = buildConfig();
+  // A configured rule the prefilter has no condition for is always run.
+  const alwaysRun = config.rules.map((r) => r.id).filter((id) => !RULES_WITH_CONDITIONS.has(id));
+  const subsets = new Map<string, SecretLintCoreConfig>();
+  const configFor = (rules: readonly string[] | undefined): SecretLintCoreConfig => {
+    if (rules === undefined) return config;
+    const wanted = new Set([...rules, ...alwaysRun]);
+    const key = [...wanted].sort().join(' ');
+    let subset = subsets.get(key);
+    if (!subset) {
+      subset = { rules: config.rules.filter((r) => wanted.has(r.id)) };
+      subsets.set(key, subset);
+    }
+    return subset;
+  };
   return {
-    async scan(text: string): Promise<SecretSpan[]> {
+    async scan(text: string, rules?: readonly string[]): Promise<SecretSpan[]> {
       // secretlint strips a leading BOM and reports offsets into the rest, so
       // strip it ourselves and shift the spans back.
       const offset = text.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -104,7 +120,7 @@ export function createSecretlintScanner(): SecretScanner {
         // turns on the npm rule's `_authToken=` check; `.json` the GCP rule's
         // service-account JSON check (it parses the whole text as JSON).
         source: { content, filePath: 'message.npmrc', ext: '.json', contentType: 'text' },
-        options: { config, noPhysicFilePath: true, maskSecrets: false },
+        options: { config: configFor(rules), noPhysicFilePath: true, maskSecrets: false },
       });
       const spans: SecretSpan[] = [];
       for (const message of result.messages) {

@@ -1,6 +1,6 @@
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
-import { mightContainSecret } from '../../src/redaction/prefilter.js';
+import { ALL_RULES, RULES_WITH_CONDITIONS, candidateRules, mightContainSecret } from '../../src/redaction/prefilter.js';
 import { PRIVATE_KEY_RULE_ID } from '../../src/redaction/private-key-rule.js';
 import { createSecretlintScanner } from '../../src/redaction/scanner.js';
 import {
@@ -91,6 +91,25 @@ describe('prefilter', () => {
       .filter((id) => id !== '@secretlint/secretlint-rule-filter-comments')
       .concat(PRIVATE_KEY_RULE_ID);
     expect([...found].sort()).toEqual(expected.sort());
+  });
+
+  it('prefilter - scanning only the candidate rules finds exactly what the full scan finds, for every rule', async () => {
+    const scanner = createSecretlintScanner();
+    for (const text of samplePerRule()) {
+      const candidates = candidateRules(text);
+      const full = await scanner.scan(text);
+      const targeted = await scanner.scan(text, candidates === ALL_RULES ? undefined : candidates);
+      expect(targeted).toEqual(full);
+      expect(full.length).toBeGreaterThan(0);
+      if (candidates !== ALL_RULES) for (const span of full) expect(candidates).toContain(span.ruleId);
+    }
+    // Every rule the scanner runs has a condition (a new rule must get one, or it runs on every flagged text).
+    const configured = presetRules
+      .map((rule) => rule.meta.id)
+      .filter((id) => id !== '@secretlint/secretlint-rule-filter-comments')
+      .concat(PRIVATE_KEY_RULE_ID);
+    expect([...RULES_WITH_CONDITIONS].sort()).toEqual(configured.sort());
+    expect(candidateRules('plain words, nothing secret')).toEqual([]);
   });
 
   it('prefilter - says no to prose, and to near misses that no rule would report', () => {
