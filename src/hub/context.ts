@@ -8,6 +8,7 @@ import type { Lifecycle } from './lifecycle.js';
 import type { LiveBus } from './live-bus.js';
 import type { PresenceTracker } from './presence.js';
 import type { HubState } from './state.js';
+import type { TokenRegistry } from './tokens.js';
 
 /** Everything an operation of the hub needs, passed explicitly (no module state). */
 export interface HubContext {
@@ -21,6 +22,7 @@ export interface HubContext {
   search: SearchIndex;
   logger: Logger;
   lifecycle: Lifecycle;
+  tokens: TokenRegistry;
   now: () => number;
   newId: () => string;
 }

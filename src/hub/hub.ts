@@ -20,6 +20,7 @@ import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
 import { HubState } from './state.js';
+import { TokenRegistry } from './tokens.js';
 import { indexForSearch, transact } from './writer.js';
 
 /**
@@ -99,6 +100,41 @@ export class Hub {
       }),
     );
     return new Actor(ctx, seat, this.#meetingRedactor);
+  }
+
+  /**
+   * A new bearer token for a participant of a session (they keep any earlier
+   * ones). The plaintext is returned once; the hub keeps only its hash.
+   */
+  async issueToken(handle: string, session: string = DEFAULT_SESSION): Promise<string> {
+    const actor = this.actor(handle, session);
+    const seat = { participantId: actor.participant.id, sessionId: actor.session.id };
+    const { value, committed } = this.#ctx.store.writes.write(() => this.#ctx.tokens.issue(seat, this.#ctx.now()));
+    await committed;
+    return value;
+  }
+
+  /** Revokes every token of a participant in a session and returns a new one. */
+  async rotateToken(handle: string, session: string = DEFAULT_SESSION): Promise<string> {
+    const actor = this.actor(handle, session);
+    const seat = { participantId: actor.participant.id, sessionId: actor.session.id };
+    const { value, committed } = this.#ctx.store.writes.write(() => {
+      this.#ctx.tokens.revoke(seat);
+      return this.#ctx.tokens.issue(seat, this.#ctx.now());
+    });
+    await committed;
+    return value;
+  }
+
+  /** The participant and session a bearer token names, or undefined for an unknown or revoked token. */
+  authenticate(token: string): Actor | undefined {
+    if (this.#closed) return undefined;
+    const seat = this.#ctx.tokens.lookup(token);
+    if (!seat) return undefined;
+    const participant = this.#ctx.state.participants.get(seat.participantId);
+    const session = this.#ctx.state.sessions.get(seat.sessionId);
+    if (!participant || !session) return undefined;
+    return new Actor(this.#ctx, { participant, session }, this.#meetingRedactor);
   }
 
   /** An already registered participant acting in a session they have joined. */
@@ -207,12 +243,14 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   let search: SearchIndex | undefined;
   try {
     const stateRef: { current?: HubState } = {};
+    const tokensRef: { current?: TokenRegistry } = {};
     store = openStore({
       file: path.join(home, STORE_FILENAME),
       synchronous: config.store.synchronous,
       onBatchFailed: (error) => {
         logger.error('store batch failed to commit; reloading state', { error });
         stateRef.current?.reload();
+        tokensRef.current?.reload();
       },
       onCallbackFailed: (error) => logger.error('an after-commit observer failed', { error }),
     });
@@ -226,6 +264,8 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     };
     const redactor = createRedactor({ ...redactorOptions, maxMessageChars: config.chat.limits.maxMessageChars });
     const meetingRedactor = createRedactor({ ...redactorOptions, maxMessageChars: config.meeting.maxMessageChars });
+    const tokens = new TokenRegistry(store);
+    tokensRef.current = tokens;
     search = await SearchIndex.start(path.join(home, SEARCH_FILENAME), logger, { storeId: store.storeId, maxSeq: store.events.maxSeq() });
     const ctx: HubContext = {
       config,
@@ -243,6 +283,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       search,
       logger,
       lifecycle: new Lifecycle(),
+      tokens,
       now,
       newId: ulidFactory(now),
     };

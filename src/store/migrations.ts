@@ -128,6 +128,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX requests_from ON requests(from_id, session_id, status);
     `,
   },
+  {
+    version: 2,
+    name: 'bearer tokens',
+    up: `
+      -- A bearer token names one participant in one session. Only its SHA-256 is kept.
+      CREATE TABLE tokens (
+        token_hash TEXT PRIMARY KEY,
+        participant_id TEXT NOT NULL REFERENCES participants(id),
+        session_id TEXT NOT NULL REFERENCES sessions(id),
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX tokens_by_seat ON tokens(participant_id, session_id);
+    `,
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -8,6 +8,7 @@ import { GroupCommit } from './group-commit.js';
 import { assertKnownVersion, migrate } from './migrations.js';
 import { RequestStore } from './request-store.js';
 import { ThreadStore } from './thread-store.js';
+import { TokenStore } from './token-store.js';
 
 /**
  * The hub's SQLite store: one file in WAL mode, written by one process (the
@@ -30,6 +31,7 @@ export class Store {
   readonly threads: ThreadStore;
   readonly deliveries: DeliveryStore;
   readonly requests: RequestStore;
+  readonly tokens: TokenStore;
 
   constructor(
     readonly file: string,
@@ -44,6 +46,7 @@ export class Store {
     this.threads = new ThreadStore(db);
     this.deliveries = new DeliveryStore(db);
     this.requests = new RequestStore(db);
+    this.tokens = new TokenStore(db);
   }
 
   /** A random id fixed when the store was created. */

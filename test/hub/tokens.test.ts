@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { openHub } from '../../src/hub/hub.js';
+import { hashToken } from '../../src/hub/tokens.js';
+import { createSilentLogger } from '../../src/util/logger.js';
+import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+
+let t: TestHub | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('tokens', () => {
+  it('tokens - a token names one participant in one session and is stored only as a hash', async () => {
+    t = await openTestHub();
+    await t.hub.join({ handle: 'coder-1', session: 'proj' });
+    await t.hub.join({ handle: 'coder-1', session: 'other' });
+    const token = await t.hub.issueToken('coder-1', 'proj');
+    expect(token).toMatch(/^pt_[A-Za-z0-9_-]{43}$/);
+    const actor = t.hub.authenticate(token);
+    expect(actor?.participant.handle).toBe('coder-1');
+    expect(actor?.session.name).toBe('proj');
+    const rows = t.hub.internals.store.db.prepare('SELECT * FROM tokens').all() as Array<Record<string, unknown>>;
+    expect(rows).toHaveLength(1);
+    expect(JSON.stringify(rows)).not.toContain(token);
+    expect(rows[0]?.token_hash).toBe(hashToken(token));
+  });
+
+  it('tokens - unknown, malformed and revoked tokens authenticate nobody; rotation keeps only the new one', async () => {
+    t = await openTestHub();
+    await t.hub.join({ handle: 'coder-1', session: 'proj' });
+    const first = await t.hub.issueToken('coder-1', 'proj');
+    const second = await t.hub.issueToken('coder-1', 'proj');
+    expect(t.hub.authenticate(first)).toBeDefined();
+    expect(t.hub.authenticate(second)).toBeDefined();
+    const rotated = await t.hub.rotateToken('coder-1', 'proj');
+    expect(t.hub.authenticate(first)).toBeUndefined();
+    expect(t.hub.authenticate(second)).toBeUndefined();
+    expect(t.hub.authenticate(rotated)?.participant.handle).toBe('coder-1');
+    expect(t.hub.authenticate('pt_not-a-real-token')).toBeUndefined();
+    expect(t.hub.authenticate('')).toBeUndefined();
+    expect(t.hub.authenticate(rotated.slice(3))).toBeUndefined();
+  });
+
+  it('tokens - survive a restart, and a token cannot be had for a participant who has not joined', async () => {
+    t = await openTestHub();
+    await t.hub.join({ handle: 'coder-1', session: 'proj' });
+    const token = await t.hub.issueToken('coder-1', 'proj');
+    expect((await caught(() => t!.hub.issueToken('ghost', 'proj'))).code).toBe('NOT_FOUND');
+    expect((await caught(() => t!.hub.issueToken('coder-1', 'nowhere'))).code).toBe('NOT_FOUND');
+    const home = t.home;
+    await t.hub.close();
+    const hub = await openHub({ home, logger: createSilentLogger() });
+    try {
+      expect(hub.authenticate(token)?.session.name).toBe('proj');
+    } finally {
+      await hub.close();
+    }
+  });
+});
