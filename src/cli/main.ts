@@ -24,8 +24,10 @@ Global options:
   --config FILE   Config file (default <home>/config.json)
   -h, --help      Show help for a command
 
-The HTTP API, the MCP server and the conversation commands (join, say, read,
-inbox, ...) arrive with the hub server; today the hub core is available as the
+"parley serve" answers on http://127.0.0.1:7420 (/healthz, and a first part of
+the REST API under /api/v1 with bearer tokens). The conversation commands (join,
+say, read, inbox, ...), the rest of the API, the live stream, the MCP server and
+the web page are being built; the whole hub core is available today as the
 TypeScript library exported by this package.
 `;
 

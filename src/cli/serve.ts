@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { openHub } from '../hub/hub.js';
+import { startHttpServer } from '../http/server.js';
 import { createStderrLogger } from '../util/logger.js';
 
 const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--set KEY=VALUE ...]
@@ -53,29 +54,34 @@ export async function serve(argv: string[]): Promise<number> {
   });
   const logger = createStderrLogger();
   const hub = await openHub({ home, config, logger });
+  let server;
+  try {
+    server = await startHttpServer({ hub, host: config.server.host, port: config.server.port, logger });
+  } catch (error) {
+    await hub.close();
+    throw error;
+  }
+  hub.describe({ url: server.url });
   if (!config.webui.password) {
-    process.stderr.write('WARNING: no web UI password is set (PARLEY_WEBUI_PASSWORD or webui.password); set one before the HTTP server is enabled.\n');
+    process.stderr.write('WARNING: no web UI password is set (PARLEY_WEBUI_PASSWORD or webui.password): set one before using the web page.\n');
   }
   process.stdout.write(
     [
-      `Parley hub core running (pid ${process.pid}).`,
+      `Parley hub running (pid ${process.pid}).`,
+      `  API:    ${server.url}/api/v1   (health: ${server.url}/healthz)`,
+      `  MCP:    ${server.url}/mcp   (not built yet)`,
+      `  web:    ${server.url}/   (not built yet)`,
       `  data:   ${hub.storeFile}`,
-      `  home:   ${hub.home}`,
-      `  HTTP:   not built yet — the REST API, web page and MCP endpoint arrive with the hub server.`,
       `  stop:   Ctrl-C`,
       '',
     ].join('\n'),
   );
   await new Promise<void>((resolve) => {
-    // Until the HTTP server holds the event loop open, a timer does.
-    const keepAlive = setInterval(() => undefined, 1 << 30);
-    const stop = (): void => {
-      clearInterval(keepAlive);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
   });
+  // Stop taking requests, let those in flight finish, then close the store.
+  await server.close();
   await hub.close();
   process.stdout.write('Parley hub stopped; the store is closed cleanly.\n');
   return 0;

@@ -1,4 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
@@ -24,7 +26,7 @@ function env(home: string): NodeJS.ProcessEnv {
 
 /** Starts `parley serve` and resolves once it says it is running. */
 function startServe(home: string): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve'], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   return new Promise((resolve, reject) => {
@@ -52,13 +54,45 @@ describe('cli', () => {
     cleanups.push(cleanup);
     const first = await startServe(home);
     expect(first.output()).toContain(path.join(home, 'parley.db'));
-    const second = spawnSync(process.execPath, [BIN, 'serve'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
+    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(first.output())?.[1];
+    expect(url).toBeDefined();
+    const health = await fetch(`${url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ ok: true });
+    // Over a real socket too, a foreign Host header (DNS rebinding) is refused.
+    const rebinding = await new Promise<number | undefined>((resolve, reject) => {
+      http.get(`${url}/healthz`, { headers: { host: 'evil.example' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      }).on('error', reject);
+    });
+    expect(rebinding).toBe(403);
+    const second = spawnSync(process.execPath, [BIN, 'serve', '--port', '0'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
     expect(second.status).toBe(1);
     expect(second.stderr).toContain(`pid ${first.child.pid}`);
+    expect(second.stderr).toContain(url);
     const exited = new Promise<number | null>((resolve) => first.child.once('exit', (code) => resolve(code)));
     first.child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(first.output()).toContain('closed cleanly');
+  });
+
+  it('cli - serve on a port already taken exits 1 naming the port, and leaves the home free', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const run = spawnSync(process.execPath, [BIN, 'serve', '--port', String(port)], { env: env(home), encoding: 'utf8', timeout: 20_000 });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(`Port ${port}`);
+      // The refused hub released the home: another one can start on it.
+      const next = await startServe(home);
+      expect(next.output()).toContain('running');
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
   });
 
   it('cli - an invalid config value exits 2 naming the key', () => {

@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { ParleyError } from '../errors/parley-error.js';
+import type { Hub } from '../hub/hub.js';
+import type { Logger } from '../util/logger.js';
+import { VERSION } from '../version.js';
+import { bearerAuth, type AuthVariables } from './auth.js';
+import { hostGuard } from './host-guard.js';
+import { errorResponse } from './http-error.js';
+import { conversationRoutes } from './routes/conversation.js';
+
+/**
+ * The hub's HTTP application: `/healthz` without authentication, the REST API
+ * under `/api/v1` behind a bearer token, every response guarded against DNS
+ * rebinding, every error in one JSON shape.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+export interface HttpAppOptions {
+  hub: Hub;
+  logger: Logger;
+  /** Host header values this hub answers to (see hostsFor). */
+  allowedHosts: ReadonlySet<string>;
+  maxBodyBytes?: number;
+}
+
+export function createHttpApp(options: HttpAppOptions): Hono {
+  const { hub, logger } = options;
+  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const app = new Hono();
+  app.onError((error, c) => errorResponse(c, error, logger));
+  app.notFound((c) =>
+    errorResponse(c, new ParleyError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}; see /api/v1 for the API.`)),
+  );
+  app.use('*', hostGuard(options.allowedHosts));
+
+  app.get('/healthz', (c) => c.json({ ok: true, version: VERSION }));
+
+  const api = new Hono<{ Variables: AuthVariables }>();
+  api.use('*', bearerAuth(hub));
+  api.use(
+    '*',
+    bodyLimit({
+      maxSize: maxBytes,
+      onError: () => {
+        throw new ParleyError('PAYLOAD_TOO_LARGE', `The request body is over ${maxBytes} bytes; send less, or reference a file.`, { field: 'body' });
+      },
+    }),
+  );
+  api.route('/', conversationRoutes());
+  app.route('/api/v1', api);
+  return app;
+}
