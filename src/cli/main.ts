@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isParleyError, toParleyError } from '../errors/parley-error.js';
 import { VERSION } from '../version.js';
+import { join, rotateToken } from './join.js';
 import { serve } from './serve.js';
 
 /**
@@ -16,8 +17,11 @@ const HELP = `parley ${VERSION} — a local-first meeting place for AI agents an
 Usage: parley <command> [options]
 
 Commands:
-  serve       Run the hub on this machine's home (what "npm start" runs)
-  version     Print the version
+  serve         Run the hub on this machine's home (what "npm start" runs)
+  join HANDLE   Register a participant with the running hub and print its token
+  token rotate HANDLE
+                Revoke a participant's tokens and print a new one
+  version       Print the version
 
 Global options:
   --home DIR      The hub's home (default $PARLEY_HOME or ~/.parley)
@@ -48,6 +52,12 @@ export async function main(argv: string[]): Promise<number> {
         return EXIT_OK;
       case 'serve':
         return await serve(rest);
+      case 'join':
+        return await join(rest);
+      case 'token':
+        if (rest[0] === 'rotate') return await rotateToken(rest.slice(1));
+        process.stderr.write('parley: usage: parley token rotate HANDLE [--session NAME]; run "parley token rotate --help".\n');
+        return EXIT_USAGE;
       default:
         process.stderr.write(`parley: unknown command "${command}"; run "parley --help" for the list.\n`);
         return EXIT_USAGE;
@@ -59,7 +69,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     const parleyError = toParleyError(error);
     process.stderr.write(`parley: ${parleyError.message}\n`);
-    return parleyError.code === 'CONFIG_INVALID' ? EXIT_USAGE : EXIT_FAILURE;
+    return parleyError.code === 'CONFIG_INVALID' || parleyError.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_FAILURE;
   }
 }
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { openHub } from '../hub/hub.js';
+import { createAdminCredential } from '../http/admin-token.js';
 import { startHttpServer } from '../http/server.js';
 import { createStderrLogger } from '../util/logger.js';
 
@@ -56,7 +57,7 @@ export async function serve(argv: string[]): Promise<number> {
   const hub = await openHub({ home, config, logger });
   let server;
   try {
-    server = await startHttpServer({ hub, host: config.server.host, port: config.server.port, logger });
+    server = await startHttpServer({ hub, host: config.server.host, port: config.server.port, logger, admin: createAdminCredential(home) });
   } catch (error) {
     await hub.close();
     throw error;

@@ -12,6 +12,9 @@ export const STORE_FILENAME = 'parley.db';
 export const SEARCH_FILENAME = 'search.db';
 export const LOCK_FILENAME = 'hub.lock';
 export const LOCK_INFO_FILENAME = 'hub.lock.json';
+export const ADMIN_TOKEN_FILENAME = 'admin.token';
+export const CREDENTIALS_FILENAME = 'credentials.json';
+export const DEFAULT_URL = 'http://127.0.0.1:7420';
 
 // Chat posting rules (Maestro).
 export const DEFAULT_CHAT_ENABLED = true;

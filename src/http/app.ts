@@ -6,7 +6,9 @@ import type { Logger } from '../util/logger.js';
 import { VERSION } from '../version.js';
 import { bearerAuth, type AuthVariables } from './auth.js';
 import { hostGuard } from './host-guard.js';
-import { errorResponse } from './http-error.js';
+import type { AdminCredential } from './admin-token.js';
+import { errorResponse, unauthorized } from './http-error.js';
+import { participantRoutes } from './routes/participants.js';
 import { conversationRoutes } from './routes/conversation.js';
 
 /**
@@ -19,6 +21,8 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export interface HttpAppOptions {
   hub: Hub;
   logger: Logger;
+  /** Checks the admin credential (registering participants, rotating tokens). */
+  admin?: AdminCredential;
   /** Host header values this hub answers to (see hostsFor). */
   allowedHosts: ReadonlySet<string>;
   maxBodyBytes?: number;
@@ -35,6 +39,20 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   app.use('*', hostGuard(options.allowedHosts));
 
   app.get('/healthz', (c) => c.json({ ok: true, version: VERSION }));
+
+  if (options.admin) {
+    const admin = options.admin;
+    const participants = new Hono();
+    participants.use('*', async (c, next) => {
+      const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+      if (!match?.[1] || !admin.verify(match[1])) {
+        throw unauthorized(`This route needs the hub's admin token (the file ${admin.file} of the user running the hub); use "parley join".`);
+      }
+      await next();
+    });
+    participants.route('/', participantRoutes(hub));
+    app.route('/api/v1/participants', participants);
+  }
 
   const api = new Hono<{ Variables: AuthVariables }>();
   api.use('*', bearerAuth(hub));

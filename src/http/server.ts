@@ -4,6 +4,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Hub } from '../hub/hub.js';
 import type { Logger } from '../util/logger.js';
+import type { AdminCredential } from './admin-token.js';
 import { createHttpApp } from './app.js';
 import { hostsFor } from './host-guard.js';
 
@@ -17,11 +18,11 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-export async function startHttpServer(options: { hub: Hub; host: string; port: number; logger: Logger }): Promise<HttpServer> {
+export async function startHttpServer(options: { hub: Hub; host: string; port: number; logger: Logger; admin?: AdminCredential }): Promise<HttpServer> {
   const { hub, host, logger } = options;
   // The allowed Host values depend on the port actually bound (port 0 picks one).
   const allowedHosts = new Set<string>();
-  const app = createHttpApp({ hub, logger, allowedHosts });
+  const app = createHttpApp({ hub, logger, allowedHosts, ...(options.admin ? { admin: options.admin } : {}) });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -113,5 +114,47 @@ describe('cli', () => {
     const unknown = spawnSync(process.execPath, [BIN, 'serve', '--set', 'chat.enabeld=false'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('chat.enabeld');
+  });
+
+  it('cli - join registers through the running hub and prints a token; joining again keeps the identity; rotate revokes', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const hub = await startServe(home);
+    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(hub.output())![1]!;
+    const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
+    expect(fs.statSync(path.join(home, 'admin.token')).mode & 0o777).toBe(0o600);
+
+    const first = cli('join', 'coder-1', '--client', 'claude', '--role', 'coder', '--session', 'proj', '--json');
+    expect(first.stderr).toBe('');
+    expect(first.status).toBe(0);
+    const joined = JSON.parse(first.stdout) as { participant: { id: string; handle: string; profile: { client: string; roles: string[] } }; token: string };
+    expect(joined.participant).toMatchObject({ handle: 'coder-1', profile: { client: 'claude', roles: ['coder'] } });
+    const again = JSON.parse(cli('join', 'coder-1', '--session', 'proj', '--json').stdout) as { participant: { id: string }; token: string };
+    expect(again.participant.id).toBe(joined.participant.id);
+    expect(fs.statSync(path.join(home, 'credentials.json')).mode & 0o777).toBe(0o600);
+
+    const whoami = async (token: string) => (await fetch(`${url}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}` } })).status;
+    expect(await whoami(joined.token)).toBe(200);
+    const rotated = cli('token', 'rotate', 'coder-1', '--session', 'proj', '--json');
+    expect(rotated.status).toBe(0);
+    const fresh = (JSON.parse(rotated.stdout) as { token: string }).token;
+    expect(await whoami(joined.token)).toBe(401);
+    expect(await whoami(again.token)).toBe(401);
+    expect(await whoami(fresh)).toBe(200);
+
+    const bad = cli('join', 'not a handle', '--session', 'proj');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('handle');
+    // Without the admin token, registering is refused.
+    const forged = await fetch(`${url}/api/v1/participants`, { method: 'POST', headers: { authorization: `Bearer ${fresh}`, 'content-type': 'application/json' }, body: '{"handle":"intruder"}' });
+    expect(forged.status).toBe(401);
+  });
+
+  it('cli - join with no hub running on the home says how to start one and exits 1', () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const run = spawnSync(process.execPath, [BIN, 'join', 'coder-1'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('parley serve');
   });
 });

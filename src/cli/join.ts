@@ -1,0 +1,113 @@
+import { parseArgs } from 'node:util';
+import { resolveHome } from '../config/load.js';
+import { ParleyError } from '../errors/parley-error.js';
+import { readAdminToken } from '../http/admin-token.js';
+import type { Participant } from '../schema/participant.js';
+import { callHub, hubUrl, saveToken } from './hub-client.js';
+
+const JOIN_HELP = `Usage: parley join HANDLE [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...]
+                   [--nickname NAME] [--session NAME] [--home DIR] [--json]
+
+Registers HANDLE with the running hub (joining again keeps the same identity and
+updates the profile fields given) and prints a new bearer token for it in the
+session (default "default"). The token is also kept in <home>/credentials.json.
+`;
+
+const ROTATE_HELP = `Usage: parley token rotate HANDLE [--session NAME] [--home DIR] [--json]
+
+Revokes every token of HANDLE in the session and prints a new one.
+`;
+
+function adminToken(home: string): string {
+  const token = readAdminToken(home);
+  if (!token) {
+    throw new ParleyError('HUB_CLOSED', `No running hub has written its admin token in ${home}; start one with "parley serve" (same --home).`);
+  }
+  return token;
+}
+
+export async function join(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      kind: { type: 'string' },
+      client: { type: 'string' },
+      model: { type: 'string' },
+      role: { type: 'string', multiple: true },
+      nickname: { type: 'string' },
+      session: { type: 'string' },
+      home: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(JOIN_HELP);
+    return 0;
+  }
+  const [handle, ...extra] = positionals;
+  if (!handle || extra.length > 0) {
+    process.stderr.write('parley: join takes exactly one HANDLE; run "parley join --help".\n');
+    return 2;
+  }
+  const home = resolveHome(values.home);
+  const profile = {
+    ...(values.kind === undefined ? {} : { kind: values.kind }),
+    ...(values.client === undefined ? {} : { client: values.client }),
+    ...(values.model === undefined ? {} : { model: values.model }),
+    ...(values.nickname === undefined ? {} : { nickname: values.nickname }),
+    ...(values.role === undefined ? {} : { roles: values.role }),
+  };
+  const result = await callHub<{ participant: Participant; session: { name: string }; token: string }>(
+    hubUrl(),
+    'POST',
+    '/api/v1/participants',
+    adminToken(home),
+    { handle, ...(values.session === undefined ? {} : { session: values.session }), ...(Object.keys(profile).length ? { profile } : {}) },
+  );
+  saveToken(home, result.session.name, result.participant.handle, result.token);
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else {
+    process.stdout.write(
+      `Joined as @${result.participant.handle} (${result.participant.profile.kind}) in session "${result.session.name}".\n` +
+        `Token (also saved in the home): ${result.token}\n` +
+        `Use it as: export PARLEY_TOKEN=${result.token}\n`,
+    );
+  }
+  return 0;
+}
+
+export async function rotateToken(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      session: { type: 'string' },
+      home: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(ROTATE_HELP);
+    return 0;
+  }
+  const [handle, ...extra] = positionals;
+  if (!handle || extra.length > 0) {
+    process.stderr.write('parley: token rotate takes exactly one HANDLE; run "parley token rotate --help".\n');
+    return 2;
+  }
+  const home = resolveHome(values.home);
+  const result = await callHub<{ handle: string; session: string; token: string }>(
+    hubUrl(),
+    'POST',
+    `/api/v1/participants/${encodeURIComponent(handle)}/tokens/rotate`,
+    adminToken(home),
+    values.session === undefined ? {} : { session: values.session },
+  );
+  saveToken(home, result.session, result.handle, result.token);
+  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  else process.stdout.write(`New token for @${result.handle} in session "${result.session}" (older ones are revoked): ${result.token}\n`);
+  return 0;
+}
