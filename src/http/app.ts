@@ -10,6 +10,7 @@ import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
 import { participantRoutes } from './routes/participants.js';
 import { conversationRoutes } from './routes/conversation.js';
+import { coordinationRoutes } from './routes/coordination.js';
 
 /**
  * The hub's HTTP application: `/healthz` without authentication, the REST API
@@ -66,6 +67,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     }),
   );
   api.route('/', conversationRoutes());
+  api.route('/', coordinationRoutes());
   app.route('/api/v1', api);
   return app;
 }

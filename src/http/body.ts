@@ -17,6 +17,14 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   return body as Record<string, unknown>;
 }
 
+/** A query flag: "true"/"1" is true, absent or "false"/"0" is false; anything else is INVALID_INPUT. */
+export function boolQuery(c: Context, name: string): boolean {
+  const value = c.req.query(name);
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1' || value === '') return true;
+  throw new ParleyError('INVALID_INPUT', `Invalid ${name}: "${value}" is not true or false.`, { field: name });
+}
+
 /** A query parameter as an integer, or undefined when absent; anything else is INVALID_INPUT naming it. */
 export function intQuery(c: Context, name: string): number | undefined {
   const value = c.req.query(name);

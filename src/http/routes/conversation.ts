@@ -1,33 +1,102 @@
 import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
-import { intQuery, jsonBody } from '../body.js';
+import { boolQuery, intQuery, jsonBody } from '../body.js';
 
-/** Posting and reading threads, and the inbox, for the authenticated participant. */
-export function conversationRoutes(): Hono<{ Variables: AuthVariables }> {
-  const app = new Hono<{ Variables: AuthVariables }>();
+/**
+ * The conversation API for the authenticated participant: threads, posting,
+ * reading, search, the inbox and subscriptions. Each route is a thin adapter
+ * over the library (`Actor`), whose schemas validate every input.
+ */
+type Env = { Variables: AuthVariables };
+
+export function conversationRoutes(): Hono<Env> {
+  const app = new Hono<Env>();
 
   app.get('/whoami', (c) => {
     const actor = c.get('actor');
     return c.json({ participant: actor.participant, session: actor.session });
   });
 
-  app.post('/threads/:thread/messages', async (c) => {
-    const body = await jsonBody(c);
-    const result = await c.get('actor').post({ ...body, thread: c.req.param('thread') } as never);
-    return c.json(result, 201);
+  app.get('/participants', async (c) => c.json({ participants: await c.get('actor').participants() }));
+
+  // Threads.
+  app.get('/threads', async (c) => c.json({ threads: await c.get('actor').threads() }));
+  app.post('/threads', async (c) => c.json(await c.get('actor').createChannel((await jsonBody(c)) as never), 201));
+  app.post('/threads/:thread/rename', async (c) =>
+    c.json(await c.get('actor').renameThread({ ...(await jsonBody(c)), thread: c.req.param('thread') } as never)),
+  );
+  app.post('/threads/:thread/side', async (c) =>
+    c.json(await c.get('actor').openSide({ ...(await jsonBody(c)), parent: c.req.param('thread') } as never), 201),
+  );
+  app.post('/threads/:thread/close', async (c) =>
+    c.json(await c.get('actor').closeSide({ ...(await jsonBody(c)), thread: c.req.param('thread') } as never)),
+  );
+  app.put('/threads/:thread/subscription', async (c) => {
+    const { state } = (await jsonBody(c)) as { state?: unknown };
+    const actor = c.get('actor');
+    const thread = c.req.param('thread');
+    if (state === 'muted') return c.json(await actor.mute(thread));
+    if (state === 'unsubscribed') return c.json(await actor.unsubscribe(thread));
+    if (state === 'subscribed') return c.json(await actor.subscribe(thread));
+    return c.json(
+      { error: { code: 'INVALID_INPUT', field: 'state', message: 'Invalid state: must be "subscribed", "muted" or "unsubscribed".' } },
+      400,
+    );
   });
 
+  // Posting and reading.
+  app.post('/threads/:thread/messages', async (c) =>
+    c.json(await c.get('actor').post({ ...(await jsonBody(c)), thread: c.req.param('thread') } as never), 201),
+  );
+  app.post('/dm', async (c) => c.json(await c.get('actor').dm((await jsonBody(c)) as never), 201));
   app.get('/threads/:thread/new', async (c) => {
     const limit = intQuery(c, 'limit');
-    const result = await c.get('actor').readNew({ thread: c.req.param('thread'), ...(limit === undefined ? {} : { limit }) });
-    return c.json(result);
+    return c.json(await c.get('actor').readNew({ thread: c.req.param('thread'), ...(limit === undefined ? {} : { limit }) }));
+  });
+  app.get('/threads/:thread/history', async (c) => {
+    const [limit, before, after] = [intQuery(c, 'limit'), intQuery(c, 'before'), intQuery(c, 'after')];
+    return c.json(
+      await c.get('actor').history({
+        thread: c.req.param('thread'),
+        ...(limit === undefined ? {} : { limit }),
+        ...(before === undefined ? {} : { before }),
+        ...(after === undefined ? {} : { after }),
+      }),
+    );
+  });
+  app.get('/search', async (c) => {
+    const limit = intQuery(c, 'limit');
+    const thread = c.req.query('thread');
+    return c.json(
+      await c.get('actor').search({
+        query: c.req.query('q') ?? '',
+        ...(thread === undefined ? {} : { thread }),
+        ...(limit === undefined ? {} : { limit }),
+      }),
+    );
   });
 
+  // The inbox.
   app.get('/inbox', async (c) => {
     const limit = intQuery(c, 'limit');
     const input = limit === undefined ? {} : { limit };
     const actor = c.get('actor');
-    return c.json(c.req.query('peek') === 'true' ? await actor.peek(input) : await actor.inbox(input));
+    return c.json(boolQuery(c, 'peek') ? await actor.peek(input) : await actor.inbox(input));
+  });
+  app.post('/inbox/ack', async (c) => c.json(await c.get('actor').ack((await jsonBody(c)) as never)));
+  app.get('/inbox/wait', async (c) => {
+    const [timeout, limit] = [intQuery(c, 'timeout_ms'), intQuery(c, 'limit')];
+    // A client that goes away ends its wait.
+    return c.json(
+      await c.get('actor').wait(
+        { ...(timeout === undefined ? {} : { timeout_ms: timeout }), ...(limit === undefined ? {} : { limit }) },
+        c.req.raw.signal,
+      ),
+    );
+  });
+  app.get('/deliveries', async (c) => {
+    const limit = intQuery(c, 'limit');
+    return c.json({ deliveries: await c.get('actor').deliveries((c.req.query('state') ?? 'delivered') as never, limit ?? 100) });
   });
 
   return app;
