@@ -81,9 +81,11 @@ export async function serve(argv: string[]): Promise<number> {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
   });
-  // Stop taking requests, let those in flight finish, then close the store.
-  await server.close();
+  // Stop taking connections; the hub then finishes what is in flight and ends
+  // waits and streams, which lets the remaining connections close.
+  const serverClosed = server.close();
   await hub.close();
+  await serverClosed;
   process.stdout.write('Parley hub stopped; the store is closed cleanly.\n');
   return 0;
 }

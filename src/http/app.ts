@@ -11,6 +11,7 @@ import { errorResponse, unauthorized } from './http-error.js';
 import { participantRoutes } from './routes/participants.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { coordinationRoutes } from './routes/coordination.js';
+import { streamRoutes } from './routes/stream.js';
 
 /**
  * The hub's HTTP application: `/healthz` without authentication, the REST API
@@ -68,6 +69,7 @@ export function createHttpApp(options: HttpAppOptions): Hono {
   );
   api.route('/', conversationRoutes());
   api.route('/', coordinationRoutes());
+  api.route('/', streamRoutes());
   app.route('/api/v1', api);
   return app;
 }

@@ -12,6 +12,9 @@ import { hostsFor } from './host-guard.js';
  * The hub's HTTP listener. `close()` stops accepting connections, lets the
  * requests in flight finish, and drops idle keep-alive connections.
  */
+/** How long in-flight requests may take to finish at shutdown. */
+export const CLOSE_GRACE_MS = 5_000;
+
 export interface HttpServer {
   url: string;
   port: number;
@@ -46,8 +49,17 @@ export async function startHttpServer(options: { hub: Hub; host: string; port: n
     port,
     close() {
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        server.close(() => {
+          clearTimeout(force);
+          clearInterval(sweep);
+          resolve();
+        });
+        // Keep-alive connections that go idle while closing are dropped as they do.
         server.closeIdleConnections();
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        // Requests in flight get a grace period; then whatever is left is cut.
+        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        force.unref();
       });
       return closing;
     },

@@ -1,0 +1,105 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startHttpServer, type HttpServer } from '../../src/http/server.js';
+import { createSilentLogger } from '../../src/util/logger.js';
+import { openTestHub, type TestHub } from '../helpers/hub.js';
+
+let t: TestHub | undefined;
+let server: HttpServer | undefined;
+afterEach(async () => {
+  // As "parley serve" does: the hub's shutdown ends the open streams, then the server closes.
+  const closing = server?.close();
+  await t?.close();
+  await closing;
+  server = undefined;
+  t = undefined;
+});
+
+interface SseFrame {
+  id?: string;
+  event?: string;
+  data: string;
+}
+
+/** Opens an SSE stream and returns a reader of frames, and a way to drop the connection. */
+async function openStream(url: string, token: string, lastEventId?: string) {
+  const controller = new AbortController();
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+    signal: controller.signal,
+  });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('text/event-stream');
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const next = async (): Promise<SseFrame> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const raw = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (raw.startsWith(':')) continue;
+        const frame: SseFrame = { data: '' };
+        for (const line of raw.split('\n')) {
+          const [field, ...rest] = line.split(':');
+          const value = rest.join(':').replace(/^ /, '');
+          if (field === 'id') frame.id = value;
+          else if (field === 'event') frame.event = value;
+          else if (field === 'data') frame.data += value;
+        }
+        return frame;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('stream ended');
+      buffer += value;
+    }
+  };
+  return { next, drop: () => controller.abort() };
+}
+
+describe('http stream', () => {
+  it('stream - SSE ids are seqs; reconnecting with Last-Event-ID delivers every missed event exactly once', async () => {
+    t = await openTestHub();
+    const writer = await t.hub.join({ handle: 'writer', session: 's' });
+    await t.hub.join({ handle: 'reader', session: 's' });
+    const token = await t.hub.issueToken('reader', 's');
+    server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+    const url = `${server.url}/api/v1/stream?events_only=true`;
+
+    const first = await openStream(url, token);
+    const before = [];
+    for (let i = 0; i < 5; i++) before.push(await writer.post({ thread: 'general', text: `before ${i}` }));
+    const seen: SseFrame[] = [];
+    for (let i = 0; i < 5; i++) seen.push(await first.next());
+    expect(seen.map((f) => f.id)).toEqual(before.map((p) => String(p.seq)));
+    expect(seen.map((f) => (JSON.parse(f.data) as { content: string }).content)).toEqual(before.map((_, i) => `before ${i}`));
+    first.drop();
+
+    const missed = [];
+    for (let i = 0; i < 5; i++) missed.push(await writer.post({ thread: 'general', text: `missed ${i}` }));
+    const second = await openStream(url, token, seen[seen.length - 1]!.id);
+    const later = writer.post({ thread: 'general', text: 'live' });
+    const resumed: SseFrame[] = [];
+    for (let i = 0; i < 6; i++) resumed.push(await second.next());
+    second.drop();
+    expect(resumed.map((f) => f.id)).toEqual([...missed.map((p) => String(p.seq)), String((await later).seq)]);
+  });
+
+  it('stream - presence and meeting traffic travel on the stream; a bad Last-Event-ID is refused', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    await t.hub.join({ handle: 'bob', session: 's' });
+    const token = await t.hub.issueToken('bob', 's');
+    server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+    const stream = await openStream(`${server.url}/api/v1/stream`, token);
+    await a.setPresence({ state: 'typing' });
+    await a.meetingSay('standup', 'hello');
+    const frames = [await stream.next(), await stream.next(), await stream.next()];
+    stream.drop();
+    expect(frames.map((f) => f.event)).toEqual(['presence', 'meeting', 'meeting']);
+    expect(JSON.parse(frames[0]!.data)).toMatchObject({ handle: 'alice', state: 'typing' });
+    expect(frames.some((f) => f.data.includes('"hello"'))).toBe(true);
+    const bad = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: `Bearer ${token}`, 'last-event-id': 'abc' } });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: 'INVALID_INPUT', field: 'Last-Event-ID' } });
+  });
+});
