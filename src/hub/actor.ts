@@ -18,7 +18,8 @@ import type {
   SearchInput,
   WaitInput,
 } from '../schema/inputs.js';
-import { DeliveriesInputSchema, LiveFilterInputSchema, PresenceInputSchema, type LiveFilterInput } from '../schema/inputs.js';
+import { DeliveriesInputSchema, LiveFilterInputSchema, PresenceInputSchema, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
+import { exportThread } from './export.js';
 import type { Participant } from '../schema/participant.js';
 import type { DeliveryState } from '../store/delivery-store.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -201,6 +202,11 @@ export class Actor {
       ...(filter.since === undefined ? {} : { since: filter.since }),
       ...(filter.ephemeral === undefined ? {} : { ephemeral: filter.ephemeral }),
     });
+  }
+
+  /** The thread's whole log as Markdown (for people) or JSON Lines (for programs). */
+  async export(input: ExportInput): Promise<{ contentType: string; body: string }> {
+    return this.#run(() => exportThread(this.#ctx, this.#seat, input));
   }
 
   // Steering ----------------------------------------------------------------

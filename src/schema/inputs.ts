@@ -141,6 +141,12 @@ export const PresenceInputSchema = z.strictObject({
 export type PresenceInput = z.input<typeof PresenceInputSchema>;
 
 
+export const ExportInputSchema = z.strictObject({
+  thread: ThreadRefSchema,
+  format: z.enum(['markdown', 'jsonl']).default('markdown'),
+});
+export type ExportInput = z.input<typeof ExportInputSchema>;
+
 export const LiveFilterInputSchema = z.strictObject({
   thread: ThreadRefSchema.optional(),
   inbox: z.boolean().optional(),

@@ -76,6 +76,12 @@ export function conversationRoutes(): Hono<Env> {
     );
   });
 
+  app.get('/threads/:thread/export', async (c) => {
+    const format = c.req.query('format') ?? 'markdown';
+    const exported = await c.get('actor').export({ thread: c.req.param('thread'), format: format as never });
+    return c.body(exported.body, 200, { 'content-type': exported.contentType });
+  });
+
   // The inbox.
   app.get('/inbox', async (c) => {
     const limit = intQuery(c, 'limit');

@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ParleyEventSchema } from '../../src/schema/event.js';
+import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+
+let t: TestHub | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('export', () => {
+  it('export - a thread as JSON Lines holds every event, in seq order, in the v1 format', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    const posted = [];
+    for (let i = 0; i < 1205; i++) posted.push((await (i % 2 ? a : b).post({ thread: 'general', text: `line ${i}` })).id);
+    await a.request({ to: 'bob', intent: 'review', thread: 'general' });
+    const { contentType, body } = await a.export({ thread: 'general', format: 'jsonl' });
+    expect(contentType).toBe('application/x-ndjson');
+    const events = body.trim().split('\n').map((line) => ParleyEventSchema.parse(JSON.parse(line)));
+    const messages = events.filter((e) => e.type === 'message').map((e) => e.id);
+    expect(messages).toEqual(posted);
+    expect(events.map((e) => e.seq)).toEqual([...events.map((e) => e.seq)].sort((x, y) => x - y));
+    expect(events.at(-1)?.type).toBe('request');
+  });
+
+  it('export - a thread as Markdown reads as a transcript', async () => {
+    t = await openTestHub();
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    await a.post({ thread: 'general', text: 'We ship on Friday.' });
+    const { contentType, body } = await a.export({ thread: 'general' });
+    expect(contentType).toContain('text/markdown');
+    expect(body.startsWith('# #general')).toBe(true);
+    expect(body).toMatch(/\*\*@alice\*\* · \d{4}-\d\d-\d\dT[^\n]+ · message\n\nWe ship on Friday\./);
+    expect((await caught(() => a.export({ thread: 'general', format: 'pdf' as never }))).field).toBe('format');
+  });
+});
