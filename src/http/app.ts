@@ -4,7 +4,9 @@ import { ParleyError } from '../errors/parley-error.js';
 import type { Hub } from '../hub/hub.js';
 import type { Logger } from '../util/logger.js';
 import { VERSION } from '../version.js';
-import { bearerAuth, type AuthVariables } from './auth.js';
+import { getCookie } from 'hono/cookie';
+import { Authenticator, DEFAULT_HUMAN_HANDLE, SESSION_COOKIE, clearSessionCookie, sessionOf, setSessionCookie, type AuthVariables } from './auth.js';
+import { jsonBody } from './body.js';
 import { hostGuard } from './host-guard.js';
 import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
@@ -56,8 +58,28 @@ export function createHttpApp(options: HttpAppOptions): Hono {
     app.route('/api/v1/participants', participants);
   }
 
+  const auth = new Authenticator(hub, hub.config.webui.password);
+  app.post('/api/v1/login', async (c) => {
+    const body = await jsonBody(c);
+    const password = typeof body.password === 'string' ? body.password : '';
+    if (!auth.checkPassword(password)) {
+      throw unauthorized(auth.passwordSet ? 'Wrong password.' : 'This hub has no password set, so password sign-in is off; use a bearer token.');
+    }
+    const handle = typeof body.handle === 'string' && body.handle ? body.handle : DEFAULT_HUMAN_HANDLE;
+    const session = typeof body.session === 'string' && body.session ? body.session : sessionOf(c);
+    const cookie = await auth.login(handle, session);
+    setSessionCookie(c, cookie);
+    const actor = await auth.humanActor(handle, session);
+    return c.json({ participant: actor.participant, session: actor.session });
+  });
+  app.post('/api/v1/logout', (c) => {
+    auth.logout(getCookie(c, SESSION_COOKIE));
+    clearSessionCookie(c);
+    return c.json({ ok: true });
+  });
+
   const api = new Hono<{ Variables: AuthVariables }>();
-  api.use('*', bearerAuth(hub));
+  api.use('*', auth.middleware());
   api.use(
     '*',
     bodyLimit({

@@ -1,25 +1,122 @@
-import type { MiddlewareHandler } from 'hono';
+import crypto from 'node:crypto';
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
+import { ParleyError } from '../errors/parley-error.js';
 import type { Actor } from '../hub/actor.js';
-import type { Hub } from '../hub/hub.js';
+import { DEFAULT_SESSION, type Hub } from '../hub/hub.js';
 import { unauthorized } from './http-error.js';
 
-/** What an authenticated request carries: the participant and session its token names. */
+/** What an authenticated request carries: the participant and session it acts as. */
 export interface AuthVariables {
   actor: Actor;
 }
 
+export const SESSION_COOKIE = 'parley_session';
+export const DEFAULT_HUMAN_HANDLE = 'human';
+
 /**
- * Bearer-token authentication. The token alone decides who the author is and
- * in which session; no body field can change it.
+ * Who a request is. Agents (and scripts) send a bearer token, which names the
+ * participant and the session. The human signs in with the hub password
+ * (Maestro): HTTP Basic with their handle as the user name (default "human"),
+ * or the cookie that POST /api/v1/login sets; the session comes from the
+ * `X-Parley-Session` header or `?session=` (default "default"). No body field
+ * ever changes who the author is.
  */
-export function bearerAuth(hub: Hub): MiddlewareHandler<{ Variables: AuthVariables }> {
-  return async (c, next) => {
+export class Authenticator {
+  readonly #cookies = new Map<string, { handle: string; session: string }>();
+  readonly #passwordHash: Buffer | undefined;
+
+  constructor(
+    private readonly hub: Hub,
+    password: string,
+  ) {
+    this.#passwordHash = password ? sha256(password) : undefined;
+  }
+
+  get passwordSet(): boolean {
+    return this.#passwordHash !== undefined;
+  }
+
+  checkPassword(candidate: string): boolean {
+    return this.#passwordHash !== undefined && crypto.timingSafeEqual(sha256(candidate), this.#passwordHash);
+  }
+
+  /** Signs the human in: returns a cookie value naming their handle and session. */
+  async login(handle: string, session: string): Promise<string> {
+    await this.humanActor(handle, session);
+    const value = crypto.randomBytes(32).toString('base64url');
+    this.#cookies.set(value, { handle, session });
+    return value;
+  }
+
+  logout(cookie: string | undefined): void {
+    if (cookie) this.#cookies.delete(cookie);
+  }
+
+  middleware(): MiddlewareHandler<{ Variables: AuthVariables }> {
+    return async (c, next) => {
+      c.set('actor', await this.resolve(c));
+      await next();
+    };
+  }
+
+  async resolve(c: Context): Promise<Actor> {
     const header = c.req.header('authorization') ?? '';
-    const match = /^Bearer\s+(\S+)$/i.exec(header);
-    if (!match?.[1]) throw unauthorized();
-    const actor = hub.authenticate(match[1]);
-    if (!actor) throw unauthorized('Unknown or revoked token: get a new one with "parley join" or "parley token rotate".');
-    c.set('actor', actor);
-    await next();
-  };
+    const bearer = /^Bearer\s+(\S+)$/i.exec(header);
+    if (bearer?.[1]) {
+      const actor = this.hub.authenticate(bearer[1]);
+      if (!actor) throw unauthorized('Unknown or revoked token: get a new one with "parley join" or "parley token rotate".');
+      return actor;
+    }
+    const basic = /^Basic\s+(\S+)$/i.exec(header);
+    if (basic?.[1]) {
+      const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      const user = colon >= 0 ? decoded.slice(0, colon) : '';
+      const password = colon >= 0 ? decoded.slice(colon + 1) : decoded;
+      if (!this.checkPassword(password)) throw this.#refused();
+      return this.humanActor(user || DEFAULT_HUMAN_HANDLE, sessionOf(c));
+    }
+    const cookie = getCookie(c, SESSION_COOKIE);
+    const signedIn = cookie ? this.#cookies.get(cookie) : undefined;
+    if (signedIn) return this.humanActor(signedIn.handle, signedIn.session);
+    throw unauthorized();
+  }
+
+  /** The human participant, joined to the session on first use. */
+  async humanActor(handle: string, session: string): Promise<Actor> {
+    const existing = this.hub.participants().find((p) => p.handle.toLowerCase() === handle.toLowerCase());
+    if (existing && existing.profile.kind !== 'human') {
+      throw new ParleyError('FORBIDDEN', `"@${existing.handle}" is an agent; the hub password signs in humans only. Use that agent's token instead.`);
+    }
+    try {
+      return this.hub.actor(handle, session);
+    } catch {
+      return this.hub.join({ handle, session, profile: { kind: 'human' } });
+    }
+  }
+
+  #refused(): ParleyError {
+    return unauthorized(
+      this.passwordSet
+        ? 'Wrong password.'
+        : 'This hub has no password set (PARLEY_WEBUI_PASSWORD or webui.password), so password sign-in is off; use a bearer token.',
+    );
+  }
+}
+
+export function setSessionCookie(c: Context, value: string): void {
+  setCookie(c, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'Strict', path: '/' });
+}
+
+export function clearSessionCookie(c: Context): void {
+  deleteCookie(c, SESSION_COOKIE, { path: '/' });
+}
+
+export function sessionOf(c: Context): string {
+  return c.req.header('x-parley-session') ?? c.req.query('session') ?? DEFAULT_SESSION;
+}
+
+function sha256(text: string): Buffer {
+  return crypto.createHash('sha256').update(text).digest();
 }
