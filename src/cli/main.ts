@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isParleyError, toParleyError } from '../errors/parley-error.js';
 import { VERSION } from '../version.js';
+import { COMMANDS, runConversationCommand } from './conversation.js';
 import { join, rotateToken } from './join.js';
 import { serve } from './serve.js';
 
@@ -21,6 +22,11 @@ Commands:
   join HANDLE   Register a participant with the running hub and print its token
   token rotate HANDLE
                 Revoke a participant's tokens and print a new one
+  say THREAD TEXT      Post a message          dm HANDLE TEXT   Direct message
+  read THREAD          What is new in a thread inbox            What needs you
+  wait                 Block until woken       ack ID ...       Acknowledge
+  who                  Presence                threads          Threads, unread
+  search WORDS         Full-text search
   version       Print the version
 
 Global options:
@@ -59,6 +65,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stderr.write('parley: usage: parley token rotate HANDLE [--session NAME]; run "parley token rotate --help".\n');
         return EXIT_USAGE;
       default:
+        if (command in COMMANDS) return await runConversationCommand(command, rest);
         process.stderr.write(`parley: unknown command "${command}"; run "parley --help" for the list.\n`);
         return EXIT_USAGE;
     }

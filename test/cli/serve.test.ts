@@ -157,4 +157,42 @@ describe('cli', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('parley serve');
   });
+
+  it('cli - three terminals hold a conversation through the CLI', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const hub = await startServe(home);
+    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(hub.output())![1]!;
+    const cli = (...args: string[]) => {
+      const run = spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
+      return { status: run.status, out: run.stdout, err: run.stderr };
+    };
+    expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
+    expect(cli('join', 'coder').status).toBe(0);
+    expect(cli('join', 'reviewer').status).toBe(0);
+
+    expect(cli('say', 'general', 'hello @coder, please start', '--as', 'human').out).toMatch(/^posted #\d+/);
+    const inbox = JSON.parse(cli('inbox', '--as', 'coder', '--json').out) as { items: Array<{ reason: string; event: { content: string } }> };
+    expect(inbox.items.map((i) => [i.reason, i.event.content])).toContainEqual(['mention', 'hello @coder, please start']);
+    expect(cli('dm', 'reviewer', 'can you review?', '--as', 'coder').status).toBe(0);
+    const readable = cli('inbox', '--peek', '--as', 'reviewer');
+    expect(readable.out).toMatch(/high\s+dm\s+.*@coder: can you review\? {2}← respond/);
+    const read = cli('read', 'general', '--as', 'reviewer');
+    expect(read.out).toMatch(/@human: hello @coder, please start/);
+    expect(cli('read', 'general', '--as', 'reviewer').out.trim()).toBe('(nothing new)');
+    // The DM was only peeked at: wait returns it at once, and then nothing is left.
+    expect(cli('wait', '--timeout', '50', '--as', 'reviewer').out).toContain('@coder: can you review?');
+    expect(cli('wait', '--timeout', '50', '--as', 'reviewer').out.trim()).toBe('(nothing arrived)');
+    expect(cli('who', '--as', 'human').out).toMatch(/@coder\s+listening/);
+    expect(cli('threads', '--as', 'human').out).toMatch(/channel\s+#general/);
+    expect(cli('search', 'please', '--as', 'reviewer').out).toContain('@human: hello @coder, please start');
+
+    const noCredentials = cli('say', 'general', 'x');
+    expect(noCredentials.status).toBe(1);
+    expect(noCredentials.err).toContain('PARLEY_TOKEN');
+    expect(cli('say', 'general').status).toBe(2);
+    const paused = cli('say', 'nowhere', 'x', '--as', 'coder');
+    expect(paused.status).toBe(1);
+    expect(paused.err).toContain('No thread "nowhere"');
+  });
 });

@@ -1,0 +1,193 @@
+import { parseArgs } from 'node:util';
+import { resolveHome } from '../config/load.js';
+import { ParleyError } from '../errors/parley-error.js';
+import type { ParleyEvent } from '../schema/event.js';
+import { callHub, hubUrl, loadToken } from './hub-client.js';
+
+/**
+ * The conversation commands of the `parley` CLI: each is one REST call made
+ * with the participant's token (PARLEY_TOKEN, or --as HANDLE [--session] from
+ * the tokens `parley join` kept in the home). Output is readable by default
+ * and JSON with --json.
+ */
+const COMMON = {
+  as: { type: 'string' },
+  session: { type: 'string' },
+  home: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+interface Command {
+  usage: string;
+  summary: string;
+  options?: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
+  positionals: number | [number, number];
+  run: (call: Caller, args: string[], values: Record<string, unknown>) => Promise<{ json: unknown; text: string }>;
+}
+
+type Caller = <T>(method: string, route: string, body?: unknown) => Promise<T>;
+
+const time = (iso: string): string => iso.slice(11, 19);
+
+export function formatEvent(event: ParleyEvent): string {
+  const content =
+    typeof event.content === 'string'
+      ? event.content
+      : event.type === 'request'
+        ? `[request ${(event.content as { intent: string }).intent}] ${JSON.stringify((event.content as { params: unknown }).params)}`
+        : event.type === 'response'
+          ? `[response ${(event.content as { status: string }).status}] ${(event.content as { text?: string }).text ?? ''}`
+          : `[${event.type}] ${JSON.stringify(event.content)}`;
+  return `${time(event.ts)} @${event.author}: ${content}`;
+}
+
+const enc = encodeURIComponent;
+
+export const COMMANDS: Record<string, Command> = {
+  say: {
+    usage: 'parley say THREAD TEXT [--to HANDLE] [--reply-to ID]',
+    summary: 'Post a message to a thread',
+    options: { to: { type: 'string' }, 'reply-to': { type: 'string' } },
+    positionals: 2,
+    async run(call, [thread, text], values) {
+      const result = await call<{ id: string; seq: number; truncated: boolean; redacted: boolean }>('POST', `/threads/${enc(thread!)}/messages`, {
+        text,
+        ...(values.to ? { to: values.to } : {}),
+        ...(values['reply-to'] ? { reply_to: values['reply-to'] } : {}),
+      });
+      return { json: result, text: `posted #${result.seq} (${result.id})${result.truncated ? ' [truncated]' : ''}${result.redacted ? ' [redacted]' : ''}` };
+    },
+  },
+  dm: {
+    usage: 'parley dm HANDLE TEXT',
+    summary: 'Send a direct message',
+    positionals: 2,
+    async run(call, [to, text]) {
+      const result = await call<{ id: string; seq: number }>('POST', '/dm', { to, text });
+      return { json: result, text: `sent #${result.seq} (${result.id})` };
+    },
+  },
+  read: {
+    usage: 'parley read THREAD [--limit N]',
+    summary: 'Read what is new in a thread since your cursor',
+    options: { limit: { type: 'string' } },
+    positionals: 1,
+    async run(call, [thread], values) {
+      const result = await call<{ events: ParleyEvent[]; newPointer: number; more: boolean }>(
+        'GET',
+        `/threads/${enc(thread!)}/new${values.limit ? `?limit=${enc(String(values.limit))}` : ''}`,
+      );
+      const lines = result.events.map(formatEvent);
+      return { json: result, text: lines.length ? lines.join('\n') + (result.more ? '\n(more: read again)' : '') : '(nothing new)' };
+    },
+  },
+  inbox: {
+    usage: 'parley inbox [--peek] [--limit N]',
+    summary: 'What needs your attention, by priority',
+    options: { peek: { type: 'boolean' }, limit: { type: 'string' } },
+    positionals: 0,
+    async run(call, _args, values) {
+      const query = [values.peek ? 'peek=true' : '', values.limit ? `limit=${enc(String(values.limit))}` : ''].filter(Boolean).join('&');
+      const result = await call<{ items: Array<{ priority: string; reason: string; respondHint: boolean; thread: { name: string }; event: ParleyEvent }> }>(
+        'GET',
+        `/inbox${query ? `?${query}` : ''}`,
+      );
+      const lines = result.items.map((i) => `${i.priority.padEnd(6)} ${i.reason.padEnd(8)} ${i.thread.name}  ${formatEvent(i.event)}${i.respondHint ? '  ← respond' : ''}`);
+      return { json: result, text: lines.length ? lines.join('\n') : '(inbox empty)' };
+    },
+  },
+  wait: {
+    usage: 'parley wait [--timeout MS]',
+    summary: 'Block until something wakes you (or the timeout)',
+    options: { timeout: { type: 'string' } },
+    positionals: 0,
+    async run(call, _args, values) {
+      const result = await call<{ items: Array<{ priority: string; thread: { name: string }; event: ParleyEvent }>; timedOut: boolean }>(
+        'GET',
+        `/inbox/wait${values.timeout ? `?timeout_ms=${enc(String(values.timeout))}` : ''}`,
+      );
+      return { json: result, text: result.timedOut ? '(nothing arrived)' : result.items.map((i) => `${i.thread.name}  ${formatEvent(i.event)}`).join('\n') };
+    },
+  },
+  ack: {
+    usage: 'parley ack ID [ID ...]',
+    summary: 'Acknowledge direct items (DMs, requests, mentions)',
+    positionals: [1, 1000],
+    async run(call, ids) {
+      const result = await call<{ acknowledged: number }>('POST', '/inbox/ack', { ids });
+      return { json: result, text: `acknowledged ${result.acknowledged}` };
+    },
+  },
+  who: {
+    usage: 'parley who',
+    summary: 'Presence of everyone in the session',
+    positionals: 0,
+    async run(call) {
+      const result = await call<{ presence: Array<{ handle: string; state: string; details: { profile: { kind: string; client?: string } } }> }>('GET', '/presence');
+      return {
+        json: result,
+        text: result.presence.map((p) => `@${p.handle.padEnd(16)} ${p.state.padEnd(9)} ${p.details.profile.kind}${p.details.profile.client ? ` (${p.details.profile.client})` : ''}`).join('\n'),
+      };
+    },
+  },
+  threads: {
+    usage: 'parley threads',
+    summary: 'Threads of the session with unread counts',
+    positionals: 0,
+    async run(call) {
+      const result = await call<{ threads: Array<{ id: string; kind: string; name: string; unread?: number; closed: boolean; paused: boolean }> }>('GET', '/threads');
+      return {
+        json: result,
+        text: result.threads
+          .map((t) => `${t.kind.padEnd(8)} ${(t.kind === 'channel' ? `#${t.name}` : t.name).padEnd(28)} ${String(t.unread ?? 0).padStart(4)} unread${t.paused ? '  [paused]' : ''}${t.closed ? '  [closed]' : ''}  ${t.id}`)
+          .join('\n'),
+      };
+    },
+  },
+  search: {
+    usage: 'parley search WORDS [--thread THREAD]',
+    summary: 'Full-text search in the session',
+    options: { thread: { type: 'string' } },
+    positionals: 1,
+    async run(call, [query], values) {
+      const result = await call<{ events: ParleyEvent[] }>('GET', `/search?q=${enc(query!)}${values.thread ? `&thread=${enc(String(values.thread))}` : ''}`);
+      return { json: result, text: result.events.length ? result.events.map(formatEvent).join('\n') : '(no match)' };
+    },
+  },
+};
+
+export async function runConversationCommand(name: string, argv: string[]): Promise<number> {
+  const command = COMMANDS[name];
+  if (!command) throw new Error(`unknown command ${name}`);
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON, ...(command.options ?? {}) } as never });
+  const v = values as Record<string, unknown>;
+  if (v.help) {
+    process.stdout.write(`Usage: ${command.usage} [--as HANDLE] [--session NAME] [--json]\n\n${command.summary}.\nAuthenticates with PARLEY_TOKEN, or with the token "parley join" kept for --as HANDLE.\n`);
+    return 0;
+  }
+  const [min, max] = Array.isArray(command.positionals) ? command.positionals : [command.positionals, command.positionals];
+  if (positionals.length < min || positionals.length > max) {
+    process.stderr.write(`parley: usage: ${command.usage}; run "parley ${name} --help".\n`);
+    return 2;
+  }
+  const token = tokenFor(v);
+  const url = hubUrl();
+  const call: Caller = (method, route, body) => callHub(url, method, `/api/v1${route}`, token, body);
+  const out = await command.run(call, positionals, v);
+  process.stdout.write(`${v.json ? JSON.stringify(out.json) : out.text}\n`);
+  return 0;
+}
+
+function tokenFor(values: Record<string, unknown>): string {
+  if (typeof values.as === 'string') {
+    const home = resolveHome(typeof values.home === 'string' ? values.home : undefined);
+    const session = typeof values.session === 'string' ? values.session : 'default';
+    const token = loadToken(home, session, values.as);
+    if (!token) throw new ParleyError('UNAUTHORIZED', `No token kept for @${values.as} in session "${session}"; run "parley join ${values.as} --session ${session}" first.`);
+    return token;
+  }
+  const fromEnv = process.env.PARLEY_TOKEN;
+  if (fromEnv) return fromEnv;
+  throw new ParleyError('UNAUTHORIZED', 'No credentials: set PARLEY_TOKEN, or pass --as HANDLE (after "parley join HANDLE").');
+}
