@@ -21,6 +21,8 @@ export const DEFAULT_CHAT_ENABLED = true;
 export const DEFAULT_MAX_MESSAGE_CHARS = 4096;
 /** Input longer than this is refused outright rather than truncated (protects memory). */
 export const DEFAULT_MAX_INPUT_CHARS = 1_000_000;
+/** Posts per participant per minute; 0 turns the limit off (the default). */
+export const DEFAULT_POSTS_PER_MINUTE = 0;
 export const DEFAULT_SCANNER_ENABLED = true;
 export const DEFAULT_SCANNER_TIMEOUT_MS = 800;
 export const TRUNCATION_MARKER = ' … [truncated]';

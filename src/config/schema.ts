@@ -23,6 +23,7 @@ export const ChatConfigSchema = z.strictObject({
     .strictObject({
       maxMessageChars: z.number().int().min(32).max(1_000_000).default(D.DEFAULT_MAX_MESSAGE_CHARS),
       maxInputChars: z.number().int().min(32).max(64_000_000).default(D.DEFAULT_MAX_INPUT_CHARS),
+      postsPerMinute: z.number().int().min(0).max(1_000_000).default(D.DEFAULT_POSTS_PER_MINUTE),
     })
     .prefault({}),
   scanner: z

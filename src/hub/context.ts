@@ -8,6 +8,7 @@ import type { Lifecycle } from './lifecycle.js';
 import type { LiveBus } from './live-bus.js';
 import type { PresenceTracker } from './presence.js';
 import type { HubState } from './state.js';
+import type { RateLimiter } from './rate-limit.js';
 import type { TokenRegistry } from './tokens.js';
 
 /** Everything an operation of the hub needs, passed explicitly (no module state). */
@@ -23,6 +24,7 @@ export interface HubContext {
   logger: Logger;
   lifecycle: Lifecycle;
   tokens: TokenRegistry;
+  rateLimiter: RateLimiter;
   now: () => number;
   newId: () => string;
 }

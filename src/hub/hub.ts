@@ -20,6 +20,7 @@ import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
 import { HubState } from './state.js';
+import { RateLimiter } from './rate-limit.js';
 import { TokenRegistry } from './tokens.js';
 import { indexForSearch, transact } from './writer.js';
 
@@ -284,6 +285,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       logger,
       lifecycle: new Lifecycle(),
       tokens,
+      rateLimiter: new RateLimiter(config.chat.limits.postsPerMinute, now),
       now,
       newId: ulidFactory(now),
     };

@@ -39,6 +39,7 @@ export async function post(ctx: HubContext, seat: Seat, input: PostInput): Promi
   assertTextSize(ctx, parsed.text, 'text');
   // Check before the (async) scan so refused posts cost nothing; check again after it.
   assertMayPost(seat, resolveFor(ctx, seat, parsed.thread));
+  ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
   const redaction = await ctx.redactor.apply(parsed.text);
   const thread = resolveFor(ctx, seat, parsed.thread);
   return appendMessage(ctx, seat, thread, {
@@ -58,6 +59,7 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
   if (other.id === seat.participant.id) {
     throw new ParleyError('INVALID_INPUT', 'Invalid to: you cannot send a direct message to yourself.', { field: 'to' });
   }
+  ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
   if (parsed.reply_to !== undefined) {
     // Check before the DM thread is created, so a refused message leaves nothing behind.
     const existing = ctx.state.dm(seat.session.id, dmKeyOf(me(seat), other.id));

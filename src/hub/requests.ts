@@ -66,6 +66,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
     );
   }
   assertFreshRequestId(ctx, parsed.request_id);
+  ctx.rateLimiter.take(me.id, me.handle);
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   // Everything below runs without an await: checks, then one write (with the DM if it is new).
   const given = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
