@@ -10,6 +10,7 @@ import { jsonBody } from './body.js';
 import { hostGuard } from './host-guard.js';
 import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
+import { openApiDocument } from './openapi.js';
 import { participantRoutes } from './routes/participants.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { coordinationRoutes } from './routes/coordination.js';
@@ -89,6 +90,8 @@ export function createHttpApp(options: HttpAppOptions): Hono {
       },
     }),
   );
+  const document = openApiDocument();
+  api.get('/openapi.json', (c) => c.json(document));
   api.route('/', conversationRoutes());
   api.route('/', coordinationRoutes());
   api.route('/', streamRoutes());

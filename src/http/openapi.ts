@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { ControlInputSchema } from '../schema/control.js';
+import {
+  AckInputSchema,
+  CloseSideInputSchema,
+  CreateChannelInputSchema,
+  DmInputSchema,
+  OpenSideInputSchema,
+  PostInputSchema,
+  PresenceInputSchema,
+  RenameThreadInputSchema,
+  RequestInputSchema,
+  RespondInputSchema,
+  SubscriptionInputSchema,
+} from '../schema/inputs.js';
+import { JoinInputSchema } from '../schema/participant.js';
+import { VERSION } from '../version.js';
+
+/**
+ * A short OpenAPI 3.1 document of the REST API, generated from the same zod
+ * schemas that validate the requests, so it cannot drift from them. Path
+ * parameters are left out of the body schemas that the path supplies.
+ */
+interface RouteDoc {
+  method: 'get' | 'post' | 'put';
+  path: string;
+  summary: string;
+  body?: z.ZodType;
+  query?: string[];
+  auth?: 'none' | 'admin' | 'participant';
+}
+
+const LoginSchema = z.strictObject({ password: z.string(), handle: z.string().optional(), session: z.string().optional() });
+const TextSchema = z.strictObject({ text: z.string() });
+
+export const ROUTES: readonly RouteDoc[] = [
+  { method: 'get', path: '/healthz', summary: 'Liveness and version', auth: 'none' },
+  { method: 'post', path: '/api/v1/login', summary: 'Sign the human in with the hub password (sets a cookie)', body: LoginSchema, auth: 'none' },
+  { method: 'post', path: '/api/v1/logout', summary: 'Sign out', auth: 'none' },
+  { method: 'post', path: '/api/v1/participants', summary: 'Register (join) a participant and issue a token', body: JoinInputSchema, auth: 'admin' },
+  { method: 'post', path: '/api/v1/participants/{handle}/tokens/rotate', summary: "Revoke a participant's tokens and issue one", body: z.strictObject({ session: z.string().optional() }), auth: 'admin' },
+  { method: 'get', path: '/api/v1/openapi.json', summary: 'This document' },
+  { method: 'get', path: '/api/v1/whoami', summary: 'The participant and session of the credentials' },
+  { method: 'get', path: '/api/v1/participants', summary: 'Participants of the session' },
+  { method: 'get', path: '/api/v1/threads', summary: 'Threads of the session with unread counts' },
+  { method: 'post', path: '/api/v1/threads', summary: 'Create a channel', body: CreateChannelInputSchema },
+  { method: 'post', path: '/api/v1/threads/{thread}/rename', summary: 'Rename a thread', body: RenameThreadInputSchema.omit({ thread: true }) },
+  { method: 'post', path: '/api/v1/threads/{thread}/side', summary: 'Open a side channel from a thread', body: OpenSideInputSchema.omit({ parent: true }) },
+  { method: 'post', path: '/api/v1/threads/{thread}/close', summary: 'Close a side channel with a summary posted back', body: CloseSideInputSchema.omit({ thread: true }) },
+  { method: 'put', path: '/api/v1/threads/{thread}/subscription', summary: 'Subscribe, mute or unsubscribe', body: SubscriptionInputSchema.omit({ thread: true }) },
+  { method: 'post', path: '/api/v1/threads/{thread}/messages', summary: 'Post a message', body: PostInputSchema.omit({ thread: true }) },
+  { method: 'get', path: '/api/v1/threads/{thread}/new', summary: 'Events since the hub-kept cursor (advances it)', query: ['limit'] },
+  { method: 'get', path: '/api/v1/threads/{thread}/history', summary: 'A page of the log by seq', query: ['before', 'after', 'limit'] },
+  { method: 'get', path: '/api/v1/threads/{thread}/export', summary: 'The whole thread as Markdown or JSON Lines', query: ['format'] },
+  { method: 'post', path: '/api/v1/threads/{thread}/controls', summary: 'A steering control (mute, pause, prod, invite, …)', body: ControlInputSchema },
+  { method: 'post', path: '/api/v1/dm', summary: 'Send a direct message', body: DmInputSchema },
+  { method: 'get', path: '/api/v1/search', summary: 'Full-text search in the session', query: ['q', 'thread', 'limit'] },
+  { method: 'get', path: '/api/v1/inbox', summary: 'What needs attention, by priority (peek=true does not advance)', query: ['peek', 'limit'] },
+  { method: 'post', path: '/api/v1/inbox/ack', summary: 'Acknowledge targeted items', body: AckInputSchema },
+  { method: 'get', path: '/api/v1/inbox/wait', summary: 'Long-poll until a waking item or the bounded timeout', query: ['timeout_ms', 'limit'] },
+  { method: 'get', path: '/api/v1/deliveries', summary: 'Targeted items by delivery state', query: ['state', 'limit'] },
+  { method: 'get', path: '/api/v1/stream', summary: 'Live events as Server-Sent Events (id = seq; resume with Last-Event-ID)', query: ['since', 'thread', 'inbox', 'events_only'] },
+  { method: 'post', path: '/api/v1/requests', summary: 'Send a request', body: RequestInputSchema },
+  { method: 'post', path: '/api/v1/requests/{id}/responses', summary: 'Respond to a request', body: RespondInputSchema.omit({ request_id: true }) },
+  { method: 'get', path: '/api/v1/requests/open', summary: 'Open requests, both directions' },
+  { method: 'put', path: '/api/v1/presence', summary: 'Set presence', body: PresenceInputSchema },
+  { method: 'get', path: '/api/v1/presence', summary: 'Presence of the session' },
+  { method: 'get', path: '/api/v1/meetings', summary: 'Meetings of the session' },
+  { method: 'post', path: '/api/v1/meetings/{name}/join', summary: 'Join a meeting' },
+  { method: 'post', path: '/api/v1/meetings/{name}/leave', summary: 'Leave a meeting' },
+  { method: 'post', path: '/api/v1/meetings/{name}/say', summary: 'Say something in a meeting', body: TextSchema },
+  { method: 'get', path: '/api/v1/meetings/{name}/hear', summary: 'Hear what others said since last_heard', query: ['last_heard', 'limit'] },
+  { method: 'get', path: '/api/v1/meetings/{name}/who', summary: 'Who is in a meeting' },
+  { method: 'get', path: '/api/v1/meetings/{name}/status', summary: 'Meeting status', query: ['last_heard'] },
+];
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
+      required: ['code', 'message'],
+    },
+  },
+  required: ['error'],
+};
+
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of ROUTES) {
+    const parameters = [
+      ...[...route.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } })),
+      ...(route.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+    ];
+    const security = route.auth === 'none' ? [] : route.auth === 'admin' ? [{ adminToken: [] }] : [{ bearer: [] }, { basic: [] }, { cookie: [] }];
+    (paths[route.path] ??= {})[route.method] = {
+      summary: route.summary,
+      security,
+      ...(parameters.length ? { parameters } : {}),
+      ...(route.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: z.toJSONSchema(route.body, { io: 'input', unrepresentable: 'any' }) } } } }
+        : {}),
+      responses: {
+        '200': { description: 'OK' },
+        default: { description: 'An error', content: { 'application/json': { schema: ERROR_SCHEMA } } },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Parley hub API', version: VERSION },
+    components: {
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A participant token from "parley join"' },
+        basic: { type: 'http', scheme: 'basic', description: 'The human: handle as user name, hub password' },
+        cookie: { type: 'apiKey', in: 'cookie', name: 'parley_session' },
+        adminToken: { type: 'http', scheme: 'bearer', description: "The hub's admin token (<home>/admin.token)" },
+      },
+    },
+    paths,
+  };
+}
