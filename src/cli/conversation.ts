@@ -157,6 +157,158 @@ export const COMMANDS: Record<string, Command> = {
   },
 };
 
+const control = (kind: string, build: (args: string[]) => unknown, usage: string, summary: string, count: number | [number, number]): Command => ({
+  usage,
+  summary,
+  positionals: count,
+  async run(call, args) {
+    const [thread, ...rest] = args;
+    const result = await call<{ seq: number; control: string }>('POST', `/threads/${enc(thread!)}/controls`, { [kind]: build(rest) });
+    return { json: result, text: `${result.control} recorded (#${result.seq})` };
+  },
+});
+
+Object.assign(COMMANDS, {
+  'thread-create': {
+    usage: 'parley thread create NAME [--member HANDLE ...]',
+    summary: 'Create a channel',
+    options: { member: { type: 'string', multiple: true } },
+    positionals: 1,
+    async run(call, [name], values) {
+      const result = await call<{ id: string; name: string }>('POST', '/threads', { name, ...(values.member ? { members: values.member } : {}) });
+      return { json: result, text: `created #${result.name} (${result.id})` };
+    },
+  },
+  'thread-rename': {
+    usage: 'parley thread rename THREAD NAME',
+    summary: 'Rename a thread',
+    positionals: 2,
+    async run(call, [thread, name]) {
+      const result = await call<{ name: string }>('POST', `/threads/${enc(thread!)}/rename`, { name });
+      return { json: result, text: `renamed to ${result.name}` };
+    },
+  },
+  'thread-side': {
+    usage: 'parley thread side PARENT TITLE [--from EVENT_ID] [--member HANDLE ...]',
+    summary: 'Open a side channel from a thread',
+    options: { from: { type: 'string' }, member: { type: 'string', multiple: true } },
+    positionals: 2,
+    async run(call, [parent, title], values) {
+      const result = await call<{ id: string; name: string }>('POST', `/threads/${enc(parent!)}/side`, {
+        title,
+        ...(values.from ? { from_event: values.from } : {}),
+        ...(values.member ? { members: values.member } : {}),
+      });
+      return { json: result, text: `opened side channel "${result.name}" (${result.id})` };
+    },
+  },
+  'thread-close': {
+    usage: 'parley thread close SIDE SUMMARY',
+    summary: 'Close a side channel, posting its summary back into the parent',
+    positionals: 2,
+    async run(call, [thread, summary]) {
+      const result = await call<{ summary_seq: number }>('POST', `/threads/${enc(thread!)}/close`, { summary });
+      return { json: result, text: `closed; summary posted as #${result.summary_seq}` };
+    },
+  },
+  request: {
+    usage: 'parley request HANDLE INTENT [--params JSON] [--text TEXT] [--thread THREAD] [--reply-to REQUEST_ID]',
+    summary: 'Send a request',
+    options: { params: { type: 'string' }, text: { type: 'string' }, thread: { type: 'string' }, 'reply-to': { type: 'string' } },
+    positionals: 2,
+    async run(call, [to, intent], values) {
+      let params: unknown;
+      if (typeof values.params === 'string') {
+        try {
+          params = JSON.parse(values.params);
+        } catch {
+          throw new ParleyError('INVALID_INPUT', 'Invalid --params: it is not valid JSON.', { field: 'params' });
+        }
+      }
+      const result = await call<{ request_id: string; hop: number }>('POST', '/requests', {
+        to,
+        intent,
+        ...(params === undefined ? {} : { params }),
+        ...(values.text ? { text: values.text } : {}),
+        ...(values.thread ? { thread: values.thread } : {}),
+        ...(values['reply-to'] ? { reply_to: values['reply-to'] } : {}),
+      });
+      return { json: result, text: `request ${result.request_id} sent (hop ${result.hop})` };
+    },
+  },
+  respond: {
+    usage: 'parley respond REQUEST_ID Accepted|Rejected|Completed|Failed [--text TEXT] [--result JSON]',
+    summary: 'Respond to a request',
+    options: { text: { type: 'string' }, result: { type: 'string' } },
+    positionals: 2,
+    async run(call, [id, status], values) {
+      const result = await call<{ status: string }>('POST', `/requests/${enc(id!)}/responses`, {
+        status,
+        ...(values.text ? { text: values.text } : {}),
+        ...(typeof values.result === 'string' ? { result: JSON.parse(values.result) as unknown } : {}),
+      });
+      return { json: result, text: `responded ${result.status}` };
+    },
+  },
+  mute: control('mute', (handles) => ({ targets: handles }), 'parley mute THREAD HANDLE ...', 'Hard-mute participants in a thread', [2, 64]),
+  unmute: control('unmute', (handles) => ({ targets: handles }), 'parley unmute THREAD HANDLE ...', 'Unmute participants', [2, 64]),
+  pause: control('pause', () => ({ on: true }), 'parley pause THREAD', 'Pause a thread for non-humans', 1),
+  resume: control('pause', () => ({ on: false }), 'parley resume THREAD', 'Resume a paused thread', 1),
+  prod: control('prod', (handles) => handles, 'parley prod THREAD HANDLE ...', 'Prod participants to respond', [2, 64]),
+  done: control('done', () => true, 'parley done THREAD', 'Mark a thread done', 1),
+  invite: control('invite', ([handle]) => ({ participant_id: handle }), 'parley invite THREAD HANDLE', 'Invite a participant into a thread', 2),
+  'meeting-join': meetingCommand('join', 'POST', 'Join a meeting'),
+  'meeting-leave': meetingCommand('leave', 'POST', 'Leave a meeting'),
+  'meeting-who': meetingCommand('who', 'GET', 'Who is in a meeting'),
+  'meeting-status': meetingCommand('status', 'GET', 'Meeting status'),
+  'meeting-say': {
+    usage: 'parley meeting say NAME TEXT',
+    summary: 'Say something in a meeting',
+    positionals: 2,
+    async run(call, [name, text]) {
+      const result = await call<{ number: number }>('POST', `/meetings/${enc(name!)}/say`, { text });
+      return { json: result, text: `said #${result.number}` };
+    },
+  },
+  'meeting-hear': {
+    usage: 'parley meeting hear NAME [--last-heard N]',
+    summary: 'Hear what others said in a meeting',
+    options: { 'last-heard': { type: 'string' } },
+    positionals: 1,
+    async run(call, [name], values) {
+      const result = await call<{ messages: Array<{ number: number; speaker: string; content: string }>; messages_lost: boolean; last_heard: number }>(
+        'GET',
+        `/meetings/${enc(name!)}/hear?last_heard=${enc(String(values['last-heard'] ?? 0))}`,
+      );
+      const lines = result.messages.map((m) => `#${m.number} @${m.speaker}: ${m.content}`);
+      if (result.messages_lost) lines.unshift('(some messages were lost: you fell behind the meeting)');
+      return { json: result, text: `${lines.join('\n') || '(nothing new)'}\nlast heard: ${result.last_heard}` };
+    },
+  },
+  export: {
+    usage: 'parley export THREAD [--format markdown|jsonl]',
+    summary: 'Export a thread',
+    options: { format: { type: 'string' } },
+    positionals: 1,
+    async run(call, [thread], values) {
+      const body = await call<{ body: string }>('GET', `/threads/${enc(thread!)}/export?format=${enc(String(values.format ?? 'markdown'))}`);
+      return { json: body, text: body.body };
+    },
+  },
+} satisfies Record<string, Command>);
+
+function meetingCommand(verb: 'join' | 'leave' | 'who' | 'status', method: 'GET' | 'POST', summary: string): Command {
+  return {
+    usage: `parley meeting ${verb} NAME`,
+    summary,
+    positionals: 1,
+    async run(call, [name]) {
+      const result = await call<unknown>(method, `/meetings/${enc(name!)}/${verb}`);
+      return { json: result, text: JSON.stringify(result, null, 2) };
+    },
+  };
+}
+
 export async function runConversationCommand(name: string, argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) throw new Error(`unknown command ${name}`);

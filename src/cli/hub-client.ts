@@ -20,6 +20,10 @@ export async function callHub<T>(url: string, method: string, route: string, tok
   } catch {
     throw new ParleyError('HUB_CLOSED', `No hub answers at ${url}; start one with "parley serve" (or set PARLEY_URL).`);
   }
+  if (response.ok && !(response.headers.get('content-type') ?? '').includes('application/json')) {
+    // Exports and other documents come back as text.
+    return { body: await response.text() } as T;
+  }
   const payload = (await response.json().catch(() => ({}))) as { error?: { code?: ErrorCode; message?: string; field?: string } };
   if (!response.ok) {
     const error = payload.error;

@@ -26,7 +26,11 @@ Commands:
   read THREAD          What is new in a thread inbox            What needs you
   wait                 Block until woken       ack ID ...       Acknowledge
   who                  Presence                threads          Threads, unread
-  search WORDS         Full-text search
+  search WORDS         Full-text search        export THREAD    Markdown/JSONL
+  thread create|rename|side|close ...           Manage threads
+  request HANDLE INTENT / respond ID STATUS     Requests and responses
+  mute|unmute|pause|resume|prod|invite|done THREAD ...   Steer a thread
+  meeting join|leave|say|hear|who|status NAME ...        Meetings
   version       Print the version
 
 Global options:
@@ -64,6 +68,13 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0] === 'rotate') return await rotateToken(rest.slice(1));
         process.stderr.write('parley: usage: parley token rotate HANDLE [--session NAME]; run "parley token rotate --help".\n');
         return EXIT_USAGE;
+      case 'thread':
+      case 'meeting': {
+        const sub = `${command}-${rest[0] ?? ''}`;
+        if (sub in COMMANDS) return await runConversationCommand(sub, rest.slice(1));
+        process.stderr.write(`parley: usage: parley ${command} ${command === 'thread' ? 'create|rename|side|close' : 'join|leave|say|hear|who|status'} ...; run "parley --help".\n`);
+        return EXIT_USAGE;
+      }
       default:
         if (command in COMMANDS) return await runConversationCommand(command, rest);
         process.stderr.write(`parley: unknown command "${command}"; run "parley --help" for the list.\n`);

@@ -195,4 +195,36 @@ describe('cli', () => {
     expect(paused.status).toBe(1);
     expect(paused.err).toContain('No thread "nowhere"');
   });
+
+  it('cli - a request and its response, a meeting, steering and a side channel, all from the command line', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const hub = await startServe(home);
+    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(hub.output())![1]!;
+    const cli = (...args: string[]) => {
+      const run = spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
+      return { status: run.status, out: run.stdout, err: run.stderr };
+    };
+    for (const [handle, kind] of [['human', 'human'], ['coder', 'agent'], ['reviewer', 'agent']]) expect(cli('join', handle!, '--kind', kind!).status).toBe(0);
+
+    const sent = JSON.parse(cli('request', 'reviewer', 'review', '--params', '{"file":"cache.ts"}', '--as', 'coder', '--json').out) as { request_id: string };
+    expect(cli('respond', sent.request_id, 'Completed', '--text', 'looks good', '--as', 'reviewer').out.trim()).toBe('responded Completed');
+    expect(cli('inbox', '--as', 'coder').out).toMatch(/\[response Completed\] looks good/);
+
+    expect(cli('meeting', 'say', 'standup', 'draft is up', '--as', 'coder').out.trim()).toBe('said #1');
+    expect(cli('meeting', 'hear', 'standup', '--as', 'human').out).toContain('#1 @coder: draft is up');
+
+    expect(cli('thread', 'create', 'design', '--member', 'coder', '--as', 'human').out).toMatch(/^created #design/);
+    expect(cli('pause', 'design', '--as', 'human').out).toMatch(/^pause recorded/);
+    const refused = cli('say', 'design', 'hello?', '--as', 'coder');
+    expect(refused.status).toBe(1);
+    expect(refused.err).toContain('paused');
+    expect(cli('resume', 'design', '--as', 'human').status).toBe(0);
+    const side = cli('thread', 'side', 'design', 'eviction policy', '--as', 'coder', '--json');
+    const sideId = (JSON.parse(side.out) as { id: string }).id;
+    expect(cli('thread', 'close', sideId, 'LRU with a cap', '--as', 'coder').out).toMatch(/^closed; summary posted/);
+    const transcript = cli('export', 'design', '--as', 'human');
+    expect(transcript.out).toContain('LRU with a cap');
+    expect(cli('thread', 'bogus', '--as', 'human').status).toBe(2);
+  });
 });
