@@ -331,7 +331,7 @@ export async function runConversationCommand(name: string, argv: string[]): Prom
   return 0;
 }
 
-function tokenFor(values: Record<string, unknown>): string {
+export function tokenFor(values: Record<string, unknown>): string {
   if (typeof values.as === 'string') {
     const home = resolveHome(typeof values.home === 'string' ? values.home : undefined);
     const session = typeof values.session === 'string' ? values.session : 'default';

@@ -3,6 +3,7 @@ import { isParleyError, toParleyError } from '../errors/parley-error.js';
 import { VERSION } from '../version.js';
 import { COMMANDS, runConversationCommand } from './conversation.js';
 import { join, rotateToken } from './join.js';
+import { tail } from './tail.js';
 import { serve } from './serve.js';
 
 /**
@@ -27,6 +28,7 @@ Commands:
   wait                 Block until woken       ack ID ...       Acknowledge
   who                  Presence                threads          Threads, unread
   search WORDS         Full-text search        export THREAD    Markdown/JSONL
+  tail [THREAD]        Follow live (--inbox), reconnecting without loss
   thread create|rename|side|close ...           Manage threads
   request HANDLE INTENT / respond ID STATUS     Requests and responses
   mute|unmute|pause|resume|prod|invite|done THREAD ...   Steer a thread
@@ -68,6 +70,8 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0] === 'rotate') return await rotateToken(rest.slice(1));
         process.stderr.write('parley: usage: parley token rotate HANDLE [--session NAME]; run "parley token rotate --help".\n');
         return EXIT_USAGE;
+      case 'tail':
+        return await tail(rest);
       case 'thread':
       case 'meeting': {
         const sub = `${command}-${rest[0] ?? ''}`;

@@ -227,4 +227,59 @@ describe('cli', () => {
     expect(transcript.out).toContain('LRU with a cap');
     expect(cli('thread', 'bogus', '--as', 'human').status).toBe(2);
   });
+
+  it('cli - tail follows a thread live and, across a hub restart, misses nothing and repeats nothing', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    let hub = await startServe(home);
+    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(hub.output())![1]!;
+    const port = new URL(url).port;
+    const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
+    expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
+    expect(cli('join', 'coder').status).toBe(0);
+
+    const tailer = spawn(process.execPath, [BIN, 'tail', 'general', '--as', 'human'], { env: { ...env(home), PARLEY_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(tailer);
+    let seen = '';
+    const waiters: Array<() => void> = [];
+    tailer.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      for (const wake of waiters.splice(0)) wake();
+    });
+    const until = async (text: string): Promise<void> => {
+      while (!seen.includes(text)) await new Promise<void>((resolve) => waiters.push(resolve));
+    };
+
+    // The tail connects asynchronously: keep posting until the first line shows (no fixed sleep).
+    for (let i = 0; !seen.includes('@coder:'); i++) {
+      expect(cli('say', 'general', `warm-up ${i}`, '--as', 'coder').status).toBe(0);
+      await Promise.race([until('@coder:'), new Promise((resolve) => setTimeout(resolve, 200))]);
+    }
+    expect(cli('say', 'general', 'before restart', '--as', 'coder').status).toBe(0);
+    await until('before restart');
+
+    const exited = new Promise((resolve) => hub.child.once('exit', resolve));
+    hub.child.kill('SIGTERM');
+    await exited;
+    hub = await startServeOn(home, port);
+    expect(cli('say', 'general', 'after restart 1', '--as', 'coder').status).toBe(0);
+    expect(cli('say', 'general', 'after restart 2', '--as', 'coder').status).toBe(0);
+    await until('after restart 2');
+    const lines = seen.trim().split('\n').filter((l) => !l.includes('warm-up'));
+    expect(lines.map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''))).toEqual(['@coder: before restart', '@coder: after restart 1', '@coder: after restart 2']);
+  });
 });
+
+/** Starts `parley serve` on a given port (a restart) and resolves once it runs. */
+function startServeOn(home: string, port: string): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', port], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('running')) resolve({ child, output: () => out });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited early with ${code}: ${out}`)));
+  });
+}
