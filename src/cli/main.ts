@@ -3,6 +3,7 @@ import { isParleyError, toParleyError } from '../errors/parley-error.js';
 import { VERSION } from '../version.js';
 import { COMMANDS, runConversationCommand } from './conversation.js';
 import { join, rotateToken } from './join.js';
+import { doctor } from './doctor.js';
 import { tail } from './tail.js';
 import { serve } from './serve.js';
 
@@ -29,6 +30,7 @@ Commands:
   who                  Presence                threads          Threads, unread
   search WORDS         Full-text search        export THREAD    Markdown/JSONL
   tail [THREAD]        Follow live (--inbox), reconnecting without loss
+  doctor               Check home, config, store, hub, port and password
   thread create|rename|side|close ...           Manage threads
   request HANDLE INTENT / respond ID STATUS     Requests and responses
   mute|unmute|pause|resume|prod|invite|done THREAD ...   Steer a thread
@@ -72,6 +74,8 @@ export async function main(argv: string[]): Promise<number> {
         return EXIT_USAGE;
       case 'tail':
         return await tail(rest);
+      case 'doctor':
+        return await doctor(rest);
       case 'thread':
       case 'meeting': {
         const sub = `${command}-${rest[0] ?? ''}`;

@@ -270,6 +270,27 @@ describe('cli', () => {
   });
 });
 
+describe('cli doctor', () => {
+  it('doctor - reports each check, passes against a running hub with a password, and says what to do when one fails', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const idle = spawnSync(process.execPath, [BIN, 'doctor', '--json'], { env: { ...env(home), PARLEY_URL: 'http://127.0.0.1:9' }, encoding: 'utf8', timeout: 20_000 });
+    expect(idle.status).toBe(1);
+    const report = JSON.parse(idle.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean; detail: string }> };
+    expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'store', 'hub', 'port', 'password']);
+    expect(report.checks.find((c) => c.name === 'hub')?.detail).toContain('parley serve');
+
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...env(home), PARLEY_WEBUI_PASSWORD: 'pw' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let out = '';
+    await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => ((out += chunk.toString()), out.includes('running') && resolve())));
+    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!;
+    const healthy = spawnSync(process.execPath, [BIN, 'doctor'], { env: { ...env(home), PARLEY_URL: url, PARLEY_WEBUI_PASSWORD: 'pw' }, encoding: 'utf8', timeout: 20_000 });
+    expect(healthy.stdout).toMatch(/^ok +store +.*integrity ok/m);
+    expect(healthy.status).toBe(0);
+  });
+});
+
 /** Starts `parley serve` on a given port (a restart) and resolves once it runs. */
 function startServeOn(home: string, port: string): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', port], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import Database from 'better-sqlite3';
+import { LOCK_INFO_FILENAME, STORE_FILENAME } from '../config/defaults.js';
+import { loadConfig, resolveHome } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { isParleyError } from '../errors/parley-error.js';
+import { LATEST_STORE_VERSION } from '../store/migrations.js';
+import { hubUrl } from './hub-client.js';
+
+/**
+ * `parley doctor`: checks what usually goes wrong — the home, the config, the
+ * store's integrity, whether a hub answers (and is the one holding this home),
+ * the port, and the password — and says what to do for each failure.
+ */
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+const HELP = `Usage: parley doctor [--home DIR] [--config FILE] [--json]
+
+Checks the home, the config, the store, the hub, the port and the password.
+Exits 0 when every check passes, 1 otherwise.
+`;
+
+export async function doctor(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { home: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const checks: Check[] = [];
+  const home = resolveHome(values.home);
+  const homeOk = fs.existsSync(home) && isWritable(home);
+  checks.push({ name: 'home', ok: homeOk, detail: homeOk ? home : `${home} is missing or not writable; run "parley serve" once, or fix its permissions` });
+
+  let config: Config | undefined;
+  try {
+    config = loadConfig({ home, configFile: values.config });
+    checks.push({ name: 'config', ok: true, detail: values.config ?? path.join(home, 'config.json (or defaults)') });
+  } catch (error) {
+    checks.push({ name: 'config', ok: false, detail: isParleyError(error) ? error.message : String(error) });
+  }
+
+  const storeFile = path.join(home, STORE_FILENAME);
+  if (!fs.existsSync(storeFile)) {
+    checks.push({ name: 'store', ok: true, detail: 'no store yet (the first "parley serve" creates it)' });
+  } else {
+    try {
+      const db = new Database(storeFile, { readonly: true, fileMustExist: true });
+      try {
+        const integrity = db.pragma('integrity_check', { simple: true }) as string;
+        const version = db.pragma('user_version', { simple: true }) as number;
+        const ok = integrity === 'ok' && version <= LATEST_STORE_VERSION;
+        checks.push({
+          name: 'store',
+          ok,
+          detail: ok ? `${storeFile}: integrity ok, schema v${version}` : `${storeFile}: integrity "${integrity}", schema v${version}; restore a backup or start a new home`,
+        });
+      } finally {
+        db.close();
+      }
+    } catch (error) {
+      checks.push({ name: 'store', ok: false, detail: `${storeFile} cannot be read: ${(error as Error).message}` });
+    }
+  }
+
+  const url = hubUrl();
+  let holder: { pid?: number; url?: string } | undefined;
+  try {
+    holder = JSON.parse(fs.readFileSync(path.join(home, LOCK_INFO_FILENAME), 'utf8')) as { pid?: number; url?: string };
+  } catch {
+    holder = undefined;
+  }
+  try {
+    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) });
+    const body = (await response.json()) as { ok?: boolean; version?: string };
+    const same = holder?.url === undefined || holder.url === url;
+    checks.push({
+      name: 'hub',
+      ok: response.ok && body.ok === true && same,
+      detail: same ? `${url} answers (version ${body.version ?? '?'})` : `${url} answers, but this home's hub serves ${holder?.url}; set PARLEY_URL=${holder?.url}`,
+    });
+  } catch {
+    checks.push({ name: 'hub', ok: false, detail: `no hub answers at ${url}; start one with "parley serve"${holder?.url ? ` (this home's hub said it serves ${holder.url})` : ''}` });
+  }
+
+  if (config) {
+    checks.push({ name: 'port', ok: true, detail: `configured ${config.server.host}:${config.server.port}` });
+    const password = Boolean(config.webui.password);
+    checks.push({ name: 'password', ok: password, detail: password ? 'set' : 'not set: set PARLEY_WEBUI_PASSWORD or webui.password so the human can sign in' });
+  }
+
+  if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
+  else for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(9)} ${check.detail}\n`);
+  return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+function isWritable(dir: string): boolean {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
