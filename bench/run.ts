@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { rawSqlite } from './baseline.js';
 import { deliveryLatency, postThroughput, readNewLatency, tempDir } from './core.js';
+import { bareSseDelivery, restRoundTrips, sseDelivery } from './http.js';
 
 /**
  * `npm run bench`: the hub core's figures against the issue's targets, printed
@@ -75,6 +76,37 @@ async function main(): Promise<void> {
   results.delivery = delivery;
   rows.push({ metric: 'post-to-inbox delivery p50, 100 participants (ms)', value: fmt(delivery.p50), target: '', ok: null });
   rows.push({ metric: 'post-to-inbox delivery p99, 100 participants (ms)', value: fmt(delivery.p99), target: '<= 5', ok: delivery.p99 <= 5 });
+
+  log('REST post round trips (keep-alive) against bare node:http');
+  const rest = await restRoundTrips([1, 10, 100], quick ? 1000 : 5000);
+  results.rest = rest;
+  for (const level of rest) {
+    rows.push({
+      metric: `REST post, ${level.clients} client(s): p50 / p99 (ms)`,
+      value: `${fmt(level.hub.latency.p50)} / ${fmt(level.hub.latency.p99)}`,
+      target: level.clients === 1 ? 'p50 <= 1' : '',
+      ok: level.clients === 1 ? level.hub.latency.p50 <= 1 : null,
+    });
+    rows.push({
+      metric: `REST post, ${level.clients} client(s): throughput (req/s; bare node:http ${fmt(level.bare.perSecond, 0)})`,
+      value: fmt(level.hub.perSecond, 0),
+      target: level.clients === 100 ? '>= 8000' : '',
+      ok: level.clients === 100 ? level.hub.perSecond >= 8000 : null,
+    });
+    rows.push({
+      metric: `  p50 ratio to bare node:http (${fmt(level.bare.latency.p50)} ms)`,
+      value: fmt(level.hub.latency.p50 / level.bare.latency.p50, 1),
+      target: '',
+      ok: null,
+    });
+  }
+  log('post-to-SSE delivery to 100 subscribers');
+  const sse = await sseDelivery(100, quick ? 50 : 200);
+  const bareSse = await bareSseDelivery(100, quick ? 50 : 200);
+  results.sse = { hub: sse, bare: bareSse };
+  rows.push({ metric: 'REST post to SSE delivery, 100 subscribers: p50 (ms)', value: fmt(sse.p50), target: '', ok: null });
+  rows.push({ metric: 'REST post to SSE delivery, 100 subscribers: p99 (ms)', value: fmt(sse.p99), target: '<= 5', ok: sse.p99 <= 5 });
+  rows.push({ metric: `  bare node:http SSE fan-out p99 (ms), ratio`, value: `${fmt(bareSse.p99)}, ${fmt(sse.p99 / bareSse.p99, 1)}x`, target: '', ok: null });
 
   const readNew: Record<string, unknown> = {};
   let bigHome: string | undefined;
