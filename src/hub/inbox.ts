@@ -8,6 +8,7 @@ import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
 import type { Seat } from './seat.js';
+import { canSee } from './threads.js';
 import type { ThreadKind, ThreadRecord } from './state.js';
 import { writeNow, type DeliveryReason } from './writer.js';
 
@@ -69,7 +70,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
   for (const delivery of pending.slice(0, limit)) {
     const thread = ctx.state.threads.get(delivery.thread_id);
     const row = ctx.store.events.bySeq(delivery.seq);
-    if (!thread || !row || (thread.kind === 'dm' && !thread.members.has(me))) continue;
+    if (!thread || !row || !canSee(thread, me)) continue;
     const event = rowToEvent(row);
     const reason = delivery.reason as DeliveryReason;
     items.push(itemOf(ctx, thread, event, me, { priority: 'high', reason, wakes: true }, mode.peek ? 'pending' : 'delivered'));
@@ -216,8 +217,7 @@ export async function acknowledge(ctx: HubContext, seat: Seat, input: AckInput):
   parsed.ids.forEach((id, i) => {
     const row = ctx.store.events.byId(id);
     const thread = row ? ctx.state.threads.get(row.thread_id) : undefined;
-    const hidden = thread?.kind === 'dm' && !thread.members.has(me);
-    if (!row || row.session_id !== seat.session.id || hidden) {
+    if (!row || row.session_id !== seat.session.id || (thread && !canSee(thread, me))) {
       throw new ParleyError('NOT_FOUND', `No event ${id} in session "${seat.session.name}"; check ids.${i}.`, { field: `ids.${i}` });
     }
     if (ctx.store.deliveries.get(me, row.seq)) seqs.push(row.seq);
@@ -236,7 +236,7 @@ export function deliveriesIn(ctx: HubContext, seat: Seat, state: DeliveryState, 
   return ctx.store.deliveries.byState(me, seat.session.id, state, ctx.store.events.visibleUpTo, limit).flatMap((d) => {
     const row = ctx.store.events.bySeq(d.seq);
     const thread = ctx.state.threads.get(d.thread_id);
-    if (!row || !thread || (thread.kind === 'dm' && !thread.members.has(me))) return [];
+    if (!row || !thread || !canSee(thread, me)) return [];
     return [{ reason: d.reason, state: d.state, event: rowToEvent(row) }];
   });
 }

@@ -4,7 +4,7 @@ import { DmInputSchema, PostInputSchema, type DmInput, type PostInput } from '..
 import type { HubContext } from './context.js';
 import { findMentions } from './mentions.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
-import { assertEventInThread, createThread, dmKeyOf, ensureSubscribed } from './threads.js';
+import { assertEventInThread, canSee, createThread, dmKeyOf, ensureSubscribed } from './threads.js';
 import type { ThreadRecord } from './state.js';
 import { transact, type DeliveryReason, type Transaction } from './writer.js';
 
@@ -86,7 +86,7 @@ const me = (seat: Seat): string => seat.participant.id;
 
 /** A DM's events may target only its two participants. */
 export function assertCanSee(thread: ThreadRecord, participantId: string | undefined, field: string): void {
-  if (participantId === undefined || thread.kind !== 'dm' || thread.members.has(participantId)) return;
+  if (participantId === undefined || canSee(thread, participantId)) return;
   throw new ParleyError('INVALID_INPUT', `Invalid ${field}: this is a direct-message thread; only its two participants can be addressed in it.`, {
     field,
   });
@@ -133,7 +133,7 @@ async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
   if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, 'reply_to');
   // In a DM only its two participants are reachable: other @names are plain text there.
   const mentions = findMentions(spec.text, seat.session, ctx.state).filter(
-    (id) => id !== me.id && (thread.kind !== 'dm' || thread.members.has(id)),
+    (id) => id !== me.id && canSee(thread, id),
   );
   const targets: Array<{ participantId: string; reason: DeliveryReason }> = [];
   if (thread.kind === 'dm') {

@@ -5,7 +5,7 @@ import { HistoryInputSchema, ReadNewInputSchema, SearchInputSchema, type History
 import { rowToEvent } from '../store/event-log.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
-import { threadInfo, type ThreadInfo } from './threads.js';
+import { canSee, threadInfo, type ThreadInfo } from './threads.js';
 import { writeNow } from './writer.js';
 
 /** Reading threads: new since the hub-kept cursor, history by seq, full-text search, thread list. */
@@ -85,7 +85,7 @@ export async function search(ctx: HubContext, seat: Seat, input: SearchInput): P
     // The index is derived: check every hit against the log before showing it.
     const hitThread = row ? ctx.state.threads.get(row.thread_id) : undefined;
     if (!row || !hitThread || row.session_id !== seat.session.id) continue;
-    if (hitThread.kind === 'dm' && !hitThread.members.has(seat.participant.id)) continue;
+    if (!canSee(hitThread, seat.participant.id)) continue;
     events.push(rowToEvent(row));
   }
   return { events };
@@ -97,7 +97,7 @@ export function listThreads(ctx: HubContext, seat: Seat): ThreadInfo[] {
   return ctx.state
     .threadsOf(seat.session.id)
     // Only threads whose creation has committed, and DMs only to their two participants.
-    .filter((t) => t.createdSeq <= ctx.store.events.visibleUpTo && (t.kind !== 'dm' || t.members.has(me)))
+    .filter((t) => t.createdSeq <= ctx.store.events.visibleUpTo && canSee(t, me))
     .map((thread) => {
       const cursor = ctx.store.deliveries.cursor(me, thread.id);
       return { ...threadInfo(thread, me), unread: ctx.store.events.countUnread(thread.id, cursor, me, UNREAD_COUNT_CAP) };

@@ -5,7 +5,7 @@ import type { RequestRow } from '../store/request-store.js';
 import type { HubContext } from './context.js';
 import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
-import { dmKeyOf, ensureSubscribed } from './threads.js';
+import { canSee, dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
 /**
@@ -52,8 +52,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   if (parsed.reply_to !== undefined) {
     const parent = ctx.store.requests.get(parsed.reply_to);
     const parentThread = parent ? ctx.state.threads.get(parent.thread_id) : undefined;
-    const hidden = parentThread?.kind === 'dm' && !parentThread.members.has(me.id);
-    if (!parent || parent.session_id !== seat.session.id || hidden) {
+    if (!parent || parent.session_id !== seat.session.id || (parentThread && !canSee(parentThread, me.id))) {
       throw new ParleyError('NOT_FOUND', `No request ${parsed.reply_to} in this session to follow up on; check reply_to.`, { field: 'reply_to' });
     }
     hop = parent.hop + 1;

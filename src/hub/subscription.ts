@@ -4,6 +4,7 @@ import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf } from './participation.js';
 import type { Seat } from './seat.js';
+import { canSee } from './threads.js';
 import type { ThreadRecord } from './state.js';
 import type { DeliveryReason } from './writer.js';
 
@@ -43,7 +44,7 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter): Live
   let failure: ParleyError | undefined;
 
   const visible = (thread: ThreadRecord | undefined): thread is ThreadRecord =>
-    thread !== undefined && (thread.kind !== 'dm' || thread.members.has(me)) && (!filter.thread || filter.thread.id === thread.id);
+    thread !== undefined && canSee(thread, me) && (!filter.thread || filter.thread.id === thread.id);
 
   const wanted = (item: LiveItem): boolean => {
     if (item.kind !== 'event') return filter.ephemeral !== false;

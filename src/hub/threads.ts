@@ -55,6 +55,11 @@ export function resolveThread(ctx: HubContext, session: SessionRecord, ref: stri
   );
 }
 
+/** Whether a participant may see a thread: everyone in the session, except for DMs (their two members only). */
+export function canSee(thread: ThreadRecord, participantId: string): boolean {
+  return thread.kind !== 'dm' || thread.members.has(participantId);
+}
+
 export function threadInfo(thread: ThreadRecord, viewerId?: string): ThreadInfo {
   let members = 0;
   for (const m of thread.members.values()) if (m.subscription !== 'unsubscribed' || m.invited) members += 1;
