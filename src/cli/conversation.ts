@@ -44,6 +44,16 @@ export function formatEvent(event: ParleyEvent): string {
 
 const enc = encodeURIComponent;
 
+/** A `--name JSON` flag's value, parsed; malformed JSON is INVALID_INPUT naming the flag. */
+function jsonFlag(value: unknown, name: string): unknown {
+  if (typeof value !== 'string') return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new ParleyError('INVALID_INPUT', `Invalid --${name}: it is not valid JSON.`, { field: name });
+  }
+}
+
 export const COMMANDS: Record<string, Command> = {
   say: {
     usage: 'parley say THREAD TEXT [--to HANDLE] [--reply-to ID]',
@@ -217,14 +227,7 @@ Object.assign(COMMANDS, {
     options: { params: { type: 'string' }, text: { type: 'string' }, thread: { type: 'string' }, 'reply-to': { type: 'string' } },
     positionals: 2,
     async run(call, [to, intent], values) {
-      let params: unknown;
-      if (typeof values.params === 'string') {
-        try {
-          params = JSON.parse(values.params);
-        } catch {
-          throw new ParleyError('INVALID_INPUT', 'Invalid --params: it is not valid JSON.', { field: 'params' });
-        }
-      }
+      const params = jsonFlag(values.params, 'params');
       const result = await call<{ request_id: string; hop: number }>('POST', '/requests', {
         to,
         intent,
@@ -245,7 +248,7 @@ Object.assign(COMMANDS, {
       const result = await call<{ status: string }>('POST', `/requests/${enc(id!)}/responses`, {
         status,
         ...(values.text ? { text: values.text } : {}),
-        ...(typeof values.result === 'string' ? { result: JSON.parse(values.result) as unknown } : {}),
+        ...(values.result === undefined ? {} : { result: jsonFlag(values.result, 'result') }),
       });
       return { json: result, text: `responded ${result.status}` };
     },

@@ -208,6 +208,9 @@ describe('cli', () => {
     for (const [handle, kind] of [['human', 'human'], ['coder', 'agent'], ['reviewer', 'agent']]) expect(cli('join', handle!, '--kind', kind!).status).toBe(0);
 
     const sent = JSON.parse(cli('request', 'reviewer', 'review', '--params', '{"file":"cache.ts"}', '--as', 'coder', '--json').out) as { request_id: string };
+    const malformed = cli('respond', sent.request_id, 'Completed', '--result', '{not json', '--as', 'reviewer');
+    expect(malformed.status).toBe(2);
+    expect(malformed.err).toContain('Invalid --result');
     expect(cli('respond', sent.request_id, 'Completed', '--text', 'looks good', '--as', 'reviewer').out.trim()).toBe('responded Completed');
     expect(cli('inbox', '--as', 'coder').out).toMatch(/\[response Completed\] looks good/);
 
