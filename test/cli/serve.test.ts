@@ -25,18 +25,31 @@ function env(home: string): NodeJS.ProcessEnv {
   return { ...rest, PARLEY_HOME: home };
 }
 
-/** Starts `parley serve` and resolves once it says it is running. */
-function startServe(home: string): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
+interface RunningHub {
+  child: ChildProcess;
+  output: () => string;
+  /** The hub's base URL, as it printed it. */
+  url: string;
+}
+
+/** Starts `parley serve` (on an ephemeral port unless given one) and resolves once it says it is running. */
+function startServe(home: string, options: { port?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningHub> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', options.port ?? '0'], { env: { ...env(home), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let out = '';
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('running')) resolve({ child, output: () => out });
+      const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)?.[1];
+      if (out.includes('running') && url) resolve({ child, output: () => out, url });
     });
     child.once('exit', (code) => reject(new Error(`serve exited early with ${code}: ${out}`)));
   });
+}
+
+/** Runs the CLI against a hub, as a user in another terminal would. */
+function cliAt(home: string, url: string) {
+  return (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
 }
 
 describe('cli', () => {
@@ -55,7 +68,7 @@ describe('cli', () => {
     cleanups.push(cleanup);
     const first = await startServe(home);
     expect(first.output()).toContain(path.join(home, 'parley.db'));
-    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(first.output())?.[1];
+    const url = first.url;
     expect(url).toBeDefined();
     const health = await fetch(`${url}/healthz`);
     expect(health.status).toBe(200);
@@ -120,8 +133,8 @@ describe('cli', () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
     const hub = await startServe(home);
-    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(hub.output())![1]!;
-    const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
+    const url = hub.url;
+    const cli = cliAt(home, url);
     expect(fs.statSync(path.join(home, 'admin.token')).mode & 0o777).toBe(0o600);
 
     const first = cli('join', 'coder-1', '--client', 'claude', '--role', 'coder', '--session', 'proj', '--json');
@@ -162,72 +175,66 @@ describe('cli', () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
     const hub = await startServe(home);
-    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(hub.output())![1]!;
-    const cli = (...args: string[]) => {
-      const run = spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
-      return { status: run.status, out: run.stdout, err: run.stderr };
-    };
+    const url = hub.url;
+    const cli = cliAt(home, url);
     expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
     expect(cli('join', 'coder').status).toBe(0);
     expect(cli('join', 'reviewer').status).toBe(0);
 
-    expect(cli('say', 'general', 'hello @coder, please start', '--as', 'human').out).toMatch(/^posted #\d+/);
-    const inbox = JSON.parse(cli('inbox', '--as', 'coder', '--json').out) as { items: Array<{ reason: string; event: { content: string } }> };
+    expect(cli('say', 'general', 'hello @coder, please start', '--as', 'human').stdout).toMatch(/^posted #\d+/);
+    const inbox = JSON.parse(cli('inbox', '--as', 'coder', '--json').stdout) as { items: Array<{ reason: string; event: { content: string } }> };
     expect(inbox.items.map((i) => [i.reason, i.event.content])).toContainEqual(['mention', 'hello @coder, please start']);
     expect(cli('dm', 'reviewer', 'can you review?', '--as', 'coder').status).toBe(0);
     const readable = cli('inbox', '--peek', '--as', 'reviewer');
-    expect(readable.out).toMatch(/high\s+dm\s+.*@coder: can you review\? {2}← respond/);
+    expect(readable.stdout).toMatch(/high\s+dm\s+.*@coder: can you review\? {2}← respond/);
     const read = cli('read', 'general', '--as', 'reviewer');
-    expect(read.out).toMatch(/@human: hello @coder, please start/);
-    expect(cli('read', 'general', '--as', 'reviewer').out.trim()).toBe('(nothing new)');
+    expect(read.stdout).toMatch(/@human: hello @coder, please start/);
+    expect(cli('read', 'general', '--as', 'reviewer').stdout.trim()).toBe('(nothing new)');
     // The DM was only peeked at: wait returns it at once, and then nothing is left.
-    expect(cli('wait', '--timeout', '50', '--as', 'reviewer').out).toContain('@coder: can you review?');
-    expect(cli('wait', '--timeout', '50', '--as', 'reviewer').out.trim()).toBe('(nothing arrived)');
-    expect(cli('who', '--as', 'human').out).toMatch(/@coder\s+listening/);
-    expect(cli('threads', '--as', 'human').out).toMatch(/channel\s+#general/);
-    expect(cli('search', 'please', '--as', 'reviewer').out).toContain('@human: hello @coder, please start');
+    expect(cli('wait', '--timeout', '50', '--as', 'reviewer').stdout).toContain('@coder: can you review?');
+    expect(cli('wait', '--timeout', '50', '--as', 'reviewer').stdout.trim()).toBe('(nothing arrived)');
+    expect(cli('who', '--as', 'human').stdout).toMatch(/@coder\s+listening/);
+    expect(cli('threads', '--as', 'human').stdout).toMatch(/channel\s+#general/);
+    expect(cli('search', 'please', '--as', 'reviewer').stdout).toContain('@human: hello @coder, please start');
 
     const noCredentials = cli('say', 'general', 'x');
     expect(noCredentials.status).toBe(1);
-    expect(noCredentials.err).toContain('PARLEY_TOKEN');
+    expect(noCredentials.stderr).toContain('PARLEY_TOKEN');
     expect(cli('say', 'general').status).toBe(2);
     const paused = cli('say', 'nowhere', 'x', '--as', 'coder');
     expect(paused.status).toBe(1);
-    expect(paused.err).toContain('No thread "nowhere"');
+    expect(paused.stderr).toContain('No thread "nowhere"');
   });
 
   it('cli - a request and its response, a meeting, steering and a side channel, all from the command line', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
     const hub = await startServe(home);
-    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(hub.output())![1]!;
-    const cli = (...args: string[]) => {
-      const run = spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
-      return { status: run.status, out: run.stdout, err: run.stderr };
-    };
+    const url = hub.url;
+    const cli = cliAt(home, url);
     for (const [handle, kind] of [['human', 'human'], ['coder', 'agent'], ['reviewer', 'agent']]) expect(cli('join', handle!, '--kind', kind!).status).toBe(0);
 
-    const sent = JSON.parse(cli('request', 'reviewer', 'review', '--params', '{"file":"cache.ts"}', '--as', 'coder', '--json').out) as { request_id: string };
+    const sent = JSON.parse(cli('request', 'reviewer', 'review', '--params', '{"file":"cache.ts"}', '--as', 'coder', '--json').stdout) as { request_id: string };
     const malformed = cli('respond', sent.request_id, 'Completed', '--result', '{not json', '--as', 'reviewer');
     expect(malformed.status).toBe(2);
-    expect(malformed.err).toContain('Invalid --result');
-    expect(cli('respond', sent.request_id, 'Completed', '--text', 'looks good', '--as', 'reviewer').out.trim()).toBe('responded Completed');
-    expect(cli('inbox', '--as', 'coder').out).toMatch(/\[response Completed\] looks good/);
+    expect(malformed.stderr).toContain('Invalid --result');
+    expect(cli('respond', sent.request_id, 'Completed', '--text', 'looks good', '--as', 'reviewer').stdout.trim()).toBe('responded Completed');
+    expect(cli('inbox', '--as', 'coder').stdout).toMatch(/\[response Completed\] looks good/);
 
-    expect(cli('meeting', 'say', 'standup', 'draft is up', '--as', 'coder').out.trim()).toBe('said #1');
-    expect(cli('meeting', 'hear', 'standup', '--as', 'human').out).toContain('#1 @coder: draft is up');
+    expect(cli('meeting', 'say', 'standup', 'draft is up', '--as', 'coder').stdout.trim()).toBe('said #1');
+    expect(cli('meeting', 'hear', 'standup', '--as', 'human').stdout).toContain('#1 @coder: draft is up');
 
-    expect(cli('thread', 'create', 'design', '--member', 'coder', '--as', 'human').out).toMatch(/^created #design/);
-    expect(cli('pause', 'design', '--as', 'human').out).toMatch(/^pause recorded/);
+    expect(cli('thread', 'create', 'design', '--member', 'coder', '--as', 'human').stdout).toMatch(/^created #design/);
+    expect(cli('pause', 'design', '--as', 'human').stdout).toMatch(/^pause recorded/);
     const refused = cli('say', 'design', 'hello?', '--as', 'coder');
     expect(refused.status).toBe(1);
-    expect(refused.err).toContain('paused');
+    expect(refused.stderr).toContain('paused');
     expect(cli('resume', 'design', '--as', 'human').status).toBe(0);
     const side = cli('thread', 'side', 'design', 'eviction policy', '--as', 'coder', '--json');
-    const sideId = (JSON.parse(side.out) as { id: string }).id;
-    expect(cli('thread', 'close', sideId, 'LRU with a cap', '--as', 'coder').out).toMatch(/^closed; summary posted/);
+    const sideId = (JSON.parse(side.stdout) as { id: string }).id;
+    expect(cli('thread', 'close', sideId, 'LRU with a cap', '--as', 'coder').stdout).toMatch(/^closed; summary posted/);
     const transcript = cli('export', 'design', '--as', 'human');
-    expect(transcript.out).toContain('LRU with a cap');
+    expect(transcript.stdout).toContain('LRU with a cap');
     expect(cli('thread', 'bogus', '--as', 'human').status).toBe(2);
   });
 
@@ -235,9 +242,9 @@ describe('cli', () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
     let hub = await startServe(home);
-    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(hub.output())![1]!;
+    const url = hub.url;
     const port = new URL(url).port;
-    const cli = (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
+    const cli = cliAt(home, url);
     expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
     expect(cli('join', 'coder').status).toBe(0);
 
@@ -264,7 +271,7 @@ describe('cli', () => {
     const exited = new Promise((resolve) => hub.child.once('exit', resolve));
     hub.child.kill('SIGTERM');
     await exited;
-    hub = await startServeOn(home, port);
+    hub = await startServe(home, { port });
     expect(cli('say', 'general', 'after restart 1', '--as', 'coder').status).toBe(0);
     expect(cli('say', 'general', 'after restart 2', '--as', 'coder').status).toBe(0);
     await until('after restart 2');
@@ -283,27 +290,9 @@ describe('cli doctor', () => {
     expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'store', 'hub', 'port', 'password']);
     expect(report.checks.find((c) => c.name === 'hub')?.detail).toContain('parley serve');
 
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...env(home), PARLEY_WEBUI_PASSWORD: 'pw' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let out = '';
-    await new Promise<void>((resolve) => child.stdout!.on('data', (chunk: Buffer) => ((out += chunk.toString()), out.includes('running') && resolve())));
-    const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)![1]!;
+    const { url } = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'pw' } });
     const healthy = spawnSync(process.execPath, [BIN, 'doctor'], { env: { ...env(home), PARLEY_URL: url, PARLEY_WEBUI_PASSWORD: 'pw' }, encoding: 'utf8', timeout: 20_000 });
     expect(healthy.stdout).toMatch(/^ok +store +.*integrity ok/m);
     expect(healthy.status).toBe(0);
   });
 });
-
-/** Starts `parley serve` on a given port (a restart) and resolves once it runs. */
-function startServeOn(home: string, port: string): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', port], { env: env(home), stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('running')) resolve({ child, output: () => out });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited early with ${code}: ${out}`)));
-  });
-}
