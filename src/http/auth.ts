@@ -85,7 +85,7 @@ export class Authenticator {
 
   /** The human participant, joined to the session on first use. */
   async humanActor(handle: string, session: string): Promise<Actor> {
-    const existing = this.hub.participants().find((p) => p.handle.toLowerCase() === handle.toLowerCase());
+    const existing = this.hub.participant(handle);
     if (existing && existing.profile.kind !== 'human') {
       throw new ParleyError('FORBIDDEN', `"@${existing.handle}" is an agent; the hub password signs in humans only. Use that agent's token instead.`);
     }

@@ -42,6 +42,7 @@ import type { PresenceInfo } from './presence.js';
 import { history, listThreads, readNew, search, type HistoryResult, type ReadNewResult } from './reading.js';
 import { openRequests, respond, sendRequest, type OpenRequest, type RequestResult, type ResponseResult } from './requests.js';
 import { resolveFor, type Seat } from './seat.js';
+import { participantView } from './state.js';
 import { subscribe, type LiveSubscription } from './subscription.js';
 import { closeSide, createChannel, openSide, renameThread, setSubscription, type SideClosed, type SideOpened } from './thread-ops.js';
 import type { ThreadInfo } from './threads.js';
@@ -79,8 +80,7 @@ export class Actor {
   }
 
   get participant(): Participant {
-    const p = this.#seat.participant;
-    return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, createdAt: p.createdAt };
+    return participantView(this.#seat.participant);
   }
 
   get session(): { id: string; name: string } {
@@ -287,10 +287,7 @@ export class Actor {
 
   /** The participants of this session. */
   async participants(): Promise<Participant[]> {
-    return [...this.#seat.session.members].map((id) => {
-      const p = this.#ctx.state.participant(id);
-      return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, createdAt: p.createdAt };
-    });
+    return [...this.#seat.session.members].map((id) => participantView(this.#ctx.state.participant(id)));
   }
 
   // Meetings ------------------------------------------------------------------

@@ -19,7 +19,7 @@ import { ensureParticipant, ensureSession, enterSession } from './directory.js';
 import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
-import { HubState } from './state.js';
+import { HubState, participantView } from './state.js';
 import { RateLimiter } from './rate-limit.js';
 import { TokenRegistry } from './tokens.js';
 import { indexForSearch, transact } from './writer.js';
@@ -164,13 +164,13 @@ export class Hub {
   }
 
   participants(): Participant[] {
-    return [...this.#ctx.state.participants.values()].map((p) => ({
-      id: p.id,
-      handle: p.handle,
-      profile: p.profile,
-      publicKey: p.publicKey,
-      createdAt: p.createdAt,
-    }));
+    return [...this.#ctx.state.participants.values()].map(participantView);
+  }
+
+  /** One registered participant by handle (case-insensitive), or undefined. */
+  participant(handle: string): Participant | undefined {
+    const found = this.#ctx.state.participantByHandle(handle);
+    return found ? participantView(found) : undefined;
   }
 
   /** Figures for diagnostics and the benchmark. */

@@ -20,6 +20,11 @@ export interface ParticipantRecord extends Participant {
   kind: Profile['kind'];
 }
 
+/** A participant as the API shows it (the record minus the hub's own fields). */
+export function participantView(p: Participant): Participant {
+  return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, createdAt: p.createdAt };
+}
+
 export interface MembershipRecord {
   participantId: string;
   subscription: Subscription;
