@@ -1,209 +1,154 @@
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openHub } from '../src/hub/hub.js';
-import { startHttpServer } from '../src/http/server.js';
+import { openHub, type Hub } from '../src/hub/hub.js';
+import { startHttpServer, type HttpServer } from '../src/http/server.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { tempDir } from './core.js';
-import { summarize, type Summary } from './stats.js';
+import type { LoadJob, RestJob, RestResult } from './load-client.js';
+import type { Summary } from './stats.js';
 
 /**
  * HTTP benchmarks: REST post round trips over keep-alive connections with 1,
  * 10 and 100 concurrent clients, and post-to-SSE delivery to 100 live
- * subscribers, each beside a bare node:http anchor measured in the same run.
+ * subscribers, each beside a bare node:http server measured in the same run
+ * with the same load generator (a separate process, see load-client.ts).
  */
-export interface RoundTrip {
-  clients: number;
-  requests: number;
-  perSecond: number;
-  latency: Summary;
-}
+export type RoundTrip = RestResult;
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-function request(port: number, method: string, path: string, headers: Record<string, string>, body?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path, agent, headers: { ...headers, ...(body ? { 'content-length': Buffer.byteLength(body) } : {}) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
+function runLoad<T>(job: LoadJob): Promise<T> {
+  const child = fork(new URL('./load-client.js', import.meta.url), { stdio: 'inherit' });
+  return new Promise<T>((resolve, reject) => {
+    child.once('message', (message: { ok: boolean; result?: T; error?: string }) => {
+      if (message.ok) resolve(message.result as T);
+      else reject(new Error(`load generator: ${message.error}`));
     });
-    req.on('error', reject);
-    if (body) req.write(body);
-    req.end();
+    child.once('exit', (code) => reject(new Error(`load generator exited with code ${code}`)));
+    child.send(job);
   });
 }
 
-async function drive(clients: number, total: number, once: () => Promise<number>): Promise<RoundTrip> {
-  const samples: number[] = [];
-  let next = 0;
-  const start = performance.now();
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      for (;;) {
-        if (next++ >= total) return;
-        const t0 = performance.now();
-        const status = await once();
-        if (status >= 300) throw new Error(`request failed with ${status}`);
-        samples.push(performance.now() - t0);
-      }
-    }),
-  );
-  const seconds = (performance.now() - start) / 1000;
-  return { clients, requests: total, perSecond: total / seconds, latency: summarize(samples) };
-}
-
-/** A bare node:http server answering a JSON body: the anchor. */
+/** The anchor: a bare node:http server that reads a JSON post and answers 201, and fans posts out to SSE clients. */
 async function bareServer(): Promise<{ port: number; close: () => Promise<void> }> {
+  const streams = new Set<http.ServerResponse>();
+  let seq = 0;
   const server = http.createServer((req, res) => {
-    req.resume();
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.flushHeaders();
+      streams.add(res);
+      res.once('close', () => streams.delete(res));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text: string };
+      const id = ++seq;
       res.writeHead(201, { 'content-type': 'application/json' });
-      res.end('{"ok":true}');
+      res.end(JSON.stringify({ id, seq: id }));
+      const frame = `id: ${id}\nevent: event\ndata: ${JSON.stringify({ seq: id, text: body.text })}\n\n`;
+      for (const stream of streams) stream.write(frame);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-export async function restRoundTrips(levels: number[], totalPerLevel: number): Promise<Array<{ clients: number; hub: RoundTrip; bare: RoundTrip }>> {
-  const home = tempDir('parley-bench-http-');
+async function withHub<T>(prefix: string, run: (hub: Hub, server: HttpServer) => Promise<T>): Promise<T> {
+  const home = tempDir(prefix);
   const hub = await openHub({ home, logger: createSilentLogger() });
   const server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+  try {
+    return await run(hub, server);
+  } finally {
+    const closing = server.close();
+    await hub.close();
+    await closing;
+    fs.rmSync(home, { recursive: true, force: true });
+  }
+}
+
+const POST_TEXT = JSON.stringify({ text: 'the cache layer needs an eviction policy so we measure hit rates under load '.repeat(3) });
+
+export async function restRoundTrips(levels: number[], totalPerLevel: number): Promise<Array<{ clients: number; hub: RoundTrip; bare: RoundTrip }>> {
+  const job = (port: number, path: string, headers: Record<string, string>, clients: number, total: number): RestJob => ({
+    kind: 'rest',
+    port,
+    path,
+    headers,
+    body: POST_TEXT,
+    clients,
+    total,
+  });
+  // The anchor runs first, alone: the hub's search indexer must not be busy beside it.
+  const bareRuns = new Map<number, RoundTrip>();
   const bare = await bareServer();
   try {
+    for (const clients of levels) {
+      const anchor = job(bare.port, '/', { 'content-type': 'application/json' }, clients, totalPerLevel);
+      await runLoad<RoundTrip>({ ...anchor, total: Math.min(500, totalPerLevel) }); // warm-up
+      bareRuns.set(clients, await runLoad<RoundTrip>(anchor));
+    }
+  } finally {
+    await bare.close();
+  }
+  return withHub('parley-bench-http-', async (hub, server) => {
     await hub.join({ handle: 'poster', session: 'bench' });
     const token = await hub.issueToken('poster', 'bench');
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-    const body = JSON.stringify({ text: 'the cache layer needs an eviction policy so we measure hit rates under load '.repeat(3) });
     const results = [];
     for (const clients of levels) {
-      await drive(clients, Math.min(500, totalPerLevel), () => request(server.port, 'POST', '/api/v1/threads/general/messages', headers, body)); // warm-up
-      const hubRun = await drive(clients, totalPerLevel, () => request(server.port, 'POST', '/api/v1/threads/general/messages', headers, body));
-      const bareRun = await drive(clients, totalPerLevel, () => request(bare.port, 'POST', '/', { 'content-type': 'application/json' }, body));
-      results.push({ clients, hub: hubRun, bare: bareRun });
+      const posting = job(server.port, '/api/v1/threads/general/messages', headers, clients, totalPerLevel);
+      await runLoad<RoundTrip>({ ...posting, total: Math.min(500, totalPerLevel) }); // warm-up
+      const hubRun = await runLoad<RoundTrip>(posting);
+      results.push({ clients, hub: hubRun, bare: bareRuns.get(clients) as RoundTrip });
     }
     return results;
-  } finally {
-    await bare.close();
-    const closing = server.close();
-    await hub.close();
-    await closing;
-    fs.rmSync(home, { recursive: true, force: true });
-  }
+  });
 }
 
-/** Time from a REST post to its arrival on each of `subscribers` SSE streams. */
+/** Time from sending a REST post to its arrival on each of `subscribers` SSE streams. */
 export async function sseDelivery(subscribers: number, posts: number): Promise<Summary> {
-  const home = tempDir('parley-bench-sse-');
-  const hub = await openHub({ home, logger: createSilentLogger() });
-  const server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
-  const controllers: AbortController[] = [];
-  try {
+  return withHub('parley-bench-sse-', async (hub, server) => {
     await hub.join({ handle: 'poster', session: 'bench' });
     const posterToken = await hub.issueToken('poster', 'bench');
-    const sentAt = new Map<string, number>();
-    const samples: number[] = [];
-    let pending = 0;
-    let wake: (() => void) | undefined;
-    const ready: Array<Promise<void>> = [];
+    const streams = [];
     for (let i = 0; i < subscribers; i++) {
       await hub.join({ handle: `reader-${i}`, session: 'bench' });
       const token = await hub.issueToken(`reader-${i}`, 'bench');
-      const controller = new AbortController();
-      controllers.push(controller);
-      ready.push(
-        new Promise<void>((resolve) => {
-          const req = http.get(
-            { host: '127.0.0.1', port: server.port, path: '/api/v1/stream?events_only=true&thread=general', headers: { authorization: `Bearer ${token}` }, signal: controller.signal },
-            (res) => {
-              resolve();
-              let buffer = '';
-              res.setEncoding('utf8');
-              res.on('data', (chunk: string) => {
-                buffer += chunk;
-                for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-                  const frame = buffer.slice(0, end);
-                  buffer = buffer.slice(end + 2);
-                  const data = /^data: ?(.*)$/m.exec(frame)?.[1];
-                  if (!data) continue;
-                  const text = (JSON.parse(data) as { content: unknown }).content;
-                  const start = typeof text === 'string' ? sentAt.get(text) : undefined;
-                  if (start === undefined) continue;
-                  samples.push(performance.now() - start);
-                  if (--pending === 0) wake?.();
-                }
-              });
-            },
-          );
-          req.on('error', () => undefined);
-        }),
-      );
+      streams.push({ path: '/api/v1/stream?events_only=true&thread=general', headers: { authorization: `Bearer ${token}` } });
     }
-    await Promise.all(ready);
-    const headers = { authorization: `Bearer ${posterToken}`, 'content-type': 'application/json' };
-    for (let i = 0; i < posts; i++) {
-      const text = `sse ${i}`;
-      const delivered = new Promise<void>((resolve) => (wake = resolve));
-      pending = subscribers;
-      sentAt.set(text, performance.now());
-      await request(server.port, 'POST', '/api/v1/threads/general/messages', headers, JSON.stringify({ text }));
-      await delivered;
-    }
-    return summarize(samples);
-  } finally {
-    for (const controller of controllers) controller.abort();
-    const closing = server.close();
-    await hub.close();
-    await closing;
-    fs.rmSync(home, { recursive: true, force: true });
-  }
+    return runLoad<Summary>({
+      kind: 'sse',
+      port: server.port,
+      streams,
+      post: { path: '/api/v1/threads/general/messages', headers: { authorization: `Bearer ${posterToken}`, 'content-type': 'application/json' } },
+      posts,
+    });
+  });
 }
 
-/** A bare SSE fan-out over node:http to the same number of subscribers: the anchor. */
+/** The same measurement against the bare node:http fan-out. */
 export async function bareSseDelivery(subscribers: number, posts: number): Promise<Summary> {
-  const clients = new Set<http.ServerResponse>();
-  const server = http.createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'text/event-stream' });
-    res.flushHeaders();
-    clients.add(res);
-    req.on('close', () => clients.delete(res));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
-  const samples: number[] = [];
-  let pending = 0;
-  let sent = 0;
-  let wake: (() => void) | undefined;
-  const requests: http.ClientRequest[] = [];
-  await Promise.all(
-    Array.from(
-      { length: subscribers },
-      () =>
-        new Promise<void>((resolve) => {
-          const req = http.get({ host: '127.0.0.1', port, path: '/' }, (res) => {
-            resolve();
-            res.on('data', () => {
-              samples.push(performance.now() - sent);
-              if (--pending === 0) wake?.();
-            });
-          });
-          requests.push(req);
-        }),
-    ),
-  );
-  while (clients.size < subscribers) await new Promise((resolve) => setImmediate(resolve));
-  for (let i = 0; i < posts; i++) {
-    const delivered = new Promise<void>((resolve) => (wake = resolve));
-    pending = subscribers;
-    sent = performance.now();
-    for (const res of clients) res.write(`id: ${i}\ndata: {"n":${i}}\n\n`);
-    await delivered;
+  const bare = await bareServer();
+  try {
+    return await runLoad<Summary>({
+      kind: 'sse',
+      port: bare.port,
+      streams: Array.from({ length: subscribers }, () => ({ path: '/', headers: {} })),
+      post: { path: '/', headers: { 'content-type': 'application/json' } },
+      posts,
+    });
+  } finally {
+    await bare.close();
   }
-  for (const req of requests) req.destroy();
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  return summarize(samples);
 }

@@ -15,6 +15,8 @@ export const LOCK_INFO_FILENAME = 'hub.lock.json';
 export const ADMIN_TOKEN_FILENAME = 'admin.token';
 export const CREDENTIALS_FILENAME = 'credentials.json';
 export const DEFAULT_URL = 'http://127.0.0.1:7420';
+/** The largest request body the hub reads; posts are far smaller (see maxInputChars). */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 // Chat posting rules (Maestro).
 export const DEFAULT_CHAT_ENABLED = true;

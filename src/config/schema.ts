@@ -11,6 +11,7 @@ const port = z.number().int().min(0).max(65535);
 export const ServerConfigSchema = z.strictObject({
   host: z.string().min(1).default(D.DEFAULT_HOST),
   port: port.default(D.DEFAULT_PORT),
+  maxBodyBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(D.DEFAULT_MAX_BODY_BYTES),
 });
 
 export const WebUiConfigSchema = z.strictObject({

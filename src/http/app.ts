@@ -1,16 +1,16 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
-import { ParleyError } from '../errors/parley-error.js';
+import { ParleyError, parseInput } from '../errors/parley-error.js';
 import type { Hub } from '../hub/hub.js';
 import type { Logger } from '../util/logger.js';
 import { VERSION } from '../version.js';
 import { getCookie } from 'hono/cookie';
 import { Authenticator, DEFAULT_HUMAN_HANDLE, SESSION_COOKIE, clearSessionCookie, sessionOf, setSessionCookie, type AuthVariables } from './auth.js';
-import { jsonBody } from './body.js';
+import { bodyLimit, jsonBody, type BodyVariables } from './body.js';
 import { hostGuard } from './host-guard.js';
 import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
 import { openApiDocument } from './openapi.js';
+import { LoginBodySchema } from './schemas.js';
 import { participantRoutes } from './routes/participants.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { coordinationRoutes } from './routes/coordination.js';
@@ -21,8 +21,6 @@ import { streamRoutes } from './routes/stream.js';
  * under `/api/v1` behind a bearer token, every response guarded against DNS
  * rebinding, every error in one JSON shape.
  */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-
 export interface HttpAppOptions {
   hub: Hub;
   logger: Logger;
@@ -30,18 +28,20 @@ export interface HttpAppOptions {
   admin?: AdminCredential;
   /** Host header values this hub answers to (see hostsFor). */
   allowedHosts: ReadonlySet<string>;
+  /** Overrides the hub's server.maxBodyBytes. */
   maxBodyBytes?: number;
 }
 
-export function createHttpApp(options: HttpAppOptions): Hono {
+export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVariables }> {
   const { hub, logger } = options;
-  const maxBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const app = new Hono();
+  const maxBytes = options.maxBodyBytes ?? hub.config.server.maxBodyBytes;
+  const app = new Hono<{ Variables: BodyVariables }>();
   app.onError((error, c) => errorResponse(c, error, logger));
   app.notFound((c) =>
     errorResponse(c, new ParleyError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}; see /api/v1 for the API.`)),
   );
   app.use('*', hostGuard(options.allowedHosts));
+  app.use('*', bodyLimit(maxBytes));
 
   app.get('/healthz', (c) => c.json({ ok: true, version: VERSION }));
 
@@ -61,13 +61,12 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   const auth = new Authenticator(hub, hub.config.webui.password);
   app.post('/api/v1/login', async (c) => {
-    const body = await jsonBody(c);
-    const password = typeof body.password === 'string' ? body.password : '';
-    if (!auth.checkPassword(password)) {
+    const body = parseInput(LoginBodySchema, await jsonBody(c));
+    if (!auth.checkPassword(body.password)) {
       throw unauthorized(auth.passwordSet ? 'Wrong password.' : 'This hub has no password set, so password sign-in is off; use a bearer token.');
     }
-    const handle = typeof body.handle === 'string' && body.handle ? body.handle : DEFAULT_HUMAN_HANDLE;
-    const session = typeof body.session === 'string' && body.session ? body.session : sessionOf(c);
+    const handle = body.handle ?? DEFAULT_HUMAN_HANDLE;
+    const session = body.session ?? sessionOf(c);
     const cookie = await auth.login(handle, session);
     setSessionCookie(c, cookie);
     const actor = await auth.humanActor(handle, session);
@@ -81,15 +80,6 @@ export function createHttpApp(options: HttpAppOptions): Hono {
 
   const api = new Hono<{ Variables: AuthVariables }>();
   api.use('*', auth.middleware());
-  api.use(
-    '*',
-    bodyLimit({
-      maxSize: maxBytes,
-      onError: () => {
-        throw new ParleyError('PAYLOAD_TOO_LARGE', `The request body is over ${maxBytes} bytes; send less, or reference a file.`, { field: 'body' });
-      },
-    }),
-  );
   const document = openApiDocument();
   api.get('/openapi.json', (c) => c.json(document));
   api.route('/', conversationRoutes());

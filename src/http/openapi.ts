@@ -11,10 +11,10 @@ import {
   RenameThreadInputSchema,
   RequestInputSchema,
   RespondInputSchema,
-  SubscriptionInputSchema,
 } from '../schema/inputs.js';
 import { JoinInputSchema } from '../schema/participant.js';
 import { VERSION } from '../version.js';
+import { LoginBodySchema, MeetingSayBodySchema, RotateTokenBodySchema, SubscriptionBodySchema } from './schemas.js';
 
 /**
  * A short OpenAPI 3.1 document of the REST API, generated from the same zod
@@ -30,15 +30,13 @@ interface RouteDoc {
   auth?: 'none' | 'admin' | 'participant';
 }
 
-const LoginSchema = z.strictObject({ password: z.string(), handle: z.string().optional(), session: z.string().optional() });
-const TextSchema = z.strictObject({ text: z.string() });
 
 export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/healthz', summary: 'Liveness and version', auth: 'none' },
-  { method: 'post', path: '/api/v1/login', summary: 'Sign the human in with the hub password (sets a cookie)', body: LoginSchema, auth: 'none' },
+  { method: 'post', path: '/api/v1/login', summary: 'Sign the human in with the hub password (sets a cookie)', body: LoginBodySchema, auth: 'none' },
   { method: 'post', path: '/api/v1/logout', summary: 'Sign out', auth: 'none' },
   { method: 'post', path: '/api/v1/participants', summary: 'Register (join) a participant and issue a token', body: JoinInputSchema, auth: 'admin' },
-  { method: 'post', path: '/api/v1/participants/{handle}/tokens/rotate', summary: "Revoke a participant's tokens and issue one", body: z.strictObject({ session: z.string().optional() }), auth: 'admin' },
+  { method: 'post', path: '/api/v1/participants/{handle}/tokens/rotate', summary: "Revoke a participant's tokens and issue one", body: RotateTokenBodySchema, auth: 'admin' },
   { method: 'get', path: '/api/v1/openapi.json', summary: 'This document' },
   { method: 'get', path: '/api/v1/whoami', summary: 'The participant and session of the credentials' },
   { method: 'get', path: '/api/v1/participants', summary: 'Participants of the session' },
@@ -47,7 +45,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'post', path: '/api/v1/threads/{thread}/rename', summary: 'Rename a thread', body: RenameThreadInputSchema.omit({ thread: true }) },
   { method: 'post', path: '/api/v1/threads/{thread}/side', summary: 'Open a side channel from a thread', body: OpenSideInputSchema.omit({ parent: true }) },
   { method: 'post', path: '/api/v1/threads/{thread}/close', summary: 'Close a side channel with a summary posted back', body: CloseSideInputSchema.omit({ thread: true }) },
-  { method: 'put', path: '/api/v1/threads/{thread}/subscription', summary: 'Subscribe, mute or unsubscribe', body: SubscriptionInputSchema.omit({ thread: true }) },
+  { method: 'put', path: '/api/v1/threads/{thread}/subscription', summary: 'Subscribe, mute or unsubscribe', body: SubscriptionBodySchema },
   { method: 'post', path: '/api/v1/threads/{thread}/messages', summary: 'Post a message', body: PostInputSchema.omit({ thread: true }) },
   { method: 'get', path: '/api/v1/threads/{thread}/new', summary: 'Events since the hub-kept cursor (advances it)', query: ['limit'] },
   { method: 'get', path: '/api/v1/threads/{thread}/history', summary: 'A page of the log by seq', query: ['before', 'after', 'limit'] },
@@ -68,7 +66,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/api/v1/meetings', summary: 'Meetings of the session' },
   { method: 'post', path: '/api/v1/meetings/{name}/join', summary: 'Join a meeting' },
   { method: 'post', path: '/api/v1/meetings/{name}/leave', summary: 'Leave a meeting' },
-  { method: 'post', path: '/api/v1/meetings/{name}/say', summary: 'Say something in a meeting', body: TextSchema },
+  { method: 'post', path: '/api/v1/meetings/{name}/say', summary: 'Say something in a meeting', body: MeetingSayBodySchema },
   { method: 'get', path: '/api/v1/meetings/{name}/hear', summary: 'Hear what others said since last_heard', query: ['last_heard', 'limit'] },
   { method: 'get', path: '/api/v1/meetings/{name}/who', summary: 'Who is in a meeting' },
   { method: 'get', path: '/api/v1/meetings/{name}/status', summary: 'Meeting status', query: ['last_heard'] },

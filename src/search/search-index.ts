@@ -44,7 +44,7 @@ export class SearchIndex {
   readonly #waiters = new Map<number, { resolve: (indexed: number) => void; reject: (error: unknown) => void }>();
   #reader: Database.Database | undefined;
   #queue: SearchDoc[] = [];
-  #scheduled = false;
+  #scheduled: NodeJS.Timeout | undefined;
   #nextId = 1;
   #closed = false;
   #exited = false;
@@ -109,11 +109,9 @@ export class SearchIndex {
     // A failed indexer takes nothing more: the next start rebuilds from the log.
     if (this.#closed || this.#failure) return;
     this.#queue.push(doc);
+    // Batched on this side too: a message per interval, not per commit, costs the posting thread less.
     if (this.#queue.length >= DEFAULT_INDEX_BATCH) this.#send();
-    else if (!this.#scheduled) {
-      this.#scheduled = true;
-      setImmediate(() => this.#send());
-    }
+    else this.#scheduled ??= setTimeout(() => this.#send(), DEFAULT_INDEX_DELAY_MS);
   }
 
   /** Resolves once everything added so far is in the index. */
@@ -161,7 +159,8 @@ export class SearchIndex {
   }
 
   #send(): void {
-    this.#scheduled = false;
+    clearTimeout(this.#scheduled);
+    this.#scheduled = undefined;
     if (this.#queue.length === 0 || this.#failure) return;
     const docs = this.#queue;
     this.#queue = [];

@@ -1,56 +1,20 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
+import { BIN, childEnv, cliAt, startServe, stopHubs, track } from '../helpers/serve.js';
 
-const BIN = path.resolve(import.meta.dirname, '../../bin/parley');
-const children: ChildProcess[] = [];
 const cleanups: Array<() => void> = [];
 
 afterEach(async () => {
-  for (const child of children.splice(0)) {
-    if (child.exitCode !== null || child.signalCode !== null) continue;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
-  }
+  await stopHubs();
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-function env(home: string): NodeJS.ProcessEnv {
-  const { PARLEY_PORT: _p, PARLEY_HOME: _h, ...rest } = process.env;
-  return { ...rest, PARLEY_HOME: home };
-}
-
-interface RunningHub {
-  child: ChildProcess;
-  output: () => string;
-  /** The hub's base URL, as it printed it. */
-  url: string;
-}
-
-/** Starts `parley serve` (on an ephemeral port unless given one) and resolves once it says it is running. */
-function startServe(home: string, options: { port?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningHub> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', options.port ?? '0'], { env: { ...env(home), ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)?.[1];
-      if (out.includes('running') && url) resolve({ child, output: () => out, url });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited early with ${code}: ${out}`)));
-  });
-}
-
-/** Runs the CLI against a hub, as a user in another terminal would. */
-function cliAt(home: string, url: string) {
-  return (...args: string[]) => spawnSync(process.execPath, [BIN, ...args], { env: { ...env(home), PARLEY_URL: url }, encoding: 'utf8', timeout: 20_000 });
-}
+const env = (home: string): NodeJS.ProcessEnv => childEnv(home);
 
 describe('cli', () => {
   it('cli - --help lists the commands and exits 0; an unknown command exits 2', () => {
@@ -249,7 +213,7 @@ describe('cli', () => {
     expect(cli('join', 'coder').status).toBe(0);
 
     const tailer = spawn(process.execPath, [BIN, 'tail', 'general', '--as', 'human'], { env: { ...env(home), PARLEY_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(tailer);
+    track(tailer);
     let seen = '';
     const waiters: Array<() => void> = [];
     tailer.stdout!.on('data', (chunk: Buffer) => {

@@ -49,7 +49,7 @@ function configError(fn: () => unknown): ParleyError {
 describe('config loading', () => {
   it('config - with no file, env or flags every value is its documented default', () => {
     const config = load({ home: home() });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 7420 });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 7420, maxBodyBytes: 1024 * 1024 });
     expect(config.chat.enabled).toBe(true);
     expect(config.chat.limits).toEqual({ maxMessageChars: 4096, maxInputChars: 1_000_000, postsPerMinute: 0 });
     expect(config.chat.scanner).toEqual({ enabled: true, timeoutMs: 800 });
@@ -64,7 +64,7 @@ describe('config loading', () => {
 
     // The same values, by their names in defaults.ts.
     expect(config).toEqual({
-      server: { host: D.DEFAULT_HOST, port: D.DEFAULT_PORT },
+      server: { host: D.DEFAULT_HOST, port: D.DEFAULT_PORT, maxBodyBytes: D.DEFAULT_MAX_BODY_BYTES },
       webui: { password: D.DEFAULT_WEBUI_PASSWORD },
       chat: {
         enabled: D.DEFAULT_CHAT_ENABLED,
@@ -94,7 +94,7 @@ describe('config loading', () => {
     const dir = home();
     writeConfig(dir, { server: { port: 8123 }, chat: { limits: { maxMessageChars: 500 }, scanner: { enabled: false } }, store: { synchronous: 'full' } });
     const config = load({ home: dir });
-    expect(config.server).toEqual({ host: D.DEFAULT_HOST, port: 8123 });
+    expect(config.server).toEqual({ host: D.DEFAULT_HOST, port: 8123, maxBodyBytes: D.DEFAULT_MAX_BODY_BYTES });
     expect(config.chat.limits).toEqual({ maxMessageChars: 500, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: 0 });
     expect(config.chat.scanner).toEqual({ enabled: false, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS });
     expect(config.store.synchronous).toBe('full');
@@ -120,13 +120,14 @@ describe('config loading', () => {
         PARLEY_CHAT_ENABLED: 'off',
         PARLEY_STORE_SYNCHRONOUS: 'normal',
         PARLEY_INBOX_WAIT_TIMEOUT_MS: ' 1500 ',
+        PARLEY_SERVER_MAX_BODY_BYTES: '4096',
         // Empty values are ignored, not read as "" or 0.
         PARLEY_MEETING_RING_SIZE: '',
         UNRELATED: 'x',
       },
     });
     expect(config.chat.limits.maxMessageChars).toBe(100);
-    expect(config.server).toEqual({ host: '127.0.0.2', port: 9000 });
+    expect(config.server).toEqual({ host: '127.0.0.2', port: 9000, maxBodyBytes: 4096 });
     expect(config.chat.enabled).toBe(false);
     expect(config.store.synchronous).toBe('normal');
     expect(config.inbox.waitTimeoutMs).toBe(1500);

@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
+import { parseInput } from '../../errors/parley-error.js';
 import { boolQuery, intQuery, jsonBody } from '../body.js';
+import { SubscriptionBodySchema } from '../schemas.js';
 
 /**
  * The conversation API for the authenticated participant: threads, posting,
@@ -32,16 +34,12 @@ export function conversationRoutes(): Hono<Env> {
     c.json(await c.get('actor').closeSide({ ...(await jsonBody(c)), thread: c.req.param('thread') } as never)),
   );
   app.put('/threads/:thread/subscription', async (c) => {
-    const { state } = (await jsonBody(c)) as { state?: unknown };
+    const { state } = parseInput(SubscriptionBodySchema, await jsonBody(c));
     const actor = c.get('actor');
     const thread = c.req.param('thread');
     if (state === 'muted') return c.json(await actor.mute(thread));
     if (state === 'unsubscribed') return c.json(await actor.unsubscribe(thread));
-    if (state === 'subscribed') return c.json(await actor.subscribe(thread));
-    return c.json(
-      { error: { code: 'INVALID_INPUT', field: 'state', message: 'Invalid state: must be "subscribed", "muted" or "unsubscribed".' } },
-      400,
-    );
+    return c.json(await actor.subscribe(thread));
   });
 
   // Posting and reading.

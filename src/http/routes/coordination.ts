@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
+import { parseInput } from '../../errors/parley-error.js';
 import { intQuery, jsonBody } from '../body.js';
+import { MeetingSayBodySchema } from '../schemas.js';
 
 /** Requests and responses, steering controls, presence and meetings. */
 type Env = { Variables: AuthVariables };
@@ -23,8 +25,8 @@ export function coordinationRoutes(): Hono<Env> {
   app.post('/meetings/:name/join', async (c) => c.json(await c.get('actor').meetingJoin(c.req.param('name'))));
   app.post('/meetings/:name/leave', async (c) => c.json(await c.get('actor').meetingLeave(c.req.param('name'))));
   app.post('/meetings/:name/say', async (c) => {
-    const { text } = (await jsonBody(c)) as { text?: unknown };
-    return c.json(await c.get('actor').meetingSay(c.req.param('name'), text as string), 201);
+    const { text } = parseInput(MeetingSayBodySchema, await jsonBody(c));
+    return c.json(await c.get('actor').meetingSay(c.req.param('name'), text), 201);
   });
   app.get('/meetings/:name/hear', async (c) => {
     const [lastHeard, limit] = [intQuery(c, 'last_heard'), intQuery(c, 'limit')];

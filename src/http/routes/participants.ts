@@ -1,18 +1,16 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { parseInput } from '../../errors/parley-error.js';
 import type { Hub } from '../../hub/hub.js';
 import { DEFAULT_SESSION } from '../../hub/hub.js';
-import { HandleSchema, SessionNameSchema } from '../../schema/names.js';
+import { HandleSchema } from '../../schema/names.js';
 import { JoinInputSchema } from '../../schema/participant.js';
 import { jsonBody } from '../body.js';
+import { RotateTokenBodySchema } from '../schemas.js';
 
 /**
  * Registering participants and managing their tokens: admin routes, for the
  * `parley` CLI of the hub's own OS user (see admin-token.ts).
  */
-const RotateInputSchema = z.strictObject({ session: SessionNameSchema.optional() });
-
 export function participantRoutes(hub: Hub): Hono {
   const app = new Hono();
 
@@ -26,7 +24,7 @@ export function participantRoutes(hub: Hub): Hono {
 
   app.post('/:handle/tokens/rotate', async (c) => {
     const handle = parseInput(HandleSchema, c.req.param('handle'), 'handle');
-    const { session } = parseInput(RotateInputSchema, await jsonBody(c));
+    const { session } = parseInput(RotateTokenBodySchema, await jsonBody(c));
     const token = await hub.rotateToken(handle, session ?? DEFAULT_SESSION);
     return c.json({ handle, session: session ?? DEFAULT_SESSION, token });
   });

@@ -1,9 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import { Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { ParleyError } from '../../errors/parley-error.js';
-import type { LiveItem } from '../../hub/live-bus.js';
 import type { AuthVariables } from '../auth.js';
 import { boolQuery, intQuery } from '../body.js';
+import { SseWriter, sseErrorFrame, sseFrame } from '../sse.js';
 
 /**
  * The live stream as Server-Sent Events. Each log event's SSE `id` is its
@@ -24,34 +25,36 @@ export function streamRoutes(): Hono<Env> {
     }
     const since = header !== undefined ? Number(header) : intQuery(c, 'since');
     const thread = c.req.query('thread');
+    const inbox = boolQuery(c, 'inbox');
+    const ephemeral = !boolQuery(c, 'events_only');
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (!outgoing) throw new ParleyError('INTERNAL', 'The live stream is served by the hub\'s HTTP server only.');
+    // Subscribing validates the filter (unknown thread, another's DM) before anything is sent.
     const subscription = c.get('actor').live({
       ...(thread === undefined ? {} : { thread }),
       ...(since === undefined ? {} : { since }),
-      inbox: boolQuery(c, 'inbox'),
-      ephemeral: !boolQuery(c, 'events_only'),
+      inbox,
+      ephemeral,
     });
-    return streamSSE(c, async (stream) => {
-      const keepAlive = setInterval(() => void stream.write(': keep-alive\n\n'), SSE_KEEPALIVE_MS);
-      stream.onAbort(() => subscription.close());
-      c.req.raw.signal.addEventListener('abort', () => subscription.close(), { once: true });
+    const sse = new SseWriter(outgoing);
+    outgoing.once('close', () => subscription.close());
+    sse.open();
+    void (async () => {
+      const keepAlive = setInterval(() => void sse.write(': keep-alive\n\n'), SSE_KEEPALIVE_MS);
       try {
         for await (const item of subscription) {
-          await stream.writeSSE(toSse(item));
+          if (sse.closed) break;
+          await sse.write(sseFrame(item));
         }
       } catch (error) {
-        await stream.writeSSE({ event: 'error', data: JSON.stringify({ error: (error as ParleyError).toJSON?.() ?? { message: String(error) } }) });
+        await sse.write(sseErrorFrame(error));
       } finally {
         clearInterval(keepAlive);
         subscription.close();
+        sse.end();
       }
-    });
+    })();
+    return RESPONSE_ALREADY_SENT;
   });
   return app;
-}
-
-function toSse(item: LiveItem): { id?: string; event: string; data: string } {
-  if (item.kind === 'event') return { id: String(item.event.seq), event: 'event', data: JSON.stringify(item.event) };
-  if (item.kind === 'presence') return { event: 'presence', data: JSON.stringify(item.presence) };
-  const { kind: _kind, session: _session, ...meeting } = item;
-  return { event: 'meeting', data: JSON.stringify(meeting) };
 }

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { MeetingSayInputSchema, SubscriptionInputSchema } from '../schema/inputs.js';
+import { HandleSchema, SessionNameSchema } from '../schema/names.js';
+
+/**
+ * Bodies of the HTTP routes that are not a library call's input as it stands:
+ * the password sign-in, token rotation, and the inputs whose key the path
+ * supplies. The routes validate with these and the OpenAPI document shows them.
+ */
+export const LoginBodySchema = z.strictObject({
+  password: z.string(),
+  handle: HandleSchema.optional(),
+  session: SessionNameSchema.optional(),
+});
+
+export const RotateTokenBodySchema = z.strictObject({ session: SessionNameSchema.optional() });
+
+export const MeetingSayBodySchema = MeetingSayInputSchema.omit({ meeting: true });
+
+export const SubscriptionBodySchema = SubscriptionInputSchema.omit({ thread: true });
