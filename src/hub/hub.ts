@@ -127,9 +127,13 @@ export class Hub {
     return value;
   }
 
-  /** The participant and session a bearer token names, or undefined for an unknown or revoked token. */
+  /**
+   * The participant and session a bearer token names, or undefined for an
+   * unknown or revoked token. A closed hub says so (HUB_CLOSED) rather than
+   * calling a good token unknown, so that clients retry instead of re-joining.
+   */
   authenticate(token: string): Actor | undefined {
-    if (this.#closed) return undefined;
+    this.#assertOpen();
     const seat = this.#ctx.tokens.lookup(token);
     if (!seat) return undefined;
     const participant = this.#ctx.state.participants.get(seat.participantId);

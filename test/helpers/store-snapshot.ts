@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Hub } from '../../src/hub/hub.js';
+import Database from 'better-sqlite3';
 
 /**
  * What a hub has stored, read from the real SQLite database (and, for
@@ -76,4 +77,25 @@ export function snapshot(hub: Hub): StoreSnapshot {
     members: [...state.threads.values()].reduce((n, thread) => n + thread.members.size, 0),
   };
   return { counts, digests, maxSeq, memory, meetings };
+}
+
+/**
+ * The stored rows of a hub running in another process, read through a
+ * read-only connection to its database file (WAL lets it read beside the
+ * hub's writer): per table, a row count and a digest of every row.
+ */
+export function fileSnapshot(dbFile: string): { counts: Record<string, number>; digests: Record<string, string> } {
+  const db = new Database(dbFile, { readonly: true, fileMustExist: true });
+  try {
+    const counts: Record<string, number> = {};
+    const digests: Record<string, string> = {};
+    for (const table of [...SNAPSHOT_TABLES, 'tokens']) {
+      const rows = db.prepare(`SELECT * FROM ${table}`).all().map((row) => JSON.stringify(row)).sort();
+      counts[table] = rows.length;
+      digests[table] = createHash('sha256').update(rows.join('\n')).digest('hex');
+    }
+    return { counts, digests };
+  } finally {
+    db.close();
+  }
 }

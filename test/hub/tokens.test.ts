@@ -40,6 +40,10 @@ describe('tokens', () => {
     expect(t.hub.authenticate('pt_not-a-real-token')).toBeUndefined();
     expect(t.hub.authenticate('')).toBeUndefined();
     expect(t.hub.authenticate(rotated.slice(3))).toBeUndefined();
+    // A closing hub does not call a good token unknown: it says it is closed, so clients retry.
+    await t.close();
+    expect((await caught(() => t!.hub.authenticate(rotated))).code).toBe('HUB_CLOSED');
+    t = undefined;
   });
 
   it('tokens - survive a restart, and a token cannot be had for a participant who has not joined', async () => {
