@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Hub } from '../hub/hub.js';
@@ -21,7 +22,17 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
-export async function startHttpServer(options: { hub: Hub; host: string; port: number; logger: Logger; admin?: AdminCredential }): Promise<HttpServer> {
+export interface HttpServerOptions {
+  hub: Hub;
+  host: string;
+  port: number;
+  logger: Logger;
+  admin?: AdminCredential;
+  /** How long requests in flight may take to finish at close (default CLOSE_GRACE_MS). */
+  closeGraceMs?: number;
+}
+
+export async function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const { hub, host, logger } = options;
   // The allowed Host values depend on the port actually bound (port 0 picks one).
   const allowedHosts = new Set<string>();
@@ -41,6 +52,7 @@ export async function startHttpServer(options: { hub: Hub; host: string; port: n
   });
   const port = (server.address() as AddressInfo).port;
   for (const name of hostsFor(host, port)) allowedHosts.add(name);
+  const connections = trackConnections(server);
   const shownHost = host.includes(':') ? `[${host}]` : host;
   const url = `http://${shownHost}:${port}`;
   let closing: Promise<void> | undefined;
@@ -54,14 +66,42 @@ export async function startHttpServer(options: { hub: Hub; host: string; port: n
           clearInterval(sweep);
           resolve();
         });
-        // Keep-alive connections that go idle while closing are dropped as they do.
-        server.closeIdleConnections();
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        // Connections with nothing in flight are dropped at once, the others as their last response ends.
+        connections.dropIdle();
+        const sweep = setInterval(() => connections.dropIdle(), 50);
         // Requests in flight get a grace period; then whatever is left is cut.
-        const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+        const force = setTimeout(() => server.closeAllConnections(), options.closeGraceMs ?? CLOSE_GRACE_MS);
         force.unref();
       });
       return closing;
+    },
+  };
+}
+
+/**
+ * Which sockets have a request in flight. Node's own closeIdleConnections()
+ * counts a socket that has connected but not yet sent a request as busy (so
+ * that its header timeout applies), and HTTP clients open such spare sockets
+ * ahead of need; at shutdown they would hold the server open until the client
+ * gives up on them. Here a socket is idle whenever no response on it is pending.
+ */
+function trackConnections(server: Server): { dropIdle(): void } {
+  const inFlight = new Map<Socket, number>();
+  server.on('connection', (socket: Socket) => {
+    inFlight.set(socket, 0);
+    socket.once('close', () => inFlight.delete(socket));
+  });
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    response.once('close', () => {
+      const left = (inFlight.get(socket) ?? 1) - 1;
+      if (inFlight.has(socket)) inFlight.set(socket, left);
+    });
+  });
+  return {
+    dropIdle() {
+      for (const [socket, pending] of inFlight) if (pending === 0) socket.destroy();
     },
   };
 }
