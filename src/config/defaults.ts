@@ -15,6 +15,9 @@ export const LOCK_INFO_FILENAME = 'hub.lock.json';
 export const ADMIN_TOKEN_FILENAME = 'admin.token';
 export const CREDENTIALS_FILENAME = 'credentials.json';
 export const DEFAULT_URL = 'http://127.0.0.1:7420';
+/** Password guessing: failed sign-ins allowed per client address per window, then a lockout for the window's rest. */
+export const DEFAULT_SIGN_IN_MAX_FAILURES = 10;
+export const DEFAULT_SIGN_IN_WINDOW_MS = 60_000;
 /** The largest request body the hub reads; posts are far smaller (see maxInputChars). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 

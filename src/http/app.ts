@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import type { Hub } from '../hub/hub.js';
 import type { Logger } from '../util/logger.js';
@@ -47,22 +47,21 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
 
   if (options.admin) {
     const admin = options.admin;
-    const participants = new Hono();
-    participants.use('*', async (c, next) => {
+    // Only registering and token rotation need the admin token; listing participants is a participant's route.
+    const adminOnly: MiddlewareHandler = async (c, next) => {
       const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
       if (!match?.[1] || !admin.verify(match[1])) {
         throw unauthorized(`This route needs the hub's admin token (the file ${admin.file} of the user running the hub); use "parley join".`);
       }
       await next();
-    });
-    participants.route('/', participantRoutes(hub));
-    app.route('/api/v1/participants', participants);
+    };
+    app.route('/api/v1/participants', participantRoutes(hub, adminOnly));
   }
 
   const auth = new Authenticator(hub, hub.config.webui.password);
   app.post('/api/v1/login', async (c) => {
     const body = parseInput(LoginBodySchema, await jsonBody(c));
-    if (!auth.checkPassword(body.password)) {
+    if (!auth.checkPassword(c, body.password)) {
       throw unauthorized(auth.passwordSet ? 'Wrong password.' : 'This hub has no password set, so password sign-in is off; use a bearer token.');
     }
     const handle = body.handle ?? DEFAULT_HUMAN_HANDLE;

@@ -1,10 +1,13 @@
 import crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Actor } from '../hub/actor.js';
 import { DEFAULT_SESSION, type Hub } from '../hub/hub.js';
+import { DEFAULT_SIGN_IN_MAX_FAILURES, DEFAULT_SIGN_IN_WINDOW_MS } from '../config/defaults.js';
 import { unauthorized } from './http-error.js';
+import { SignInThrottle } from './sign-in-throttle.js';
 
 /** What an authenticated request carries: the participant and session it acts as. */
 export interface AuthVariables {
@@ -29,6 +32,7 @@ export class Authenticator {
   constructor(
     private readonly hub: Hub,
     password: string,
+    private readonly throttle = new SignInThrottle(DEFAULT_SIGN_IN_MAX_FAILURES, DEFAULT_SIGN_IN_WINDOW_MS),
   ) {
     this.#passwordHash = password ? sha256(password) : undefined;
   }
@@ -37,8 +41,18 @@ export class Authenticator {
     return this.#passwordHash !== undefined;
   }
 
-  checkPassword(candidate: string): boolean {
-    return this.#passwordHash !== undefined && crypto.timingSafeEqual(sha256(candidate), this.#passwordHash);
+  /**
+   * Checks a password attempt from the request's client. Throws RATE_LIMITED
+   * while that client is locked out for guessing (see SignInThrottle).
+   */
+  checkPassword(c: Context, candidate: string): boolean {
+    if (this.#passwordHash === undefined) return false;
+    const address = clientAddress(c);
+    this.throttle.check(address);
+    const ok = crypto.timingSafeEqual(sha256(candidate), this.#passwordHash);
+    if (ok) this.throttle.succeeded(address);
+    else this.throttle.failed(address);
+    return ok;
   }
 
   /** Signs the human in: returns a cookie value naming their handle and session. */
@@ -74,7 +88,7 @@ export class Authenticator {
       const colon = decoded.indexOf(':');
       const user = colon >= 0 ? decoded.slice(0, colon) : '';
       const password = colon >= 0 ? decoded.slice(colon + 1) : decoded;
-      if (!this.checkPassword(password)) throw this.#refused();
+      if (!this.checkPassword(c, password)) throw this.#refused();
       return this.humanActor(user || DEFAULT_HUMAN_HANDLE, sessionOf(c));
     }
     const cookie = getCookie(c, SESSION_COOKIE);
@@ -115,6 +129,12 @@ export function clearSessionCookie(c: Context): void {
 
 export function sessionOf(c: Context): string {
   return c.req.header('x-parley-session') ?? c.req.query('session') ?? DEFAULT_SESSION;
+}
+
+/** The client's address, as the socket reports it (requests served in-process have none). */
+function clientAddress(c: Context): string {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming?.socket.remoteAddress ?? 'in-process';
 }
 
 function sha256(text: string): Buffer {

@@ -11,6 +11,8 @@ import type { Logger } from '../util/logger.js';
 export function errorResponse(c: Context, error: unknown, logger?: Logger): Response {
   const parleyError = toParleyError(error);
   if (parleyError.code === 'INTERNAL') logger?.error('request failed', { error: parleyError.cause ?? parleyError, path: c.req.path });
+  const retryAfterMs = parleyError.details?.retryAfterMs;
+  if (typeof retryAfterMs === 'number') c.header('retry-after', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
   return c.json({ error: parleyError.toJSON() }, parleyError.httpStatus as ContentfulStatusCode);
 }
 

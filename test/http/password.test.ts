@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_SIGN_IN_MAX_FAILURES } from '../../src/config/defaults.js';
+import type { ParleyError } from '../../src/errors/parley-error.js';
 import { createHttpApp } from '../../src/http/app.js';
+import { SignInThrottle } from '../../src/http/sign-in-throttle.js';
 import { hostsFor } from '../../src/http/host-guard.js';
 import { createSilentLogger } from '../../src/util/logger.js';
 import { openTestHub, type TestHub } from '../helpers/hub.js';
@@ -65,5 +68,60 @@ describe('http password', () => {
     const res = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: basic('human', '') } });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('no password set');
+  });
+
+  it('password - after 10 wrong passwords, password sign-in is refused (429, Retry-After) even with the right one; tokens still work', async () => {
+    const app = await appWith('s3cret-pass');
+    const token = await t!.hub.issueToken('coder-1', 'proj');
+    for (let i = 0; i < DEFAULT_SIGN_IN_MAX_FAILURES; i++) {
+      const wrong = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: basic('human', `guess-${i}`) } });
+      expect(wrong.status).toBe(401);
+    }
+    const locked = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: basic('human', 's3cret-pass') } });
+    expect(locked.status).toBe(429);
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await locked.json()).toMatchObject({ error: { code: 'RATE_LIMITED', message: expect.stringContaining('Too many wrong passwords') } });
+    const login = await app.request(`${BASE}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 's3cret-pass' }),
+    });
+    expect(login.status).toBe(429);
+    const withToken = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}` } });
+    expect(withToken.status).toBe(200);
+  });
+});
+
+describe('sign-in throttle', () => {
+  it('throttle - counts failures per address within the window; a success clears them; the lockout ends with the window', () => {
+    let now = 1_000_000;
+    const throttle = new SignInThrottle(3, 60_000, () => now);
+    for (let i = 0; i < 3; i++) {
+      expect(() => throttle.check('10.0.0.1')).not.toThrow();
+      throttle.failed('10.0.0.1');
+    }
+    const refused = (() => {
+      try {
+        throttle.check('10.0.0.1');
+      } catch (error) {
+        return error as ParleyError;
+      }
+      return undefined;
+    })();
+    expect(refused?.code).toBe('RATE_LIMITED');
+    expect(refused?.details).toEqual({ retryAfterMs: 60_000 });
+    // Another address is not affected.
+    expect(() => throttle.check('10.0.0.2')).not.toThrow();
+    now += 59_999;
+    expect(() => throttle.check('10.0.0.1')).toThrow(/refused for 1 s/);
+    now += 1;
+    expect(() => throttle.check('10.0.0.1')).not.toThrow();
+    // Two failures, then a success: the count starts again.
+    throttle.failed('10.0.0.2');
+    throttle.failed('10.0.0.2');
+    throttle.succeeded('10.0.0.2');
+    throttle.failed('10.0.0.2');
+    throttle.failed('10.0.0.2');
+    expect(() => throttle.check('10.0.0.2')).not.toThrow();
   });
 });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SIGN_IN_MAX_FAILURES } from '../../src/config/defaults.js';
 import { ROUTES } from '../../src/http/openapi.js';
 import { tempHome } from '../helpers/hub.js';
 import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
@@ -24,12 +25,13 @@ let cleanup: () => void = () => undefined;
 let alice: string;
 let foreignThread: string;
 let openRequest: string;
+let bob: string;
 
 beforeAll(async () => {
   ({ home, cleanup } = tempHome());
   hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_SERVER_MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
   alice = await joinOver(hub, { handle: 'alice', session: 'proj' });
-  const bob = await joinOver(hub, { handle: 'bob', session: 'proj' });
+  bob = await joinOver(hub, { handle: 'bob', session: 'proj' });
   const carol = await joinOver(hub, { handle: 'carol', session: 'other' });
   const hidden = await call('POST', '/api/v1/threads', { token: carol, body: { name: 'hidden' } });
   foreignThread = (hidden.json as { id: string }).id;
@@ -55,6 +57,7 @@ async function call(
   method: string,
   route: string,
   options: { token?: string; headers?: Record<string, string>; body?: unknown } = {},
+  base = hub.url,
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -63,7 +66,7 @@ async function call(
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${hub.url}${route}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  const res = await fetch(`${base}${route}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const text = await res.text();
   let json: unknown;
   try {
@@ -119,7 +122,18 @@ function credentialsFor(route: (typeof ROUTES)[number]): { token?: string } {
 
 describe('http routes against a real hub', () => {
   it('routes - every route but /healthz answers 401 without valid credentials, before reading anything', async () => {
-    expect((await call('GET', '/healthz')).status).toBe(200);
+    // A hub of its own: the password guesses below lock password sign-in out for a minute.
+    const guardedHome = tempHome();
+    const previousCleanup = cleanup;
+    cleanup = () => {
+      previousCleanup();
+      guardedHome.cleanup();
+    };
+    const guarded = await startServe(guardedHome.home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
+    const guardedAdmin = guarded.adminToken();
+    const agent = await joinOver(guarded, { handle: 'agent', session: 'proj' });
+    const at = (method: string, route: string, headers: Record<string, string>, body?: unknown) => call(method, route, { headers, ...(body === undefined ? {} : { body }) }, guarded.url);
+    expect((await at('GET', '/healthz', {})).status).toBe(200);
     const refusedCredentials: Array<[string, Record<string, string>]> = [
       ['none', {}],
       ['a forged bearer token', { authorization: 'Bearer pt_forged-token-that-was-never-issued' }],
@@ -127,17 +141,30 @@ describe('http routes against a real hub', () => {
       ['the wrong hub password', { authorization: `Basic ${Buffer.from('human:guess').toString('base64')}` }],
       ['a forged session cookie', { cookie: 'parley_session=forged' }],
     ];
-    const guarded = ROUTES.filter((route) => route.auth !== 'none');
-    expect(guarded.length).toBeGreaterThan(30);
-    for (const route of [...guarded, { method: 'get', path: '/api/v1/no-such-route', auth: 'participant' } as const]) {
-      const credentials = route.auth === 'admin' ? [...refusedCredentials, ['a participant token', { authorization: `Bearer ${alice}` }] as [string, Record<string, string>]] : refusedCredentials;
+    let passwordLockouts = 0;
+    const routes = [...ROUTES.filter((route) => route.auth !== 'none'), { method: 'get', path: '/api/v1/no-such-route', auth: 'participant' } as const];
+    expect(routes.length).toBeGreaterThan(30);
+    for (const route of routes) {
+      const credentials = route.auth === 'admin' ? [...refusedCredentials, ['a participant token', { authorization: `Bearer ${agent}` }] as [string, Record<string, string>]] : refusedCredentials;
       for (const [what, headers] of credentials) {
-        const answer = await call(route.method.toUpperCase(), fill(route.path), { headers, ...(route.method === 'get' ? {} : { body: {} }) });
+        const answer = await at(route.method.toUpperCase(), fill(route.path), headers, route.method === 'get' ? undefined : {});
+        // Password guesses are throttled: after a few, the refusal is 429 instead of 401.
+        if (what === 'the wrong hub password' && answer.status === 429) {
+          passwordLockouts++;
+          expect(errorOf(answer).code).toBe('RATE_LIMITED');
+          continue;
+        }
         expect(answer.status, `${key(route)} with ${what}`).toBe(401);
         expect(errorOf(answer).code, `${key(route)} with ${what}`).toBe('UNAUTHORIZED');
         expect(errorOf(answer).message.length).toBeGreaterThan(10);
       }
     }
+    // Admin routes take only the admin token, so no password is checked there.
+    const passwordRoutes = routes.filter((route) => route.auth !== 'admin').length;
+    expect(passwordLockouts).toBe(passwordRoutes - DEFAULT_SIGN_IN_MAX_FAILURES);
+    // The admin token is refused on participant routes too: it names no participant.
+    const asAdmin = await at('GET', '/api/v1/whoami', { authorization: `Bearer ${guardedAdmin}` });
+    expect(asAdmin.status).toBe(401);
   });
 
   it('routes - malformed JSON, wrong shapes, unknown and wrongly typed fields and oversized bodies are refused on every route that takes a body; nothing is stored', async () => {
@@ -261,5 +288,74 @@ describe('http routes against a real hub', () => {
       expect(errorOf(answer).code).toBe(code);
     }
     expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+  });
+
+  it('routes - every route answers 2xx to a valid call with valid credentials', async () => {
+    const answered = new Set<string>();
+    const ok = async (method: string, template: string, params: Parameters<typeof fill>[1], options: Parameters<typeof call>[2] = {}): Promise<Record<string, unknown>> => {
+      const answer = await call(method, fill(template, params), options);
+      expect(answer.status, `${method} ${template} → ${JSON.stringify(answer.json)}`).toBeGreaterThanOrEqual(200);
+      expect(answer.status, `${method} ${template} → ${JSON.stringify(answer.json)}`).toBeLessThan(300);
+      answered.add(`${method} ${template}`);
+      return (typeof answer.json === 'object' ? answer.json : { text: answer.json }) as Record<string, unknown>;
+    };
+    const admin = { token: hub.adminToken() };
+    const asAlice = { token: alice };
+    const asBob = { token: bob };
+    await ok('GET', '/healthz', {});
+    await ok('POST', '/api/v1/login', {}, { body: { password: PASSWORD, session: 'proj' } });
+    await ok('POST', '/api/v1/logout', {});
+    await ok('POST', '/api/v1/participants', {}, { ...admin, body: { handle: 'erin', session: 'proj' } });
+    await ok('POST', '/api/v1/participants/{handle}/tokens/rotate', { handle: 'erin' }, { ...admin, body: { session: 'proj' } });
+    await ok('GET', '/api/v1/openapi.json', {}, asAlice);
+    await ok('GET', '/api/v1/whoami', {}, asAlice);
+    const listed = await ok('GET', '/api/v1/participants', {}, asAlice);
+    expect((listed.participants as Array<{ handle: string }>).map((p) => p.handle)).toEqual(expect.arrayContaining(['alice', 'bob', 'erin']));
+    const channel = await ok('POST', '/api/v1/threads', {}, { ...asAlice, body: { name: 'happy', members: ['bob'] } });
+    const thread = channel.id as string;
+    await ok('GET', '/api/v1/threads', {}, asAlice);
+    await ok('POST', '/api/v1/threads/{thread}/rename', { thread }, { ...asAlice, body: { name: 'happy-path' } });
+    const posted = await ok('POST', '/api/v1/threads/{thread}/messages', { thread }, { ...asAlice, body: { text: 'hello @bob, the happy path' } });
+    const side = await ok('POST', '/api/v1/threads/{thread}/side', { thread }, { ...asAlice, body: { title: 'an aside', from_event: posted.id } });
+    await ok('POST', '/api/v1/threads/{thread}/close', { thread: ((side.thread as { id?: string } | undefined)?.id ?? side.id) as string }, { ...asAlice, body: { summary: 'settled' } });
+    await ok('PUT', '/api/v1/threads/{thread}/subscription', { thread }, { ...asAlice, body: { state: 'subscribed' } });
+    await ok('GET', '/api/v1/threads/{thread}/new', { thread }, asBob);
+    await ok('GET', '/api/v1/threads/{thread}/history', { thread }, asAlice);
+    const exported = await ok('GET', '/api/v1/threads/{thread}/export', { thread }, asAlice);
+    expect(String(exported.text)).toContain('the happy path');
+    await ok('POST', '/api/v1/threads/{thread}/controls', { thread }, { ...asAlice, body: { discussion: { on: true } } });
+    const dm = await ok('POST', '/api/v1/dm', {}, { ...asAlice, body: { to: 'bob', text: 'a word in private' } });
+    const found = await call('GET', '/api/v1/search?q=happy', asAlice);
+    expect(found.status).toBe(200);
+    expect(JSON.stringify(found.json)).toContain('the happy path');
+    answered.add('GET /api/v1/search');
+    await ok('GET', '/api/v1/inbox', {}, asAlice);
+    // Alice has nothing waking in her inbox: the wait returns empty at its (short) timeout.
+    const waited = await call('GET', '/api/v1/inbox/wait?timeout_ms=20', asAlice);
+    expect(waited.status).toBe(200);
+    answered.add('GET /api/v1/inbox/wait');
+    await ok('GET', '/api/v1/deliveries', {}, asBob);
+    await ok('POST', '/api/v1/inbox/ack', {}, { ...asBob, body: { ids: [dm.id] } });
+    const asked = await ok('POST', '/api/v1/requests', {}, { ...asAlice, body: { to: 'bob', intent: 'review', params: { file: 'src/a.ts' } } });
+    await ok('POST', '/api/v1/requests/{id}/responses', { id: asked.request_id as string }, { ...asBob, body: { status: 'Completed', result: { ok: true } } });
+    await ok('GET', '/api/v1/requests/open', {}, asBob);
+    await ok('PUT', '/api/v1/presence', {}, { ...asAlice, body: { state: 'thinking' } });
+    await ok('GET', '/api/v1/presence', {}, asAlice);
+    await ok('POST', '/api/v1/meetings/{name}/join', { name: 'standup' }, asAlice);
+    await ok('POST', '/api/v1/meetings/{name}/say', { name: 'standup' }, { ...asAlice, body: { text: 'morning' } });
+    await ok('POST', '/api/v1/meetings/{name}/join', { name: 'standup' }, asBob);
+    await ok('GET', '/api/v1/meetings/{name}/hear', { name: 'standup' }, asBob);
+    await ok('GET', '/api/v1/meetings/{name}/who', { name: 'standup' }, asBob);
+    await ok('GET', '/api/v1/meetings/{name}/status', { name: 'standup' }, asBob);
+    await ok('GET', '/api/v1/meetings', {}, asBob);
+    await ok('POST', '/api/v1/meetings/{name}/leave', { name: 'standup' }, asBob);
+    // The stream answers 200 with an event stream; this client leaves at once.
+    const controller = new AbortController();
+    const stream = await fetch(`${hub.url}/api/v1/stream?thread=${thread}`, { headers: { authorization: `Bearer ${alice}` }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    controller.abort();
+    answered.add('GET /api/v1/stream');
+    expect([...answered].sort()).toEqual(ROUTES.map(key).sort());
   });
 });

@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { parseInput } from '../../errors/parley-error.js';
 import type { Hub } from '../../hub/hub.js';
 import { DEFAULT_SESSION } from '../../hub/hub.js';
@@ -11,18 +11,18 @@ import { RotateTokenBodySchema } from '../schemas.js';
  * Registering participants and managing their tokens: admin routes, for the
  * `parley` CLI of the hub's own OS user (see admin-token.ts).
  */
-export function participantRoutes(hub: Hub): Hono {
+export function participantRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
   const app = new Hono();
 
   /** Join: registers (idempotently) and returns a new bearer token for the participant in the session. */
-  app.post('/', async (c) => {
+  app.post('/', adminOnly, async (c) => {
     const input = parseInput(JoinInputSchema, await jsonBody(c));
     const actor = await hub.join(input);
     const token = await hub.issueToken(actor.participant.handle, actor.session.name);
     return c.json({ participant: actor.participant, session: actor.session, token }, 201);
   });
 
-  app.post('/:handle/tokens/rotate', async (c) => {
+  app.post('/:handle/tokens/rotate', adminOnly, async (c) => {
     const handle = parseInput(HandleSchema, c.req.param('handle'), 'handle');
     const { session } = parseInput(RotateTokenBodySchema, await jsonBody(c));
     const token = await hub.rotateToken(handle, session ?? DEFAULT_SESSION);
