@@ -3,6 +3,7 @@ import { resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
+import { styleFor, type Style } from './style.js';
 
 /**
  * The conversation commands of the `parley` CLI: each is one REST call made
@@ -30,16 +31,17 @@ type Caller = <T>(method: string, route: string, body?: unknown) => Promise<T>;
 
 const time = (iso: string): string => iso.slice(11, 19);
 
-export function formatEvent(event: ParleyEvent): string {
+/** One event as a line: time, author, text (coloured only on a terminal, see style.ts). */
+export function formatEvent(event: ParleyEvent, style: Style = styleFor(process.stdout)): string {
   const content =
     typeof event.content === 'string'
       ? event.content
       : event.type === 'request'
-        ? `[request ${(event.content as { intent: string }).intent}] ${JSON.stringify((event.content as { params: unknown }).params)}`
+        ? `${style.tag(`[request ${(event.content as { intent: string }).intent}]`)} ${JSON.stringify((event.content as { params: unknown }).params)}`
         : event.type === 'response'
-          ? `[response ${(event.content as { status: string }).status}] ${(event.content as { text?: string }).text ?? ''}`
-          : `[${event.type}] ${JSON.stringify(event.content)}`;
-  return `${time(event.ts)} @${event.author}: ${content}`;
+          ? `${style.tag(`[response ${(event.content as { status: string }).status}]`)} ${(event.content as { text?: string }).text ?? ''}`
+          : `${style.tag(`[${event.type}]`)} ${JSON.stringify(event.content)}`;
+  return `${style.time(time(event.ts))} ${style.author(`@${event.author}`)}: ${content}`;
 }
 
 const enc = encodeURIComponent;
@@ -88,7 +90,7 @@ export const COMMANDS: Record<string, Command> = {
         'GET',
         `/threads/${enc(thread!)}/new${values.limit ? `?limit=${enc(String(values.limit))}` : ''}`,
       );
-      const lines = result.events.map(formatEvent);
+      const lines = result.events.map((e) => formatEvent(e));
       return { json: result, text: lines.length ? lines.join('\n') + (result.more ? '\n(more: read again)' : '') : '(nothing new)' };
     },
   },
@@ -162,7 +164,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: 1,
     async run(call, [query], values) {
       const result = await call<{ events: ParleyEvent[] }>('GET', `/search?q=${enc(query!)}${values.thread ? `&thread=${enc(String(values.thread))}` : ''}`);
-      return { json: result, text: result.events.length ? result.events.map(formatEvent).join('\n') : '(no match)' };
+      return { json: result, text: result.events.length ? result.events.map((e) => formatEvent(e)).join('\n') : '(no match)' };
     },
   },
 };

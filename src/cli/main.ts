@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isParleyError, toParleyError } from '../errors/parley-error.js';
+import { styleFor } from './style.js';
 import { VERSION } from '../version.js';
 import { COMMANDS, runConversationCommand } from './conversation.js';
 import { join, rotateToken } from './join.js';
@@ -94,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT_USAGE;
     }
     const parleyError = toParleyError(error);
-    process.stderr.write(`parley: ${parleyError.message}\n`);
+    process.stderr.write(`${styleFor(process.stderr).error('parley:')} ${parleyError.message}\n`);
     return parleyError.code === 'CONFIG_INVALID' || parleyError.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_FAILURE;
   }
 }

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
 import { BIN, childEnv, cliAt, startServe, stopHubs, track } from '../helpers/serve.js';
@@ -151,8 +152,13 @@ describe('cli', () => {
     expect(cli('dm', 'reviewer', 'can you review?', '--as', 'coder').status).toBe(0);
     const readable = cli('inbox', '--peek', '--as', 'reviewer');
     expect(readable.stdout).toMatch(/high\s+dm\s+.*@coder: can you review\? {2}← respond/);
+    // Colours only on a terminal: piped output is plain; FORCE_COLOR asks for them anyway.
+    const coloured = cliAt(home, url, { FORCE_COLOR: '1' })('search', 'please', '--as', 'reviewer').stdout;
+    expect(coloured).toContain('\x1b[');
+    expect(stripVTControlCharacters(coloured)).toContain('@human: hello @coder, please start');
     const read = cli('read', 'general', '--as', 'reviewer');
     expect(read.stdout).toMatch(/@human: hello @coder, please start/);
+    expect(read.stdout).not.toContain('\x1b[');
     expect(cli('read', 'general', '--as', 'reviewer').stdout.trim()).toBe('(nothing new)');
     // The DM was only peeked at: wait returns it at once, and then nothing is left.
     expect(cli('wait', '--timeout', '50', '--as', 'reviewer').stdout).toContain('@coder: can you review?');

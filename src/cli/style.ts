@@ -1,0 +1,28 @@
+import { styleText } from 'node:util';
+
+/**
+ * Colours for the CLI's human-readable output, only where a person reads it:
+ * on a terminal, unless NO_COLOR is set or TERM is "dumb"; FORCE_COLOR turns
+ * them on anywhere (for pagers that understand them). Piped output and --json
+ * stay plain.
+ */
+export interface Style {
+  time(text: string): string;
+  author(text: string): string;
+  tag(text: string): string;
+  error(text: string): string;
+}
+
+type Format = Parameters<typeof styleText>[0];
+
+export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false') return true;
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Style {
+  const on = colourWanted(stream, env);
+  const paint = (format: Format) => (text: string) => (on ? styleText(format, text) : text);
+  return { time: paint('dim'), author: paint(['bold', 'cyan']), tag: paint('yellow'), error: paint('red') };
+}
