@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
@@ -78,13 +79,15 @@ export async function doctor(argv: string[]): Promise<number> {
   } catch {
     holder = undefined;
   }
+  let hubAnswers = false;
   try {
     const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) });
     const body = (await response.json()) as { ok?: boolean; version?: string };
     const same = holder?.url === undefined || holder.url === url;
+    hubAnswers = response.ok && body.ok === true;
     checks.push({
       name: 'hub',
-      ok: response.ok && body.ok === true && same,
+      ok: hubAnswers && same,
       detail: same ? `${url} answers (version ${body.version ?? '?'})` : `${url} answers, but this home's hub serves ${holder?.url}; set PARLEY_URL=${holder?.url}`,
     });
   } catch {
@@ -92,7 +95,7 @@ export async function doctor(argv: string[]): Promise<number> {
   }
 
   if (config) {
-    checks.push({ name: 'port', ok: true, detail: `configured ${config.server.host}:${config.server.port}` });
+    checks.push(await portCheck(config, hubAnswers ? holder?.url : undefined));
     const password = Boolean(config.webui.password);
     checks.push({ name: 'password', ok: password, detail: password ? 'set' : 'not set: set PARLEY_WEBUI_PASSWORD or webui.password so the human can sign in' });
   }
@@ -100,6 +103,33 @@ export async function doctor(argv: string[]): Promise<number> {
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
   else for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(9)} ${check.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+/**
+ * The port: where this home's hub actually listens when it runs (the port it
+ * bound, which differs from the configured one with --port or port 0), or, when
+ * no hub runs, whether the configured port is free for one.
+ */
+async function portCheck(config: Config, servingUrl: string | undefined): Promise<Check> {
+  const configured = `${config.server.host}:${config.server.port}`;
+  if (servingUrl) {
+    const bound = new URL(servingUrl).port;
+    const differs = Number(bound) !== config.server.port ? ` (configured ${configured})` : '';
+    return { name: 'port', ok: true, detail: `the hub listens on port ${bound}${differs}` };
+  }
+  if (config.server.port === 0) return { name: 'port', ok: true, detail: 'configured 0: the hub picks a free port when it starts' };
+  const free = await portIsFree(config.server.host, config.server.port);
+  return free
+    ? { name: 'port', ok: true, detail: `${configured} is free for "parley serve"` }
+    : { name: 'port', ok: false, detail: `${configured} is taken by another program; stop it, or start the hub with --port (or PARLEY_PORT) and a free port` };
+}
+
+function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, host, () => probe.close(() => resolve(true)));
+  });
 }
 
 function isWritable(dir: string): boolean {

@@ -88,17 +88,25 @@ export function loadConfig(options: LoadConfigOptions): Config {
     setPath(raw, key, typeof value === 'string' ? coerce(value, spec.type, key, flagName) : value, sources, flagName);
   }
 
-  const result = ConfigSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const key = issue ? issue.path.map(String).join('.') : '(config)';
-    const unknownKeys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
-    const fullKey = unknownKeys.length > 0 ? [key, unknownKeys[0]].filter(Boolean).join('.') : key;
-    const from = sources.get(fullKey) ?? sourceOfPrefix(fullKey, sources) ?? 'defaults';
-    const reason = unknownKeys.length > 0 ? 'unknown key; check its spelling against the documented keys' : issue?.message ?? 'invalid';
-    throw new ParleyError('CONFIG_INVALID', `Invalid config key "${fullKey}" (from ${from}): ${reason}.`, { field: fullKey });
-  }
-  return result.data;
+  return parseConfig(raw, (key) => sources.get(key) ?? sourceOfPrefix(key, sources));
+}
+
+/**
+ * Validates a raw configuration against the schema, filling defaults. An
+ * invalid value is CONFIG_INVALID naming the key and, when `sourceOf` knows
+ * it, where the value came from. Used for loaded config and for config given
+ * to the library directly.
+ */
+export function parseConfig(raw: unknown, sourceOf: (key: string) => string | undefined = () => undefined): Config {
+  const result = ConfigSchema.safeParse(raw ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const key = issue ? issue.path.map(String).join('.') : '(config)';
+  const unknownKeys = issue?.code === 'unrecognized_keys' ? issue.keys : [];
+  const fullKey = unknownKeys.length > 0 ? [key, unknownKeys[0]].filter(Boolean).join('.') : key;
+  const from = sourceOf(fullKey) ?? 'defaults';
+  const reason = unknownKeys.length > 0 ? 'unknown key; check its spelling against the documented keys' : (issue?.message ?? 'invalid');
+  throw new ParleyError('CONFIG_INVALID', `Invalid config key "${fullKey}" (from ${from}): ${reason}.`, { field: fullKey });
 }
 
 function readConfigFile(file: string, required: boolean): Record<string, unknown> {

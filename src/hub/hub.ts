@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { REDACTION_NOTE, SEARCH_FILENAME, STORE_FILENAME } from '../config/defaults.js';
-import { ConfigSchema, type Config, type ConfigInput } from '../config/schema.js';
+import { parseConfig } from '../config/load.js';
+import type { Config, ConfigInput } from '../config/schema.js';
 import { ParleyError, parseInput, toParleyError } from '../errors/parley-error.js';
 import { MeetingRegistry } from '../meeting/meeting-registry.js';
 import { createRedactor, type Redactor } from '../redaction/redactor.js';
@@ -238,7 +239,7 @@ export class Hub {
 }
 
 export async function openHub(options: HubOptions): Promise<Hub> {
-  const config = parseConfig(options.config);
+  const config = parseConfig(options.config, () => 'the options given to openHub');
   const home = path.resolve(options.home);
   const logger = options.logger ?? createStderrLogger();
   const now = options.now ?? Date.now;
@@ -319,12 +320,3 @@ export async function catchUpSearch(ctx: HubContext, indexed: number): Promise<v
   }
 }
 
-function parseConfig(config: Config | ConfigInput | undefined): Config {
-  const result = ConfigSchema.safeParse(config ?? {});
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const key = issue ? issue.path.map(String).join('.') : '(config)';
-    throw new ParleyError('CONFIG_INVALID', `Invalid config key "${key}": ${issue?.message ?? 'invalid'}.`, { field: key });
-  }
-  return result.data;
-}

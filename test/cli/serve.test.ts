@@ -254,15 +254,27 @@ describe('cli doctor', () => {
   it('doctor - reports each check, passes against a running hub with a password, and says what to do when one fails', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
-    const idle = spawnSync(process.execPath, [BIN, 'doctor', '--json'], { env: { ...env(home), PARLEY_URL: 'http://127.0.0.1:9' }, encoding: 'utf8', timeout: 20_000 });
+    // No hub, and the configured port held by another program.
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => squatter.close());
+    const takenPort = (squatter.address() as net.AddressInfo).port;
+    const idle = spawnSync(process.execPath, [BIN, 'doctor', '--json'], {
+      env: { ...env(home), PARLEY_URL: 'http://127.0.0.1:9', PARLEY_PORT: String(takenPort) },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(idle.status).toBe(1);
     const report = JSON.parse(idle.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean; detail: string }> };
     expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'store', 'hub', 'port', 'password']);
     expect(report.checks.find((c) => c.name === 'hub')?.detail).toContain('parley serve');
+    expect(report.checks.find((c) => c.name === 'port')).toMatchObject({ ok: false, detail: expect.stringContaining(`${takenPort} is taken`) });
 
     const { url } = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'pw' } });
     const healthy = spawnSync(process.execPath, [BIN, 'doctor'], { env: { ...env(home), PARLEY_URL: url, PARLEY_WEBUI_PASSWORD: 'pw' }, encoding: 'utf8', timeout: 20_000 });
     expect(healthy.stdout).toMatch(/^ok +store +.*integrity ok/m);
+    // The port the hub bound (serve ran with --port 0), not only the configured one.
+    expect(healthy.stdout).toContain(`ok    port      the hub listens on port ${new URL(url).port} (configured 127.0.0.1:7420)`);
     expect(healthy.status).toBe(0);
   });
 });

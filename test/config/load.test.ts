@@ -378,4 +378,22 @@ describe('config loading', () => {
       await hub.close();
     }
   });
+
+  it('config - openHub refuses an invalid config given to it, naming the key, before taking the home', async () => {
+    const { home, cleanup } = tempHome();
+    try {
+      const refused = await openHub({ home, config: { meeting: { ringSize: 0 } } as ConfigInput, logger: createSilentLogger() }).then(
+        () => undefined,
+        (error: unknown) => error as ParleyError,
+      );
+      expect(refused).toMatchObject({ code: 'CONFIG_INVALID', field: 'meeting.ringSize' });
+      expect(refused?.message).toContain('the options given to openHub');
+      // Nothing was taken or created: a valid hub opens on the same home.
+      const hub = await openHub({ home, logger: createSilentLogger() });
+      await hub.close();
+    } finally {
+      cleanup();
+    }
+  });
 });
+
