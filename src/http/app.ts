@@ -13,6 +13,7 @@ import { openApiDocument } from './openapi.js';
 import { LoginBodySchema } from './schemas.js';
 import { participantRoutes } from './routes/participants.js';
 import { conversationRoutes } from './routes/conversation.js';
+import { directoryRoutes } from './routes/directory.js';
 import { coordinationRoutes } from './routes/coordination.js';
 import { streamRoutes } from './routes/stream.js';
 
@@ -81,6 +82,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   api.use('*', auth.middleware());
   const document = openApiDocument();
   api.get('/openapi.json', (c) => c.json(document));
+  api.route('/', directoryRoutes());
   api.route('/', conversationRoutes());
   api.route('/', coordinationRoutes());
   api.route('/', streamRoutes());

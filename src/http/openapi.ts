@@ -12,7 +12,7 @@ import {
   RequestInputSchema,
   RespondInputSchema,
 } from '../schema/inputs.js';
-import { JoinInputSchema } from '../schema/participant.js';
+import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
 import { VERSION } from '../version.js';
 import { LoginBodySchema, MeetingSayBodySchema, RotateTokenBodySchema, SubscriptionBodySchema } from './schemas.js';
 
@@ -22,7 +22,7 @@ import { LoginBodySchema, MeetingSayBodySchema, RotateTokenBodySchema, Subscript
  * parameters are left out of the body schemas that the path supplies.
  */
 interface RouteDoc {
-  method: 'get' | 'post' | 'put';
+  method: 'get' | 'post' | 'put' | 'patch';
   path: string;
   summary: string;
   body?: z.ZodType;
@@ -40,6 +40,8 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/api/v1/openapi.json', summary: 'This document' },
   { method: 'get', path: '/api/v1/whoami', summary: 'The participant and session of the credentials' },
   { method: 'get', path: '/api/v1/participants', summary: 'Participants of the session' },
+  { method: 'get', path: '/api/v1/sessions', summary: 'Sessions on the hub, and which the caller has joined' },
+  { method: 'patch', path: '/api/v1/profile', summary: "Change the caller's own profile (the fields given; not its kind)", body: SelfProfilePatchSchema },
   { method: 'get', path: '/api/v1/threads', summary: 'Threads of the session with unread counts' },
   { method: 'post', path: '/api/v1/threads', summary: 'Create a channel', body: CreateChannelInputSchema },
   { method: 'post', path: '/api/v1/threads/{thread}/rename', summary: 'Rename a thread', body: RenameThreadInputSchema.omit({ thread: true }) },

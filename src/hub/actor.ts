@@ -20,7 +20,9 @@ import type {
 } from '../schema/inputs.js';
 import { DeliveriesInputSchema, LiveFilterInputSchema, PresenceInputSchema, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
 import { exportThread } from './export.js';
-import type { Participant } from '../schema/participant.js';
+import { SelfProfilePatchSchema, type Participant, type SelfProfilePatch } from '../schema/participant.js';
+import { ensureParticipant } from './directory.js';
+import { transact } from './writer.js';
 import type { DeliveryState } from '../store/delivery-store.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { HubContext } from './context.js';
@@ -288,6 +290,32 @@ export class Actor {
   /** The participants of this session. */
   async participants(): Promise<Participant[]> {
     return [...this.#seat.session.members].map((id) => participantView(this.#ctx.state.participant(id)));
+  }
+
+  /**
+   * Changes this participant's own profile: only the fields given. The kind
+   * is not among them (an agent cannot make itself a human, who may post in
+   * paused threads); it is set when joining.
+   */
+  updateProfile(patch: SelfProfilePatch): Promise<Participant> {
+    return this.#run(async () => {
+      const parsed = parseInput(SelfProfilePatchSchema, patch, 'profile');
+      const { participant } = this.#seat;
+      const updated = await transact(this.#ctx, () => ensureParticipant(this.#ctx, participant.handle, parsed));
+      return participantView(updated);
+    });
+  }
+
+  /** Every session on the hub, and whether this participant has joined it (a session picker). */
+  async sessions(): Promise<Array<{ id: string; name: string; createdAt: string; participants: number; joined: boolean }>> {
+    const me = this.#participantId;
+    return [...this.#ctx.state.sessions.values()].map((s) => ({
+      id: s.id,
+      name: s.name,
+      createdAt: new Date(s.createdAt).toISOString(),
+      participants: s.members.size,
+      joined: s.members.has(me),
+    }));
   }
 
   // Meetings ------------------------------------------------------------------

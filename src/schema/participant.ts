@@ -30,6 +30,10 @@ export const ProfilePatchSchema = z.strictObject({
 });
 export type ProfilePatch = z.output<typeof ProfilePatchSchema>;
 
+/** What a participant may change of its own profile: everything but its kind. */
+export const SelfProfilePatchSchema = ProfilePatchSchema.omit({ kind: true });
+export type SelfProfilePatch = z.input<typeof SelfProfilePatchSchema>;
+
 export interface Participant {
   /** Stable id: derived from the participant's Ed25519 public key. */
   id: string;

@@ -111,6 +111,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/requests': { to: 'bob', intent: 'review' },
   'POST /api/v1/requests/{id}/responses': { status: 'Accepted' },
   'PUT /api/v1/presence': { state: 'thinking' },
+  'PATCH /api/v1/profile': { model: 'a-model', client: 'a-client' },
   'POST /api/v1/meetings/{name}/say': { text: 'hi all' },
 };
 
@@ -311,6 +312,16 @@ describe('http routes against a real hub', () => {
     await ok('GET', '/api/v1/whoami', {}, asAlice);
     const listed = await ok('GET', '/api/v1/participants', {}, asAlice);
     expect((listed.participants as Array<{ handle: string }>).map((p) => p.handle)).toEqual(expect.arrayContaining(['alice', 'bob', 'erin']));
+    const sessions = await ok('GET', '/api/v1/sessions', {}, asAlice);
+    expect(sessions.sessions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'proj', joined: true }), expect.objectContaining({ name: 'other', joined: false })]),
+    );
+    const profiled = await ok('PATCH', '/api/v1/profile', {}, { ...asAlice, body: { model: 'model-x', roles: ['reviewer'] } });
+    expect(profiled.participant).toMatchObject({ handle: 'alice', profile: { kind: 'agent', model: 'model-x', roles: ['reviewer'] } });
+    // An agent cannot make itself a human.
+    const promoted = await call('PATCH', '/api/v1/profile', { ...asAlice, body: { kind: 'human' } });
+    expect(promoted.status).toBe(400);
+    expect(errorOf(promoted)).toMatchObject({ code: 'INVALID_INPUT', field: 'kind' });
     const channel = await ok('POST', '/api/v1/threads', {}, { ...asAlice, body: { name: 'happy', members: ['bob'] } });
     const thread = channel.id as string;
     await ok('GET', '/api/v1/threads', {}, asAlice);

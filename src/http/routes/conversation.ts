@@ -14,13 +14,6 @@ type Env = { Variables: AuthVariables };
 export function conversationRoutes(): Hono<Env> {
   const app = new Hono<Env>();
 
-  app.get('/whoami', (c) => {
-    const actor = c.get('actor');
-    return c.json({ participant: actor.participant, session: actor.session });
-  });
-
-  app.get('/participants', async (c) => c.json({ participants: await c.get('actor').participants() }));
-
   // Threads.
   app.get('/threads', async (c) => c.json({ threads: await c.get('actor').threads() }));
   app.post('/threads', async (c) => c.json(await c.get('actor').createChannel((await jsonBody(c)) as never), 201));

@@ -1,0 +1,23 @@
+import { Hono } from 'hono';
+import { SelfProfilePatchSchema } from '../../schema/participant.js';
+import { parseInput } from '../../errors/parley-error.js';
+import type { AuthVariables } from '../auth.js';
+import { jsonBody } from '../body.js';
+
+/** Who the caller is, who else is here, which sessions exist, and the caller's own profile. */
+type Env = { Variables: AuthVariables };
+
+export function directoryRoutes(): Hono<Env> {
+  const app = new Hono<Env>();
+  app.get('/whoami', (c) => {
+    const actor = c.get('actor');
+    return c.json({ participant: actor.participant, session: actor.session });
+  });
+  app.get('/participants', async (c) => c.json({ participants: await c.get('actor').participants() }));
+  app.get('/sessions', async (c) => c.json({ sessions: await c.get('actor').sessions() }));
+  app.patch('/profile', async (c) => {
+    const patch = parseInput(SelfProfilePatchSchema, await jsonBody(c));
+    return c.json({ participant: await c.get('actor').updateProfile(patch) });
+  });
+  return app;
+}
