@@ -43,11 +43,11 @@ Global options:
   --config FILE   Config file (default <home>/config.json)
   -h, --help      Show help for a command
 
-"parley serve" answers on http://127.0.0.1:7420 (/healthz, and a first part of
-the REST API under /api/v1 with bearer tokens). The conversation commands (join,
-say, read, inbox, ...), the rest of the API, the live stream, the MCP server and
-the web page are being built; the whole hub core is available today as the
-TypeScript library exported by this package.
+"parley serve" answers on http://127.0.0.1:7420: the REST API under /api/v1
+(OpenAPI at /api/v1/openapi.json) and its live stream. The other commands talk to
+it at PARLEY_URL with PARLEY_TOKEN, or with the token "parley join" kept in the
+home for --as HANDLE. Output is for people; --json is for scripts. Exit codes:
+0 done, 1 failed (the message says why), 2 usage or invalid input.
 `;
 
 export async function main(argv: string[]): Promise<number> {
