@@ -66,3 +66,18 @@ export const DEFAULT_DEFAULT_CHANNEL = 'general';
 
 // Web UI.
 export const DEFAULT_WEBUI_PASSWORD = '';
+
+// MCP (the agents' door).
+/** Rooms loaded for a new connection besides the global room ("all" loads every available room). */
+export const DEFAULT_MCP_ROOMS: readonly string[] = ['chat'];
+/** Participant kinds or roles that get no chat tools and no chat instructions (Maestro's architect exclusion). */
+export const DEFAULT_MCP_EXCLUDED_KINDS: readonly string[] = [];
+export const DEFAULT_MCP_COMPAT = false;
+/** The meeting Katra's tool names speak in. */
+export const DEFAULT_MCP_COMPAT_MEETING = 'meeting';
+/** The MCP `wait` tool's cap: below the usual client request timeout (60 s in the official SDK). */
+export const DEFAULT_MCP_WAIT_TIMEOUT_MS = 25_000;
+/** An HTTP MCP session idle this long is closed (its client starts a new one). */
+export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
+/** At most this many HTTP MCP sessions at once; the least recently used is closed first. */
+export const DEFAULT_MCP_MAX_SESSIONS = 256;

@@ -38,10 +38,17 @@ export function defaultConfig(): Config {
 }
 
 /** Every leaf key of the config, as dotted paths, with the type of its default value. */
-export function configKeys(): Array<{ key: string; type: 'string' | 'number' | 'boolean'; env: string }> {
-  const keys: Array<{ key: string; type: 'string' | 'number' | 'boolean'; env: string }> = [];
+type KeyType = 'string' | 'number' | 'boolean' | 'list';
+
+export function configKeys(): Array<{ key: string; type: KeyType; env: string }> {
+  const keys: Array<{ key: string; type: KeyType; env: string }> = [];
   const walk = (value: unknown, prefix: string[]): void => {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    // Lists come from the environment comma-separated ("chat,meeting"), or as one word ("all").
+    if (Array.isArray(value)) {
+      keys.push({ key: prefix.join('.'), type: 'list', env: envNameOf(prefix) });
+      return;
+    }
+    if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) walk(v, [...prefix, k]);
       return;
     }
@@ -131,8 +138,12 @@ function readConfigFile(file: string, required: boolean): Record<string, unknown
   return parsed as Record<string, unknown>;
 }
 
-function coerce(value: string, type: 'string' | 'number' | 'boolean', key: string, from: string): unknown {
+function coerce(value: string, type: KeyType, key: string, from: string): unknown {
   if (type === 'string') return value;
+  if (type === 'list') {
+    const trimmed = value.trim();
+    return trimmed === 'all' ? 'all' : trimmed.split(',').map((item) => item.trim()).filter(Boolean);
+  }
   if (type === 'number') {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n)) {

@@ -68,6 +68,20 @@ export const StoreConfigSchema = z.strictObject({
   synchronous: z.enum(['full', 'normal']).default(D.DEFAULT_STORE_SYNCHRONOUS),
 });
 
+const RoomList = z.union([z.literal('all'), z.array(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be a room id like "chat"')).max(64)]);
+
+export const McpConfigSchema = z.strictObject({
+  rooms: RoomList.default([...D.DEFAULT_MCP_ROOMS]),
+  /** Per participant handle: the rooms its connections start with (overrides `rooms`). */
+  participantRooms: z.record(z.string(), RoomList).default({}),
+  excludedKinds: z.array(z.string().min(1).max(64)).max(64).default([...D.DEFAULT_MCP_EXCLUDED_KINDS]),
+  compat: z.boolean().default(D.DEFAULT_MCP_COMPAT),
+  compatMeeting: z.string().trim().min(1).max(64).default(D.DEFAULT_MCP_COMPAT_MEETING),
+  waitTimeoutMs: z.number().int().min(0).max(3_600_000).default(D.DEFAULT_MCP_WAIT_TIMEOUT_MS),
+  sessionIdleMs: z.number().int().min(1000).max(7 * 24 * 3_600_000).default(D.DEFAULT_MCP_SESSION_IDLE_MS),
+  maxSessions: z.number().int().min(1).max(100_000).default(D.DEFAULT_MCP_MAX_SESSIONS),
+});
+
 export const ConfigSchema = z
   .strictObject({
     server: ServerConfigSchema.prefault({}),
@@ -79,6 +93,7 @@ export const ConfigSchema = z
     meeting: MeetingConfigSchema.prefault({}),
     participation: ParticipationConfigSchema.prefault({}),
     store: StoreConfigSchema.prefault({}),
+    mcp: McpConfigSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     if (config.inbox.waitTimeoutMs > config.inbox.maxWaitTimeoutMs) {

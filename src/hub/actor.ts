@@ -49,6 +49,7 @@ import { subscribe, type LiveSubscription } from './subscription.js';
 import { closeSide, createChannel, openSide, renameThread, setSubscription, type SideClosed, type SideOpened } from './thread-ops.js';
 import type { ThreadInfo } from './threads.js';
 import type { MeetingStatus } from '../meeting/meeting.js';
+import type { ParticipantApi } from './participant-api.js';
 
 function closingError(): ParleyError {
   return new ParleyError('HUB_CLOSED', 'The hub is shutting down; nothing was done. Retry against the running hub.');
@@ -60,7 +61,7 @@ function closingError(): ParleyError {
  * author of everything written is this participant. Every call also counts as
  * a sign of life for presence.
  */
-export class Actor {
+export class Actor implements ParticipantApi {
   readonly #ctx: HubContext;
   readonly #participantId: string;
   readonly #sessionId: string;
@@ -83,6 +84,10 @@ export class Actor {
 
   get participant(): Participant {
     return participantView(this.#seat.participant);
+  }
+
+  async whoami(): Promise<{ participant: Participant; session: { id: string; name: string } }> {
+    return { participant: this.participant, session: this.session };
   }
 
   get session(): { id: string; name: string } {

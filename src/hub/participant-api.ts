@@ -1,0 +1,81 @@
+import type { MeetingStatus } from '../meeting/meeting.js';
+import type { ControlInput } from '../schema/control.js';
+import type { ParleyEvent } from '../schema/event.js';
+import type {
+  AckInput,
+  CloseSideInput,
+  CreateChannelInput,
+  DmInput,
+  HistoryInput,
+  InboxInput,
+  MeetingHearInput,
+  OpenSideInput,
+  PostInput,
+  PresenceInput,
+  ReadNewInput,
+  RenameThreadInput,
+  RequestInput,
+  RespondInput,
+  SearchInput,
+  WaitInput,
+} from '../schema/inputs.js';
+import type { Participant, SelfProfilePatch } from '../schema/participant.js';
+import type { ControlResult } from './controls.js';
+import type { AckResult, InboxResult, WaitResult } from './inbox.js';
+import type { HearView, MeetingView } from './meeting-ops.js';
+import type { PostResult } from './posting.js';
+import type { PresenceInfo } from './presence.js';
+import type { HistoryResult, ReadNewResult } from './reading.js';
+import type { OpenRequest, RequestResult, ResponseResult } from './requests.js';
+import type { SideClosed, SideOpened } from './thread-ops.js';
+import type { ThreadInfo } from './threads.js';
+
+/**
+ * What one participant in one session can do, as promises. The hub's `Actor`
+ * implements it in process; `RestParticipant` (src/client) implements it over
+ * the REST API. The MCP tools are written against this interface only, so the
+ * same tools serve an agent connected to the hub's /mcp and one connected
+ * through `parley mcp` on stdio.
+ */
+export interface ParticipantApi {
+  whoami(): Promise<{ participant: Participant; session: { id: string; name: string } }>;
+  updateProfile(patch: SelfProfilePatch): Promise<Participant>;
+  participants(): Promise<Participant[]>;
+
+  post(input: PostInput): Promise<PostResult>;
+  dm(input: DmInput): Promise<PostResult>;
+  threads(): Promise<ThreadInfo[]>;
+  createChannel(input: CreateChannelInput): Promise<ThreadInfo>;
+  renameThread(input: RenameThreadInput): Promise<ThreadInfo>;
+  openSide(input: OpenSideInput): Promise<SideOpened>;
+  closeSide(input: CloseSideInput): Promise<SideClosed>;
+  subscribe(thread: string): Promise<ThreadInfo>;
+  unsubscribe(thread: string): Promise<ThreadInfo>;
+  mute(thread: string): Promise<ThreadInfo>;
+
+  readNew(input: ReadNewInput): Promise<ReadNewResult>;
+  history(input: HistoryInput): Promise<HistoryResult>;
+  search(input: SearchInput): Promise<{ events: ParleyEvent[] }>;
+
+  inbox(input?: InboxInput): Promise<InboxResult>;
+  peek(input?: InboxInput): Promise<InboxResult>;
+  wait(input?: WaitInput, signal?: AbortSignal): Promise<WaitResult>;
+  ack(input: AckInput): Promise<AckResult>;
+
+  control(thread: string, control: ControlInput): Promise<ControlResult>;
+
+  request(input: RequestInput): Promise<RequestResult>;
+  respond(input: RespondInput): Promise<ResponseResult>;
+  openRequests(): Promise<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }>;
+
+  setPresence(input: PresenceInput): Promise<{ applied: boolean; presence: PresenceInfo | undefined }>;
+  who(): Promise<PresenceInfo[]>;
+
+  meetings(): Promise<Array<{ id: string; name: string; active: number; latest: number }>>;
+  meetingJoin(meeting: string): Promise<MeetingView>;
+  meetingLeave(meeting: string): Promise<{ left: boolean }>;
+  meetingSay(meeting: string, text: string): Promise<{ number: number; truncated: boolean; redacted: boolean }>;
+  meetingHear(input: MeetingHearInput): Promise<HearView>;
+  meetingWho(meeting: string): Promise<MeetingView>;
+  meetingStatus(meeting: string, lastHeard?: number): Promise<MeetingStatus>;
+}

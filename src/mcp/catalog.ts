@@ -1,0 +1,52 @@
+import type { Config } from '../config/schema.js';
+import type { Participant } from '../schema/participant.js';
+import { chatRoom } from './rooms/chat.js';
+import { compatRoom } from './rooms/compat.js';
+import { globalRoom } from './rooms/global.js';
+import { meetingRoom } from './rooms/meeting.js';
+import { presenceRoom } from './rooms/presence.js';
+import { RoomRegistry, type RoomDef } from './rooms/registry.js';
+import { requestsRoom } from './rooms/requests.js';
+import { steerRoom } from './rooms/steer.js';
+
+/**
+ * Which rooms a participant's connection has. With `chat.enabled=false` the
+ * chat rooms (chat, steer, and the compat names) are not registered at all;
+ * a participant whose kind or a role is in `mcp.excludedKinds` gets none of
+ * them either. Registries are built once per combination and shared.
+ */
+const ALL_ROOMS: readonly RoomDef[] = [globalRoom, chatRoom, steerRoom, meetingRoom, requestsRoom, presenceRoom, compatRoom];
+const CHAT_ROOMS = new Set(['chat', 'steer', 'compat']);
+
+const registries = new Map<string, RoomRegistry>();
+
+export function chatAllowed(config: Config, participant: Participant): boolean {
+  if (!config.chat.enabled) return false;
+  const excluded = new Set(config.mcp.excludedKinds.map((k) => k.toLowerCase()));
+  if (excluded.has(participant.profile.kind)) return false;
+  return !participant.profile.roles.some((role) => excluded.has(role.toLowerCase()));
+}
+
+export function registryFor(config: Config, participant: Participant): RoomRegistry {
+  const chat = chatAllowed(config, participant);
+  const key = chat ? 'chat' : 'no-chat';
+  let registry = registries.get(key);
+  if (!registry) {
+    registry = new RoomRegistry(ALL_ROOMS.filter((room) => chat || !CHAT_ROOMS.has(room.id)));
+    registries.set(key, registry);
+  }
+  return registry;
+}
+
+/** The states a connection is in, which decide the availability of rooms that require one. */
+export function statesFor(config: Config): Set<string> {
+  const states = new Set<string>();
+  if (config.mcp.compat) states.add('compat');
+  return states;
+}
+
+/** The rooms a participant's connection starts with: its own setting, else the hub's, or an override from the client. */
+export function initialRooms(config: Config, participant: Participant, registry: RoomRegistry, override?: string[] | 'all'): string[] {
+  const chosen = override ?? config.mcp.participantRooms[participant.handle] ?? config.mcp.rooms;
+  return chosen === 'all' ? [...registry.rooms()].map((room) => room.id) : chosen;
+}

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import type { InboxItem, InboxResult } from '../../hub/inbox.js';
+import { UlidSchema } from '../../schema/names.js';
+import { compactEvent, tool, type ToolContext } from '../tool.js';
+import type { RoomDef } from './registry.js';
+
+/** The global room: always loaded. Who am I, which rooms exist, my inbox, waiting, presence. */
+const RoomId = z.string().min(1).max(64).describe('A room id, e.g. "meeting" (see rooms_list).');
+
+export function compactInbox(result: InboxResult & { timedOut?: boolean }): Record<string, unknown> {
+  return {
+    items: result.items.map(compactItem),
+    ...(result.more ? { more: true } : {}),
+    ...(result.timedOut === undefined ? {} : { timedOut: result.timedOut }),
+  };
+}
+
+function compactItem(item: InboxItem): Record<string, unknown> {
+  return {
+    priority: item.priority,
+    reason: item.reason,
+    respondHint: item.respondHint,
+    thread: item.thread.name,
+    ...compactEvent(item.event),
+  };
+}
+
+async function roomsOverview(ctx: ToolContext) {
+  return [...ctx.rooms.registry.rooms()].map((room) => ({
+    id: room.id,
+    name: room.name,
+    tools: room.tools.size,
+    loaded: ctx.rooms.isLoaded(room.id),
+    ...(ctx.rooms.available(room) ? {} : { available: false }),
+    ...(room.parent ? { parent: room.parent } : {}),
+  }));
+}
+
+export const globalRoom: RoomDef = {
+  id: 'global',
+  name: 'Global',
+  description: 'Always loaded: who you are, the rooms of tools, your inbox, waiting for work, and who is here.',
+  keywords: ['help', 'rooms', 'tools', 'inbox', 'wait', 'who', 'whoami', 'presence'],
+  autoLoad: true,
+  tools: [
+    tool({
+      name: 'whoami',
+      description: 'Your identity on the hub: handle, kind, session, and which tool rooms are loaded.',
+      input: z.strictObject({}),
+      readOnly: true,
+      async run(ctx) {
+        const { participant, session } = await ctx.api.whoami();
+        return { handle: participant.handle, id: participant.id, profile: participant.profile, session: session.name, rooms: ctx.rooms.loaded() };
+      },
+    }),
+    tool({
+      name: 'rooms_list',
+      description: 'Lists the rooms of tools (id, name, tool count, loaded or not). Load one with room_load to get its tools.',
+      input: z.strictObject({}),
+      readOnly: true,
+      async run(ctx) {
+        return { rooms: await roomsOverview(ctx) };
+      },
+    }),
+    tool({
+      name: 'rooms_find',
+      description: 'Finds the rooms whose tools fit a need in plain words (e.g. "ask the human to approve"), best first, with their tool names.',
+      input: z.strictObject({ need: z.string().min(1).max(500).describe('What you want to do.') }),
+      readOnly: true,
+      async run(ctx, { need }) {
+        const ranked = ctx.rooms.registry.find(need).filter(({ room }) => ctx.rooms.available(room));
+        return {
+          rooms: ranked.slice(0, 5).map(({ room, score }) => ({
+            id: room.id,
+            score,
+            description: room.description,
+            tools: [...room.tools.keys()],
+            loaded: ctx.rooms.isLoaded(room.id),
+          })),
+        };
+      },
+    }),
+    tool({
+      name: 'room_load',
+      description: 'Loads a room: its tools appear in your tool list (the list_changed notification tells your client). with_children also loads nested rooms.',
+      input: z.strictObject({ room: RoomId, with_children: z.boolean().optional().describe('Also load the rooms nested in it.') }),
+      async run(ctx, { room, with_children }) {
+        return ctx.rooms.load(room, with_children ?? false);
+      },
+    }),
+    tool({
+      name: 'room_unload',
+      description: 'Unloads a room to shorten your tool list. with_children also unloads nested rooms. The global room stays.',
+      input: z.strictObject({ room: RoomId, with_children: z.boolean().optional() }),
+      async run(ctx, { room, with_children }) {
+        return ctx.rooms.unload(room, with_children ?? false);
+      },
+    }),
+    tool({
+      name: 'inbox',
+      description:
+        'What needs your attention, high priority first (DMs, requests, responses, mentions, prods; then subscribed threads; muted last). Items with respondHint: true expect an answer. Reading marks them delivered; peek: true leaves them.',
+      input: z.strictObject({
+        peek: z.boolean().optional().describe('Look without marking anything delivered.'),
+        limit: z.number().int().min(1).max(200).optional(),
+      }),
+      async run(ctx, { peek, limit }) {
+        const input = limit === undefined ? {} : { limit };
+        return compactInbox(peek ? await ctx.api.peek(input) : await ctx.api.inbox(input));
+      },
+    }),
+    tool({
+      name: 'inbox_ack',
+      description: 'Acknowledges inbox items you have handled (by event id), so they stop coming back.',
+      input: z.strictObject({ ids: z.array(UlidSchema).min(1).max(1000).describe('Event ids from inbox or wait.') }),
+      async run(ctx, { ids }) {
+        return ctx.api.ack({ ids });
+      },
+    }),
+    tool({
+      name: 'wait',
+      description:
+        'Blocks until something wakes you (a DM, request, response, mention or prod) or the timeout passes, then returns your inbox items. Use it when you have nothing else to do. timeout_ms is capped below your client\'s request timeout.',
+      input: z.strictObject({
+        timeout_ms: z.number().int().min(0).optional().describe('How long to wait at most (default and cap: the hub\'s limit, about 25 s).'),
+        limit: z.number().int().min(1).max(200).optional(),
+      }),
+      async run(ctx, { timeout_ms, limit }) {
+        const timeout = Math.min(timeout_ms ?? ctx.settings.maxWaitMs, ctx.settings.maxWaitMs);
+        return compactInbox(await ctx.api.wait({ timeout_ms: timeout, ...(limit === undefined ? {} : { limit }) }, ctx.signal));
+      },
+    }),
+    tool({
+      name: 'who',
+      description: 'Who is in the session and what they are doing (listening, thinking, typing, idle, offline), with their kind and client.',
+      input: z.strictObject({}),
+      readOnly: true,
+      async run(ctx) {
+        const presence = await ctx.api.who();
+        return {
+          participants: presence.map((p) => ({
+            handle: p.handle,
+            state: p.state,
+            kind: p.details.profile.kind,
+            ...(p.details.profile.client ? { client: p.details.profile.client } : {}),
+            ...(p.note ? { note: p.note } : {}),
+            lastSeen: p.lastSeen,
+          })),
+        };
+      },
+    }),
+  ],
+};

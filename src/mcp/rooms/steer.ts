@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { ParleyError } from '../../errors/parley-error.js';
+import type { ControlResult } from '../../hub/controls.js';
+import type { ControlInput } from '../../schema/control.js';
+import { HandleSchema, ThreadRefSchema, ThreadTitleSchema, UlidSchema } from '../../schema/names.js';
+import { ProfilePatchSchema } from '../../schema/participant.js';
+import { tool, type ToolContext } from '../tool.js';
+import { compactThread, stripUndefined } from './chat.js';
+import type { RoomDef } from './registry.js';
+
+/**
+ * Steering (Agent Bridge): hard mute, pause, prod, invite, done, the
+ * thread's participation policy, and side channels. Nested in the chat room:
+ * `room_load {room: "chat", with_children: true}` brings it too. Every
+ * control is an event in the thread, authored by you.
+ */
+const Thread = ThreadRefSchema.describe('The thread to steer (name or id).');
+const Targets = z.array(HandleSchema).min(1).max(64).describe('Participant handles.');
+
+async function control(ctx: ToolContext, thread: string, input: ControlInput): Promise<Record<string, unknown>> {
+  const result: ControlResult = await ctx.api.control(thread, input);
+  return { id: result.id, seq: result.seq, control: result.control };
+}
+
+export const steerRoom: RoomDef = {
+  id: 'steer',
+  name: 'Steering',
+  description: 'Steer a thread: hard-mute or unmute participants, pause/resume agents, prod, invite, mark done, set the discussion policy; open and close side channels.',
+  keywords: ['steer', 'mute', 'unmute', 'pause', 'resume', 'prod', 'nudge', 'invite', 'done', 'policy', 'discussion', 'side', 'moderate', 'control', 'silence', 'stop'],
+  parent: 'chat',
+  tools: [
+    tool({
+      name: 'steer_mute',
+      description: 'Hard-mutes participants in a thread: their next posts there fail until unmuted.',
+      input: z.strictObject({ thread: Thread, participants: Targets }),
+      async run(ctx, { thread, participants }) {
+        return control(ctx, thread, { mute: { targets: participants, mode: 'hard' } });
+      },
+    }),
+    tool({
+      name: 'steer_unmute',
+      description: 'Lifts a hard mute.',
+      input: z.strictObject({ thread: Thread, participants: Targets }),
+      async run(ctx, { thread, participants }) {
+        return control(ctx, thread, { unmute: { targets: participants } });
+      },
+    }),
+    tool({
+      name: 'steer_pause',
+      description: 'Pauses a thread: agents cannot post in it until it is resumed (humans still can).',
+      input: z.strictObject({ thread: Thread }),
+      async run(ctx, { thread }) {
+        return control(ctx, thread, { pause: { on: true } });
+      },
+    }),
+    tool({
+      name: 'steer_resume',
+      description: 'Resumes a paused thread.',
+      input: z.strictObject({ thread: Thread }),
+      async run(ctx, { thread }) {
+        return control(ctx, thread, { pause: { on: false } });
+      },
+    }),
+    tool({
+      name: 'steer_prod',
+      description: 'Prods participants to respond in a thread (a high-priority item in their inbox that wakes them).',
+      input: z.strictObject({ thread: Thread, participants: Targets }),
+      async run(ctx, { thread, participants }) {
+        return control(ctx, thread, { prod: participants });
+      },
+    }),
+    tool({
+      name: 'steer_invite',
+      description: 'Invites a participant into a thread, optionally with the profile they should act in there (e.g. a role).',
+      input: z.strictObject({ thread: Thread, participant: HandleSchema, profile: ProfilePatchSchema.optional() }),
+      async run(ctx, { thread, participant, profile }) {
+        return control(ctx, thread, { invite: { participant_id: participant, ...(profile ? { profile } : {}) } });
+      },
+    }),
+    tool({
+      name: 'steer_done',
+      description: 'Marks a thread done (or not done again).',
+      input: z.strictObject({ thread: Thread, done: z.boolean().optional().describe('Default true.') }),
+      async run(ctx, { thread, done }) {
+        return control(ctx, thread, { done: done ?? true });
+      },
+    }),
+    tool({
+      name: 'steer_policy',
+      description:
+        'Sets a thread\'s participation policy: discussion mode (agents may answer each other; allow_agent_mentions lets agents wake agents), invited_auto, or a ttl in seconds for its messages (null clears it). Give one or more.',
+      input: z.strictObject({
+        thread: Thread,
+        discussion: z.boolean().optional(),
+        allow_agent_mentions: z.boolean().optional(),
+        invited_auto: z.boolean().optional(),
+        ttl_seconds: z.number().int().min(1).max(365 * 24 * 3600).nullable().optional(),
+      }),
+      async run(ctx, { thread, discussion, allow_agent_mentions, invited_auto, ttl_seconds }) {
+        const controls: ControlInput[] = [];
+        if (discussion !== undefined || allow_agent_mentions !== undefined) {
+          controls.push({ discussion: { on: discussion ?? true, ...(allow_agent_mentions === undefined ? {} : { allow_agent_mentions }) } });
+        }
+        if (invited_auto !== undefined) controls.push({ invited_auto: { on: invited_auto } });
+        if (ttl_seconds !== undefined) controls.push({ ttl_seconds });
+        if (controls.length === 0) {
+          throw new ParleyError(
+            'INVALID_INPUT',
+            'Invalid policy: give at least one of discussion, allow_agent_mentions, invited_auto, ttl_seconds.',
+            { field: 'discussion' },
+          );
+        }
+        const applied = [];
+        for (const input of controls) applied.push(await control(ctx, thread, input));
+        return { applied };
+      },
+    }),
+    tool({
+      name: 'side_open',
+      description:
+        'Opens a side channel off a thread for a focused sub-discussion, linked from the parent (optionally from one message). Close it with side_close to post the summary back.',
+      input: z.strictObject({
+        parent: ThreadRefSchema.optional().describe('The parent thread (default: the main channel).'),
+        title: ThreadTitleSchema,
+        from_event: UlidSchema.optional().describe('The message the side channel starts from.'),
+        members: z.array(HandleSchema).max(256).optional(),
+      }),
+      async run(ctx, { parent, ...rest }) {
+        return compactThread(await ctx.api.openSide({ parent: parent ?? ctx.settings.defaultChannel, ...stripUndefined(rest) } as { parent: string; title: string }));
+      },
+    }),
+    tool({
+      name: 'side_close',
+      description: 'Closes a side channel and posts your summary of what it concluded back into the parent thread, linked.',
+      input: z.strictObject({ thread: ThreadRefSchema.describe('The side channel.'), summary: z.string().min(1) }),
+      async run(ctx, args) {
+        return ctx.api.closeSide(args);
+      },
+    }),
+  ],
+};

@@ -1,0 +1,137 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Config } from '../config/schema.js';
+import { fromZodError, toParleyError } from '../errors/parley-error.js';
+import type { ParticipantApi } from '../hub/participant-api.js';
+import type { Participant } from '../schema/participant.js';
+import type { Logger } from '../util/logger.js';
+import { VERSION } from '../version.js';
+import { chatAllowed, initialRooms, registryFor, statesFor } from './catalog.js';
+import { instructionsFor } from './instructions.js';
+import { ConnectionRooms } from './rooms/connection-rooms.js';
+import type { Room } from './rooms/registry.js';
+import type { McpSettings, ToolContext } from './tool.js';
+
+/**
+ * One MCP connection's server: the participant's tools in rooms, the rooms as
+ * `room://` resources, and the instructions. Built on the SDK's low-level
+ * Server so that `tools/list` walks only the loaded rooms and a call finds its
+ * tool in one lookup. The author of everything is the connection's
+ * participant: the API it is given acts as them, and no tool takes an author.
+ */
+export interface McpConnectionOptions {
+  api: ParticipantApi;
+  config: Config;
+  participant: Participant;
+  session: string;
+  /** Handles of the session's humans, named in the instructions. */
+  humans: string[];
+  /** The rooms to start with instead of the configured ones. */
+  rooms?: string[] | 'all';
+  logger?: Logger;
+}
+
+/** JSON-RPC "resource not found" (MCP). */
+const RESOURCE_NOT_FOUND = -32002;
+
+export function settingsOf(config: Config): McpSettings {
+  return {
+    defaultChannel: config.chat.defaultChannel,
+    maxWaitMs: Math.min(config.mcp.waitTimeoutMs, config.inbox.maxWaitTimeoutMs),
+    compatMeeting: config.mcp.compatMeeting,
+  };
+}
+
+export function createMcpServer(options: McpConnectionOptions): { server: Server; rooms: ConnectionRooms } {
+  const { api, config, participant, logger } = options;
+  const registry = registryFor(config, participant);
+  const chat = chatAllowed(config, participant);
+  const server = new Server(
+    { name: 'parley', version: VERSION },
+    {
+      capabilities: { tools: { listChanged: true }, resources: {} },
+      instructions: instructionsFor({ participant, session: options.session, humans: options.humans, chat }),
+    },
+  );
+  const rooms = new ConnectionRooms(registry, statesFor(config), initialRooms(config, participant, registry, options.rooms), () => {
+    server.sendToolListChanged().catch(() => undefined);
+  });
+  const settings = settingsOf(config);
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: rooms.listTools() }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const found = rooms.tool(name);
+    if (!found) {
+      const owner = registry.roomOf(name);
+      return failure(
+        owner
+          ? `NOT_LOADED: tool "${name}" is in room "${owner}", which is not loaded. Call room_load with {"room":"${owner}"} first.`
+          : `NOT_FOUND: there is no tool "${name}". Call rooms_find with what you need.`,
+      );
+    }
+    const parsed = found.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const error = fromZodError(parsed.error);
+      return failure(`${error.code}: ${error.message}`);
+    }
+    const context: ToolContext = { api, rooms, settings, signal: extra.signal };
+    try {
+      const value = await found.run(context, parsed.data as Record<string, unknown>);
+      return { content: [{ type: 'text', text: JSON.stringify(value ?? {}) }] };
+    } catch (error) {
+      const parleyError = toParleyError(error);
+      if (parleyError.code === 'INTERNAL') logger?.error('MCP tool failed', { tool: name, error: parleyError.cause ?? parleyError });
+      return failure(`${parleyError.code}: ${parleyError.message}`);
+    }
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: [...registry.rooms()].map((room) => ({
+      uri: `room://${room.id}`,
+      name: room.id,
+      title: room.name,
+      description: `${room.description} ${availabilityText(room, rooms)}`,
+      mimeType: 'application/json',
+    })),
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const match = /^room:\/\/([^/?#]+)$/.exec(request.params.uri);
+    const room = match?.[1] ? registry.room(match[1]) : undefined;
+    if (!room) throw new McpError(RESOURCE_NOT_FOUND, `No resource ${request.params.uri}; rooms are listed by resources/list.`);
+    const body = {
+      id: room.id,
+      name: room.name,
+      description: room.description,
+      keywords: room.keywords,
+      tools: [...room.tools.keys()],
+      ...(room.parent ? { parent: room.parent } : {}),
+      children: room.children,
+      requiredStates: room.requiredStates,
+      available: rooms.available(room),
+      loaded: rooms.isLoaded(room.id),
+    };
+    return { contents: [{ uri: request.params.uri, mimeType: 'application/json', text: JSON.stringify(body) }] };
+  });
+
+  return { server, rooms };
+}
+
+function availabilityText(room: Room, rooms: ConnectionRooms): string {
+  if (rooms.isLoaded(room.id)) return `Loaded (${room.tools.size} tools).`;
+  if (!rooms.available(room)) return `Not available: needs ${room.requiredStates.join(', ')}.`;
+  return `${room.tools.size} tools; load with room_load.`;
+}
+
+function failure(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
