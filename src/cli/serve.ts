@@ -70,7 +70,7 @@ export async function serve(argv: string[]): Promise<number> {
     [
       `Parley hub running (pid ${process.pid}).`,
       `  API:    ${server.url}/api/v1   (health: ${server.url}/healthz)`,
-      `  MCP:    ${server.url}/mcp   (not built yet)`,
+      `  MCP:    ${server.url}/mcp   (stdio: parley mcp --as HANDLE)`,
       `  web:    ${server.url}/   (not built yet)`,
       `  data:   ${hub.storeFile}`,
       `  stop:   Ctrl-C`,

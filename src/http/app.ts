@@ -9,6 +9,7 @@ import { bodyLimit, jsonBody, type BodyVariables } from './body.js';
 import { hostGuard } from './host-guard.js';
 import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
+import { McpHttpSessions } from '../mcp/http.js';
 import { openApiDocument } from './openapi.js';
 import { LoginBodySchema } from './schemas.js';
 import { participantRoutes } from './routes/participants.js';
@@ -29,14 +30,16 @@ export interface HttpAppOptions {
   admin?: AdminCredential;
   /** Host header values this hub answers to (see hostsFor). */
   allowedHosts: ReadonlySet<string>;
+  /** The MCP sessions served at /mcp (the server closes them at shutdown); one is made when absent. */
+  mcp?: McpHttpSessions;
   /** Overrides the hub's server.maxBodyBytes. */
   maxBodyBytes?: number;
 }
 
-export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVariables }> {
+export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVariables & AuthVariables }> {
   const { hub, logger } = options;
   const maxBytes = options.maxBodyBytes ?? hub.config.server.maxBodyBytes;
-  const app = new Hono<{ Variables: BodyVariables }>();
+  const app = new Hono<{ Variables: BodyVariables & AuthVariables }>();
   app.onError((error, c) => errorResponse(c, error, logger));
   app.notFound((c) =>
     errorResponse(c, new ParleyError('NOT_FOUND', `No route ${c.req.method} ${c.req.path}; see /api/v1 for the API.`)),
@@ -77,6 +80,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
     clearSessionCookie(c);
     return c.json({ ok: true });
   });
+
+  // MCP over Streamable HTTP: the agents' door, with the same credentials as the API.
+  const mcp = options.mcp ?? new McpHttpSessions(hub, logger);
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', auth.middleware(), (c) => mcp.handle(c, c.get('actor')));
 
   const api = new Hono<{ Variables: AuthVariables }>();
   api.use('*', auth.middleware());

@@ -24,7 +24,7 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler<{ Variables: Body
 
 /** Reads a JSON object body; malformed JSON is INVALID_INPUT naming the body. */
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
-  const text = await readText(c);
+  const text = await readBodyText(c);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -64,7 +64,8 @@ function incomingOf(c: Context): IncomingMessage | undefined {
   return env?.incoming;
 }
 
-async function readText(c: Context): Promise<string> {
+/** The raw body as text, within the size limit (see bodyLimit). */
+export async function readBodyText(c: Context): Promise<string> {
   const maxBytes = (c.get('maxBodyBytes') as number | undefined) ?? Number.POSITIVE_INFINITY;
   const incoming = incomingOf(c);
   if (!incoming) {

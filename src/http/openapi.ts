@@ -22,7 +22,7 @@ import { LoginBodySchema, MeetingSayBodySchema, RotateTokenBodySchema, Subscript
  * parameters are left out of the body schemas that the path supplies.
  */
 interface RouteDoc {
-  method: 'get' | 'post' | 'put' | 'patch';
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   summary: string;
   body?: z.ZodType;
@@ -37,6 +37,9 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'post', path: '/api/v1/logout', summary: 'Sign out', auth: 'none' },
   { method: 'post', path: '/api/v1/participants', summary: 'Register (join) a participant and issue a token', body: JoinInputSchema, auth: 'admin' },
   { method: 'post', path: '/api/v1/participants/{handle}/tokens/rotate', summary: "Revoke a participant's tokens and issue one", body: RotateTokenBodySchema, auth: 'admin' },
+  { method: 'post', path: '/mcp', summary: 'MCP Streamable HTTP: JSON-RPC requests (initialize first; then send its Mcp-Session-Id)' },
+  { method: 'get', path: '/mcp', summary: "MCP Streamable HTTP: the session's notification stream (SSE; resumable with Last-Event-ID)" },
+  { method: 'delete', path: '/mcp', summary: 'MCP Streamable HTTP: end the session' },
   { method: 'get', path: '/api/v1/openapi.json', summary: 'This document' },
   { method: 'get', path: '/api/v1/whoami', summary: 'The participant and session of the credentials' },
   { method: 'get', path: '/api/v1/participants', summary: 'Participants of the session' },

@@ -8,6 +8,7 @@ import type { Logger } from '../util/logger.js';
 import type { AdminCredential } from './admin-token.js';
 import { createHttpApp } from './app.js';
 import { hostsFor } from './host-guard.js';
+import { McpHttpSessions } from '../mcp/http.js';
 
 /**
  * The hub's HTTP listener. `close()` stops accepting connections, lets the
@@ -36,7 +37,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const { hub, host, logger } = options;
   // The allowed Host values depend on the port actually bound (port 0 picks one).
   const allowedHosts = new Set<string>();
-  const app = createHttpApp({ hub, logger, allowedHosts, ...(options.admin ? { admin: options.admin } : {}) });
+  const mcp = new McpHttpSessions(hub, logger);
+  const app = createHttpApp({ hub, logger, allowedHosts, mcp, ...(options.admin ? { admin: options.admin } : {}) });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
@@ -61,6 +63,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     port,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        // MCP sessions end first: their open notification streams are responses in flight.
+        void mcp.closeAll();
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);

@@ -367,6 +367,26 @@ describe('http routes against a real hub', () => {
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     controller.abort();
     answered.add('GET /api/v1/stream');
+    // MCP: initialize, the session's notification stream, and its end.
+    const mcpHeaders = { authorization: `Bearer ${alice}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const initialized = await fetch(`${hub.url}/mcp`, {
+      method: 'POST',
+      headers: mcpHeaders,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'routes-test', version: '1' } } }),
+    });
+    expect(initialized.status).toBe(200);
+    expect(await initialized.json()).toMatchObject({ result: { serverInfo: { name: 'parley' } } });
+    const mcpSession = initialized.headers.get('mcp-session-id')!;
+    answered.add('POST /mcp');
+    const notifications = new AbortController();
+    const mcpStream = await fetch(`${hub.url}/mcp`, { headers: { ...mcpHeaders, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' }, signal: notifications.signal });
+    expect(mcpStream.status).toBe(200);
+    expect(mcpStream.headers.get('content-type')).toContain('text/event-stream');
+    notifications.abort();
+    answered.add('GET /mcp');
+    const ended = await fetch(`${hub.url}/mcp`, { method: 'DELETE', headers: { ...mcpHeaders, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' } });
+    expect(ended.status).toBe(200);
+    answered.add('DELETE /mcp');
     expect([...answered].sort()).toEqual(ROUTES.map(key).sort());
   });
 });

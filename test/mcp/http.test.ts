@@ -1,0 +1,81 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/hub.js';
+import { wrap, type McpTestClient } from '../helpers/mcp.js';
+import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+
+/** MCP over Streamable HTTP at /mcp of a real hub process, with the official SDK client. */
+let hub: RunningHub;
+let cleanup: () => void = () => undefined;
+const tokens: Record<string, string> = {};
+const clients: McpTestClient[] = [];
+
+beforeAll(async () => {
+  const home = tempHome();
+  cleanup = home.cleanup;
+  hub = await startServe(home.home);
+  tokens.human = await joinOver(hub, { handle: 'human', session: 'proj', profile: { kind: 'human' } });
+  tokens.coder = await joinOver(hub, { handle: 'coder', session: 'proj', profile: { client: 'claude-code' } });
+  tokens.reviewer = await joinOver(hub, { handle: 'reviewer', session: 'proj' });
+}, 30_000);
+
+afterAll(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => undefined);
+  await stopHubs();
+  cleanup();
+});
+
+async function connect(token: string, query = ''): Promise<McpTestClient & { transport: StreamableHTTPClientTransport }> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const client = new Client({ name: 'http-test', version: '1.0.0' });
+  let changes = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+  });
+  await client.connect(transport);
+  const wrapped = { ...wrap(client, () => changes, () => client.close()), transport };
+  clients.push(wrapped);
+  return wrapped;
+}
+
+describe('mcp over http', () => {
+  it('http mcp - tools, a post read by another agent, room_load with list_changed on the session stream', async () => {
+    const coder = await connect(tokens.coder!);
+    expect(coder.transport.sessionId).toMatch(/[0-9a-f-]{36}/);
+    expect(coder.client.getInstructions()).toContain('You are @coder');
+    expect(await coder.toolNames()).toContain('chat_post');
+    const posted = await coder.call('chat_post', { text: 'the cache layer is drafted, @reviewer please look' });
+    expect(posted.value).toMatchObject({ id: expect.any(String), seq: expect.any(Number), mentions: ['reviewer'] });
+    const reviewer = await connect(tokens.reviewer!);
+    const inbox = await reviewer.call('inbox');
+    expect(inbox.value.items).toEqual([expect.objectContaining({ reason: 'mention', author: 'coder', respondHint: true, text: 'the cache layer is drafted, @reviewer please look' })]);
+    await coder.call('room_load', { room: 'meeting' });
+    await expect.poll(() => coder.listChanged(), { timeout: 5000 }).toBe(1);
+    expect(await coder.toolNames()).toContain('meeting_hear');
+  });
+
+  it('http mcp - ?rooms=all loads every available room; a session answers only its own participant; bad tokens get 401', async () => {
+    const all = await connect(tokens.human!, '?rooms=all');
+    const names = await all.toolNames();
+    expect(names).toEqual(expect.arrayContaining(['steer_pause', 'meeting_say', 'request_send', 'presence_set']));
+    expect(names).not.toContain('katra_say');
+    const sessionId = all.transport.sessionId!;
+    const stolen = await fetch(`${hub.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.reviewer}`, 'mcp-session-id': sessionId, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(stolen.status).toBe(404);
+    const anonymous = await fetch(`${hub.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(anonymous.status).toBe(401);
+    const noSession = await fetch(`${hub.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.reviewer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(noSession.status).toBe(400);
+    await expect(connect('pt_forged')).rejects.toThrow();
+  });
+});
