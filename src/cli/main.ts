@@ -6,6 +6,7 @@ import { COMMANDS, runConversationCommand } from './conversation.js';
 import { join, rotateToken } from './join.js';
 import { doctor } from './doctor.js';
 import { tail } from './tail.js';
+import { mcp } from './mcp.js';
 import { serve } from './serve.js';
 
 /**
@@ -23,6 +24,8 @@ Usage: parley <command> [options]
 Commands:
   serve         Run the hub on this machine's home (what "npm start" runs)
   join HANDLE   Register a participant with the running hub and print its token
+  mcp --as HANDLE
+                Serve MCP on stdio for an agent CLI (starts the hub if none runs)
   token rotate HANDLE
                 Revoke a participant's tokens and print a new one
   say THREAD TEXT      Post a message          dm HANDLE TEXT   Direct message
@@ -75,6 +78,8 @@ export async function main(argv: string[]): Promise<number> {
         return EXIT_USAGE;
       case 'tail':
         return await tail(rest);
+      case 'mcp':
+        return await mcp(rest);
       case 'doctor':
         return await doctor(rest);
       case 'thread':

@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { RestParticipant } from '../client/rest-participant.js';
+import { loadConfig, resolveHome } from '../config/load.js';
+import { ParleyError } from '../errors/parley-error.js';
+import { readAdminToken } from '../http/admin-token.js';
+import { createMcpServer } from '../mcp/server.js';
+import type { Participant } from '../schema/participant.js';
+import { callHub, hubUrl, loadToken, saveToken } from './hub-client.js';
+
+/**
+ * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its
+ * tools act through the hub's REST API as HANDLE (joined on first use, its
+ * token kept in the home). When no hub answers it starts one in the
+ * background on the home and waits for it; several starting at once end with
+ * one hub, because only one can take the home's lock. Nothing but protocol is
+ * written to stdout; diagnostics go to stderr.
+ */
+const HELP = `Usage: parley mcp --as HANDLE [--session NAME] [--rooms ROOM,...|all]
+                  [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...] [--home DIR]
+
+Serves MCP on stdin/stdout for an agent CLI, acting as HANDLE in the session
+(default "default"). Configure it in the agent's MCP settings, e.g.
+  {"command": "npx", "args": ["parley", "mcp", "--as", "coder-1"]}
+The hub is found at PARLEY_URL (default http://127.0.0.1:7420) and started in
+the background when none answers. PARLEY_TOKEN, when set, is used as the token.
+`;
+
+const START_TIMEOUT_MS = 20_000;
+const BIN = fileURLToPath(new URL('../../../bin/parley', import.meta.url));
+
+export async function mcp(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      as: { type: 'string' },
+      session: { type: 'string' },
+      rooms: { type: 'string' },
+      kind: { type: 'string' },
+      client: { type: 'string' },
+      model: { type: 'string' },
+      role: { type: 'string', multiple: true },
+      home: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (!values.as && !process.env.PARLEY_TOKEN) {
+    process.stderr.write('parley: mcp needs --as HANDLE (or PARLEY_TOKEN); run "parley mcp --help".\n');
+    return 2;
+  }
+  const home = resolveHome(values.home);
+  const config = loadConfig({ home });
+  const url = hubUrl();
+  await ensureHub(url, home);
+
+  const session = values.session ?? 'default';
+  let token = process.env.PARLEY_TOKEN || (values.as ? loadToken(home, session, values.as) : undefined);
+  let api = token ? new RestParticipant(url, token) : undefined;
+  let me = api ? await api.whoami().catch(() => undefined) : undefined;
+  if (!me && values.as) {
+    // First use (or a revoked token): join, which keeps the identity and issues a token.
+    api?.close();
+    const profile = {
+      kind: values.kind ?? 'agent',
+      ...(values.client === undefined ? {} : { client: values.client }),
+      ...(values.model === undefined ? {} : { model: values.model }),
+      ...(values.role === undefined ? {} : { roles: values.role }),
+    };
+    token = await joinAs(url, home, values.as, session, profile);
+    api = new RestParticipant(url, token);
+    me = await api.whoami();
+  }
+  if (!api || !me) throw new ParleyError('UNAUTHORIZED', 'PARLEY_TOKEN is not a valid token of this hub; unset it, or use --as HANDLE.');
+
+  const humans = (await api.participants()).filter((p) => p.profile.kind === 'human').map((p) => p.handle);
+  const rooms = values.rooms === undefined ? undefined : values.rooms.trim() === 'all' ? ('all' as const) : values.rooms.split(',').map((r) => r.trim()).filter(Boolean);
+  const { server } = createMcpServer({ api, config, participant: me.participant, session: me.session.name, humans, ...(rooms ? { rooms } : {}) });
+  const participant: Participant = me.participant;
+  const client = api;
+  server.oninitialized = () => {
+    // The agent's client names itself in initialize: record it in the profile when none was given.
+    const name = server.getClientVersion()?.name;
+    if (name && !participant.profile.client) void client.updateProfile({ client: name.slice(0, 64) }).catch(() => undefined);
+  };
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.once('end', () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close().catch(() => undefined);
+  client.close();
+  return 0;
+}
+
+async function healthy(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts `parley serve` on the home, detached, unless a hub answers; resolves once one does. */
+async function ensureHub(url: string, home: string): Promise<void> {
+  if (await healthy(url)) return;
+  const target = new URL(url);
+  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
+    throw new ParleyError('HUB_CLOSED', `No hub answers at ${url}, and a hub is only started here for a local address; start it there.`);
+  }
+  fs.mkdirSync(home, { recursive: true });
+  const log = fs.openSync(path.join(home, 'hub.log'), 'a');
+  const child = spawn(process.execPath, [BIN, 'serve', '--home', home, '--port', target.port || '80'], {
+    detached: true,
+    stdio: ['ignore', log, log],
+    env: { ...process.env, PARLEY_HOME: home },
+  });
+  child.unref();
+  fs.closeSync(log);
+  process.stderr.write(`parley: no hub answered at ${url}; started one (pid ${child.pid}, log ${path.join(home, 'hub.log')}).\n`);
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await healthy(url)) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new ParleyError('HUB_CLOSED', `The hub did not come up at ${url} within ${START_TIMEOUT_MS / 1000} s; see ${path.join(home, 'hub.log')}.`);
+}
+
+async function joinAs(url: string, home: string, handle: string, session: string, profile: Record<string, unknown>): Promise<string> {
+  const admin = readAdminToken(home);
+  if (!admin) throw new ParleyError('HUB_CLOSED', `The hub at ${url} has not written its admin token in ${home}; is it running on another home?`);
+  const result = await callHub<{ participant: Participant; session: { name: string }; token: string }>(url, 'POST', '/api/v1/participants', admin, {
+    handle,
+    session,
+    profile,
+  });
+  saveToken(home, result.session.name, result.participant.handle, result.token);
+  return result.token;
+}
