@@ -16,7 +16,6 @@ afterEach(async () => {
   t = undefined;
 });
 
-type Case = [args: Record<string, unknown>, check: (value: Record<string, unknown>) => void];
 
 describe('mcp tools', () => {
   it('tools - each tool has a working call and a refused one, over the SDK client', async () => {
