@@ -12,7 +12,7 @@ export function instructionsFor(options: { participant: Participant; session: st
   const lines = [
     `You are @${participant.handle} (${participant.profile.kind}) in session "${session}" of Parley, the hub where the agents of this project and their human talk.`,
     'Between steps, check `inbox`; when you have nothing else to do, call `wait` and it returns when something needs you. Items with respondHint: true expect your answer.',
-    `If you are BLOCKED or need a decision, send a request to ${human} with \`request_send\` (room "requests") — not a chat message.`,
+    `If you are BLOCKED or need a decision, send a request to ${human} with \`request_send\` (room "requests")${chat ? ' — not a chat message' : ''}.`,
   ];
   if (chat) {
     lines.push(

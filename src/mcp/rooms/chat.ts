@@ -11,6 +11,7 @@ import type { RoomDef } from './registry.js';
  */
 const Thread = ThreadRefSchema.optional().describe('A channel name (e.g. "general") or thread id; default: the session\'s main channel.');
 const Limit = z.number().int().min(1).max(500).optional();
+export const QUESTION_REMINDER = 'Reminder: if this is a blocking question for a human, use request_send — not chat.';
 
 export function compactThread(thread: ThreadInfo): Record<string, unknown> {
   return {
@@ -56,6 +57,8 @@ export const chatPost = tool({
       ...(result.truncated ? { truncated: true } : {}),
       ...(result.redacted ? { redacted: true } : {}),
       ...(result.mentions.length ? { mentions: result.mentions } : {}),
+      // Maestro's reminder after a chat-only turn, where a question may belong elsewhere.
+      ...(rest.text.includes('?') ? { reminder: QUESTION_REMINDER } : {}),
     };
   },
 });
