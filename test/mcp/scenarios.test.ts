@@ -24,6 +24,7 @@ async function agent(handle: string, session = 'proj', rooms: string[] | 'all' =
   return client;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool results are JSON, read field by field in the assertions
 async function value(client: McpTestClient, name: string, args: Record<string, unknown> = {}): Promise<Record<string, any>> {
   const result = await client.call(name, args);
   if (result.isError) throw new Error(`${name} failed: ${result.text}`);
