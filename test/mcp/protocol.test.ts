@@ -90,3 +90,19 @@ describe('mcp protocol', () => {
     expect(compatLoad.text).toMatch(/^FORBIDDEN: .*compat/);
   });
 });
+
+describe('mcp token economy', () => {
+  it('economy - the default tool list stays under 2,500 tokens (≈ JSON bytes / 4), and any tool is one room_load away', async () => {
+    const { coder } = await setup();
+    const defaults = JSON.stringify((await coder.client.listTools()).tools);
+    expect(Math.ceil(defaults.length / 4)).toBeLessThan(2500);
+    const rooms = (await coder.call('rooms_list')).value.rooms as Array<{ id: string; loaded: boolean; available?: boolean }>;
+    for (const room of rooms.filter((r) => !r.loaded && r.available !== false)) {
+      const loaded = await coder.call('room_load', { room: room.id });
+      expect(loaded.isError, room.id).toBe(false);
+      expect((loaded.value.tools as string[]).length, room.id).toBeGreaterThan(0);
+    }
+    const everything = JSON.stringify((await coder.client.listTools()).tools);
+    expect(everything.length).toBeGreaterThan(defaults.length * 2);
+  });
+});
