@@ -5,6 +5,7 @@ import path from 'node:path';
 import { rawSqlite } from './baseline.js';
 import { deliveryLatency, postThroughput, readNewLatency, tempDir } from './core.js';
 import { bareSseDelivery, restRoundTrips, sseDelivery } from './http.js';
+import { mcpRoundTrips } from './mcp.js';
 
 /**
  * `npm run bench`: the hub core's figures against the issue's targets, printed
@@ -112,6 +113,42 @@ async function main(): Promise<void> {
     target: '',
     ok: null,
   });
+
+  log('MCP tool calls against the SDK echo floor');
+  const mcp = await mcpRoundTrips({ httpLevels: quick ? [1, 10] : [1, 10, 100], stdioLevels: quick ? [1] : [1, 10], calls: quick ? 300 : 2000 });
+  results.mcp = mcp;
+  for (const run of mcp.runs) {
+    const label = `MCP ${run.tool} over ${run.transport}, ${run.agents} agent(s)`;
+    const p50Ratio = run.hub.latency.p50 / run.floor.latency.p50;
+    const rateRatio = run.hub.perSecond / run.floor.perSecond;
+    const p50Target = run.transport === 'stdio' && run.agents === 1 ? 'p50 <= 0.5' : run.tool === 'chat_post' && run.agents === 1 ? '<= 1.2x floor' : '';
+    rows.push({
+      metric: `${label}: p50 / p99 (ms)`,
+      value: `${fmt(run.hub.latency.p50)} / ${fmt(run.hub.latency.p99, 1)}`,
+      target: p50Target,
+      ok: run.transport === 'stdio' && run.agents === 1 ? run.hub.latency.p50 <= 0.5 : run.tool === 'chat_post' && run.agents === 1 ? p50Ratio <= 1.2 : null,
+    });
+    rows.push({
+      metric: `${label}: calls/s`,
+      value: fmt(run.hub.perSecond, 0),
+      target: run.transport === 'http' && run.agents === 100 ? '>= 1.0x floor' : '',
+      ok: run.transport === 'http' && run.agents === 100 ? rateRatio >= 1 : null,
+    });
+    rows.push({
+      metric: `  vs SDK echo floor (p50 ${fmt(run.floor.latency.p50)} ms, ${fmt(run.floor.perSecond, 0)} calls/s): p50 x, calls/s x`,
+      value: `${fmt(p50Ratio, 2)}, ${fmt(rateRatio, 2)}`,
+      target: '',
+      ok: null,
+    });
+  }
+  for (const [rooms, size] of Object.entries(mcp.toolList)) {
+    rows.push({
+      metric: `MCP tools/list, ${rooms} rooms: ${size.tools} tools, bytes, ~tokens (bytes/4)`,
+      value: `${size.bytes}, ${size.tokens}`,
+      target: rooms === 'default' ? '< 2500 tokens' : '',
+      ok: rooms === 'default' ? size.tokens < 2500 : null,
+    });
+  }
 
   const readNew: Record<string, unknown> = {};
   let bigHome: string | undefined;
