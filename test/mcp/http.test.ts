@@ -79,3 +79,31 @@ describe('mcp over http', () => {
     await expect(connect('pt_forged')).rejects.toThrow();
   });
 });
+
+describe('mcp http sessions', () => {
+  it('http mcp - a notification sent while the session stream was down is replayed when the client resumes with Last-Event-ID', async () => {
+    const headers = { authorization: `Bearer ${tokens.reviewer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const post = (body: unknown, session?: string) =>
+      fetch(`${hub.url}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
+    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'resume-test', version: '1' } } });
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).status).toBe(202);
+    // No stream is open: the list_changed this causes is kept for the session.
+    const loaded = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'room_load', arguments: { room: 'meeting' } } }, session);
+    expect(((await loaded.json()) as { result: { isError?: boolean } }).result.isError ?? false).toBe(false);
+    const controller = new AbortController();
+    const resumed = await fetch(`${hub.url}/mcp`, { headers: { ...headers, 'mcp-session-id': session, 'last-event-id': '_GET_stream:0' }, signal: controller.signal });
+    expect(resumed.status).toBe(200);
+    const reader = resumed.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    while (!text.includes('notifications/tools/list_changed')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += value;
+    }
+    controller.abort();
+    expect(text).toMatch(/id: _GET_stream:\d+/);
+    expect(text).toContain('"method":"notifications/tools/list_changed"');
+  });
+});

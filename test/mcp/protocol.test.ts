@@ -106,3 +106,18 @@ describe('mcp token economy', () => {
     expect(everything.length).toBeGreaterThan(defaults.length * 2);
   });
 });
+
+describe('mcp default rooms', () => {
+  it('rooms - mcp.rooms sets the default set, mcp.participantRooms one participant\'s; "all" loads every available room', async () => {
+    t = await openTestHub({ config: { mcp: { rooms: ['meeting'], participantRooms: { lead: 'all', quiet: [] } } } });
+    for (const handle of ['dev', 'lead', 'quiet']) await t.hub.join({ handle, session: 'proj' });
+    const [dev, lead, quiet] = [await connectInMemory(t.hub, 'dev', 'proj'), await connectInMemory(t.hub, 'lead', 'proj'), await connectInMemory(t.hub, 'quiet', 'proj')];
+    clients.push(dev, lead, quiet);
+    const devTools = await dev.toolNames();
+    expect(devTools).toContain('meeting_say');
+    expect(devTools).not.toContain('chat_post');
+    expect(await lead.toolNames()).toEqual(expect.arrayContaining(['chat_post', 'steer_pause', 'meeting_say', 'request_send', 'presence_set']));
+    expect((await lead.toolNames()).some((n) => n.startsWith('katra_'))).toBe(false);
+    expect(await quiet.toolNames()).toEqual(['whoami', 'rooms_list', 'rooms_find', 'room_load', 'room_unload', 'inbox', 'inbox_ack', 'wait', 'who']);
+  });
+});
