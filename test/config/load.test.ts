@@ -86,6 +86,16 @@ describe('config loading', () => {
       },
       participation: { permissiveMaxMembers: D.DEFAULT_PERMISSIVE_MAX_MEMBERS },
       store: { synchronous: D.DEFAULT_STORE_SYNCHRONOUS },
+      mcp: {
+        rooms: [...D.DEFAULT_MCP_ROOMS],
+        participantRooms: {},
+        excludedKinds: [...D.DEFAULT_MCP_EXCLUDED_KINDS],
+        compat: D.DEFAULT_MCP_COMPAT,
+        compatMeeting: D.DEFAULT_MCP_COMPAT_MEETING,
+        waitTimeoutMs: D.DEFAULT_MCP_WAIT_TIMEOUT_MS,
+        sessionIdleMs: D.DEFAULT_MCP_SESSION_IDLE_MS,
+        maxSessions: D.DEFAULT_MCP_MAX_SESSIONS,
+      },
     });
     expect(defaultConfig()).toEqual(config);
   });
@@ -189,9 +199,13 @@ describe('config loading', () => {
       // A valid value different from the default where one is easy to name.
       const next =
         type === 'boolean' ? !current : type === 'number' ? (current as number) + 1 : key === 'store.synchronous' ? 'normal' : key === 'chat.defaultChannel' ? 'lobby' : 'set-by-env';
-      const config = load({ home: dir, env: { [env]: String(next) } });
-      expect(valueAt(config, key), `${env} should set ${key}`).toEqual(next);
+      // Lists are comma-separated in the environment.
+      const [raw, expected] = type === 'list' ? ['meeting, requests', ['meeting', 'requests']] : [String(next), next];
+      const config = load({ home: dir, env: { [env]: raw } });
+      expect(valueAt(config, key), `${env} should set ${key}`).toEqual(expected);
     }
+    expect(load({ home: dir, env: { PARLEY_MCP_ROOMS: 'all' } }).mcp.rooms).toBe('all');
+    expect(configError(() => load({ home: dir, env: { PARLEY_MCP_ROOMS: 'chat,Bad Room' } })).field).toBe('mcp.rooms.1');
   });
 
   it('config - a missing default config file is fine, a missing explicit --config file fails', () => {
