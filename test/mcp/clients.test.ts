@@ -60,6 +60,27 @@ describe('the MCP Inspector CLI', () => {
     const read = JSON.parse((JSON.parse(called.stdout) as { content: Array<{ text: string }> }).content[0]!.text) as { messages: Array<{ text: string; author: string }> };
     expect(read.messages).toContainEqual(expect.objectContaining({ author: 'inspector', text: 'hello from the inspector' }));
   });
+
+  it('inspector - a tool of every room answers over both transports', () => {
+    const calls: Array<[string, string[]]> = [
+      ['whoami', []],
+      ['chat_threads', []],
+      ['steer_done', ['--tool-arg', 'thread=general']],
+      ['meeting_list', []],
+      ['requests_open', []],
+      ['presence_set', ['--tool-arg', 'state=thinking']],
+    ];
+    const http = ['--cli', `${hub.url}/mcp?rooms=all`, '--transport', 'http', '--header', `Authorization: Bearer ${token}`];
+    const stdio = ['--cli', '-e', `PARLEY_URL=${hub.url}`, '-e', `PARLEY_HOME=${home}`, process.execPath, BIN, 'mcp', '--as', 'stdio-agent', '--session', 'proj', '--rooms', 'all'];
+    for (const [transport, target] of [['http', http], ['stdio', stdio]] as const) {
+      for (const [tool, args] of calls) {
+        const called = run(INSPECTOR, [...target, '--method', 'tools/call', '--tool-name', tool, ...args]);
+        expect(called.status, `${transport} ${tool}: ${called.stderr}`).toBe(0);
+        const result = JSON.parse(called.stdout) as { content: Array<{ text: string }>; isError?: boolean };
+        expect(result.isError ?? false, `${transport} ${tool}: ${result.content[0]?.text}`).toBe(false);
+      }
+    }
+  }, 120_000);
 });
 
 describe('the MCP conformance suite', () => {
