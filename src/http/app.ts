@@ -11,6 +11,7 @@ import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
 import { McpHttpSessions } from '../mcp/http.js';
 import { openApiDocument } from './openapi.js';
+import { WebAssets } from './web.js';
 import { LoginBodySchema } from './schemas.js';
 import { participantRoutes } from './routes/participants.js';
 import { conversationRoutes } from './routes/conversation.js';
@@ -48,6 +49,11 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   app.use('*', bodyLimit(maxBytes));
 
   app.get('/healthz', (c) => c.json({ ok: true, version: VERSION }));
+
+  // The web page: public files (its login form is part of it); everything it shows comes from the authenticated API.
+  const web = new WebAssets();
+  app.get('/', (c) => web.page(c));
+  app.get('/assets/*', (c) => web.asset(c));
 
   if (options.admin) {
     const admin = options.admin;

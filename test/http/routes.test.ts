@@ -304,6 +304,16 @@ describe('http routes against a real hub', () => {
     const asAlice = { token: alice };
     const asBob = { token: bob };
     await ok('GET', '/healthz', {});
+    const page = await fetch(`${hub.url}/`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<div id="app">');
+    answered.add('GET /');
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${hub.url}${script}`);
+    expect(asset.status).toBe(200);
+    answered.add('GET /assets/*');
     await ok('POST', '/api/v1/login', {}, { body: { password: PASSWORD, session: 'proj' } });
     await ok('POST', '/api/v1/logout', {});
     await ok('POST', '/api/v1/participants', {}, { ...admin, body: { handle: 'erin', session: 'proj' } });
