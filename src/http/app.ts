@@ -69,6 +69,8 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   }
 
   const auth = new Authenticator(hub, hub.config.webui.password);
+  // Public: whether password sign-in is on, so the page can say so before anyone signs in.
+  app.get('/api/v1/login', (c) => c.json({ passwordSet: auth.passwordSet }));
   app.post('/api/v1/login', async (c) => {
     const body = parseInput(LoginBodySchema, await jsonBody(c));
     if (!auth.checkPassword(c, body.password)) {

@@ -35,6 +35,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/healthz', summary: 'Liveness and version', auth: 'none' },
   { method: 'get', path: '/', summary: 'The web page', auth: 'none' },
   { method: 'get', path: '/assets/*', summary: "The web page's built files", auth: 'none' },
+  { method: 'get', path: '/api/v1/login', summary: 'Whether password sign-in is on (the hub password is set)', auth: 'none' },
   { method: 'post', path: '/api/v1/login', summary: 'Sign the human in with the hub password (sets a cookie)', body: LoginBodySchema, auth: 'none' },
   { method: 'post', path: '/api/v1/logout', summary: 'Sign out', auth: 'none' },
   { method: 'post', path: '/api/v1/participants', summary: 'Register (join) a participant and issue a token', body: JoinInputSchema, auth: 'admin' },

@@ -314,6 +314,7 @@ describe('http routes against a real hub', () => {
     const asset = await fetch(`${hub.url}${script}`);
     expect(asset.status).toBe(200);
     answered.add('GET /assets/*');
+    expect(await ok('GET', '/api/v1/login', {})).toEqual({ passwordSet: true });
     await ok('POST', '/api/v1/login', {}, { body: { password: PASSWORD, session: 'proj' } });
     await ok('POST', '/api/v1/logout', {});
     await ok('POST', '/api/v1/participants', {}, { ...admin, body: { handle: 'erin', session: 'proj' } });

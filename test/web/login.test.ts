@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { tempHome } from '../helpers/hub.js';
+import { startServe, stopHubs } from '../helpers/serve.js';
+
+/** The web page in a real browser against a real hub process. */
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await stopHubs();
+});
+
+describe('web page sign-in', () => {
+  it('web - sign-in is required; a wrong password is refused; the right one signs the human in; sign-out works', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'open sesame' } });
+    const { browser, close } = await launchBrowser();
+    cleanups.push(close);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(`${hub.url}/`);
+    await page.getByLabel('Password').fill('guess');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong password');
+    await page.screenshot({ path: screenshotPath('login-refused') });
+    await page.getByLabel('Password').fill('open sesame');
+    await page.getByLabel('Session').fill('proj');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.locator('.who').textContent()).toContain('@human in session “proj”');
+    await page.screenshot({ path: screenshotPath('signed-in') });
+    // The cookie keeps the human signed in across a reload, and sign-out ends it.
+    await page.reload();
+    await expect.poll(() => page.locator('.who').textContent()).toContain('@human');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => page.getByLabel('Password').count()).toBe(1);
+  }, 60_000);
+
+  it('web - without a hub password the page says so and sign-in is off', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const hub = await startServe(home);
+    const { browser, close } = await launchBrowser();
+    cleanups.push(close);
+    const page = await browser.newPage();
+    await page.goto(`${hub.url}/`);
+    await expect.poll(() => page.locator('.banner').textContent()).toContain('runs without a password');
+    expect(await page.getByRole('button', { name: 'Sign in' }).isDisabled()).toBe(true);
+    await page.screenshot({ path: screenshotPath('no-password') });
+  }, 60_000);
+});
