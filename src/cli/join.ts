@@ -26,6 +26,19 @@ function adminToken(home: string): string {
   return token;
 }
 
+export interface Registration {
+  participant: Participant;
+  session: { name: string };
+  token: string;
+}
+
+/** Registers (joins) a participant with the running hub through the home's admin token, and keeps its token in the home. */
+export async function registerParticipant(url: string, home: string, body: { handle: string; session?: string; profile?: Record<string, unknown> }): Promise<Registration> {
+  const result = await callHub<Registration>(url, 'POST', '/api/v1/participants', adminToken(home), body);
+  saveToken(home, result.session.name, result.participant.handle, result.token);
+  return result;
+}
+
 export async function join(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -59,14 +72,11 @@ export async function join(argv: string[]): Promise<number> {
     ...(values.nickname === undefined ? {} : { nickname: values.nickname }),
     ...(values.role === undefined ? {} : { roles: values.role }),
   };
-  const result = await callHub<{ participant: Participant; session: { name: string }; token: string }>(
-    hubUrl(),
-    'POST',
-    '/api/v1/participants',
-    adminToken(home),
-    { handle, ...(values.session === undefined ? {} : { session: values.session }), ...(Object.keys(profile).length ? { profile } : {}) },
-  );
-  saveToken(home, result.session.name, result.participant.handle, result.token);
+  const result = await registerParticipant(hubUrl(), home, {
+    handle,
+    ...(values.session === undefined ? {} : { session: values.session }),
+    ...(Object.keys(profile).length ? { profile } : {}),
+  });
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {
     process.stdout.write(

@@ -7,10 +7,11 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { RestParticipant } from '../client/rest-participant.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
-import { readAdminToken } from '../http/admin-token.js';
+import { humanHandles } from '../mcp/instructions.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Participant } from '../schema/participant.js';
-import { callHub, hubUrl, loadToken, saveToken } from './hub-client.js';
+import { hubUrl, loadToken } from './hub-client.js';
+import { registerParticipant } from './join.js';
 
 /**
  * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its
@@ -74,13 +75,13 @@ export async function mcp(argv: string[]): Promise<number> {
       ...(values.model === undefined ? {} : { model: values.model }),
       ...(values.role === undefined ? {} : { roles: values.role }),
     };
-    token = await joinAs(url, home, values.as, session, profile);
+    token = (await registerParticipant(url, home, { handle: values.as, session, profile })).token;
     api = new RestParticipant(url, token);
     me = await api.whoami();
   }
   if (!api || !me) throw new ParleyError('UNAUTHORIZED', 'PARLEY_TOKEN is not a valid token of this hub; unset it, or use --as HANDLE.');
 
-  const humans = (await api.participants()).filter((p) => p.profile.kind === 'human').map((p) => p.handle);
+  const humans = await humanHandles(api);
   const rooms = values.rooms === undefined ? undefined : values.rooms.trim() === 'all' ? ('all' as const) : values.rooms.split(',').map((r) => r.trim()).filter(Boolean);
   const { server } = createMcpServer({ api, config, participant: me.participant, session: me.session.name, humans, ...(rooms ? { rooms } : {}) });
   const participant: Participant = me.participant;
@@ -134,16 +135,4 @@ async function ensureHub(url: string, home: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new ParleyError('HUB_CLOSED', `The hub did not come up at ${url} within ${START_TIMEOUT_MS / 1000} s; see ${path.join(home, 'hub.log')}.`);
-}
-
-async function joinAs(url: string, home: string, handle: string, session: string, profile: Record<string, unknown>): Promise<string> {
-  const admin = readAdminToken(home);
-  if (!admin) throw new ParleyError('HUB_CLOSED', `The hub at ${url} has not written its admin token in ${home}; is it running on another home?`);
-  const result = await callHub<{ participant: Participant; session: { name: string }; token: string }>(url, 'POST', '/api/v1/participants', admin, {
-    handle,
-    session,
-    profile,
-  });
-  saveToken(home, result.session.name, result.participant.handle, result.token);
-  return result.token;
 }

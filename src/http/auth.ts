@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { ParleyError } from '../errors/parley-error.js';
@@ -7,6 +6,7 @@ import type { Actor } from '../hub/actor.js';
 import { DEFAULT_SESSION, type Hub } from '../hub/hub.js';
 import { DEFAULT_SIGN_IN_MAX_FAILURES, DEFAULT_SIGN_IN_WINDOW_MS } from '../config/defaults.js';
 import { unauthorized } from './http-error.js';
+import { nodeBindings } from './node-bindings.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
 /** What an authenticated request carries: the participant and session it acts as. */
@@ -133,8 +133,7 @@ export function sessionOf(c: Context): string {
 
 /** The client's address, as the socket reports it (requests served in-process have none). */
 function clientAddress(c: Context): string {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  return incoming?.socket.remoteAddress ?? 'in-process';
+  return nodeBindings(c).incoming?.socket.remoteAddress ?? 'in-process';
 }
 
 function sha256(text: string): Buffer {

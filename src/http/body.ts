@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { ParleyError } from '../errors/parley-error.js';
+import { nodeBindings } from './node-bindings.js';
 
 /**
  * Request bodies. The size limit is checked against Content-Length before
@@ -60,8 +61,7 @@ function tooLarge(maxBytes: number): ParleyError {
 }
 
 function incomingOf(c: Context): IncomingMessage | undefined {
-  const env = c.env as { incoming?: IncomingMessage } | undefined;
-  return env?.incoming;
+  return nodeBindings(c).incoming;
 }
 
 /** The raw body as text, within the size limit (see bodyLimit). */

@@ -1,4 +1,5 @@
 import { ProfileSchema, type Profile, type ProfileInput } from '../schema/participant.js';
+import { stripUndefined } from '../util/objects.js';
 import type { HubContext } from './context.js';
 import { generateIdentity } from './identity.js';
 import type { ParticipantRecord, SessionRecord } from './state.js';
@@ -65,8 +66,4 @@ export function enterSession(ctx: HubContext, tx: Transaction, session: SessionR
   const general = ctx.state.channel(session.id, name);
   if (general) ensureSubscribed(ctx, general, participant.id);
   else createThread(ctx, tx, { session, kind: 'channel', name, createdBy: participant.id, members: [] });
-}
-
-function stripUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

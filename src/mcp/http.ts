@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -8,7 +7,9 @@ import type { Actor } from '../hub/actor.js';
 import type { Hub } from '../hub/hub.js';
 import type { Logger } from '../util/logger.js';
 import { readBodyText } from '../http/body.js';
+import { nodeBindings } from '../http/node-bindings.js';
 import { SessionEventStore } from './event-store.js';
+import { humanHandles } from './instructions.js';
 import { createMcpServer } from './server.js';
 
 /**
@@ -89,7 +90,7 @@ export class McpHttpSessions {
       await oldest.transport.close().catch(() => undefined);
     }
     const participant = actor.participant;
-    const humans = (await actor.participants()).filter((p) => p.profile.kind === 'human').map((p) => p.handle);
+    const humans = await humanHandles(actor);
     const rooms = roomsQuery(c.req.query('rooms'));
     const { server } = createMcpServer({
       api: actor,
@@ -141,9 +142,8 @@ function roomsQuery(value: string | undefined): string[] | 'all' | undefined {
 
 /** The request as the SDK's web-standard transport reads it: method, URL and headers (the body is passed parsed). */
 function webRequest(c: Context): Request {
-  const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
-  const incoming = env?.incoming;
-  if (!incoming || !env.outgoing) return new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers });
+  const { incoming, outgoing } = nodeBindings(c);
+  if (!incoming || !outgoing) return new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers });
   const headers = new Headers();
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
@@ -152,7 +152,7 @@ function webRequest(c: Context): Request {
   }
   // The response closing (finished, or the client gone) ends what the transport streams.
   const controller = new AbortController();
-  env.outgoing.once('close', () => controller.abort());
+  outgoing.once('close', () => controller.abort());
   return new Request(c.req.url, { method: c.req.method, headers, signal: controller.signal });
 }
 

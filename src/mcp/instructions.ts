@@ -1,4 +1,10 @@
+import type { ParticipantApi } from '../hub/participant-api.js';
 import type { Participant } from '../schema/participant.js';
+
+/** The handles of the session's humans, whom the instructions name for blocking questions. */
+export async function humanHandles(api: Pick<ParticipantApi, 'participants'>): Promise<string[]> {
+  return (await api.participants()).filter((p) => p.profile.kind === 'human').map((p) => p.handle);
+}
 
 /**
  * The `instructions` of the initialize result: Maestro's prompt addendum,

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Hub } from '../../src/hub/hub.js';
+import { humanHandles } from '../../src/mcp/instructions.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 
 /**
@@ -20,7 +21,7 @@ export interface McpTestClient {
 
 export async function connectInMemory(hub: Hub, handle: string, session: string, rooms?: string[] | 'all'): Promise<McpTestClient> {
   const actor = hub.actor(handle, session);
-  const humans = (await actor.participants()).filter((p) => p.profile.kind === 'human').map((p) => p.handle);
+  const humans = await humanHandles(actor);
   const { server } = createMcpServer({ api: actor, config: hub.config, participant: actor.participant, session, humans, ...(rooms ? { rooms } : {}) });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'parley-test', version: '1.0.0' });

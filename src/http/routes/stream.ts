@@ -1,9 +1,9 @@
-import type { ServerResponse } from 'node:http';
 import { Hono } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { ParleyError } from '../../errors/parley-error.js';
 import type { AuthVariables } from '../auth.js';
 import { boolQuery, intQuery } from '../body.js';
+import { nodeBindings } from '../node-bindings.js';
 import { SseWriter, sseErrorFrame, sseFrame } from '../sse.js';
 
 /**
@@ -27,7 +27,7 @@ export function streamRoutes(): Hono<Env> {
     const thread = c.req.query('thread');
     const inbox = boolQuery(c, 'inbox');
     const ephemeral = !boolQuery(c, 'events_only');
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    const { outgoing } = nodeBindings(c);
     if (!outgoing) throw new ParleyError('INTERNAL', 'The live stream is served by the hub\'s HTTP server only.');
     // Subscribing validates the filter (unknown thread, another's DM) before anything is sent.
     const subscription = c.get('actor').live({

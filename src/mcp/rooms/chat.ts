@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { ParticipantApi } from '../../hub/participant-api.js';
 import type { ThreadInfo } from '../../hub/threads.js';
+import { stripUndefined } from '../../util/objects.js';
 import { ChannelNameSchema, HandleSchema, TagSchema, ThreadRefSchema, UlidSchema } from '../../schema/names.js';
 import { compactEvent, tool } from '../tool.js';
 import type { RoomDef } from './registry.js';
@@ -27,13 +29,18 @@ export function compactThread(thread: ThreadInfo): Record<string, unknown> {
   };
 }
 
+/** Subscribes to, leaves or mutes a thread for the caller; the chat and compat rooms both use it. */
+export function changeSubscription(api: ParticipantApi, thread: string, state: 'subscribe' | 'unsubscribe' | 'mute'): Promise<ThreadInfo> {
+  return state === 'mute' ? api.mute(thread) : state === 'unsubscribe' ? api.unsubscribe(thread) : api.subscribe(thread);
+}
+
 const subscription = (name: string, verb: string, state: 'subscribe' | 'unsubscribe' | 'mute', what: string) =>
   tool({
     name,
     description: what,
     input: z.strictObject({ thread: ThreadRefSchema.describe(`The thread to ${verb}.`) }),
     async run(ctx, { thread }) {
-      const info = state === 'mute' ? await ctx.api.mute(thread) : state === 'unsubscribe' ? await ctx.api.unsubscribe(thread) : await ctx.api.subscribe(thread);
+      const info = await changeSubscription(ctx.api, thread, state);
       return { thread: info.name, subscription: info.subscription };
     },
   });
@@ -139,7 +146,3 @@ export const chatRoom: RoomDef = {
     subscription('chat_unmute', 'unmute', 'subscribe', 'Unmutes a thread for you (subscribed again).'),
   ],
 };
-
-export function stripUndefined<T extends Record<string, unknown>>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
-}

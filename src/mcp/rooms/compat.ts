@@ -3,7 +3,7 @@ import { RequestStatusSchema } from '../../schema/event.js';
 import { PRESENCE_STATES, type PresenceState } from '../../schema/inputs.js';
 import { ParleyError } from '../../errors/parley-error.js';
 import { tool } from '../tool.js';
-import { chatPost, chatRead } from './chat.js';
+import { changeSubscription, chatPost, chatRead } from './chat.js';
 import type { RoomDef } from './registry.js';
 
 /**
@@ -31,7 +31,7 @@ const subscription = (name: 'subscribe' | 'unsubscribe' | 'mute' | 'unmute') =>
     input: z.strictObject({ channel: Channel }),
     async run(ctx, { channel }) {
       const thread = bare(channel);
-      const info = name === 'mute' ? await ctx.api.mute(thread) : name === 'unsubscribe' ? await ctx.api.unsubscribe(thread) : await ctx.api.subscribe(thread);
+      const info = await changeSubscription(ctx.api, thread, name === 'unmute' ? 'subscribe' : name);
       return { channel: info.name, subscription: info.subscription };
     },
   });

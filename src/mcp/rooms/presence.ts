@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PresenceStateSchema } from '../../schema/inputs.js';
 import { ThreadRefSchema } from '../../schema/names.js';
 import { tool } from '../tool.js';
-import { stripUndefined } from './chat.js';
+import { stripUndefined } from '../../util/objects.js';
 import type { RoomDef } from './registry.js';
 
 /** Presence: tell the others what you are doing (every call already counts as a sign of life). */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RequestStatusSchema } from '../../schema/event.js';
 import { HandleSchema, ThreadRefSchema } from '../../schema/names.js';
 import { tool } from '../tool.js';
-import { stripUndefined } from './chat.js';
+import { stripUndefined } from '../../util/objects.js';
 import type { RoomDef } from './registry.js';
 
 /**

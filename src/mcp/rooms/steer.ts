@@ -5,7 +5,8 @@ import type { ControlInput } from '../../schema/control.js';
 import { HandleSchema, ThreadRefSchema, ThreadTitleSchema, UlidSchema } from '../../schema/names.js';
 import { ProfilePatchSchema } from '../../schema/participant.js';
 import { tool, type ToolContext } from '../tool.js';
-import { compactThread, stripUndefined } from './chat.js';
+import { stripUndefined } from '../../util/objects.js';
+import { compactThread } from './chat.js';
 import type { RoomDef } from './registry.js';
 
 /**
