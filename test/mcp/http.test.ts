@@ -77,6 +77,13 @@ describe('mcp over http', () => {
     });
     expect(noSession.status).toBe(400);
     await expect(connect('pt_forged')).rejects.toThrow();
+    const malformed = await fetch(`${hub.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.reviewer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc": "2.0", "method": ',
+    });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ error: { code: -32700, message: expect.stringContaining('not valid JSON') } });
   });
 });
 

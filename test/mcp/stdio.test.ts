@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -64,6 +65,20 @@ async function freePort(): Promise<number> {
 }
 
 describe('mcp over stdio', () => {
+  it('stdio - usage errors exit 2 with a one-line reason and start nothing', () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const env = childEnv(home, { PARLEY_URL: 'http://127.0.0.1:9' });
+    const noHandle = spawnSync(process.execPath, [BIN, 'mcp'], { env, encoding: 'utf8', timeout: 20_000 });
+    expect(noHandle.status).toBe(2);
+    expect(noHandle.stderr).toContain('mcp needs --as HANDLE');
+    expect(noHandle.stdout).toBe('');
+    const unknownFlag = spawnSync(process.execPath, [BIN, 'mcp', '--as', 'x', '--colour'], { env, encoding: 'utf8', timeout: 20_000 });
+    expect(unknownFlag.status).toBe(2);
+    expect(unknownFlag.stderr).toContain('--colour');
+    expect(fs.existsSync(path.join(home, 'hub.log'))).toBe(false);
+  });
+
   it('stdio - an agent joins on first use, posts and reads through the hub; stdout carries only protocol', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
