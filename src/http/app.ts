@@ -12,7 +12,7 @@ import { errorResponse, unauthorized } from './http-error.js';
 import { McpHttpSessions } from '../mcp/http.js';
 import { openApiDocument } from './openapi.js';
 import { WebAssets } from './web.js';
-import { LoginBodySchema } from './schemas.js';
+import { LoginBodySchema, SwitchSessionBodySchema } from './schemas.js';
 import { participantRoutes } from './routes/participants.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { directoryRoutes } from './routes/directory.js';
@@ -76,15 +76,25 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
     if (!auth.checkPassword(c, body.password)) {
       throw unauthorized(auth.passwordSet ? 'Wrong password.' : 'This hub has no password set, so password sign-in is off; use a bearer token.');
     }
-    const handle = body.handle ?? DEFAULT_HUMAN_HANDLE;
-    const session = body.session ?? sessionOf(c);
-    const cookie = await auth.login(handle, session);
+    const { cookie, actor } = await auth.login(body.handle ?? DEFAULT_HUMAN_HANDLE, body.session ?? sessionOf(c));
     setSessionCookie(c, cookie);
-    const actor = await auth.humanActor(handle, session);
     return c.json({ participant: actor.participant, session: actor.session });
   });
-  app.post('/api/v1/logout', (c) => {
-    auth.logout(getCookie(c, SESSION_COOKIE));
+  // The page's session picker: the signed-in human moves to another session (joined on first use).
+  app.post('/api/v1/login/session', auth.middleware(), async (c) => {
+    const body = parseInput(SwitchSessionBodySchema, await jsonBody(c));
+    const current = c.get('actor');
+    const oldCookie = getCookie(c, SESSION_COOKIE);
+    if (current.participant.profile.kind !== 'human' || !oldCookie) {
+      throw new ParleyError('FORBIDDEN', 'Only a human signed in with the hub password (the page\'s cookie) can switch sessions; an agent uses a token of the other session.');
+    }
+    const { cookie, actor } = await auth.login(current.participant.handle, body.session);
+    await auth.logout(oldCookie);
+    setSessionCookie(c, cookie);
+    return c.json({ participant: actor.participant, session: actor.session });
+  });
+  app.post('/api/v1/logout', async (c) => {
+    await auth.logout(getCookie(c, SESSION_COOKIE));
     clearSessionCookie(c);
     return c.json({ ok: true });
   });
@@ -97,7 +107,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   api.use('*', auth.middleware());
   const document = openApiDocument();
   api.get('/openapi.json', (c) => c.json(document));
-  api.route('/', directoryRoutes());
+  api.route('/', directoryRoutes(hub.config));
   api.route('/', conversationRoutes());
   api.route('/', coordinationRoutes());
   api.route('/', streamRoutes());

@@ -26,7 +26,6 @@ export const DEFAULT_HUMAN_HANDLE = 'human';
  * ever changes who the author is.
  */
 export class Authenticator {
-  readonly #cookies = new Map<string, { handle: string; session: string }>();
   readonly #passwordHash: Buffer | undefined;
 
   constructor(
@@ -55,16 +54,19 @@ export class Authenticator {
     return ok;
   }
 
-  /** Signs the human in: returns a cookie value naming their handle and session. */
-  async login(handle: string, session: string): Promise<string> {
-    await this.humanActor(handle, session);
-    const value = crypto.randomBytes(32).toString('base64url');
-    this.#cookies.set(value, { handle, session });
-    return value;
+  /**
+   * Signs the human in: the cookie's value is a bearer token of their own,
+   * kept (hashed) in the store like any other, so a signed-in page survives a
+   * hub restart and signing out revokes exactly that browser's token.
+   */
+  async login(handle: string, session: string): Promise<{ cookie: string; actor: Actor }> {
+    const actor = await this.humanActor(handle, session);
+    const cookie = await this.hub.issueToken(actor.participant.handle, actor.session.name);
+    return { cookie, actor };
   }
 
-  logout(cookie: string | undefined): void {
-    if (cookie) this.#cookies.delete(cookie);
+  async logout(cookie: string | undefined): Promise<void> {
+    if (cookie) await this.hub.revokeToken(cookie);
   }
 
   middleware(): MiddlewareHandler<{ Variables: AuthVariables }> {
@@ -92,9 +94,9 @@ export class Authenticator {
       return this.humanActor(user || DEFAULT_HUMAN_HANDLE, sessionOf(c));
     }
     const cookie = getCookie(c, SESSION_COOKIE);
-    const signedIn = cookie ? this.#cookies.get(cookie) : undefined;
-    if (signedIn) return this.humanActor(signedIn.handle, signedIn.session);
-    throw unauthorized();
+    const signedIn = cookie ? this.hub.authenticate(cookie) : undefined;
+    if (signedIn) return signedIn;
+    throw unauthorized(cookie ? 'Your sign-in has ended (signed out, or the token was revoked); sign in again.' : undefined);
   }
 
   /** The human participant, joined to the session on first use. */
@@ -119,8 +121,11 @@ export class Authenticator {
   }
 }
 
+/** How long a browser stays signed in without signing in again. */
+const COOKIE_MAX_AGE_SECONDS = 30 * 24 * 3600;
+
 export function setSessionCookie(c: Context, value: string): void {
-  setCookie(c, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'Strict', path: '/' });
+  setCookie(c, SESSION_COOKIE, value, { httpOnly: true, sameSite: 'Strict', path: '/', maxAge: COOKIE_MAX_AGE_SECONDS });
 }
 
 export function clearSessionCookie(c: Context): void {

@@ -14,7 +14,7 @@ import {
 } from '../schema/inputs.js';
 import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
 import { VERSION } from '../version.js';
-import { LoginBodySchema, MeetingSayBodySchema, RotateTokenBodySchema, SubscriptionBodySchema } from './schemas.js';
+import { LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RotateTokenBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
 
 /**
  * A short OpenAPI 3.1 document of the REST API, generated from the same zod
@@ -37,6 +37,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/assets/*', summary: "The web page's built files", auth: 'none' },
   { method: 'get', path: '/api/v1/login', summary: 'Whether password sign-in is on (the hub password is set)', auth: 'none' },
   { method: 'post', path: '/api/v1/login', summary: 'Sign the human in with the hub password (sets a cookie)', body: LoginBodySchema, auth: 'none' },
+  { method: 'post', path: '/api/v1/login/session', summary: 'Move the signed-in human to another session (a new cookie)', body: SwitchSessionBodySchema },
   { method: 'post', path: '/api/v1/logout', summary: 'Sign out', auth: 'none' },
   { method: 'post', path: '/api/v1/participants', summary: 'Register (join) a participant and issue a token', body: JoinInputSchema, auth: 'admin' },
   { method: 'post', path: '/api/v1/participants/{handle}/tokens/rotate', summary: "Revoke a participant's tokens and issue one", body: RotateTokenBodySchema, auth: 'admin' },
@@ -50,6 +51,8 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'patch', path: '/api/v1/profile', summary: "Change the caller's own profile (the fields given; not its kind)", body: SelfProfilePatchSchema },
   { method: 'get', path: '/api/v1/threads', summary: 'Threads of the session with unread counts' },
   { method: 'post', path: '/api/v1/threads', summary: 'Create a channel', body: CreateChannelInputSchema },
+  { method: 'get', path: '/api/v1/threads/{thread}', summary: "A thread's steering state (who set what) and its members" },
+  { method: 'post', path: '/api/v1/threads/{thread}/read', summary: 'Mark the thread read up to a seq (moves the hub-kept cursor forward)', body: MarkReadBodySchema },
   { method: 'post', path: '/api/v1/threads/{thread}/rename', summary: 'Rename a thread', body: RenameThreadInputSchema.omit({ thread: true }) },
   { method: 'post', path: '/api/v1/threads/{thread}/side', summary: 'Open a side channel from a thread', body: OpenSideInputSchema.omit({ parent: true }) },
   { method: 'post', path: '/api/v1/threads/{thread}/close', summary: 'Close a side channel with a summary posted back', body: CloseSideInputSchema.omit({ thread: true }) },
@@ -77,6 +80,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'post', path: '/api/v1/meetings/{name}/say', summary: 'Say something in a meeting', body: MeetingSayBodySchema },
   { method: 'get', path: '/api/v1/meetings/{name}/hear', summary: 'Hear what others said since last_heard', query: ['last_heard', 'limit'] },
   { method: 'get', path: '/api/v1/meetings/{name}/who', summary: 'Who is in a meeting' },
+  { method: 'get', path: '/api/v1/meetings/{name}/ring', summary: 'The whole retained ring, own messages included, and how many were dropped' },
   { method: 'get', path: '/api/v1/meetings/{name}/status', summary: 'Meeting status', query: ['last_heard'] },
 ];
 

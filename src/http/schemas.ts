@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MeetingSayInputSchema, SubscriptionInputSchema } from '../schema/inputs.js';
-import { HandleSchema, SessionNameSchema } from '../schema/names.js';
+import { HandleSchema, SeqSchema, SessionNameSchema } from '../schema/names.js';
 
 /**
  * Bodies of the HTTP routes that are not a library call's input as it stands:
@@ -12,6 +12,10 @@ export const LoginBodySchema = z.strictObject({
   handle: HandleSchema.optional(),
   session: SessionNameSchema.optional(),
 });
+
+export const MarkReadBodySchema = z.strictObject({ up_to: SeqSchema });
+
+export const SwitchSessionBodySchema = z.strictObject({ session: SessionNameSchema });
 
 export const RotateTokenBodySchema = z.strictObject({ session: SessionNameSchema.optional() });
 

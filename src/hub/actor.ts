@@ -33,11 +33,13 @@ import {
   joinMeeting,
   leaveMeeting,
   listMeetings,
+  meetingRing,
   meetingStatus,
   meetingWho,
   sayInMeeting,
   type HearView,
   type MeetingView,
+  type RingView,
 } from './meeting-ops.js';
 import { dm, post, type PostResult } from './posting.js';
 import type { PresenceInfo } from './presence.js';
@@ -48,6 +50,7 @@ import { participantView } from './state.js';
 import { subscribe, type LiveSubscription } from './subscription.js';
 import { closeSide, createChannel, openSide, renameThread, setSubscription, type SideClosed, type SideOpened } from './thread-ops.js';
 import type { ThreadInfo } from './threads.js';
+import { markRead, threadDetail, type ThreadDetail } from './thread-view.js';
 import type { MeetingStatus } from '../meeting/meeting.js';
 import type { ParticipantApi } from './participant-api.js';
 
@@ -154,6 +157,16 @@ export class Actor implements ParticipantApi {
 
   async threads(): Promise<ThreadInfo[]> {
     return this.#run(() => listThreads(this.#ctx, this.#seat));
+  }
+
+  /** A thread's steering state and members, with who set what (the page's steering panel). */
+  async threadDetail(thread: string): Promise<ThreadDetail> {
+    return this.#run(() => threadDetail(this.#ctx, this.#seat, thread));
+  }
+
+  /** Marks a thread read up to a seq, as someone who has seen it on the page. */
+  async markRead(thread: string, upTo: number): Promise<{ readUpTo: number }> {
+    return this.#run(() => markRead(this.#ctx, this.#seat, thread, upTo));
   }
 
   // Reading ---------------------------------------------------------------
@@ -347,6 +360,11 @@ export class Actor implements ParticipantApi {
 
   async meetingStatus(meeting: string, lastHeard = 0): Promise<MeetingStatus> {
     return this.#run(() => meetingStatus(this.#ctx, this.#seat, { meeting, last_heard: lastHeard }));
+  }
+
+  /** The whole retained ring, for a person reviewing the room (the page's meeting view). */
+  async meetingRing(meeting: string): Promise<RingView> {
+    return this.#run(() => meetingRing(this.#ctx, this.#seat, meeting));
   }
 
   async meetings(): Promise<ReturnType<typeof listMeetings>> {

@@ -128,6 +128,15 @@ export class Hub {
     return value;
   }
 
+  /** Revokes one token, leaving the participant's others working (signing a browser out). */
+  async revokeToken(token: string): Promise<boolean> {
+    this.#assertOpen();
+    if (!this.#ctx.tokens.lookup(token)) return false;
+    const { value, committed } = this.#ctx.store.writes.write(() => this.#ctx.tokens.revokeOne(token));
+    await committed;
+    return value;
+  }
+
   /**
    * The participant and session a bearer token names, or undefined for an
    * unknown or revoked token. A closed hub says so (HUB_CLOSED) rather than

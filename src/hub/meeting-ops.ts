@@ -94,3 +94,28 @@ export function meetingStatus(ctx: HubContext, seat: Seat, input: { meeting: str
 export function listMeetings(ctx: HubContext, seat: Seat): Array<{ id: string; name: string; active: number; latest: number }> {
   return ctx.meetings.list(seat.session.id).map((m) => ({ id: m.id, name: m.name, active: m.active, latest: m.ring.latest }));
 }
+
+/** The whole retained ring for a person reviewing the room (own lines included); `dropped` counts messages the ring has overwritten. */
+export interface RingView extends MeetingView {
+  oldest: number;
+  latest: number;
+  dropped: number;
+  messages: HeardMessage[];
+}
+
+export function meetingRing(ctx: HubContext, seat: Seat, name: string): RingView {
+  const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
+  // No reader id: nobody's own messages are skipped.
+  const heard = meeting.hear(0, '');
+  const oldest = meeting.ring.oldest;
+  const latest = meeting.ring.latest;
+  return {
+    id: meeting.id,
+    name: meeting.name,
+    who: meeting.who().map(memberView),
+    oldest,
+    latest,
+    dropped: latest === 0 ? 0 : oldest - 1,
+    messages: heard.messages.map(messageView),
+  };
+}

@@ -51,6 +51,13 @@ export class TokenRegistry {
     return revoked;
   }
 
+  /** Revokes one token (inside the caller's write), e.g. a signed-out browser's. */
+  revokeOne(token: string): boolean {
+    const tokenHash = hashToken(token);
+    this.#byHash.delete(tokenHash);
+    return this.store.tokens.revokeOne(tokenHash);
+  }
+
   lookup(token: string): TokenSeat | undefined {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
     return this.#byHash.get(hashToken(token));

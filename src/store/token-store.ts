@@ -12,11 +12,13 @@ export class TokenStore {
   private readonly insertStmt: Database.Statement;
   private readonly allStmt: Database.Statement;
   private readonly revokeSeatStmt: Database.Statement;
+  private readonly revokeOneStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insertStmt = db.prepare('INSERT INTO tokens (token_hash, participant_id, session_id, created_at) VALUES (?, ?, ?, ?)');
     this.allStmt = db.prepare('SELECT * FROM tokens');
     this.revokeSeatStmt = db.prepare('DELETE FROM tokens WHERE participant_id = ? AND session_id = ?');
+    this.revokeOneStmt = db.prepare('DELETE FROM tokens WHERE token_hash = ?');
   }
 
   insert(row: TokenRow): void {
@@ -30,5 +32,10 @@ export class TokenStore {
   /** Revokes every token of one participant in one session; returns how many. */
   revokeSeat(participantId: string, sessionId: string): number {
     return this.revokeSeatStmt.run(participantId, sessionId).changes;
+  }
+
+  /** Revokes one token by its hash; returns whether it existed. */
+  revokeOne(tokenHash: string): boolean {
+    return this.revokeOneStmt.run(tokenHash).changes > 0;
   }
 }

@@ -101,6 +101,8 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/participants/{handle}/tokens/rotate': { session: 'proj' },
   'POST /api/v1/threads': { name: 'fresh' },
   'POST /api/v1/threads/{thread}/rename': { name: 'renamed' },
+  'POST /api/v1/threads/{thread}/read': { up_to: 1 },
+  'POST /api/v1/login/session': { session: 'proj' },
   'POST /api/v1/threads/{thread}/side': { title: 'a side topic' },
   'POST /api/v1/threads/{thread}/close': { summary: 'we agreed' },
   'PUT /api/v1/threads/{thread}/subscription': { state: 'muted' },
@@ -315,7 +317,14 @@ describe('http routes against a real hub', () => {
     expect(asset.status).toBe(200);
     answered.add('GET /assets/*');
     expect(await ok('GET', '/api/v1/login', {})).toEqual({ passwordSet: true });
-    await ok('POST', '/api/v1/login', {}, { body: { password: PASSWORD, session: 'proj' } });
+    const signIn = await fetch(`${hub.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD, session: 'proj' }) });
+    expect(signIn.status).toBe(200);
+    answered.add('POST /api/v1/login');
+    const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
+    const moved = await ok('POST', '/api/v1/login/session', {}, { headers: { cookie }, body: { session: 'other' } });
+    expect(moved.session).toMatchObject({ name: 'other' });
+    // Moving signed the old cookie out: it no longer answers.
+    expect((await call('GET', '/api/v1/whoami', { headers: { cookie } })).status).toBe(401);
     await ok('POST', '/api/v1/logout', {});
     await ok('POST', '/api/v1/participants', {}, { ...admin, body: { handle: 'erin', session: 'proj' } });
     await ok('POST', '/api/v1/participants/{handle}/tokens/rotate', { handle: 'erin' }, { ...admin, body: { session: 'proj' } });
@@ -342,6 +351,9 @@ describe('http routes against a real hub', () => {
     await ok('POST', '/api/v1/threads/{thread}/close', { thread: ((side.thread as { id?: string } | undefined)?.id ?? side.id) as string }, { ...asAlice, body: { summary: 'settled' } });
     await ok('PUT', '/api/v1/threads/{thread}/subscription', { thread }, { ...asAlice, body: { state: 'subscribed' } });
     await ok('GET', '/api/v1/threads/{thread}/new', { thread }, asBob);
+    const detail = await ok('GET', '/api/v1/threads/{thread}', { thread }, asAlice);
+    expect(detail.thread).toMatchObject({ id: thread, name: 'happy-path' });
+    expect(await ok('POST', '/api/v1/threads/{thread}/read', { thread }, { ...asAlice, body: { up_to: posted.seq } })).toEqual({ readUpTo: posted.seq });
     await ok('GET', '/api/v1/threads/{thread}/history', { thread }, asAlice);
     const exported = await ok('GET', '/api/v1/threads/{thread}/export', { thread }, asAlice);
     expect(String(exported.text)).toContain('the happy path');
@@ -369,6 +381,8 @@ describe('http routes against a real hub', () => {
     await ok('GET', '/api/v1/meetings/{name}/hear', { name: 'standup' }, asBob);
     await ok('GET', '/api/v1/meetings/{name}/who', { name: 'standup' }, asBob);
     await ok('GET', '/api/v1/meetings/{name}/status', { name: 'standup' }, asBob);
+    const ring = await ok('GET', '/api/v1/meetings/{name}/ring', { name: 'standup' }, asAlice);
+    expect(ring).toMatchObject({ dropped: 0, messages: [expect.objectContaining({ number: 1, speaker: 'alice', content: 'morning' })] });
     await ok('GET', '/api/v1/meetings', {}, asBob);
     await ok('POST', '/api/v1/meetings/{name}/leave', { name: 'standup' }, asBob);
     // The stream answers 200 with an event stream; this client leaves at once.

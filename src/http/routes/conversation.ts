@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
 import { parseInput } from '../../errors/parley-error.js';
 import { boolQuery, intQuery, jsonBody } from '../body.js';
-import { SubscriptionBodySchema } from '../schemas.js';
+import { MarkReadBodySchema, SubscriptionBodySchema } from '../schemas.js';
 
 /**
  * The conversation API for the authenticated participant: threads, posting,
@@ -17,6 +17,11 @@ export function conversationRoutes(): Hono<Env> {
   // Threads.
   app.get('/threads', async (c) => c.json({ threads: await c.get('actor').threads() }));
   app.post('/threads', async (c) => c.json(await c.get('actor').createChannel((await jsonBody(c)) as never), 201));
+  app.get('/threads/:thread', async (c) => c.json(await c.get('actor').threadDetail(c.req.param('thread'))));
+  app.post('/threads/:thread/read', async (c) => {
+    const body = parseInput(MarkReadBodySchema, await jsonBody(c));
+    return c.json(await c.get('actor').markRead(c.req.param('thread'), body.up_to));
+  });
   app.post('/threads/:thread/rename', async (c) =>
     c.json(await c.get('actor').renameThread({ ...(await jsonBody(c)), thread: c.req.param('thread') } as never)),
   );
