@@ -58,3 +58,16 @@ export function wrap(client: Client, listChanged: () => number, close: () => Pro
     close,
   };
 }
+
+/** An official SDK client connected to a hub process's /mcp over Streamable HTTP with a bearer token. */
+export async function connectHttp(baseUrl: string, token: string, query = ''): Promise<McpTestClient> {
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const client = new Client({ name: 'parley-test', version: '1.0.0' });
+  let changes = 0;
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+  });
+  await client.connect(transport);
+  return wrap(client, () => changes, () => client.close());
+}

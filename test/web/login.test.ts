@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { launchBrowser, screenshotPath } from '../helpers/browser.js';
 import { tempHome } from '../helpers/hub.js';
-import { startServe, stopHubs } from '../helpers/serve.js';
+import { joinOver, startServe, stopHubs } from '../helpers/serve.js';
 
 /** The web page in a real browser against a real hub process. */
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -15,6 +15,7 @@ describe('web page sign-in', () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
     const hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'open sesame' } });
+    await joinOver(hub, { handle: 'coder', session: 'other' });
     const { browser, close } = await launchBrowser();
     cleanups.push(close);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -26,11 +27,17 @@ describe('web page sign-in', () => {
     await page.getByLabel('Password').fill('open sesame');
     await page.getByLabel('Session').fill('proj');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.locator('.who').textContent()).toContain('@human in session “proj”');
+    await expect.poll(() => page.locator('.who').textContent()).toContain('@human');
+    expect(await page.getByLabel('Session', { exact: true }).inputValue()).toBe('proj');
     await page.screenshot({ path: screenshotPath('signed-in') });
     // The cookie keeps the human signed in across a reload, and sign-out ends it.
     await page.reload();
     await expect.poll(() => page.locator('.who').textContent()).toContain('@human');
+    // The session picker moves the human to another session of the hub.
+    await page.getByLabel('Session', { exact: true }).selectOption('other');
+    await expect.poll(() => page.getByLabel('Session', { exact: true }).inputValue()).toBe('other');
+    await page.locator('.live-live').waitFor();
+    expect(await page.evaluate(() => fetch('/api/v1/whoami').then((r) => r.json() as Promise<{ session: { name: string } }>).then((w) => w.session.name))).toBe('other');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByLabel('Password').count()).toBe(1);
   }, 60_000);

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks';
-import { api, ApiError, type Me } from './api.js';
+import { api, ApiError } from '../api.js';
+import type { Me } from '../types.js';
 
 /** Sign-in with the hub password (Maestro): handle and session default to "human" and "default". */
 export function Login({ passwordSet, onSignedIn }: { passwordSet: boolean; onSignedIn: (me: Me) => void }) {

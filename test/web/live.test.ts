@@ -1,0 +1,81 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { launchBrowser, screenshotPath } from '../helpers/browser.js';
+import { tempHome } from '../helpers/hub.js';
+import { joinOver, startServe, stopHubs } from '../helpers/serve.js';
+import { shownSeqs, shownTexts, signIn } from '../helpers/web.js';
+
+/** The page's live stream across a hub restart, and the chat toggle. */
+const cleanups: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await stopHubs();
+});
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function post(url: string, token: string, text: string): Promise<number> {
+  const res = await fetch(`${url}/api/v1/threads/general/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { seq: number }).seq;
+}
+
+describe('web page live stream', () => {
+  it('web - after the hub restarts the page reconnects by itself (still signed in) and shows every message once, in order', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const port = String(await freePort());
+    const env = { PARLEY_WEBUI_PASSWORD: 'pw-restart' };
+    let hub = await startServe(home, { port, env });
+    const token = await joinOver(hub, { handle: 'coder' });
+    await post(hub.url, token, 'before 1');
+    const { browser, close } = await launchBrowser();
+    cleanups.push(close);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page, hub, 'pw-restart');
+    await page.locator('.timeline article.event').first().waitFor();
+    await post(hub.url, token, 'before 2');
+    await expect.poll(() => shownTexts(page)).toEqual(['before 1', 'before 2']);
+
+    expect(await hub.stop()).toBe(0);
+    await expect.poll(() => page.locator('.live').getAttribute('data-live')).toBe('reconnecting');
+    hub = await startServe(home, { port, env });
+    // Posted while the page is still reconnecting: the replay brings them.
+    await post(hub.url, token, 'after 1');
+    await post(hub.url, token, 'after 2');
+    await expect.poll(() => page.locator('.live').getAttribute('data-live'), { timeout: 15_000 }).toBe('live');
+    await post(hub.url, token, 'after 3');
+    await expect.poll(() => shownTexts(page), { timeout: 5000 }).toEqual(['before 1', 'before 2', 'after 1', 'after 2', 'after 3']);
+    const seqs = await shownSeqs(page);
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+    await page.screenshot({ path: screenshotPath('after-restart') });
+  }, 60_000);
+
+  it('web - with chat.enabled=false the page shows "Chat disabled by configuration" instead of the chat panes', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'pw-off', PARLEY_CHAT_ENABLED: 'false' } });
+    const { browser, close } = await launchBrowser();
+    cleanups.push(close);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page, hub, 'pw-off');
+    await expect.poll(() => page.locator('main').textContent()).toContain('Chat disabled by configuration');
+    expect(await page.locator('.sidebar').textContent()).toContain('Chat disabled by configuration');
+    expect(await page.locator('.timeline').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'New channel' }).count()).toBe(0);
+    // Requests and meetings are not chat: they stay.
+    expect(await page.getByRole('button', { name: /Open requests/ }).count()).toBe(1);
+    await page.screenshot({ path: screenshotPath('chat-disabled') });
+  }, 60_000);
+});

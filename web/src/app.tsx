@@ -1,0 +1,147 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api } from './api.js';
+import { liveState, startLive, stopLive } from './state/live.js';
+import {
+  attempt,
+  chatEnabled,
+  currentThread,
+  loadSession,
+  me,
+  notice,
+  openThread,
+  passwordSet,
+  sessions,
+  signedOut,
+  threads,
+  view,
+} from './state/store.js';
+import type { Me } from './types.js';
+import { Login } from './ui/login.js';
+import { MeetingView } from './ui/meeting.js';
+import { RequestsView } from './ui/requests.js';
+import { SearchView } from './ui/search.js';
+import { Sidebar } from './ui/sidebar.js';
+import { ThreadView } from './ui/thread.js';
+
+/** The page: sign in, then the session — sidebar, the open view, and the live stream behind them. */
+export function App() {
+  useEffect(() => {
+    void api<{ passwordSet: boolean }>('GET', '/login').then((r) => (passwordSet.value = r.passwordSet));
+    // Not signed in (401), or the hub unreachable: the sign-in form says what happens next.
+    api<Me>('GET', '/whoami')
+      .then((who) => void signedIn(who))
+      .catch(() => (me.value = null));
+  }, []);
+
+  if (me.value === undefined) return <p class="loading">Connecting to the hub…</p>;
+  if (me.value === null) return <Login passwordSet={passwordSet.value} onSignedIn={(who) => void signedIn(who)} />;
+  return <Shell />;
+}
+
+async function signedIn(who: Me): Promise<void> {
+  // Sign-in answers without the hub's settings; whoami carries them.
+  me.value = who.hub ? who : await api<Me>('GET', '/whoami');
+  startLive();
+  await attempt(async () => {
+    await loadSession();
+    const first = threads.value.find((t) => t.kind === 'channel' && t.name === 'general') ?? threads.value.find((t) => t.kind === 'channel');
+    if (view.value.kind === 'home' && first && chatEnabled.value) await openThread(first.id);
+  });
+}
+
+function Shell() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  // Beside the thread on a wide window; below it on a narrow one, so it starts closed there.
+  const [steering, setSteering] = useState(() => window.matchMedia('(min-width: 821px)').matches);
+  const who = me.value!;
+  const v = view.value;
+  const thread = currentThread.value;
+
+  return (
+    <div class={`shell${menuOpen ? ' menu-open' : ''}`}>
+      <a class="skip" href="#main">
+        Skip to the conversation
+      </a>
+      <header class="bar">
+        <button type="button" class="menu secondary small" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(!menuOpen)}>
+          ☰<span class="visually-hidden"> Conversations</span>
+        </button>
+        <strong class="brand">Parley</strong>
+        <SessionPicker current={who.session.name} />
+        <span class={`live live-${liveState.value}`} role="status" data-live={liveState.value}>
+          {liveState.value === 'live' ? 'live' : liveState.value === 'connecting' ? 'connecting…' : 'reconnecting…'}
+        </span>
+        <span class="who">
+          @{who.participant.handle} <span class="muted">({who.participant.profile.kind})</span>
+        </span>
+        <button
+          type="button"
+          class="secondary small"
+          onClick={() => {
+            stopLive();
+            void api('POST', '/logout').finally(signedOut);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      {notice.value && (
+        <div class={`notice ${notice.value.kind}`} role="alert">
+          <span>{notice.value.text}</span>
+          <button type="button" class="link" onClick={() => (notice.value = undefined)} aria-label="Dismiss">
+            ✕
+          </button>
+        </div>
+      )}
+      <div class="body">
+        <div id="sidebar" class="sidebar-wrap">
+          <Sidebar onNavigate={() => setMenuOpen(false)} />
+        </div>
+        <main id="main" tabIndex={-1}>
+          {v.kind === 'thread' && !chatEnabled.value && <p class="disabled-reason">Chat disabled by configuration</p>}
+          {v.kind === 'thread' && chatEnabled.value && thread && <ThreadView key={thread.id} thread={thread} steering={steering} onToggleSteering={() => setSteering(!steering)} />}
+          {v.kind === 'requests' && <RequestsView />}
+          {v.kind === 'meeting' && <MeetingView name={v.name} />}
+          {v.kind === 'search' && <SearchView query={v.query} />}
+          {v.kind === 'home' && (
+            <div class="home">
+              {chatEnabled.value ? (
+                <p class="muted">Pick a channel or a direct message on the left, or create a channel with “+”.</p>
+              ) : (
+                <p class="disabled-reason">Chat disabled by configuration</p>
+              )}
+            </div>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function SessionPicker({ current }: { current: string }) {
+  return (
+    <label class="session-picker">
+      <select
+        aria-label="Session"
+        value={current}
+        onChange={async (e) => {
+          const session = e.currentTarget.value;
+          if (session === current) return;
+          const moved = await attempt(() => api<Me>('POST', '/login/session', { session }));
+          if (moved) {
+            stopLive();
+            // A different session: nothing held of the old one is valid; start the page afresh.
+            location.reload();
+          }
+        }}
+      >
+        {sessions.value.length === 0 && <option value={current}>{current}</option>}
+        {sessions.value.map((s) => (
+          <option key={s.id} value={s.name}>
+            {s.name} ({s.participants})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

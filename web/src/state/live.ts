@@ -1,0 +1,80 @@
+import { signal } from '@preact/signals';
+import { api } from '../api.js';
+import type { Me, ParleyEvent, PresenceInfo } from '../types.js';
+import { applyEvent, applyMeeting, applyPresence, resync, signedOut } from './store.js';
+
+/**
+ * The page's one live stream (`GET /api/v1/stream`): log events, presence
+ * and meeting traffic for the whole session. The browser's EventSource
+ * resumes by itself with Last-Event-ID after a dropped connection; when the
+ * hub refuses or is down (it closes the source), the page reconnects with
+ * `?since=` the last seq it saw. Either way the hub replays what was missed,
+ * and the page keeps each event once (ThreadLog is keyed by seq).
+ */
+export type LiveState = 'connecting' | 'live' | 'reconnecting';
+export const liveState = signal<LiveState>('connecting');
+/** Seq of the newest event received: what a reconnect resumes after. */
+export let lastSeq = 0;
+
+let source: EventSource | undefined;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let retryDelay = 250;
+let everOpened = false;
+
+export function startLive(): void {
+  stopLive();
+  everOpened = false;
+  lastSeq = 0;
+  connect();
+}
+
+export function stopLive(): void {
+  clearTimeout(retryTimer);
+  source?.close();
+  source = undefined;
+}
+
+function connect(): void {
+  const url = lastSeq > 0 ? `/api/v1/stream?since=${lastSeq}` : '/api/v1/stream';
+  const es = new EventSource(url, { withCredentials: true });
+  source = es;
+  es.addEventListener('open', () => {
+    retryDelay = 250;
+    liveState.value = 'live';
+    // Anything not carried by the log (counts, presence, meeting rings) is fetched again.
+    if (everOpened) void resync();
+    everOpened = true;
+  });
+  es.addEventListener('event', (message) => {
+    const event = JSON.parse((message as MessageEvent<string>).data) as ParleyEvent;
+    if (event.seq <= lastSeq) return;
+    lastSeq = event.seq;
+    applyEvent(event);
+  });
+  es.addEventListener('presence', (message) => applyPresence(JSON.parse((message as MessageEvent<string>).data) as PresenceInfo));
+  es.addEventListener('meeting', (message) => applyMeeting(JSON.parse((message as MessageEvent<string>).data) as Parameters<typeof applyMeeting>[0]));
+  es.addEventListener('error', () => {
+    if (source !== es) return;
+    liveState.value = 'reconnecting';
+    // CONNECTING: the browser retries by itself, sending Last-Event-ID. CLOSED: the hub refused; retry here.
+    if (es.readyState === EventSource.CLOSED) {
+      es.close();
+      retryTimer = setTimeout(() => void reconnectAfterRefusal(), retryDelay);
+      retryDelay = Math.min(retryDelay * 2, 4000);
+    }
+  });
+}
+
+async function reconnectAfterRefusal(): Promise<void> {
+  try {
+    // Still signed in? A revoked or ended sign-in goes back to the form instead of retrying forever.
+    await api<Me>('GET', '/whoami');
+  } catch (error) {
+    if ((error as { status?: number }).status === 401) {
+      stopLive();
+      signedOut();
+      return;
+    }
+  }
+  connect();
+}

@@ -1,0 +1,321 @@
+import { batch, computed, signal } from '@preact/signals';
+import { api, describe, seg } from '../api.js';
+import type {
+  MeetingRing,
+  MeetingSummary,
+  Me,
+  OpenRequest,
+  ParleyEvent,
+  Participant,
+  PresenceInfo,
+  RequestStatus,
+  SessionInfo,
+  ThreadDetail,
+  ThreadInfo,
+} from '../types.js';
+import { ThreadLog } from './thread-log.js';
+
+/**
+ * Everything the page shows, as signals, and the actions that change it.
+ * Components read signals and call actions; only this module and the live
+ * stream (live.ts) talk to the hub.
+ */
+export type View =
+  | { kind: 'home' }
+  | { kind: 'thread'; id: string }
+  | { kind: 'requests' }
+  | { kind: 'meeting'; name: string }
+  | { kind: 'search'; query: string };
+
+export const me = signal<Me | null | undefined>(undefined);
+export const passwordSet = signal(true);
+export const sessions = signal<SessionInfo[]>([]);
+export const threads = signal<ThreadInfo[]>([]);
+export const participants = signal<Participant[]>([]);
+export const presence = signal<Record<string, PresenceInfo>>({});
+export const meetings = signal<MeetingSummary[]>([]);
+export const openRequests = signal<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }>({ incoming: [], outgoing: [] });
+/** The latest status of each request seen in the log (response events), by request id. */
+export const requestStatus = signal<Record<string, RequestStatus>>({});
+export const view = signal<View>({ kind: 'home' });
+export const detail = signal<ThreadDetail | undefined>(undefined);
+export const meetingRing = signal<MeetingRing | undefined>(undefined);
+export const searchResults = signal<ParleyEvent[] | undefined>(undefined);
+/** The message to scroll to and highlight (a search hit, a linked request). */
+export const focusSeq = signal<number | undefined>(undefined);
+export const notice = signal<{ kind: 'error' | 'info'; text: string } | undefined>(undefined);
+/** Bumped whenever the current thread's log changes; the timeline re-renders on it. */
+export const logVersion = signal(0);
+export const chatEnabled = computed(() => me.value?.hub?.chat !== false);
+
+const logs = new Map<string, ThreadLog>();
+const HISTORY_PAGE = 100;
+
+export function logOf(thread: string): ThreadLog {
+  let log = logs.get(thread);
+  if (!log) {
+    log = new ThreadLog();
+    logs.set(thread, log);
+  }
+  return log;
+}
+
+export const currentThread = computed(() => {
+  const v = view.value;
+  return v.kind === 'thread' ? threads.value.find((t) => t.id === v.id) : undefined;
+});
+
+export function participantByHandle(handle: string): Participant | undefined {
+  return participants.value.find((p) => p.handle === handle);
+}
+
+export function showError(error: unknown): void {
+  notice.value = { kind: 'error', text: describe(error) };
+}
+
+/** Runs an action, reporting a refusal to the person instead of throwing. */
+export async function attempt<T>(action: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await action();
+  } catch (error) {
+    showError(error);
+    return undefined;
+  }
+}
+
+// Loading ---------------------------------------------------------------
+
+export async function loadSession(): Promise<void> {
+  const [t, p, w, m, s] = await Promise.all([
+    api<{ threads: ThreadInfo[] }>('GET', '/threads'),
+    api<{ participants: Participant[] }>('GET', '/participants'),
+    api<{ presence: PresenceInfo[] }>('GET', '/presence'),
+    api<{ meetings: MeetingSummary[] }>('GET', '/meetings'),
+    api<{ sessions: SessionInfo[] }>('GET', '/sessions'),
+  ]);
+  batch(() => {
+    threads.value = t.threads;
+    participants.value = p.participants;
+    presence.value = Object.fromEntries(w.presence.map((x) => [x.handle, x]));
+    meetings.value = m.meetings;
+    sessions.value = s.sessions;
+  });
+  await refreshRequests();
+}
+
+export async function refreshThreads(): Promise<void> {
+  const t = await api<{ threads: ThreadInfo[] }>('GET', '/threads');
+  const current = view.value.kind === 'thread' ? view.value.id : undefined;
+  // The thread on screen is read as it arrives: its count stays at zero.
+  threads.value = t.threads.map((x) => (x.id === current ? { ...x, unread: 0 } : x));
+}
+
+export async function refreshParticipants(): Promise<void> {
+  participants.value = (await api<{ participants: Participant[] }>('GET', '/participants')).participants;
+}
+
+export async function refreshRequests(): Promise<void> {
+  openRequests.value = await api<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }>('GET', '/requests/open');
+}
+
+export async function refreshMeetings(): Promise<void> {
+  meetings.value = (await api<{ meetings: MeetingSummary[] }>('GET', '/meetings')).meetings;
+}
+
+export async function refreshDetail(thread: string): Promise<void> {
+  const d = await api<ThreadDetail>('GET', `/threads/${seg(thread)}`);
+  if (view.value.kind === 'thread' && view.value.id === thread) detail.value = d;
+}
+
+function noteResponses(events: readonly ParleyEvent[]): void {
+  let changed: Record<string, RequestStatus> | undefined;
+  for (const e of events) {
+    if (e.type !== 'response') continue;
+    const content = e.content as { request_id: string; status: RequestStatus };
+    changed ??= { ...requestStatus.value };
+    changed[content.request_id] = content.status;
+  }
+  if (changed) requestStatus.value = changed;
+}
+
+/** Loads the newest page of a thread, or the page around `seq` for a jump. */
+async function loadPage(thread: string, around?: number): Promise<void> {
+  const log = logOf(thread);
+  if (around === undefined) {
+    const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?limit=${HISTORY_PAGE}`);
+    log.merge(page.events);
+    log.hasOlder = page.more;
+    log.hasNewer = false;
+    noteResponses(page.events);
+  } else {
+    const [before, after] = await Promise.all([
+      api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?before=${around + 1}&limit=${HISTORY_PAGE / 2}`),
+      api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?after=${around}&limit=${HISTORY_PAGE / 2}`),
+    ]);
+    log.merge(before.events);
+    log.merge(after.events);
+    log.hasOlder = before.more;
+    log.hasNewer = log.hasNewer || after.more;
+    noteResponses([...before.events, ...after.events]);
+  }
+  log.loaded = true;
+  logVersion.value++;
+}
+
+let loadingOlder = false;
+/** Pages further back when the person scrolls to the top of what is held. */
+export async function loadOlder(thread: string): Promise<number> {
+  const log = logOf(thread);
+  if (loadingOlder || !log.hasOlder || log.oldestSeq === undefined) return 0;
+  loadingOlder = true;
+  try {
+    const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?before=${log.oldestSeq}&limit=${HISTORY_PAGE}`);
+    const added = log.merge(page.events);
+    log.hasOlder = page.more;
+    noteResponses(page.events);
+    logVersion.value++;
+    return added;
+  } finally {
+    loadingOlder = false;
+  }
+}
+
+/** Pages forward after a jump into the middle of a long thread. */
+export async function loadNewer(thread: string): Promise<void> {
+  const log = logOf(thread);
+  if (!log.hasNewer || log.newestSeq === undefined) return;
+  const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?after=${log.newestSeq}&limit=${HISTORY_PAGE}`);
+  log.merge(page.events);
+  log.hasNewer = page.more;
+  noteResponses(page.events);
+  logVersion.value++;
+}
+
+export async function openThread(id: string, seq?: number): Promise<void> {
+  batch(() => {
+    view.value = { kind: 'thread', id };
+    detail.value = undefined;
+    focusSeq.value = seq;
+  });
+  const log = logOf(id);
+  try {
+    if (seq !== undefined && !log.has(seq)) {
+      // A jump far from what is held: start afresh around the message.
+      log.clear();
+      await loadPage(id, seq);
+    } else if (!log.loaded) {
+      await loadPage(id);
+    } else {
+      logVersion.value++;
+    }
+    await Promise.all([refreshDetail(id), markRead(id)]);
+  } catch (error) {
+    showError(error);
+  }
+}
+
+/** The page has shown the thread up to its newest event: the hub's cursor follows, and its count clears. */
+export async function markRead(thread: string): Promise<void> {
+  const newest = logOf(thread).newestSeq;
+  threads.value = threads.value.map((t) => (t.id === thread && t.unread ? { ...t, unread: 0 } : t));
+  if (newest !== undefined) await api('POST', `/threads/${seg(thread)}/read`, { up_to: newest });
+}
+
+export async function openMeeting(name: string): Promise<void> {
+  batch(() => {
+    view.value = { kind: 'meeting', name };
+    meetingRing.value = undefined;
+  });
+  await attempt(async () => {
+    meetingRing.value = await api<MeetingRing>('GET', `/meetings/${seg(name)}/ring`);
+  });
+}
+
+export async function runSearch(query: string): Promise<void> {
+  batch(() => {
+    view.value = { kind: 'search', query };
+    searchResults.value = undefined;
+  });
+  await attempt(async () => {
+    const found = await api<{ events: ParleyEvent[] }>('GET', `/search?q=${encodeURIComponent(query)}&limit=100`);
+    if (view.value.kind === 'search' && view.value.query === query) searchResults.value = found.events;
+  });
+}
+
+// Live ------------------------------------------------------------------
+
+let markReadTimer: ReturnType<typeof setTimeout> | undefined;
+
+/** An event from the live stream (or its replay after a reconnect). */
+export function applyEvent(event: ParleyEvent): void {
+  const log = logOf(event.thread);
+  const onScreen = view.value.kind === 'thread' && view.value.id === event.thread;
+  // Held even before the thread's first page arrives, so an event committed between that page and
+  // this frame is not lost; after a jump into the middle, newer pages bring it instead.
+  const added = log.hasNewer ? 0 : log.merge([event]);
+  noteResponses([event]);
+  if (onScreen) {
+    if (added) logVersion.value++;
+    // Read as it arrives; the cursor follows in one call per burst.
+    clearTimeout(markReadTimer);
+    markReadTimer = setTimeout(() => void markRead(event.thread).catch(() => undefined), 300);
+  } else if (event.from !== me.value?.participant.id && (event.type === 'message' || event.type === 'request')) {
+    threads.value = threads.value.map((t) => (t.id === event.thread ? { ...t, unread: (t.unread ?? 0) + 1 } : t));
+  }
+  if (event.type === 'system') void refreshThreads().catch(() => undefined);
+  if (event.type === 'control' || event.type === 'system') {
+    if (onScreen) void refreshDetail(event.thread).catch(() => undefined);
+    void refreshThreads().catch(() => undefined);
+  }
+  if (event.type === 'request' || event.type === 'response') void refreshRequests().catch(() => undefined);
+  if (!threads.value.some((t) => t.id === event.thread)) void refreshThreads().catch(() => undefined);
+}
+
+export function applyPresence(info: PresenceInfo): void {
+  presence.value = { ...presence.value, [info.handle]: info };
+  if (!participants.value.some((p) => p.handle === info.handle)) void refreshParticipants().catch(() => undefined);
+}
+
+export function applyMeeting(frame: { meeting: string; action: 'said' | 'joined' | 'left'; participant: string; message?: { number: number; speaker: string; content: string; ts: number } }): void {
+  const ring = meetingRing.value;
+  if (ring && ring.name === frame.meeting) {
+    if (frame.action === 'said' && frame.message && frame.message.number > ring.latest) {
+      const m = frame.message;
+      meetingRing.value = {
+        ...ring,
+        latest: m.number,
+        messages: [...ring.messages, { number: m.number, speaker: m.speaker, content: m.content, ts: new Date(m.ts).toISOString() }],
+      };
+    } else if (frame.action !== 'said') {
+      void openMeetingQuietly(frame.meeting);
+    }
+  }
+  if (frame.action !== 'said' || !meetings.value.some((m) => m.name === frame.meeting)) void refreshMeetings().catch(() => undefined);
+}
+
+async function openMeetingQuietly(name: string): Promise<void> {
+  const ring = await api<MeetingRing>('GET', `/meetings/${seg(name)}/ring`).catch(() => undefined);
+  if (ring && view.value.kind === 'meeting' && view.value.name === name) meetingRing.value = ring;
+}
+
+/** After the stream comes back: counts, people and requests may have changed while it was down. */
+export async function resync(): Promise<void> {
+  await attempt(async () => {
+    await Promise.all([refreshThreads(), refreshParticipants(), refreshRequests(), refreshMeetings()]);
+    const w = await api<{ presence: PresenceInfo[] }>('GET', '/presence');
+    presence.value = Object.fromEntries(w.presence.map((x) => [x.handle, x]));
+    const v = view.value;
+    if (v.kind === 'thread') await refreshDetail(v.id);
+    if (v.kind === 'meeting') await openMeetingQuietly(v.name);
+  });
+}
+
+export function signedOut(): void {
+  logs.clear();
+  batch(() => {
+    me.value = null;
+    threads.value = [];
+    view.value = { kind: 'home' };
+    detail.value = undefined;
+  });
+}

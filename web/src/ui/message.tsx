@@ -1,0 +1,203 @@
+import { useMemo } from 'preact/hooks';
+import type { ParleyEvent, RequestStatus } from '../types.js';
+import { me, openRequests, openThread, participants, requestStatus, threads } from '../state/store.js';
+import { renderMarkdown } from './markdown.js';
+import { Time } from './time.js';
+import { AuthorChip } from './people.js';
+
+/**
+ * One event of a thread's log as the timeline shows it: messages with their
+ * author, time, what they reply to and their markdown body; requests and
+ * responses as linked cards with the request's status; steering and thread
+ * changes as one-line notes.
+ */
+export interface MessageActions {
+  onReply(event: ParleyEvent): void;
+  onSide(event: ParleyEvent): void;
+  onJump(seq: number): void;
+  findById(id: string): ParleyEvent | undefined;
+  findRequest(requestId: string): ParleyEvent | undefined;
+}
+
+export function EventRow({ event, actions, focused }: { event: ParleyEvent; actions: MessageActions; focused: boolean }) {
+  const mine = event.from === me.value?.participant.id;
+  const classes = ['event', `event-${event.type}`, mine ? 'mine' : '', focused ? 'focused' : ''].join(' ');
+  if (event.type === 'control' || event.type === 'system' || event.type === 'presence') {
+    return (
+      <div class={classes} data-seq={event.seq}>
+        <p class="note">
+          <strong>@{event.author}</strong> {describeNote(event)} · <Time iso={event.ts} />
+          {event.meta?.link && threads.value.some((t) => t.id === event.meta?.link) && (
+            <>
+              {' · '}
+              <button type="button" class="link" onClick={() => void openThread(event.meta!.link!)}>
+                open
+              </button>
+            </>
+          )}
+        </p>
+      </div>
+    );
+  }
+  return (
+    <article class={classes} data-seq={event.seq} data-id={event.id} aria-label={`${event.author}: ${summaryOf(event).slice(0, 200)}`}>
+      <header>
+        <AuthorChip handle={event.author} />
+        {event.to !== 'all' && <span class="badge">to @{handleOf(event.to)}</span>}
+        <Time iso={event.ts} />
+        {event.meta?.redacted && <span class="badge warn" title="A secret was found and replaced before the message was stored">redacted</span>}
+        {event.meta?.truncated && <span class="badge warn" title="The message was longer than the hub's limit and was cut">truncated</span>}
+        <span class="actions">
+          <button type="button" class="link" onClick={() => actions.onReply(event)} aria-label={`Reply to ${event.author}`}>
+            Reply
+          </button>
+          {event.type === 'message' && (
+            <button type="button" class="link" onClick={() => actions.onSide(event)} aria-label={`Open a side channel from ${event.author}'s message`}>
+              Side channel
+            </button>
+          )}
+        </span>
+      </header>
+      {event.meta?.reply_to && <ReplyQuote id={event.meta.reply_to} actions={actions} />}
+      <Body event={event} actions={actions} />
+    </article>
+  );
+}
+
+function Body({ event, actions }: { event: ParleyEvent; actions: MessageActions }) {
+  if (event.type === 'request') {
+    const r = event.content as { request_id: string; intent: string; params?: unknown; text?: string; hop: number };
+    const status = statusOf(r.request_id);
+    return (
+      <div class="card request" data-request={r.request_id}>
+        <p>
+          <span class="kind">Request</span> <strong>{r.intent}</strong> → @{handleOf(event.to)} <Status status={status} />
+          {r.hop > 0 && <span class="badge">hop {r.hop}</span>}
+        </p>
+        {r.text && <Markdown text={r.text} />}
+        {r.params !== undefined && <pre class="params">{JSON.stringify(r.params, null, 2)}</pre>}
+      </div>
+    );
+  }
+  if (event.type === 'response') {
+    const r = event.content as { request_id: string; status: RequestStatus; result?: unknown; text?: string };
+    const request = actions.findRequest(r.request_id);
+    const intent = (request?.content as { intent?: string } | undefined)?.intent;
+    return (
+      <div class="card response">
+        <p>
+          <span class="kind">Response</span> <Status status={r.status} /> to{' '}
+          {request ? (
+            <button type="button" class="link" onClick={() => actions.onJump(request.seq)}>
+              {intent ?? r.request_id}
+            </button>
+          ) : (
+            <code>{r.request_id}</code>
+          )}
+        </p>
+        {r.text && <Markdown text={r.text} />}
+        {r.result !== undefined && <pre class="params">{JSON.stringify(r.result, null, 2)}</pre>}
+      </div>
+    );
+  }
+  const text = typeof event.content === 'string' ? event.content : JSON.stringify(event.content);
+  const link = event.meta?.link;
+  const side = link ? threads.value.find((t) => t.id === link) : undefined;
+  return (
+    <>
+      {side && (
+        <p class="side-summary">
+          Summary of side channel{' '}
+          <button type="button" class="link" onClick={() => void openThread(side.id)}>
+            {side.name}
+          </button>
+        </p>
+      )}
+      <Markdown text={text} />
+    </>
+  );
+}
+
+export function Markdown({ text }: { text: string }) {
+  const html = useMemo(() => renderMarkdown(text), [text]);
+  // Safe: markdown-it with HTML off escapes every tag; see markdown.ts.
+  return <div class="md" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+function ReplyQuote({ id, actions }: { id: string; actions: MessageActions }) {
+  const target = actions.findById(id);
+  if (!target) return <p class="reply">↪ in reply to an earlier message</p>;
+  return (
+    <button type="button" class="reply" onClick={() => actions.onJump(target.seq)}>
+      ↪ @{target.author}: {summaryOf(target).slice(0, 120)}
+    </button>
+  );
+}
+
+export function Status({ status }: { status: RequestStatus | 'open' }) {
+  return <span class={`status status-${status.toLowerCase()}`}>{status}</span>;
+}
+
+function statusOf(requestId: string): RequestStatus | 'open' {
+  const seen = requestStatus.value[requestId];
+  if (seen) return seen;
+  const open = [...openRequests.value.incoming, ...openRequests.value.outgoing].find((r) => r.request_id === requestId);
+  return open?.status ?? 'open';
+}
+
+export function handleOf(participantId: string): string {
+  return participants.value.find((p) => p.id === participantId)?.handle ?? participantId;
+}
+
+export function summaryOf(event: ParleyEvent): string {
+  if (typeof event.content === 'string') return event.content;
+  const c = event.content as { intent?: string; text?: string; status?: string };
+  return c.text ?? c.intent ?? c.status ?? event.type;
+}
+
+const handles = (ids: unknown): string => (Array.isArray(ids) ? ids.map((id) => `@${handleOf(String(id))}`).join(', ') : '');
+
+function describeNote(event: ParleyEvent): string {
+  const c = (event.content ?? {}) as Record<string, unknown>;
+  if (event.type === 'system') {
+    switch (c.action) {
+      case 'thread.created':
+        return `created ${String(c.kind ?? 'thread')} “${String(c.name ?? '')}”`;
+      case 'thread.renamed':
+        return `renamed the thread to “${String(c.name ?? '')}”`;
+      case 'side.opened':
+        return `opened side channel “${String(c.title ?? '')}”`;
+      case 'thread.closed':
+        return `closed this side channel: ${String(c.summary ?? '')}`;
+      default:
+        return String(c.action ?? 'changed the thread');
+    }
+  }
+  if (event.type === 'control') {
+    const [kind, value] = Object.entries(c)[0] ?? ['control', undefined];
+    const v = (value ?? {}) as Record<string, unknown>;
+    switch (kind) {
+      case 'mute':
+        return `muted ${handles(v.targets)}`;
+      case 'unmute':
+        return `unmuted ${handles(v.targets)}`;
+      case 'pause':
+        return v.on ? 'paused the thread' : 'resumed the thread';
+      case 'prod':
+        return `prodded ${handles(value)}`;
+      case 'done':
+        return value ? 'marked the thread done' : 'reopened the thread';
+      case 'discussion':
+        return v.on ? `turned discussion mode on${v.allow_agent_mentions ? ' (agents may mention agents)' : ''}` : 'turned discussion mode off';
+      case 'invited_auto':
+        return v.on ? 'let invited participants answer without a mention' : 'stopped invited participants answering unprompted';
+      case 'invite':
+        return `invited @${handleOf(String(v.participant_id ?? ''))}`;
+      case 'ttl_seconds':
+        return value === null ? 'removed the time limit' : `set a time limit of ${String(value)} s`;
+      default:
+        return `set ${kind}`;
+    }
+  }
+  return event.type;
+}

@@ -1,0 +1,34 @@
+import { participantByHandle, presence } from '../state/store.js';
+import type { PresenceState } from '../types.js';
+
+/** Who is speaking: the handle, coloured by kind, with kind, client, model and roles on hover. */
+export function AuthorChip({ handle }: { handle: string }) {
+  const p = participantByHandle(handle);
+  const profile = p?.profile;
+  const parts = [profile?.kind ?? 'participant', profile?.client, profile?.model, ...(profile?.roles ?? [])].filter(Boolean);
+  return (
+    <span class={`author kind-${profile?.kind ?? 'agent'}`} title={parts.join(' · ')} tabIndex={0}>
+      @{handle}
+      {profile?.nickname && <span class="nickname"> ({profile.nickname})</span>}
+    </span>
+  );
+}
+
+const LABELS: Record<PresenceState, string> = {
+  listening: 'listening',
+  thinking: 'thinking',
+  typing: 'typing',
+  idle: 'idle',
+  offline: 'offline',
+};
+
+/** A participant's presence as a chip; no presence yet reads as offline. */
+export function PresenceChip({ handle }: { handle: string }) {
+  const info = presence.value[handle];
+  const state = info?.state ?? 'offline';
+  return (
+    <span class={`presence presence-${state}`} data-handle={handle} data-state={state} title={info?.note ?? LABELS[state]}>
+      {LABELS[state]}
+    </span>
+  );
+}

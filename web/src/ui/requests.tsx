@@ -1,0 +1,117 @@
+import { useState } from 'preact/hooks';
+import { api, seg } from '../api.js';
+import { attempt, me, openRequests, openThread, participants, refreshRequests, threads } from '../state/store.js';
+import type { OpenRequest, RequestStatus } from '../types.js';
+import { Status } from './message.js';
+
+/**
+ * Open requests to and from the human. Those addressed to the human are
+ * answered in one click (Accepted, Rejected, Completed, Failed) with an
+ * optional note; the human can also ask something of a participant.
+ */
+const STATUSES: RequestStatus[] = ['Accepted', 'Rejected', 'Completed', 'Failed'];
+
+export function RequestsView() {
+  const { incoming, outgoing } = openRequests.value;
+  return (
+    <section class="requests" aria-labelledby="requests-title">
+      <h1 id="requests-title">Requests</h1>
+      <h2>Waiting for you ({incoming.length})</h2>
+      {incoming.length === 0 && <p class="muted">Nothing is waiting for you.</p>}
+      <ul>
+        {incoming.map((r) => (
+          <Incoming key={r.request_id} request={r} />
+        ))}
+      </ul>
+      <h2>Asked by you ({outgoing.length})</h2>
+      {outgoing.length === 0 && <p class="muted">You are not waiting on anyone.</p>}
+      <ul>
+        {outgoing.map((r) => (
+          <li key={r.request_id} class="request-item" data-request={r.request_id}>
+            <RequestLine request={r} />
+          </li>
+        ))}
+      </ul>
+      <NewRequest />
+    </section>
+  );
+}
+
+function RequestLine({ request }: { request: OpenRequest }) {
+  const thread = threads.value.find((t) => t.id === request.thread);
+  return (
+    <p>
+      <strong>{request.intent}</strong> from @{request.from} to @{request.to} <Status status={request.status} />{' '}
+      {thread && (
+        <button type="button" class="link" onClick={() => void openThread(request.thread, request.seq)}>
+          in {thread.kind === 'dm' ? 'a direct message' : thread.name}
+        </button>
+      )}
+    </p>
+  );
+}
+
+function Incoming({ request }: { request: OpenRequest }) {
+  const [note, setNote] = useState('');
+  const respond = (status: RequestStatus) =>
+    attempt(async () => {
+      await api('POST', `/requests/${seg(request.request_id)}/responses`, { status, ...(note.trim() ? { text: note.trim() } : {}) });
+      setNote('');
+      await refreshRequests();
+    });
+  return (
+    <li class="request-item" data-request={request.request_id}>
+      <RequestLine request={request} />
+      <div class="respond">
+        <input value={note} onInput={(e) => setNote(e.currentTarget.value)} placeholder="Result note (optional)" aria-label={`Note for ${request.intent}`} />
+        {STATUSES.filter((s) => !(s === 'Accepted' && request.status === 'Accepted')).map((s) => (
+          <button key={s} type="button" class={`small secondary respond-${s.toLowerCase()}`} onClick={() => void respond(s)}>
+            {s}
+          </button>
+        ))}
+      </div>
+    </li>
+  );
+}
+
+function NewRequest() {
+  const others = participants.value.filter((p) => p.handle !== me.value?.participant.handle);
+  const [to, setTo] = useState('');
+  const [intent, setIntent] = useState('');
+  const [text, setText] = useState('');
+  return (
+    <form
+      class="new-request"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const sent = await attempt(() => api('POST', '/requests', { to: to || others[0]?.handle, intent, ...(text.trim() ? { text } : {}) }));
+        if (sent) {
+          setIntent('');
+          setText('');
+          await refreshRequests();
+        }
+      }}
+    >
+      <h2>Ask for something</h2>
+      <label>
+        To
+        <select value={to || others[0]?.handle} onChange={(e) => setTo(e.currentTarget.value)}>
+          {others.map((p) => (
+            <option key={p.handle} value={p.handle}>
+              @{p.handle}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        What (intent)
+        <input value={intent} onInput={(e) => setIntent(e.currentTarget.value)} required placeholder="e.g. review the migration" />
+      </label>
+      <label>
+        Details
+        <textarea value={text} onInput={(e) => setText(e.currentTarget.value)} rows={2} />
+      </label>
+      <button type="submit">Send request</button>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+import { openThread, searchResults, threads } from '../state/store.js';
+import { summaryOf } from './message.js';
+import { Time } from './time.js';
+
+/** Full-text search results for the session; each opens its thread at the message. */
+export function SearchView({ query }: { query: string }) {
+  const results = searchResults.value;
+  return (
+    <section class="search-results" aria-labelledby="search-title">
+      <h1 id="search-title">Search: “{query}”</h1>
+      {results === undefined && <p class="muted">Searching…</p>}
+      {results?.length === 0 && <p class="muted">No message matches.</p>}
+      <ul>
+        {results?.map((e) => {
+          const thread = threads.value.find((t) => t.id === e.thread);
+          return (
+            <li key={e.seq}>
+              <button type="button" class="result" data-seq={e.seq} onClick={() => void openThread(e.thread, e.seq)}>
+                <span class="where">{thread ? thread.name : 'a thread'}</span> <strong>@{e.author}</strong> <Time iso={e.ts} />
+                <span class="snippet">{summaryOf(e).slice(0, 200)}</span>
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,254 @@
+import { useState } from 'preact/hooks';
+import { api } from '../api.js';
+import {
+  attempt,
+  chatEnabled,
+  me,
+  meetings,
+  openMeeting,
+  openRequests,
+  openThread,
+  participants,
+  refreshThreads,
+  runSearch,
+  threads,
+  view,
+} from '../state/store.js';
+import type { ThreadInfo } from '../types.js';
+import { Dialog } from './dialog.js';
+import { PresenceChip } from './people.js';
+
+/**
+ * The session at a glance: search, channels with their side channels nested
+ * under them, direct messages, meetings, requests and who is here, each
+ * thread with its unread count.
+ */
+export function Sidebar({ onNavigate }: { onNavigate(): void }) {
+  const [query, setQuery] = useState('');
+  const [creating, setCreating] = useState<'channel' | 'dm' | undefined>();
+  const all = threads.value;
+  const channels = all.filter((t) => t.kind === 'channel');
+  const dms = all.filter((t) => t.kind === 'dm');
+  const sidesOf = (parent: string) => all.filter((t) => t.kind === 'side' && t.parent === parent);
+  const orphanSides = all.filter((t) => t.kind === 'side' && !all.some((p) => p.id === t.parent));
+  const incoming = openRequests.value.incoming.length;
+  const go = (action: () => void) => () => {
+    action();
+    onNavigate();
+  };
+
+  return (
+    <nav class="sidebar" aria-label="Conversations">
+      <form
+        class="search"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (query.trim()) go(() => void runSearch(query.trim()))();
+        }}
+      >
+        <input type="search" placeholder="Search the session" aria-label="Search the session" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+      </form>
+
+      {chatEnabled.value ? (
+        <>
+          <Section title="Channels" onAdd={() => setCreating('channel')} addLabel="New channel">
+            {channels.map((t) => (
+              <li key={t.id}>
+                <ThreadLink thread={t} onOpen={go(() => void openThread(t.id))} />
+                {sidesOf(t.id).length > 0 && (
+                  <ul class="nested">
+                    {sidesOf(t.id).map((s) => (
+                      <li key={s.id}>
+                        <ThreadLink thread={s} onOpen={go(() => void openThread(s.id))} />
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            ))}
+            {orphanSides.map((s) => (
+              <li key={s.id}>
+                <ThreadLink thread={s} onOpen={go(() => void openThread(s.id))} />
+              </li>
+            ))}
+          </Section>
+          <Section title="Direct messages" onAdd={() => setCreating('dm')} addLabel="New direct message">
+            {dms.map((t) => (
+              <li key={t.id}>
+                <ThreadLink thread={t} label={dmLabel(t)} onOpen={go(() => void openThread(t.id))} />
+              </li>
+            ))}
+          </Section>
+        </>
+      ) : (
+        <p class="disabled-reason">Chat disabled by configuration</p>
+      )}
+
+      <Section title="Meetings">
+        {meetings.value.length === 0 && <li class="muted small">None yet</li>}
+        {meetings.value.map((m) => (
+          <li key={m.id}>
+            <button type="button" class={itemClass(view.value.kind === 'meeting' && view.value.name === m.name)} onClick={go(() => void openMeeting(m.name))}>
+              <span class="name"># {m.name}</span>
+              <span class="count" title="Members in the room">
+                {m.active}
+              </span>
+            </button>
+          </li>
+        ))}
+      </Section>
+
+      <Section title="Requests">
+        <li>
+          <button type="button" class={itemClass(view.value.kind === 'requests')} onClick={go(() => (view.value = { kind: 'requests' }))}>
+            <span class="name">Open requests</span>
+            {incoming > 0 && (
+              <span class="unread" aria-label={`${incoming} waiting for you`}>
+                {incoming}
+              </span>
+            )}
+          </button>
+        </li>
+      </Section>
+
+      <Section title="People">
+        {participants.value.map((p) => (
+          <li key={p.id} class="person">
+            <span title={[p.profile.kind, p.profile.client, p.profile.model].filter(Boolean).join(' · ')}>@{p.handle}</span>
+            <PresenceChip handle={p.handle} />
+          </li>
+        ))}
+      </Section>
+
+      <NewChannel open={creating === 'channel'} onClose={() => setCreating(undefined)} />
+      <NewDm open={creating === 'dm'} onClose={() => setCreating(undefined)} />
+    </nav>
+  );
+}
+
+function Section({ title, children, onAdd, addLabel }: { title: string; children: preact.ComponentChildren; onAdd?: () => void; addLabel?: string }) {
+  return (
+    <section>
+      <h2>
+        {title}
+        {onAdd && (
+          <button type="button" class="add" onClick={onAdd} aria-label={addLabel} title={addLabel}>
+            +
+          </button>
+        )}
+      </h2>
+      <ul>{children}</ul>
+    </section>
+  );
+}
+
+function itemClass(active: boolean): string {
+  return `item${active ? ' active' : ''}`;
+}
+
+function ThreadLink({ thread, label, onOpen }: { thread: ThreadInfo; label?: string; onOpen(): void }) {
+  const active = view.value.kind === 'thread' && view.value.id === thread.id;
+  const unread = thread.unread ?? 0;
+  const prefix = thread.kind === 'side' ? '↳ ' : thread.kind === 'channel' ? '# ' : '';
+  return (
+    <button type="button" class={itemClass(active)} onClick={onOpen} aria-current={active ? 'page' : undefined} data-thread={thread.id}>
+      <span class="name">
+        {prefix}
+        {label ?? thread.name}
+      </span>
+      {thread.paused && <span class="badge">paused</span>}
+      {thread.closed && <span class="badge">closed</span>}
+      {thread.done && <span class="badge">done</span>}
+      {unread > 0 && (
+        <span class="unread" aria-label={`${unread} unread`}>
+          {unread >= 1000 ? '999+' : unread}
+        </span>
+      )}
+    </button>
+  );
+}
+
+export function dmLabel(thread: ThreadInfo): string {
+  // DM names list both handles; show the other one.
+  const mine = me.value?.participant.handle ?? '';
+  const other = thread.name
+    .replace(/^dm:/, '')
+    .split(',')
+    .filter((h) => h && h !== mine);
+  return other.length > 0 ? `@${other.join(', @')}` : thread.name;
+}
+
+function NewChannel({ open, onClose }: { open: boolean; onClose(): void }) {
+  const [name, setName] = useState('');
+  return (
+    <Dialog title="New channel" open={open} onClose={onClose}>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const created = await attempt(() => api<ThreadInfo>('POST', '/threads', { name }));
+          if (created) {
+            await refreshThreads();
+            setName('');
+            onClose();
+            void openThread(created.id);
+          }
+        }}
+      >
+        <label>
+          Name
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} required autoFocus placeholder="e.g. backend" />
+        </label>
+        <div class="buttons">
+          <button type="button" class="secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit">Create</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
+
+function NewDm({ open, onClose }: { open: boolean; onClose(): void }) {
+  const others = participants.value.filter((p) => p.handle !== me.value?.participant.handle);
+  const [to, setTo] = useState('');
+  const [text, setText] = useState('');
+  return (
+    <Dialog title="New direct message" open={open} onClose={onClose}>
+      <form
+        onSubmit={async (e) => {
+          e.preventDefault();
+          const sent = await attempt(() => api<{ thread: string }>('POST', '/dm', { to: to || others[0]?.handle, text }));
+          if (sent) {
+            await refreshThreads();
+            setText('');
+            onClose();
+            void openThread(sent.thread);
+          }
+        }}
+      >
+        <label>
+          To
+          <select value={to || others[0]?.handle} onChange={(e) => setTo(e.currentTarget.value)}>
+            {others.map((p) => (
+              <option key={p.handle} value={p.handle}>
+                @{p.handle} ({p.profile.kind})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Message
+          <textarea value={text} onInput={(e) => setText(e.currentTarget.value)} required rows={3} />
+        </label>
+        <div class="buttons">
+          <button type="button" class="secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit">Send</button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

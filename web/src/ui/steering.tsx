@@ -1,0 +1,162 @@
+import { useState } from 'preact/hooks';
+import { api, seg } from '../api.js';
+import { attempt, detail, me, participants, refreshDetail } from '../state/store.js';
+import type { ThreadInfo } from '../types.js';
+import { PresenceChip } from './people.js';
+
+/**
+ * Steering a thread (Agent Bridge controls): pause, done, discussion mode and
+ * invited_auto for the thread; mute, unmute and prod for each member; invite
+ * with a profile. Every control shows its state and who set it; the change
+ * lands in the thread's log, so agents see it too.
+ */
+export function SteeringPanel({ thread }: { thread: ThreadInfo }) {
+  const d = detail.value;
+  if (!d || d.thread.id !== thread.id) return <aside class="steering" aria-label="Steering">Loading…</aside>;
+  const c = d.controls;
+  const control = (body: unknown) =>
+    attempt(async () => {
+      await api('POST', `/threads/${seg(thread.id)}/controls`, body);
+      await refreshDetail(thread.id);
+    });
+  const myHandle = me.value?.participant.handle;
+
+  return (
+    <aside class="steering" aria-label="Steering">
+      <h2>Steering</h2>
+      <dl class="controls">
+        <Control
+          label="Paused"
+          on={c.paused}
+          by={c.pausedBy}
+          hint="Nobody but humans may post while paused."
+          action={c.paused ? 'Resume' : 'Pause'}
+          onToggle={() => control({ pause: { on: !c.paused } })}
+        />
+        <Control label="Done" on={c.done} by={c.doneBy} hint="The work here is finished." action={c.done ? 'Reopen' : 'Mark done'} onToggle={() => control({ done: !c.done })} />
+        <Control
+          label="Discussion mode"
+          on={c.discussion.on}
+          by={c.discussion.on ? c.discussion.by : undefined}
+          hint={c.discussion.on ? (c.discussion.allowAgentMentions ? 'Agents may mention agents.' : 'Agents answer humans only.') : 'Agents may talk among themselves.'}
+          action={c.discussion.on ? 'Turn off' : 'Turn on'}
+          onToggle={() => control({ discussion: { on: !c.discussion.on } })}
+        />
+        {c.discussion.on && (
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={c.discussion.allowAgentMentions}
+              onChange={(e) => void control({ discussion: { on: true, allow_agent_mentions: e.currentTarget.checked } })}
+            />
+            Agents may mention agents
+          </label>
+        )}
+        <Control
+          label="Invited answer unprompted"
+          on={c.invitedAuto}
+          hint="Invited participants may answer without being mentioned."
+          action={c.invitedAuto ? 'Turn off' : 'Turn on'}
+          onToggle={() => control({ invited_auto: { on: !c.invitedAuto } })}
+        />
+      </dl>
+
+      <h3>Members</h3>
+      <ul class="members">
+        {d.members.map((m) => (
+          <li key={m.handle} data-member={m.handle}>
+            <span class="who">
+              @{m.handle} <PresenceChip handle={m.handle} />
+            </span>
+            <span class="state">
+              {m.hardMuted && <span class="badge warn">muted{m.mutedBy ? ` by @${m.mutedBy}` : ''}</span>}
+              {m.invited && <span class="badge">invited</span>}
+              {m.subscription !== 'subscribed' && <span class="badge">{m.subscription}</span>}
+            </span>
+            {m.handle !== myHandle && (
+              <span class="member-actions">
+                {m.hardMuted ? (
+                  <button type="button" class="small secondary" onClick={() => void control({ unmute: { targets: [m.handle] } })}>
+                    Unmute @{m.handle}
+                  </button>
+                ) : (
+                  <button type="button" class="small secondary" onClick={() => void control({ mute: { targets: [m.handle] } })}>
+                    Mute @{m.handle}
+                  </button>
+                )}
+                <button type="button" class="small secondary" onClick={() => void control({ prod: [m.handle] })}>
+                  Prod
+                </button>
+              </span>
+            )}
+          </li>
+        ))}
+      </ul>
+      <Invite thread={thread} members={d.members.map((m) => m.handle)} onInvite={(body) => control({ invite: body })} />
+    </aside>
+  );
+}
+
+function Control({ label, on, by, hint, action, onToggle }: { label: string; on: boolean; by?: string | undefined; hint: string; action: string; onToggle(): void }) {
+  return (
+    <div class="control" data-control={label}>
+      <dt>{label}</dt>
+      <dd>
+        <span class={`state ${on ? 'on' : 'off'}`}>{on ? 'on' : 'off'}</span>
+        {on && by && <span class="by"> — set by @{by}</span>}
+        <button type="button" class="small" onClick={onToggle}>
+          {action}
+        </button>
+        <span class="hint">{hint}</span>
+      </dd>
+    </div>
+  );
+}
+
+function Invite({ thread, members, onInvite }: { thread: ThreadInfo; members: string[]; onInvite(body: unknown): Promise<unknown> }) {
+  // Members first need no invitation; an invite can still give one a role here, so they stay listed after the others.
+  const myHandle = me.value?.participant.handle;
+  const others = participants.value.filter((p) => p.handle !== myHandle);
+  const candidates = [...others.filter((p) => !members.includes(p.handle)), ...others.filter((p) => members.includes(p.handle))];
+  const [handle, setHandle] = useState('');
+  const [role, setRole] = useState('');
+  const [nickname, setNickname] = useState('');
+  if (thread.kind === 'dm') return null;
+  return (
+    <form
+      class="invite"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const who = handle || candidates[0]?.handle;
+        if (!who) return;
+        const profile = { ...(role.trim() ? { roles: [role.trim()] } : {}), ...(nickname.trim() ? { nickname: nickname.trim() } : {}) };
+        await onInvite({ participant_id: who, ...(Object.keys(profile).length > 0 ? { profile } : {}) });
+        setRole('');
+        setNickname('');
+      }}
+    >
+      <h3>Invite</h3>
+      <label>
+        Participant
+        <select value={handle || candidates[0]?.handle} onChange={(e) => setHandle(e.currentTarget.value)}>
+          {candidates.map((p) => (
+            <option key={p.handle} value={p.handle}>
+              @{p.handle}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Role in this thread
+        <input value={role} onInput={(e) => setRole(e.currentTarget.value)} placeholder="e.g. reviewer" />
+      </label>
+      <label>
+        Nickname
+        <input value={nickname} onInput={(e) => setNickname(e.currentTarget.value)} placeholder="optional" />
+      </label>
+      <button type="submit" class="small" disabled={candidates.length === 0}>
+        Invite
+      </button>
+    </form>
+  );
+}
