@@ -6,6 +6,7 @@ import { rawSqlite } from './baseline.js';
 import { deliveryLatency, postThroughput, readNewLatency, tempDir } from './core.js';
 import { bareSseDelivery, restRoundTrips, sseDelivery } from './http.js';
 import { mcpRoundTrips } from './mcp.js';
+import { webBench } from './web.js';
 
 /**
  * `npm run bench`: the hub core's figures against the issue's targets, printed
@@ -148,6 +149,22 @@ async function main(): Promise<void> {
       target: rooms === 'default' ? '< 2500 tokens' : '',
       ok: rooms === 'default' ? size.tokens < 2500 : null,
     });
+  }
+
+  log('web page in chromium: post to page, and loading a thread of 10,000 messages');
+  const web = await webBench({ posts: quick ? 50 : 200, messages: 10_000, loads: quick ? 3 : 5 });
+  if (web) {
+    results.web = web;
+    rows.push({ metric: `agent post to page, ${web.postToPage.count} posts: p50 (ms)`, value: fmt(web.postToPage.p50, 1), target: '', ok: null });
+    rows.push({ metric: `agent post to page, ${web.postToPage.count} posts: p99 (ms)`, value: fmt(web.postToPage.p99, 1), target: '<= 250', ok: web.postToPage.p99 <= 250 });
+    rows.push({
+      metric: `page load to interactive, ${web.load.messages} messages (median of ${web.load.runs.length}; ${web.load.renderedRows} rows in the DOM) (ms)`,
+      value: fmt(web.load.median, 0),
+      target: '<= 1500',
+      ok: web.load.median <= 1500,
+    });
+  } else {
+    log('no chromium at /usr/bin/chromium: web figures skipped');
   }
 
   const readNew: Record<string, unknown> = {};

@@ -3,6 +3,7 @@ import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { openHub } from '../hub/hub.js';
 import { createAdminCredential } from '../http/admin-token.js';
+import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
 import { createStderrLogger } from '../util/logger.js';
 
@@ -71,7 +72,7 @@ export async function serve(argv: string[]): Promise<number> {
       `Parley hub running (pid ${process.pid}).`,
       `  API:    ${server.url}/api/v1   (health: ${server.url}/healthz)`,
       `  MCP:    ${server.url}/mcp   (stdio: parley mcp --as HANDLE)`,
-      `  web:    ${server.url}/   (not built yet)`,
+      `  web:    ${server.url}/   (${!webPageBuilt() ? 'not built: run "npm run build"' : config.webui.password ? 'sign in with the hub password' : 'set a password to sign in'})`,
       `  data:   ${hub.storeFile}`,
       `  stop:   Ctrl-C`,
       '',

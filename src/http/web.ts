@@ -36,6 +36,11 @@ interface WebFile {
   type: string;
 }
 
+/** Whether the page has been built (npm install builds it; a source checkout without a build has none). */
+export function webPageBuilt(root: string = WEB_ROOT): boolean {
+  return fs.existsSync(path.join(root, 'index.html'));
+}
+
 export class WebAssets {
   readonly #files = new Map<string, WebFile>();
 

@@ -62,6 +62,34 @@ describe('web page live stream', () => {
     await page.screenshot({ path: screenshotPath('after-restart') });
   }, 60_000);
 
+  it('web - a long thread renders only the rows in view and pages older history in as the person scrolls up, each message once', async () => {
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    const hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'pw-long' } });
+    const token = await joinOver(hub, { handle: 'coder' });
+    const total = 450;
+    for (let i = 1; i <= total; i++) await post(hub.url, token, `line ${i}`);
+    const { browser, close } = await launchBrowser();
+    cleanups.push(close);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page, hub, 'pw-long');
+    await expect.poll(async () => (await shownTexts(page)).at(-1)).toBe(`line ${total}`);
+    // Virtualized: a screenful of rows, not the page of history held.
+    expect(await page.locator('.timeline article.event').count()).toBeLessThan(40);
+    const timeline = page.locator('.timeline');
+    const held = async () => Number(await timeline.getAttribute('data-count'));
+    // Scroll to the top until the start of the thread shows; each scroll must bring an older page.
+    for (let i = 0; i < 20 && (await page.locator('.timeline .start').count()) === 0; i++) {
+      const before = await held();
+      await timeline.evaluate((el) => el.scrollTo({ top: 0 }));
+      await expect.poll(async () => (await held()) > before || (await page.locator('.timeline .start').count()) === 1).toBe(true);
+    }
+    expect(await page.locator('.timeline .start').count()).toBe(1);
+    expect(await shownTexts(page)).toContain('line 1');
+    // Every message of the thread is held once: the count the timeline reports is the thread's.
+    expect(Number(await timeline.getAttribute('data-count'))).toBe(total + 1);
+  }, 90_000);
+
   it('web - with chat.enabled=false the page shows "Chat disabled by configuration" instead of the chat panes', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);

@@ -15,6 +15,7 @@ import {
   threads,
   view,
 } from './state/store.js';
+import { followViewInAddress, openFromHash } from './state/route.js';
 import type { Me } from './types.js';
 import { Login } from './ui/login.js';
 import { MeetingView } from './ui/meeting.js';
@@ -42,8 +43,10 @@ async function signedIn(who: Me): Promise<void> {
   // Sign-in answers without the hub's settings; whoami carries them.
   me.value = who.hub ? who : await api<Me>('GET', '/whoami');
   startLive();
+  followViewInAddress();
   await attempt(async () => {
     await loadSession();
+    if (await openFromHash(location.hash)) return;
     const first = threads.value.find((t) => t.kind === 'channel' && t.name === 'general') ?? threads.value.find((t) => t.kind === 'channel');
     if (view.value.kind === 'home' && first && chatEnabled.value) await openThread(first.id);
   });
