@@ -36,6 +36,19 @@ interface WebFile {
   type: string;
 }
 
+/**
+ * Defence in depth for the page: even if message text ever slipped past the
+ * markdown renderer, the browser runs only the page's own script, fetches only
+ * from the hub, and the page cannot be framed. (Styles set through the DOM by
+ * the app are allowed by 'self' plus element style properties.)
+ */
+export const PAGE_SECURITY_HEADERS = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+} as const;
+
 /** Whether the page has been built (npm install builds it; a source checkout without a build has none). */
 export function webPageBuilt(root: string = WEB_ROOT): boolean {
   return fs.existsSync(path.join(root, 'index.html'));
@@ -61,7 +74,7 @@ export class WebAssets {
   page(c: Context): Response {
     const index = this.#files.get('/index.html');
     if (!index) throw new ParleyError('NOT_FOUND', 'The web page is not built; run "npm run build" in the Parley folder.');
-    return c.body(new Uint8Array(index.body), 200, { 'content-type': index.type, 'cache-control': 'no-cache' });
+    return c.body(new Uint8Array(index.body), 200, { 'content-type': index.type, 'cache-control': 'no-cache', ...PAGE_SECURITY_HEADERS });
   }
 
   asset(c: Context): Response {

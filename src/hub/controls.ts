@@ -110,7 +110,8 @@ function applyEffect(
     return { content: { discussion: { on, allow_agent_mentions: allow ?? on } }, deliveries: [] };
   }
   if ('invited_auto' in control) {
-    thread.state = { ...thread.state, invitedAuto: control.invited_auto.on };
+    const on = control.invited_auto.on;
+    thread.state = { ...thread.state, invitedAuto: on, ...(on ? { invitedAutoBy: me.handle } : { invitedAutoBy: undefined }) };
     saveThreadState(ctx, thread);
     return { content: control, deliveries: [] };
   }

@@ -32,6 +32,7 @@ export interface ThreadDetail {
     expiresAt?: string;
     discussion: { on: boolean; allowAgentMentions: boolean; by?: string };
     invitedAuto: boolean;
+    invitedAutoBy?: string;
     closed: boolean;
     summary?: string;
   };
@@ -63,6 +64,7 @@ export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDe
     });
   }
   members.sort((a, b) => a.handle.localeCompare(b.handle));
+  // Controls record the handle of who set them; handleOf also reads an id, should one be stored.
   const pausedBy = handleOf(state.pausedBy);
   const doneBy = handleOf(state.doneBy);
   return {
@@ -80,6 +82,7 @@ export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDe
         ...by(state.discussion?.by),
       },
       invitedAuto: state.invitedAuto,
+      ...(state.invitedAuto && state.invitedAutoBy !== undefined ? { invitedAutoBy: handleOf(state.invitedAutoBy) } : {}),
       closed: state.closed,
       ...(state.summary === undefined ? {} : { summary: state.summary }),
     },

@@ -74,6 +74,7 @@ export interface ThreadControlState {
   expiresAt?: string;
   discussion?: { on: boolean; allowAgentMentions: boolean; by: string };
   invitedAuto: boolean;
+  invitedAutoBy?: string;
   /** Side channels: open or closed with a summary. */
   closed: boolean;
   summary?: string;

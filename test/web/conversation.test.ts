@@ -20,6 +20,8 @@ let reviewer: McpTestClient;
 let coderToken: string;
 let cleanupHome: () => void;
 const dialogs: string[] = [];
+const requested: string[] = [];
+const consoleErrors: string[] = [];
 
 beforeAll(async () => {
   const { home, cleanup } = tempHome();
@@ -27,11 +29,16 @@ beforeAll(async () => {
   hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
   coderToken = await joinOver(hub, { handle: 'coder', profile: { client: 'claude-code', model: 'model-a', roles: ['implementer'] } });
   const reviewerToken = await joinOver(hub, { handle: 'reviewer', profile: { client: 'codex-cli' } });
+  await joinOver(hub, { handle: 'designer' });
   coder = await connectHttp(hub.url, coderToken, '?rooms=all');
   reviewer = await connectHttp(hub.url, reviewerToken, '?rooms=all');
   await coder.call('chat_post', { text: 'Starting on the **cache layer**. Plan:\n\n```ts\nconst cache = new Map<string, Entry>();\n```' });
   ({ browser, close: closeBrowser } = await launchBrowser());
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('request', (r) => requested.push(r.url()));
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   page.on('dialog', (d) => {
     dialogs.push(d.message());
     void d.dismiss();
@@ -120,11 +127,21 @@ describe('web page: the human in the conversation', () => {
     await page.locator('[data-control="Done"]').getByRole('button', { name: 'Reopen' }).click();
     await page.locator('[data-control="Discussion mode"]').getByRole('button', { name: 'Turn off' }).click();
     await page.locator('[data-control="Invited answer unprompted"]').getByRole('button', { name: 'Turn on' }).click();
-    await expect.poll(() => page.locator('[data-control="Invited answer unprompted"] .state').textContent()).toBe('on');
+    await expect.poll(() => page.locator('[data-control="Invited answer unprompted"] .by').textContent()).toBe(' — set by @human');
+    // Invite with a profile: a role in this thread.
+    await page.locator('.invite').getByLabel('Participant').selectOption('designer');
+    await page.locator('.invite').getByLabel('Role in this thread').fill('ux');
+    await page.locator('.invite').getByRole('button', { name: 'Invite' }).click();
+    await expect.poll(() => page.locator('[data-member="designer"] .badge').allTextContents()).toContain('invited');
     await page.getByRole('button', { name: 'Prod' }).first().click();
     // Each control is in the log as a one-line note.
     await expect.poll(() => page.locator('.timeline .event-control').allTextContents()).toEqual(
-      expect.arrayContaining([expect.stringContaining('@human muted @coder'), expect.stringContaining('@human paused the thread'), expect.stringContaining('@human prodded @')]),
+      expect.arrayContaining([
+        expect.stringContaining('@human muted @coder'),
+        expect.stringContaining('@human paused the thread'),
+        expect.stringContaining('@human prodded @'),
+        expect.stringContaining('@human invited @designer'),
+      ]),
     );
   });
 
@@ -246,6 +263,16 @@ describe('web page: the human in the conversation', () => {
     await page.keyboard.type('typed with the keyboard only');
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await shownTexts(page)).at(-1)).toBe('typed with the keyboard only');
+  });
+
+  it('web - the page fetches nothing but the hub, under a content security policy', async () => {
+    expect(requested.length).toBeGreaterThan(10);
+    expect(requested.filter((url) => !url.startsWith(`${hub.url}/`) && !url.startsWith('data:'))).toEqual([]);
+    const response = await page.request.get(`${hub.url}/`);
+    expect(response.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(response.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    // The app itself runs within the policy: nothing it does was refused.
+    expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
   });
 
   it('web - readable on a narrow window and in the dark theme', async () => {

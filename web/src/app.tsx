@@ -14,7 +14,9 @@ import {
   signedOut,
   threads,
   view,
+  waiting,
 } from './state/store.js';
+import { effect } from '@preact/signals';
 import { followViewInAddress, openFromHash } from './state/route.js';
 import type { Me } from './types.js';
 import { Login } from './ui/login.js';
@@ -23,6 +25,11 @@ import { RequestsView } from './ui/requests.js';
 import { SearchView } from './ui/search.js';
 import { Sidebar } from './ui/sidebar.js';
 import { ThreadView } from './ui/thread.js';
+
+// The tab says how much is waiting, so the person sees it from another tab.
+effect(() => {
+  document.title = waiting.value > 0 ? `(${waiting.value}) Parley` : 'Parley';
+});
 
 /** The page: sign in, then the session — sidebar, the open view, and the live stream behind them. */
 export function App() {

@@ -37,6 +37,7 @@ export interface ThreadDetail {
     doneBy?: string;
     discussion: { on: boolean; allowAgentMentions: boolean; by?: string };
     invitedAuto: boolean;
+    invitedAutoBy?: string;
     closed: boolean;
     summary?: string;
   };

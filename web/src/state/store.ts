@@ -47,6 +47,16 @@ export const notice = signal<{ kind: 'error' | 'info'; text: string } | undefine
 /** Bumped whenever the current thread's log changes; the timeline re-renders on it. */
 export const logVersion = signal(0);
 export const chatEnabled = computed(() => me.value?.hub?.chat !== false);
+/** The newest meeting message number the person has seen, by meeting (meetings keep no cursor in the hub). */
+export const meetingSeen = signal<Record<string, number>>({});
+export const meetingUnread = (m: MeetingSummary): number => Math.max(0, m.latest - (meetingSeen.value[m.name] ?? 0));
+/** Everything waiting for the person: unread messages in threads, meeting lines and requests to answer (the tab title shows it). */
+export const waiting = computed(
+  () =>
+    threads.value.reduce((sum, t) => sum + (t.unread ?? 0), 0) +
+    meetings.value.reduce((sum, m) => sum + meetingUnread(m), 0) +
+    openRequests.value.incoming.length,
+);
 
 const logs = new Map<string, ThreadLog>();
 const HISTORY_PAGE = 100;
@@ -227,7 +237,9 @@ export async function openMeeting(name: string): Promise<void> {
     meetingRing.value = undefined;
   });
   await attempt(async () => {
-    meetingRing.value = await api<MeetingRing>('GET', `/meetings/${seg(name)}/ring`);
+    const ring = await api<MeetingRing>('GET', `/meetings/${seg(name)}/ring`);
+    meetingRing.value = ring;
+    seeMeeting(name, ring.latest);
   });
 }
 
@@ -276,11 +288,16 @@ export function applyPresence(info: PresenceInfo): void {
   if (!participants.value.some((p) => p.handle === info.handle)) void refreshParticipants().catch(() => undefined);
 }
 
+function seeMeeting(name: string, latest: number): void {
+  if ((meetingSeen.value[name] ?? 0) < latest) meetingSeen.value = { ...meetingSeen.value, [name]: latest };
+}
+
 export function applyMeeting(frame: { meeting: string; action: 'said' | 'joined' | 'left'; participant: string; message?: { number: number; speaker: string; content: string; ts: number } }): void {
   const ring = meetingRing.value;
   if (ring && ring.name === frame.meeting) {
     if (frame.action === 'said' && frame.message && frame.message.number > ring.latest) {
       const m = frame.message;
+      seeMeeting(ring.name, m.number);
       meetingRing.value = {
         ...ring,
         latest: m.number,
@@ -290,7 +307,12 @@ export function applyMeeting(frame: { meeting: string; action: 'said' | 'joined'
       void openMeetingQuietly(frame.meeting);
     }
   }
-  if (frame.action !== 'said' || !meetings.value.some((m) => m.name === frame.meeting)) void refreshMeetings().catch(() => undefined);
+  const said = frame.action === 'said' ? frame.message?.number : undefined;
+  if (said !== undefined && meetings.value.some((m) => m.name === frame.meeting)) {
+    meetings.value = meetings.value.map((m) => (m.name === frame.meeting && said > m.latest ? { ...m, latest: said } : m));
+  } else {
+    void refreshMeetings().catch(() => undefined);
+  }
 }
 
 async function openMeetingQuietly(name: string): Promise<void> {

@@ -157,12 +157,14 @@ export function summaryOf(event: ParleyEvent): string {
 
 const handles = (ids: unknown): string => (Array.isArray(ids) ? ids.map((id) => `@${handleOf(String(id))}`).join(', ') : '');
 
+const KIND_NAMES: Record<string, string> = { channel: 'channel', side: 'side channel', dm: 'direct message' };
+
 function describeNote(event: ParleyEvent): string {
   const c = (event.content ?? {}) as Record<string, unknown>;
   if (event.type === 'system') {
     switch (c.action) {
       case 'thread.created':
-        return `created ${String(c.kind ?? 'thread')} “${String(c.name ?? '')}”`;
+        return `created ${KIND_NAMES[String(c.kind)] ?? 'thread'} “${String(c.name ?? '')}”`;
       case 'thread.renamed':
         return `renamed the thread to “${String(c.name ?? '')}”`;
       case 'side.opened':

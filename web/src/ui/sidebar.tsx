@@ -5,6 +5,7 @@ import {
   chatEnabled,
   me,
   meetings,
+  meetingUnread,
   openMeeting,
   openRequests,
   openThread,
@@ -92,8 +93,13 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
             <button type="button" class={itemClass(view.value.kind === 'meeting' && view.value.name === m.name)} onClick={go(() => void openMeeting(m.name))}>
               <span class="name"># {m.name}</span>
               <span class="count" title="Members in the room">
-                {m.active}
+                {m.active} here
               </span>
+              {meetingUnread(m) > 0 && (
+                <span class="unread" aria-label={`${meetingUnread(m)} unread`}>
+                  {meetingUnread(m) >= 1000 ? '999+' : meetingUnread(m)}
+                </span>
+              )}
             </button>
           </li>
         ))}

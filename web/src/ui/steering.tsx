@@ -55,6 +55,7 @@ export function SteeringPanel({ thread }: { thread: ThreadInfo }) {
         <Control
           label="Invited answer unprompted"
           on={c.invitedAuto}
+          by={c.invitedAutoBy}
           hint="Invited participants may answer without being mentioned."
           action={c.invitedAuto ? 'Turn off' : 'Turn on'}
           onToggle={() => control({ invited_auto: { on: !c.invitedAuto } })}
