@@ -2,7 +2,10 @@ import { parseInput } from '../errors/parley-error.js';
 import type { MeetingMember, MeetingStatus } from '../meeting/meeting.js';
 import type { MeetingMessage } from '../meeting/ring.js';
 import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, MeetingStatusInputSchema, type MeetingHearInput } from '../schema/inputs.js';
+import type { HeardMessage, MeetingView, RingView } from '../schema/views.js';
 import type { HubContext } from './context.js';
+
+export type { HeardMessage, MeetingView, RingView };
 import { assertTextSize } from './posting.js';
 import type { Seat } from './seat.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -12,18 +15,7 @@ import type { Redactor } from '../redaction/redactor.js';
  * never touch the store. Saying something joins the meeting if needed; the
  * text goes through the same secret scanner as chat, with the meeting's limit.
  */
-export interface MeetingView {
-  id: string;
-  name: string;
-  who: Array<{ handle: string; role: string | null; joinedAt: string }>;
-}
 
-export interface HeardMessage {
-  number: number;
-  speaker: string;
-  ts: string;
-  content: string;
-}
 
 export interface HearView {
   messages: HeardMessage[];
@@ -95,13 +87,6 @@ export function listMeetings(ctx: HubContext, seat: Seat): Array<{ id: string; n
   return ctx.meetings.list(seat.session.id).map((m) => ({ id: m.id, name: m.name, active: m.active, latest: m.ring.latest }));
 }
 
-/** The whole retained ring for a person reviewing the room (own lines included); `dropped` counts messages the ring has overwritten. */
-export interface RingView extends MeetingView {
-  oldest: number;
-  latest: number;
-  dropped: number;
-  messages: HeardMessage[];
-}
 
 export function meetingRing(ctx: HubContext, seat: Seat, name: string): RingView {
   const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));

@@ -7,18 +7,8 @@ import type { Profile } from '../schema/participant.js';
  * per-participant seq (Meerkat), not by clock. A participant with no sign of
  * life for `ttlSeconds` reads as offline.
  */
-export interface PresenceInfo {
-  participant: string;
-  handle: string;
-  state: PresenceState;
-  seq: number;
-  /** ISO time of the last sign of life. */
-  lastSeen: string;
-  thread?: string;
-  note?: string;
-  /** The profile travels in presence details. */
-  details: { profile: Profile };
-}
+export type { PresenceInfo } from '../schema/views.js';
+import type { PresenceInfo } from '../schema/views.js';
 
 interface Entry {
   participant: string;

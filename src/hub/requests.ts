@@ -29,17 +29,8 @@ export interface ResponseResult {
   status: RequestStatus;
 }
 
-export interface OpenRequest {
-  request_id: string;
-  intent: string;
-  from: string;
-  to: string;
-  thread: string;
-  hop: number;
-  status: 'open' | 'Accepted';
-  seq: number;
-  reply_to?: string;
-}
+export type { OpenRequest } from '../schema/views.js';
+import type { OpenRequest } from '../schema/views.js';
 
 export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInput): Promise<RequestResult> {
   const parsed = parseInput(RequestInputSchema, input);

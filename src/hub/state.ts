@@ -34,7 +34,8 @@ export interface MembershipRecord {
   mutedBy?: string;
 }
 
-export type ThreadKind = 'channel' | 'dm' | 'side';
+export type { ThreadKind } from '../schema/views.js';
+import type { ThreadKind } from '../schema/views.js';
 
 export interface ThreadRecord {
   id: string;

@@ -1,10 +1,11 @@
 import { parseInput } from '../errors/parley-error.js';
 import { SeqSchema } from '../schema/names.js';
-import type { ParticipantKind } from '../schema/participant.js';
-import type { Subscription } from '../store/thread-store.js';
+import type { ThreadDetail, ThreadMemberView } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
-import { threadInfo, type ThreadInfo } from './threads.js';
+import { threadInfo } from './threads.js';
+
+export type { ThreadDetail };
 import { writeNow } from './writer.js';
 
 /**
@@ -12,35 +13,6 @@ import { writeNow } from './writer.js';
  * with who set each control, and every member with their own standing (muted
  * by whom, invited). Participants are named by handle, as people speak of them.
  */
-export interface ThreadMemberView {
-  handle: string;
-  kind: ParticipantKind;
-  subscription: Subscription;
-  invited: boolean;
-  hardMuted: boolean;
-  mutedBy?: string;
-}
-
-export interface ThreadDetail {
-  thread: ThreadInfo;
-  controls: {
-    paused: boolean;
-    pausedBy?: string;
-    done: boolean;
-    doneBy?: string;
-    ttlSeconds?: number;
-    expiresAt?: string;
-    discussion: { on: boolean; allowAgentMentions: boolean; by?: string };
-    invitedAuto: boolean;
-    invitedAutoBy?: string;
-    closed: boolean;
-    summary?: string;
-  };
-  members: ThreadMemberView[];
-  /** The newest seq of the thread the caller has read (their hub-kept cursor). */
-  readUpTo: number;
-}
-
 export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDetail {
   const thread = resolveFor(ctx, seat, ref);
   const handleOf = (id: string | undefined) => (id === undefined ? undefined : (ctx.state.participants.get(id)?.handle ?? id));

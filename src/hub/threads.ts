@@ -2,7 +2,7 @@ import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { initialControlState } from '../schema/control.js';
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import { ChannelNameSchema, ThreadTitleSchema, UlidSchema } from '../schema/names.js';
-import type { Subscription } from '../store/thread-store.js';
+import type { ThreadInfo } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import type { MembershipRecord, SessionRecord, ThreadKind, ThreadRecord } from './state.js';
 import { dmKeyOf } from './state.js';
@@ -13,18 +13,7 @@ import type { Transaction } from './writer.js';
  * from a parent, visible, closed with a summary threaded back). Creation and
  * renames are `system` events in the log; the threads table is derived.
  */
-export interface ThreadInfo {
-  id: string;
-  kind: ThreadKind;
-  name: string;
-  parent?: string;
-  closed: boolean;
-  paused: boolean;
-  done: boolean;
-  members: number;
-  subscription?: Subscription;
-  unread?: number;
-}
+export type { ThreadInfo } from '../schema/views.js';
 
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 

@@ -13,7 +13,8 @@ export interface ThreadRow {
   state: string;
 }
 
-export type Subscription = 'subscribed' | 'muted' | 'unsubscribed';
+export type { Subscription } from '../schema/views.js';
+import type { Subscription } from '../schema/views.js';
 
 export interface MembershipRow {
   thread_id: string;

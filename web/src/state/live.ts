@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals';
 import { api } from '../api.js';
-import type { Me, ParleyEvent, PresenceInfo } from '../types.js';
+import type { Me, MeetingFrame, ParleyEvent, PresenceInfo } from '../types.js';
 import { applyEvent, applyMeeting, applyPresence, resync, signedOut } from './store.js';
 
 /**
@@ -52,7 +52,7 @@ function connect(): void {
     applyEvent(event);
   });
   es.addEventListener('presence', (message) => applyPresence(JSON.parse((message as MessageEvent<string>).data) as PresenceInfo));
-  es.addEventListener('meeting', (message) => applyMeeting(JSON.parse((message as MessageEvent<string>).data) as Parameters<typeof applyMeeting>[0]));
+  es.addEventListener('meeting', (message) => applyMeeting(JSON.parse((message as MessageEvent<string>).data) as MeetingFrame));
   es.addEventListener('error', () => {
     if (source !== es) return;
     liveState.value = 'reconnecting';

@@ -1,6 +1,7 @@
 import { batch, computed, signal } from '@preact/signals';
 import { api, describe, seg } from '../api.js';
 import type {
+  MeetingFrame,
   MeetingRing,
   MeetingSummary,
   Me,
@@ -292,7 +293,7 @@ function seeMeeting(name: string, latest: number): void {
   if ((meetingSeen.value[name] ?? 0) < latest) meetingSeen.value = { ...meetingSeen.value, [name]: latest };
 }
 
-export function applyMeeting(frame: { meeting: string; action: 'said' | 'joined' | 'left'; participant: string; message?: { number: number; speaker: string; content: string; ts: number } }): void {
+export function applyMeeting(frame: MeetingFrame): void {
   const ring = meetingRing.value;
   if (ring && ring.name === frame.meeting) {
     if (frame.action === 'said' && frame.message && frame.message.number > ring.latest) {

@@ -24,3 +24,15 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
     </dialog>
   );
 }
+
+/** The row that ends every dialog form: Cancel, then the form's action. */
+export function DialogButtons({ submit, onCancel }: { submit: string; onCancel(): void }) {
+  return (
+    <div class="buttons">
+      <button type="button" class="secondary" onClick={onCancel}>
+        Cancel
+      </button>
+      <button type="submit">{submit}</button>
+    </div>
+  );
+}

@@ -1,4 +1,5 @@
-import { participantByHandle, presence } from '../state/store.js';
+import { me, participantByHandle, participants, presence } from '../state/store.js';
+import type { Participant } from '../types.js';
 import type { PresenceState } from '../types.js';
 
 /** Who is speaking: the handle, coloured by kind, with kind, client, model and roles on hover. */
@@ -30,5 +31,27 @@ export function PresenceChip({ handle }: { handle: string }) {
     <span class={`presence presence-${state}`} data-handle={handle} data-state={state} title={info?.note ?? LABELS[state]}>
       {LABELS[state]}
     </span>
+  );
+}
+
+/** Everyone but the signed-in person, to pick whom to write to, ask or invite. */
+export function othersThanMe(): Participant[] {
+  const mine = me.value?.participant.handle;
+  return participants.value.filter((p) => p.handle !== mine);
+}
+
+/** A labelled choice of participant; with nothing chosen yet, the first one counts as chosen. */
+export function ParticipantSelect({ label, options, value, onChange }: { label: string; options: Participant[]; value: string; onChange(handle: string): void }) {
+  return (
+    <label>
+      {label}
+      <select value={value || options[0]?.handle} onChange={(e) => onChange(e.currentTarget.value)}>
+        {options.map((p) => (
+          <option key={p.handle} value={p.handle}>
+            @{p.handle} ({p.profile.kind})
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

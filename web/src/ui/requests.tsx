@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { attempt, me, openRequests, openThread, participants, refreshRequests, threads } from '../state/store.js';
+import { attempt, openRequests, openThread, refreshRequests, threads } from '../state/store.js';
 import type { OpenRequest, RequestStatus } from '../types.js';
 import { Status } from './message.js';
+import { othersThanMe, ParticipantSelect } from './people.js';
 
 /**
  * Open requests to and from the human. Those addressed to the human are
@@ -75,7 +76,7 @@ function Incoming({ request }: { request: OpenRequest }) {
 }
 
 function NewRequest() {
-  const others = participants.value.filter((p) => p.handle !== me.value?.participant.handle);
+  const others = othersThanMe();
   const [to, setTo] = useState('');
   const [intent, setIntent] = useState('');
   const [text, setText] = useState('');
@@ -93,16 +94,7 @@ function NewRequest() {
       }}
     >
       <h2>Ask for something</h2>
-      <label>
-        To
-        <select value={to || others[0]?.handle} onChange={(e) => setTo(e.currentTarget.value)}>
-          {others.map((p) => (
-            <option key={p.handle} value={p.handle}>
-              @{p.handle}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ParticipantSelect label="To" options={others} value={to} onChange={setTo} />
       <label>
         What (intent)
         <input value={intent} onInput={(e) => setIntent(e.currentTarget.value)} required placeholder="e.g. review the migration" />

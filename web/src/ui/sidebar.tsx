@@ -16,8 +16,8 @@ import {
   view,
 } from '../state/store.js';
 import type { ThreadInfo } from '../types.js';
-import { Dialog } from './dialog.js';
-import { PresenceChip } from './people.js';
+import { Dialog, DialogButtons } from './dialog.js';
+import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 
 /**
  * The session at a glance: search, channels with their side channels nested
@@ -205,19 +205,14 @@ function NewChannel({ open, onClose }: { open: boolean; onClose(): void }) {
           Name
           <input value={name} onInput={(e) => setName(e.currentTarget.value)} required autoFocus placeholder="e.g. backend" />
         </label>
-        <div class="buttons">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit">Create</button>
-        </div>
+        <DialogButtons submit="Create" onCancel={onClose} />
       </form>
     </Dialog>
   );
 }
 
 function NewDm({ open, onClose }: { open: boolean; onClose(): void }) {
-  const others = participants.value.filter((p) => p.handle !== me.value?.participant.handle);
+  const others = othersThanMe();
   const [to, setTo] = useState('');
   const [text, setText] = useState('');
   return (
@@ -234,26 +229,12 @@ function NewDm({ open, onClose }: { open: boolean; onClose(): void }) {
           }
         }}
       >
-        <label>
-          To
-          <select value={to || others[0]?.handle} onChange={(e) => setTo(e.currentTarget.value)}>
-            {others.map((p) => (
-              <option key={p.handle} value={p.handle}>
-                @{p.handle} ({p.profile.kind})
-              </option>
-            ))}
-          </select>
-        </label>
+        <ParticipantSelect label="To" options={others} value={to} onChange={setTo} />
         <label>
           Message
           <textarea value={text} onInput={(e) => setText(e.currentTarget.value)} required rows={3} />
         </label>
-        <div class="buttons">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit">Send</button>
-        </div>
+        <DialogButtons submit="Send" onCancel={onClose} />
       </form>
     </Dialog>
   );

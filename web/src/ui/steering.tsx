@@ -1,8 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { attempt, detail, me, participants, refreshDetail } from '../state/store.js';
+import { attempt, detail, me, refreshDetail } from '../state/store.js';
 import type { ThreadInfo } from '../types.js';
-import { PresenceChip } from './people.js';
+import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 
 /**
  * Steering a thread (Agent Bridge controls): pause, done, discussion mode and
@@ -116,8 +116,7 @@ function Control({ label, on, by, hint, action, onToggle }: { label: string; on:
 
 function Invite({ thread, members, onInvite }: { thread: ThreadInfo; members: string[]; onInvite(body: unknown): Promise<unknown> }) {
   // Members first need no invitation; an invite can still give one a role here, so they stay listed after the others.
-  const myHandle = me.value?.participant.handle;
-  const others = participants.value.filter((p) => p.handle !== myHandle);
+  const others = othersThanMe();
   const candidates = [...others.filter((p) => !members.includes(p.handle)), ...others.filter((p) => members.includes(p.handle))];
   const [handle, setHandle] = useState('');
   const [role, setRole] = useState('');
@@ -137,16 +136,7 @@ function Invite({ thread, members, onInvite }: { thread: ThreadInfo; members: st
       }}
     >
       <h3>Invite</h3>
-      <label>
-        Participant
-        <select value={handle || candidates[0]?.handle} onChange={(e) => setHandle(e.currentTarget.value)}>
-          {candidates.map((p) => (
-            <option key={p.handle} value={p.handle}>
-              @{p.handle}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ParticipantSelect label="Participant" options={candidates} value={handle} onChange={setHandle} />
       <label>
         Role in this thread
         <input value={role} onInput={(e) => setRole(e.currentTarget.value)} placeholder="e.g. reviewer" />

@@ -3,7 +3,7 @@ import { api, seg } from '../api.js';
 import { attempt, detail, me, openThread, refreshThreads, threads } from '../state/store.js';
 import type { ParleyEvent, ThreadInfo } from '../types.js';
 import { Composer } from './composer.js';
-import { Dialog } from './dialog.js';
+import { Dialog, DialogButtons } from './dialog.js';
 import { summaryOf } from './message.js';
 import { dmLabel } from './sidebar.js';
 import { SteeringPanel } from './steering.js';
@@ -100,12 +100,7 @@ function OpenSide({ thread, from, onClose }: { thread: ThreadInfo; from: ParleyE
           Title
           <input value={title} onInput={(e) => setTitle(e.currentTarget.value)} required autoFocus placeholder="What the side channel is about" />
         </label>
-        <div class="buttons">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit">Open</button>
-        </div>
+        <DialogButtons submit="Open" onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -131,12 +126,7 @@ function CloseSide({ thread, open, onClose }: { thread: ThreadInfo; open: boolea
           Summary (posted back to the parent thread)
           <textarea value={summary} onInput={(e) => setSummary(e.currentTarget.value)} required rows={4} autoFocus />
         </label>
-        <div class="buttons">
-          <button type="button" class="secondary" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit">Close and post summary</button>
-        </div>
+        <DialogButtons submit="Close and post summary" onCancel={onClose} />
       </form>
     </Dialog>
   );

@@ -1,0 +1,107 @@
+import type { PresenceState } from './inputs.js';
+import type { Profile } from './participant.js';
+
+/**
+ * What the hub answers with: the views of threads, requests, presence and
+ * meetings that the API returns. They are plain types with no runtime
+ * dependency, so the hub, its clients and the web page share one definition.
+ */
+export type ThreadKind = 'channel' | 'dm' | 'side';
+export type Subscription = 'subscribed' | 'muted' | 'unsubscribed';
+
+export interface ThreadInfo {
+  id: string;
+  kind: ThreadKind;
+  name: string;
+  parent?: string;
+  closed: boolean;
+  paused: boolean;
+  done: boolean;
+  members: number;
+  subscription?: Subscription;
+  unread?: number;
+}
+
+/** One member of a thread as the steering panel shows them (by handle). */
+export interface ThreadMemberView {
+  handle: string;
+  kind: Profile['kind'];
+  subscription: Subscription;
+  invited: boolean;
+  hardMuted: boolean;
+  mutedBy?: string;
+}
+
+/** A thread's steering state with who set each control, and its members. */
+export interface ThreadDetail {
+  thread: ThreadInfo;
+  controls: {
+    paused: boolean;
+    pausedBy?: string;
+    done: boolean;
+    doneBy?: string;
+    ttlSeconds?: number;
+    expiresAt?: string;
+    discussion: { on: boolean; allowAgentMentions: boolean; by?: string };
+    invitedAuto: boolean;
+    invitedAutoBy?: string;
+    closed: boolean;
+    summary?: string;
+  };
+  members: ThreadMemberView[];
+  /** The newest seq of the thread the caller has read (their hub-kept cursor). */
+  readUpTo: number;
+}
+
+export interface OpenRequest {
+  request_id: string;
+  intent: string;
+  from: string;
+  to: string;
+  thread: string;
+  hop: number;
+  status: 'open' | 'Accepted';
+  seq: number;
+  reply_to?: string;
+}
+
+export interface PresenceInfo {
+  participant: string;
+  handle: string;
+  state: PresenceState;
+  seq: number;
+  /** ISO time of the last sign of life. */
+  lastSeen: string;
+  thread?: string;
+  note?: string;
+  /** The profile travels in presence details. */
+  details: { profile: Profile };
+}
+
+export interface MeetingView {
+  id: string;
+  name: string;
+  who: Array<{ handle: string; role: string | null; joinedAt: string }>;
+}
+
+export interface HeardMessage {
+  number: number;
+  speaker: string;
+  ts: string;
+  content: string;
+}
+
+/** The whole retained ring for a person reviewing the room (own lines included); `dropped` counts messages the ring has overwritten. */
+export interface RingView extends MeetingView {
+  oldest: number;
+  latest: number;
+  dropped: number;
+  messages: HeardMessage[];
+}
+
+export interface MeetingSummary {
+  id: string;
+  name: string;
+  active: number;
+  latest: number;
+}
