@@ -118,7 +118,8 @@ async function measureLoad(browser: Browser, url: string, hub: Awaited<ReturnTyp
         }).observe(document, { subtree: true, childList: true });`,
     });
     await page.goto(`${url}/#thread=${channel.id}`);
-    await page.waitForFunction('window.__parleyReady !== undefined');
+    // A function, not source text: the page's content security policy forbids eval.
+    await page.waitForFunction(() => (globalThis as { __parleyReady?: number }).__parleyReady !== undefined);
     runs.push((await page.evaluate('window.__parleyReady')) as number);
     renderedRows = await page.locator('.timeline article.event').count();
     await context.close();

@@ -205,6 +205,24 @@ describe('web page: the human in the conversation', () => {
     await expect.poll(() => page.locator(`.card.request[data-request="${String(asked.value.request_id)}"] .status`).textContent()).toBe('Completed');
   });
 
+  it('web - "For you" lists what is addressed to the human until they mark it done (acknowledged in the hub)', async () => {
+    const mention = await coder.call('chat_post', { text: '@human can you check the eviction plan?' });
+    expect(mention.isError).toBe(false);
+    await page.getByRole('button', { name: /For you/ }).click();
+    const item = page.locator(`.for-you-item[data-seq="${String(mention.value.seq)}"]`);
+    await item.waitFor();
+    expect(await item.locator('.badge').textContent()).toBe('mention');
+    expect(await item.locator('.snippet').textContent()).toBe('@human can you check the eviction plan?');
+    await page.screenshot({ path: screenshotPath('for-you') });
+    await item.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(() => item.count()).toBe(0);
+    const acknowledged = await page.request.get(`${hub.url}/api/v1/deliveries?state=acknowledged`);
+    expect(JSON.stringify(await acknowledged.json())).toContain(String(mention.value.id));
+    await page.getByRole('button', { name: 'Mark all done' }).click();
+    await expect.poll(() => page.locator('.for-you-item').count()).toBe(0);
+    expect(await page.locator('.for-you').textContent()).toContain('Nothing is addressed to you');
+  });
+
   it('web - the meeting view shows who is here, the live ring with numbers and a marker where messages were dropped', async () => {
     await coder.call('meeting_join', { meeting: 'standup' });
     await coder.call('meeting_say', { meeting: 'standup', text: 'yesterday: cache layer' });

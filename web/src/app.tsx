@@ -19,6 +19,7 @@ import {
 import { effect } from '@preact/signals';
 import { followViewInAddress, openFromHash } from './state/route.js';
 import type { Me } from './types.js';
+import { ForYouView } from './ui/for-you.js';
 import { Login } from './ui/login.js';
 import { MeetingView } from './ui/meeting.js';
 import { RequestsView } from './ui/requests.js';
@@ -111,6 +112,7 @@ function Shell() {
           {v.kind === 'thread' && !chatEnabled.value && <p class="disabled-reason">Chat disabled by configuration</p>}
           {v.kind === 'thread' && chatEnabled.value && thread && <ThreadView key={thread.id} thread={thread} steering={steering} onToggleSteering={() => setSteering(!steering)} />}
           {v.kind === 'requests' && <RequestsView />}
+          {v.kind === 'for-you' && <ForYouView />}
           {v.kind === 'meeting' && <MeetingView name={v.name} />}
           {v.kind === 'search' && <SearchView query={v.query} />}
           {v.kind === 'home' && (
@@ -140,7 +142,8 @@ function SessionPicker({ current }: { current: string }) {
           const moved = await attempt(() => api<Me>('POST', '/login/session', { session }));
           if (moved) {
             stopLive();
-            // A different session: nothing held of the old one is valid; start the page afresh.
+            // A different session: nothing held of the old one is valid (nor the thread in the address); start afresh.
+            history.replaceState(null, '', location.pathname);
             location.reload();
           }
         }}

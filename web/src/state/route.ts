@@ -14,6 +14,8 @@ export function hashOf(v: View): string {
       return `#meeting=${encodeURIComponent(v.name)}`;
     case 'requests':
       return '#requests';
+    case 'for-you':
+      return '#for-you';
     case 'search':
       return `#search=${encodeURIComponent(v.query)}`;
     default:
@@ -31,8 +33,8 @@ export async function openFromHash(hash: string): Promise<boolean> {
     else await runSearch(value);
     return true;
   }
-  if (hash === '#requests') {
-    view.value = { kind: 'requests' };
+  if (hash === '#requests' || hash === '#for-you') {
+    view.value = { kind: hash === '#requests' ? 'requests' : 'for-you' };
     return true;
   }
   return false;

@@ -23,6 +23,7 @@ import { ThreadLog } from './thread-log.js';
  */
 export type View =
   | { kind: 'home' }
+  | { kind: 'for-you' }
   | { kind: 'thread'; id: string }
   | { kind: 'requests' }
   | { kind: 'meeting'; name: string }
@@ -36,6 +37,13 @@ export const participants = signal<Participant[]>([]);
 export const presence = signal<Record<string, PresenceInfo>>({});
 export const meetings = signal<MeetingSummary[]>([]);
 export const openRequests = signal<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }>({ incoming: [], outgoing: [] });
+/** What was addressed to the human (mentions, DMs, requests, prods) and not yet marked done, newest first. */
+export interface ForYouItem {
+  reason: string;
+  state: 'pending' | 'delivered';
+  event: ParleyEvent;
+}
+export const forYou = signal<ForYouItem[]>([]);
 /** The latest status of each request seen in the log (response events), by request id. */
 export const requestStatus = signal<Record<string, RequestStatus>>({});
 export const view = signal<View>({ kind: 'home' });
@@ -56,7 +64,7 @@ export const waiting = computed(
   () =>
     threads.value.reduce((sum, t) => sum + (t.unread ?? 0), 0) +
     meetings.value.reduce((sum, m) => sum + meetingUnread(m), 0) +
-    openRequests.value.incoming.length,
+    forYou.value.length,
 );
 
 const logs = new Map<string, ThreadLog>();
@@ -111,7 +119,7 @@ export async function loadSession(): Promise<void> {
     meetings.value = m.meetings;
     sessions.value = s.sessions;
   });
-  await refreshRequests();
+  await Promise.all([refreshRequests(), refreshForYou()]);
 }
 
 export async function refreshThreads(): Promise<void> {
@@ -127,6 +135,21 @@ export async function refreshParticipants(): Promise<void> {
 
 export async function refreshRequests(): Promise<void> {
   openRequests.value = await api<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }>('GET', '/requests/open');
+}
+
+export async function refreshForYou(): Promise<void> {
+  const [pendingItems, delivered] = await Promise.all([
+    api<{ deliveries: ForYouItem[] }>('GET', '/deliveries?state=pending&limit=200'),
+    api<{ deliveries: ForYouItem[] }>('GET', '/deliveries?state=delivered&limit=200'),
+  ]);
+  forYou.value = [...pendingItems.deliveries, ...delivered.deliveries].sort((a, b) => b.event.seq - a.event.seq);
+}
+
+/** Marks items done (acknowledged): they leave the list, and the agents' delivery state says so. */
+export async function acknowledge(ids: string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await api('POST', '/inbox/ack', { ids });
+  await refreshForYou();
 }
 
 export async function refreshMeetings(): Promise<void> {
@@ -259,6 +282,19 @@ export async function runSearch(query: string): Promise<void> {
 
 let markReadTimer: ReturnType<typeof setTimeout> | undefined;
 
+/** Runs a refresh once for a burst of events (a replay after reconnecting can bring hundreds). */
+const pending = new Map<string, ReturnType<typeof setTimeout>>();
+function soon(key: string, refresh: () => Promise<void>): void {
+  if (pending.has(key)) return;
+  pending.set(
+    key,
+    setTimeout(() => {
+      pending.delete(key);
+      void refresh().catch(() => undefined);
+    }, 50),
+  );
+}
+
 /** An event from the live stream (or its replay after a reconnect). */
 export function applyEvent(event: ParleyEvent): void {
   const log = logOf(event.thread);
@@ -275,13 +311,17 @@ export function applyEvent(event: ParleyEvent): void {
   } else if (event.from !== me.value?.participant.id && (event.type === 'message' || event.type === 'request')) {
     threads.value = threads.value.map((t) => (t.id === event.thread ? { ...t, unread: (t.unread ?? 0) + 1 } : t));
   }
-  if (event.type === 'system') void refreshThreads().catch(() => undefined);
   if (event.type === 'control' || event.type === 'system') {
-    if (onScreen) void refreshDetail(event.thread).catch(() => undefined);
-    void refreshThreads().catch(() => undefined);
+    // Steering and thread changes: the badges in the sidebar and the panel of the open thread.
+    if (onScreen) soon(`detail:${event.thread}`, () => refreshDetail(event.thread));
+    soon('threads', refreshThreads);
+  } else if (!threads.value.some((t) => t.id === event.thread)) {
+    // A thread this page has not listed yet (a new DM, a side channel opened elsewhere).
+    soon('threads', refreshThreads);
   }
-  if (event.type === 'request' || event.type === 'response') void refreshRequests().catch(() => undefined);
-  if (!threads.value.some((t) => t.id === event.thread)) void refreshThreads().catch(() => undefined);
+  if (event.type === 'request' || event.type === 'response') soon('requests', refreshRequests);
+  const myId = me.value?.participant.id;
+  if (myId && event.from !== myId && (event.to === myId || event.meta?.mentions?.includes(myId) || event.type === 'control')) soon('for-you', refreshForYou);
 }
 
 export function applyPresence(info: PresenceInfo): void {
@@ -324,7 +364,7 @@ async function openMeetingQuietly(name: string): Promise<void> {
 /** After the stream comes back: counts, people and requests may have changed while it was down. */
 export async function resync(): Promise<void> {
   await attempt(async () => {
-    await Promise.all([refreshThreads(), refreshParticipants(), refreshRequests(), refreshMeetings()]);
+    await Promise.all([refreshThreads(), refreshParticipants(), refreshRequests(), refreshMeetings(), refreshForYou()]);
     const w = await api<{ presence: PresenceInfo[] }>('GET', '/presence');
     presence.value = Object.fromEntries(w.presence.map((x) => [x.handle, x]));
     const v = view.value;

@@ -3,6 +3,7 @@ import { api } from '../api.js';
 import {
   attempt,
   chatEnabled,
+  forYou,
   me,
   meetings,
   meetingUnread,
@@ -105,7 +106,17 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
         ))}
       </Section>
 
-      <Section title="Requests">
+      <Section title="Inbox">
+        <li>
+          <button type="button" class={itemClass(view.value.kind === 'for-you')} onClick={go(() => (view.value = { kind: 'for-you' }))}>
+            <span class="name">For you</span>
+            {forYou.value.length > 0 && (
+              <span class="unread" aria-label={`${forYou.value.length} for you`}>
+                {forYou.value.length}
+              </span>
+            )}
+          </button>
+        </li>
         <li>
           <button type="button" class={itemClass(view.value.kind === 'requests')} onClick={go(() => (view.value = { kind: 'requests' }))}>
             <span class="name">Open requests</span>

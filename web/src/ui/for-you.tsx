@@ -1,0 +1,52 @@
+import { acknowledge, attempt, forYou, openThread, threads } from '../state/store.js';
+import { handleOf, summaryOf } from './message.js';
+import { AuthorChip } from './people.js';
+import { dmLabel } from './sidebar.js';
+import { Time } from './time.js';
+
+/**
+ * The human's inbox: everything addressed to them — mentions, direct
+ * messages, requests, prods — until they mark it done. Done is the hub's
+ * acknowledgement, so an agent that asked can see it was taken in.
+ */
+const REASONS: Record<string, string> = { mention: 'mention', dm: 'direct message', direct: 'addressed to you', request: 'request', response: 'response', prod: 'prod', control: 'steering', invite: 'invite' };
+
+export function ForYouView() {
+  const items = forYou.value;
+  return (
+    <section class="for-you" aria-labelledby="for-you-title">
+      <header class="section-head">
+        <h1 id="for-you-title">For you</h1>
+        {items.length > 0 && (
+          <button type="button" class="small secondary" onClick={() => void attempt(() => acknowledge(items.map((i) => i.event.id)))}>
+            Mark all done
+          </button>
+        )}
+      </header>
+      {items.length === 0 && <p class="muted">Nothing is addressed to you. Mentions, direct messages and requests land here.</p>}
+      <ul>
+        {items.map(({ reason, event }) => {
+          const thread = threads.value.find((t) => t.id === event.thread);
+          const where = thread ? (thread.kind === 'dm' ? dmLabel(thread) : thread.name) : 'a thread';
+          return (
+            <li key={event.seq} class="for-you-item" data-seq={event.seq}>
+              <p>
+                <span class="badge">{REASONS[reason] ?? reason}</span> <AuthorChip handle={event.author} /> in {where} <Time iso={event.ts} />
+                {event.to !== 'all' && event.type === 'request' && <span class="muted"> → @{handleOf(event.to)}</span>}
+              </p>
+              <p class="snippet">{summaryOf(event).slice(0, 240)}</p>
+              <div class="buttons-inline">
+                <button type="button" class="small secondary" onClick={() => void openThread(event.thread, event.seq)}>
+                  Open
+                </button>
+                <button type="button" class="small" onClick={() => void attempt(() => acknowledge([event.id]))}>
+                  Done
+                </button>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}
