@@ -1,5 +1,5 @@
 import { acknowledge, attempt, forYou, openThread, threads } from '../state/store.js';
-import { handleOf, summaryOf } from './message.js';
+import { summaryOf } from './message.js';
 import { AuthorChip } from './people.js';
 import { dmLabel } from './sidebar.js';
 import { Time } from './time.js';
@@ -27,12 +27,11 @@ export function ForYouView() {
       <ul>
         {items.map(({ reason, event }) => {
           const thread = threads.value.find((t) => t.id === event.thread);
-          const where = thread ? (thread.kind === 'dm' ? dmLabel(thread) : thread.name) : 'a thread';
+          const where = thread ? (thread.kind === 'dm' ? `a direct message with ${dmLabel(thread)}` : `# ${thread.name}`) : 'a thread';
           return (
             <li key={event.seq} class="for-you-item" data-seq={event.seq}>
               <p>
                 <span class="badge">{REASONS[reason] ?? reason}</span> <AuthorChip handle={event.author} /> in {where} <Time iso={event.ts} />
-                {event.to !== 'all' && event.type === 'request' && <span class="muted"> → @{handleOf(event.to)}</span>}
               </p>
               <p class="snippet">{summaryOf(event).slice(0, 240)}</p>
               <div class="buttons-inline">

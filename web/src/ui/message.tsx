@@ -152,7 +152,8 @@ export function handleOf(participantId: string): string {
 export function summaryOf(event: ParleyEvent): string {
   if (typeof event.content === 'string') return event.content;
   const c = event.content as { intent?: string; text?: string; status?: string };
-  return c.text ?? c.intent ?? c.status ?? event.type;
+  if (c.intent) return c.text ? `${c.intent}: ${c.text}` : c.intent;
+  return c.text ?? c.status ?? event.type;
 }
 
 const handles = (ids: unknown): string => (Array.isArray(ids) ? ids.map((id) => `@${handleOf(String(id))}`).join(', ') : '');
