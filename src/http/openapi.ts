@@ -49,7 +49,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/api/v1/participants', summary: 'Participants of the session' },
   { method: 'get', path: '/api/v1/sessions', summary: 'Sessions on the hub, and which the caller has joined' },
   { method: 'patch', path: '/api/v1/profile', summary: "Change the caller's own profile (the fields given; not its kind)", body: SelfProfilePatchSchema },
-  { method: 'get', path: '/api/v1/threads', summary: 'Threads of the session with unread counts' },
+  { method: 'get', path: '/api/v1/threads', summary: 'Threads of the session with unread counts, and head: the newest seq (stream with since=head to miss nothing after the list)' },
   { method: 'post', path: '/api/v1/threads', summary: 'Create a channel', body: CreateChannelInputSchema },
   { method: 'get', path: '/api/v1/threads/{thread}', summary: "A thread's steering state (who set what) and its members" },
   { method: 'post', path: '/api/v1/threads/{thread}/read', summary: 'Mark the thread read up to a seq (moves the hub-kept cursor forward)', body: MarkReadBodySchema },

@@ -159,6 +159,14 @@ export class Actor implements ParticipantApi {
     return this.#run(() => listThreads(this.#ctx, this.#seat));
   }
 
+  /**
+   * The newest committed seq in the hub: a client that lists threads and then
+   * streams with `since` set to this misses nothing committed in between.
+   */
+  get head(): number {
+    return this.#ctx.store.events.visibleUpTo;
+  }
+
   /** A thread's steering state and members, with who set what (the page's steering panel). */
   async threadDetail(thread: string): Promise<ThreadDetail> {
     return this.#run(() => threadDetail(this.#ctx, this.#seat, thread));

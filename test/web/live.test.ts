@@ -39,12 +39,12 @@ describe('web page live stream', () => {
     let hub = await startServe(home, { port, env });
     const token = await joinOver(hub, { handle: 'coder' });
     await post(hub.url, token, 'before 1');
+    await post(hub.url, token, 'before 2');
     const { browser, close } = await launchBrowser();
     cleanups.push(close);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await signIn(page, hub, 'pw-restart');
-    await page.locator('.timeline article.event').first().waitFor();
-    await post(hub.url, token, 'before 2');
+    // Nothing arrives live before the restart: the page resumes from the head it loaded at.
     await expect.poll(() => shownTexts(page)).toEqual(['before 1', 'before 2']);
 
     expect(await hub.stop()).toBe(0);
@@ -88,6 +88,23 @@ describe('web page live stream', () => {
     expect(await shownTexts(page)).toContain('line 1');
     // Every message of the thread is held once: the count the timeline reports is the thread's.
     expect(Number(await timeline.getAttribute('data-count'))).toBe(total + 1);
+
+    // A jump into the middle (a search hit), then a live post: paging down reaches it with no gap.
+    await page.getByRole('searchbox', { name: 'Search the session' }).fill('line 7');
+    await page.getByRole('searchbox', { name: 'Search the session' }).press('Enter');
+    await page.locator('.search-results .result', { hasText: 'line 7' }).first().click();
+    await expect.poll(async () => (await page.locator('.timeline article.event.focused .md').textContent())?.trim()).toBe('line 7');
+    expect(await page.evaluate('document.activeElement?.classList.contains("focused")')).toBe(true);
+    await post(hub.url, token, 'after the jump');
+    for (let i = 0; i < 20 && (await shownTexts(page)).at(-1) !== 'after the jump'; i++) {
+      const before = await held();
+      await timeline.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+      await expect.poll(async () => (await held()) > before || (await shownTexts(page)).at(-1) === 'after the jump').toBe(true);
+    }
+    expect((await shownTexts(page)).at(-1)).toBe('after the jump');
+    expect(Number(await timeline.getAttribute('data-count'))).toBe(total + 2);
+    const seqs = await shownSeqs(page);
+    expect(new Set(seqs).size).toBe(seqs.length);
   }, 90_000);
 
   it('web - with chat.enabled=false the page shows "Chat disabled by configuration" instead of the chat panes', async () => {

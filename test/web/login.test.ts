@@ -34,7 +34,10 @@ describe('web page sign-in', () => {
     await page.reload();
     await expect.poll(() => page.locator('.who').textContent()).toContain('@human');
     // The session picker moves the human to another session of the hub.
+    // Moving reloads the page into the other session.
+    const reloaded = page.waitForEvent('load');
     await page.getByLabel('Session', { exact: true }).selectOption('other');
+    await reloaded;
     await expect.poll(() => page.getByLabel('Session', { exact: true }).inputValue()).toBe('other');
     await page.locator('.live-live').waitFor();
     expect(await page.evaluate(() => fetch('/api/v1/whoami').then((r) => r.json() as Promise<{ session: { name: string } }>).then((w) => w.session.name))).toBe('other');

@@ -50,10 +50,14 @@ export function App() {
 async function signedIn(who: Me): Promise<void> {
   // Sign-in answers without the hub's settings; whoami carries them.
   me.value = who.hub ? who : await api<Me>('GET', '/whoami');
-  startLive();
   followViewInAddress();
+  let head = 0;
   await attempt(async () => {
-    await loadSession();
+    head = await loadSession();
+  });
+  // The stream starts after the head seq the thread list was read at: nothing in between is missed.
+  startLive(head);
+  await attempt(async () => {
     if (await openFromHash(location.hash)) return;
     const first = threads.value.find((t) => t.kind === 'channel' && t.name === 'general') ?? threads.value.find((t) => t.kind === 'channel');
     if (view.value.kind === 'home' && first && chatEnabled.value) await openThread(first.id);
@@ -70,9 +74,9 @@ function Shell() {
 
   return (
     <div class={`shell${menuOpen ? ' menu-open' : ''}`}>
-      <a class="skip" href="#main">
+      <button type="button" class="skip" onClick={() => document.getElementById('main')?.focus()}>
         Skip to the conversation
-      </a>
+      </button>
       <header class="bar">
         <button type="button" class="menu secondary small" aria-expanded={menuOpen} aria-controls="sidebar" onClick={() => setMenuOpen(!menuOpen)}>
           ☰<span class="visually-hidden"> Conversations</span>

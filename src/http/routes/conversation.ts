@@ -15,7 +15,12 @@ export function conversationRoutes(): Hono<Env> {
   const app = new Hono<Env>();
 
   // Threads.
-  app.get('/threads', async (c) => c.json({ threads: await c.get('actor').threads() }));
+  // `head` is read before the list is built: streaming with since=head then covers everything after the list.
+  app.get('/threads', async (c) => {
+    const actor = c.get('actor');
+    const head = actor.head;
+    return c.json({ threads: await actor.threads(), head });
+  });
   app.post('/threads', async (c) => c.json(await c.get('actor').createChannel((await jsonBody(c)) as never), 201));
   app.get('/threads/:thread', async (c) => c.json(await c.get('actor').threadDetail(c.req.param('thread'))));
   app.post('/threads/:thread/read', async (c) => {

@@ -20,15 +20,19 @@ let source: EventSource | undefined;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let retryDelay = 250;
 let everOpened = false;
+let running = false;
 
-export function startLive(): void {
+/** Starts the stream after `since`: the head seq the thread list was read at, so nothing in between is missed. */
+export function startLive(since: number): void {
   stopLive();
+  running = true;
   everOpened = false;
-  lastSeq = 0;
+  lastSeq = since;
   connect();
 }
 
 export function stopLive(): void {
+  running = false;
   clearTimeout(retryTimer);
   source?.close();
   source = undefined;
@@ -66,6 +70,7 @@ function connect(): void {
 }
 
 async function reconnectAfterRefusal(): Promise<void> {
+  if (!running) return;
   try {
     // Still signed in? A revoked or ended sign-in goes back to the form instead of retrying forever.
     await api<Me>('GET', '/whoami');
@@ -76,5 +81,6 @@ async function reconnectAfterRefusal(): Promise<void> {
       return;
     }
   }
-  connect();
+  // Signed out while the check was under way: stay closed.
+  if (running) connect();
 }

@@ -58,6 +58,16 @@ export const logVersion = signal(0);
 export const chatEnabled = computed(() => me.value?.hub?.chat !== false);
 /** The newest meeting message number the person has seen, by meeting (meetings keep no cursor in the hub). */
 export const meetingSeen = signal<Record<string, number>>({});
+const seenKey = () => `parley.meetingSeen.${me.value?.session.id ?? ''}.${me.value?.participant.handle ?? ''}`;
+
+/** Meetings keep no cursor in the hub, so the page remembers what this person has seen in this browser. */
+export function loadMeetingSeen(): void {
+  try {
+    meetingSeen.value = JSON.parse(localStorage.getItem(seenKey()) ?? '{}') as Record<string, number>;
+  } catch {
+    meetingSeen.value = {};
+  }
+}
 export const meetingUnread = (m: MeetingSummary): number => Math.max(0, m.latest - (meetingSeen.value[m.name] ?? 0));
 /** Everything waiting for the person: unread messages in threads, meeting lines and requests to answer (the tab title shows it). */
 export const waiting = computed(
@@ -104,9 +114,10 @@ export async function attempt<T>(action: () => Promise<T>): Promise<T | undefine
 
 // Loading ---------------------------------------------------------------
 
-export async function loadSession(): Promise<void> {
+/** Loads the session; resolves with the hub's head seq as of the thread list (the live stream starts after it). */
+export async function loadSession(): Promise<number> {
   const [t, p, w, m, s] = await Promise.all([
-    api<{ threads: ThreadInfo[] }>('GET', '/threads'),
+    api<{ threads: ThreadInfo[]; head: number }>('GET', '/threads'),
     api<{ participants: Participant[] }>('GET', '/participants'),
     api<{ presence: PresenceInfo[] }>('GET', '/presence'),
     api<{ meetings: MeetingSummary[] }>('GET', '/meetings'),
@@ -119,7 +130,9 @@ export async function loadSession(): Promise<void> {
     meetings.value = m.meetings;
     sessions.value = s.sessions;
   });
+  loadMeetingSeen();
   await Promise.all([refreshRequests(), refreshForYou()]);
+  return t.head;
 }
 
 export async function refreshThreads(): Promise<void> {
@@ -179,7 +192,7 @@ async function loadPage(thread: string, around?: number): Promise<void> {
     const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?limit=${HISTORY_PAGE}`);
     log.merge(page.events);
     log.hasOlder = page.more;
-    log.hasNewer = false;
+    log.reachedNewest();
     noteResponses(page.events);
   } else {
     const [before, after] = await Promise.all([
@@ -189,7 +202,7 @@ async function loadPage(thread: string, around?: number): Promise<void> {
     log.merge(before.events);
     log.merge(after.events);
     log.hasOlder = before.more;
-    log.hasNewer = log.hasNewer || after.more;
+    if (!after.more) log.reachedNewest();
     noteResponses([...before.events, ...after.events]);
   }
   log.loaded = true;
@@ -220,7 +233,7 @@ export async function loadNewer(thread: string): Promise<void> {
   if (!log.hasNewer || log.newestSeq === undefined) return;
   const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?after=${log.newestSeq}&limit=${HISTORY_PAGE}`);
   log.merge(page.events);
-  log.hasNewer = page.more;
+  if (!page.more) log.reachedNewest();
   noteResponses(page.events);
   logVersion.value++;
 }
@@ -234,14 +247,19 @@ export async function openThread(id: string, seq?: number): Promise<void> {
   const log = logOf(id);
   try {
     if (seq !== undefined && !log.has(seq)) {
-      // A jump far from what is held: start afresh around the message.
+      // A jump far from what is held: start afresh around the message. Live events wait
+      // (hasNewer) until the pages between the jump and the newest are loaded.
       log.clear();
+      log.hasNewer = true;
       await loadPage(id, seq);
-    } else if (!log.loaded) {
+    } else if (!log.loaded || (seq === undefined && log.hasNewer)) {
+      // Not loaded yet, or left in the middle after a jump: show the newest.
+      if (log.hasNewer) log.clear();
       await loadPage(id);
     } else {
       logVersion.value++;
     }
+    if (view.value.kind !== 'thread' || view.value.id !== id) return;
     await Promise.all([refreshDetail(id), markRead(id)]);
   } catch (error) {
     showError(error);
@@ -250,6 +268,8 @@ export async function openThread(id: string, seq?: number): Promise<void> {
 
 /** The page has shown the thread up to its newest event: the hub's cursor follows, and its count clears. */
 export async function markRead(thread: string): Promise<void> {
+  // Only what the person can see counts as read: not while the tab is in the background.
+  if (document.visibilityState !== 'visible' || view.value.kind !== 'thread' || view.value.id !== thread) return;
   const newest = logOf(thread).newestSeq;
   threads.value = threads.value.map((t) => (t.id === thread && t.unread ? { ...t, unread: 0 } : t));
   if (newest !== undefined) await api('POST', `/threads/${seg(thread)}/read`, { up_to: newest });
@@ -301,14 +321,16 @@ export function applyEvent(event: ParleyEvent): void {
   const onScreen = view.value.kind === 'thread' && view.value.id === event.thread;
   // Held even before the thread's first page arrives, so an event committed between that page and
   // this frame is not lost; after a jump into the middle, newer pages bring it instead.
-  const added = log.hasNewer ? 0 : log.merge([event]);
+  const added = log.live(event);
   noteResponses([event]);
-  if (onScreen) {
-    if (added) logVersion.value++;
+  const visible = onScreen && document.visibilityState === 'visible';
+  if (onScreen && added) logVersion.value++;
+  if (visible) {
     // Read as it arrives; the cursor follows in one call per burst.
     clearTimeout(markReadTimer);
     markReadTimer = setTimeout(() => void markRead(event.thread).catch(() => undefined), 300);
-  } else if (event.from !== me.value?.participant.id && (event.type === 'message' || event.type === 'request')) {
+  } else if (event.from !== me.value?.participant.id) {
+    // Counted as the hub counts unread: every event from someone else.
     threads.value = threads.value.map((t) => (t.id === event.thread ? { ...t, unread: (t.unread ?? 0) + 1 } : t));
   }
   if (event.type === 'control' || event.type === 'system') {
@@ -330,15 +352,25 @@ export function applyPresence(info: PresenceInfo): void {
 }
 
 function seeMeeting(name: string, latest: number): void {
-  if ((meetingSeen.value[name] ?? 0) < latest) meetingSeen.value = { ...meetingSeen.value, [name]: latest };
+  if ((meetingSeen.value[name] ?? 0) >= latest) return;
+  meetingSeen.value = { ...meetingSeen.value, [name]: latest };
+  try {
+    localStorage.setItem(seenKey(), JSON.stringify(meetingSeen.value));
+  } catch {
+    // Storage full or off: counts reset with the page, nothing else is lost.
+  }
 }
 
 export function applyMeeting(frame: MeetingFrame): void {
   const ring = meetingRing.value;
-  if (ring && ring.name === frame.meeting) {
-    if (frame.action === 'said' && frame.message && frame.message.number > ring.latest) {
+  const onScreen = view.value.kind === 'meeting' && view.value.name === frame.meeting;
+  if (ring && onScreen && ring.name === frame.meeting) {
+    if (frame.action === 'said' && frame.message && frame.message.number > ring.latest + 1) {
+      // Lines were said between the ring we hold and this one: fetch the ring again.
+      void openMeetingQuietly(frame.meeting);
+    } else if (frame.action === 'said' && frame.message && frame.message.number > ring.latest) {
       const m = frame.message;
-      seeMeeting(ring.name, m.number);
+      if (document.visibilityState === 'visible') seeMeeting(ring.name, m.number);
       meetingRing.value = {
         ...ring,
         latest: m.number,
@@ -358,7 +390,10 @@ export function applyMeeting(frame: MeetingFrame): void {
 
 async function openMeetingQuietly(name: string): Promise<void> {
   const ring = await api<MeetingRing>('GET', `/meetings/${seg(name)}/ring`).catch(() => undefined);
-  if (ring && view.value.kind === 'meeting' && view.value.name === name) meetingRing.value = ring;
+  if (ring && view.value.kind === 'meeting' && view.value.name === name) {
+    meetingRing.value = ring;
+    seeMeeting(name, ring.latest);
+  }
 }
 
 /** After the stream comes back: counts, people and requests may have changed while it was down. */
@@ -373,8 +408,17 @@ export async function resync(): Promise<void> {
   });
 }
 
+// Back to the tab: what is on screen now counts as seen.
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState !== 'visible') return;
+  const v = view.value;
+  if (v.kind === 'thread') void markRead(v.id).catch(() => undefined);
+  if (v.kind === 'meeting' && meetingRing.value?.name === v.name) seeMeeting(v.name, meetingRing.value.latest);
+});
+
 export function signedOut(): void {
   logs.clear();
+  history.replaceState(null, '', location.pathname);
   batch(() => {
     me.value = null;
     threads.value = [];

@@ -14,6 +14,8 @@ export class ThreadLog {
   hasOlder = true;
   /** Newer events may exist than the newest held here (after a jump into the middle). */
   hasNewer = false;
+  /** Live events that arrived while newer pages were outstanding: merged once the log reaches the newest. */
+  #waiting: ParleyEvent[] = [];
   loaded = false;
 
   get oldestSeq(): number | undefined {
@@ -44,6 +46,21 @@ export class ThreadLog {
     return fresh.length;
   }
 
+  /** A live event: merged now, or kept until the pages in between are loaded (no gap either way). */
+  live(event: ParleyEvent): number {
+    if (!this.hasNewer) return this.merge([event]);
+    this.#waiting.push(event);
+    return 0;
+  }
+
+  /** The newest page has been loaded: what arrived meanwhile joins the log. */
+  reachedNewest(): void {
+    this.hasNewer = false;
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    this.merge(waiting);
+  }
+
   indexOfSeq(seq: number): number {
     let lo = 0;
     let hi = this.events.length - 1;
@@ -63,6 +80,7 @@ export class ThreadLog {
     this.#seqs.clear();
     this.hasOlder = true;
     this.hasNewer = false;
+    this.#waiting = [];
     this.loaded = false;
   }
 }

@@ -208,10 +208,13 @@ export function Composer({
         </div>
       )}
       {!disabledReason && (
-        <p class={`counter ${over ?? ''}`} aria-live="polite">
+        <p class={`counter ${over ?? ''}`}>
           {length.toLocaleString()} / {limits.maxMessageChars.toLocaleString()}
-          {over === 'cut' && ' — the hub will cut the rest'}
-          {over === 'refused' && ` — too long: the hub refuses more than ${limits.maxInputChars.toLocaleString()} characters`}
+          {/* Only the warnings are announced, not every keystroke's count. */}
+          <span aria-live="polite">
+            {over === 'cut' && ' — the hub will cut the rest'}
+            {over === 'refused' && ` — too long: the hub refuses more than ${limits.maxInputChars.toLocaleString()} characters`}
+          </span>
         </p>
       )}
     </form>

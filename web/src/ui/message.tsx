@@ -40,7 +40,7 @@ export function EventRow({ event, actions, focused }: { event: ParleyEvent; acti
     );
   }
   return (
-    <article class={classes} data-seq={event.seq} data-id={event.id} aria-label={`${event.author}: ${summaryOf(event).slice(0, 200)}`}>
+    <article class={classes} data-seq={event.seq} data-id={event.id} tabIndex={-1} aria-label={`${event.author}: ${summaryOf(event).slice(0, 200)}`}>
       <header>
         <AuthorChip handle={event.author} />
         {event.to !== 'all' && <span class="badge">to @{handleOf(event.to)}</span>}

@@ -8,7 +8,7 @@ export function AuthorChip({ handle }: { handle: string }) {
   const profile = p?.profile;
   const parts = [profile?.kind ?? 'participant', profile?.client, profile?.model, ...(profile?.roles ?? [])].filter(Boolean);
   return (
-    <span class={`author kind-${profile?.kind ?? 'agent'}`} title={parts.join(' · ')} tabIndex={0}>
+    <span class={`author kind-${profile?.kind ?? 'agent'}`} title={parts.join(' · ')}>
       @{handle}
       {profile?.nickname && <span class="nickname"> ({profile.nickname})</span>}
     </span>

@@ -43,12 +43,19 @@ export function Timeline({ thread, onReply, onSide }: { thread: string; onReply(
     pinned.current = focusSeq.value === undefined;
   }, [thread]);
 
+  // A jump (search hit, linked request) scrolls once to its message and moves keyboard focus there;
+  // later pages and live events leave the person where they are.
+  const jumped = useRef<{ thread: string; seq: number } | undefined>(undefined);
   useLayoutEffect(() => {
     const focus = focusSeq.value;
-    if (focus !== undefined) {
+    if (focus !== undefined && (jumped.current?.seq !== focus || jumped.current.thread !== thread)) {
       const index = log.indexOfSeq(focus);
       if (index >= 0) {
+        jumped.current = { thread, seq: focus };
+        prependAnchor.current = undefined;
+        pinned.current = false;
         virtualizer.scrollToIndex(index, { align: 'center' });
+        requestAnimationFrame(() => scroller.current?.querySelector<HTMLElement>(`article[data-seq="${focus}"]`)?.focus());
         return;
       }
     }
@@ -67,7 +74,6 @@ export function Timeline({ thread, onReply, onSide }: { thread: string; onReply(
     const el = scroller.current;
     if (!el) return;
     pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_EDGE_PX && !log.hasNewer;
-    if (pinned.current && focusSeq.value !== undefined) focusSeq.value = undefined;
     if (el.scrollTop < NEAR_EDGE_PX && log.hasOlder && events[0]) {
       prependAnchor.current = { seq: events[0].seq };
       void loadOlder(thread);
