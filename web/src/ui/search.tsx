@@ -16,7 +16,9 @@ export function SearchView({ query }: { query: string }) {
           return (
             <li key={e.seq}>
               <button type="button" class="result" data-seq={e.seq} onClick={() => void openThread(e.thread, e.seq)}>
-                <span class="where">{thread ? thread.name : 'a thread'}</span> <strong>@{e.author}</strong> <Time iso={e.ts} />
+                <span class="meta">
+                  <span class="where">{thread ? thread.name : 'a thread'}</span> · <strong>@{e.author}</strong> · <Time iso={e.ts} />
+                </span>
                 <span class="snippet">{summaryOf(e).slice(0, 200)}</span>
               </button>
             </li>
