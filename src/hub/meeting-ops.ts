@@ -2,21 +2,19 @@ import { parseInput } from '../errors/parley-error.js';
 import type { MeetingMember, MeetingStatus } from '../meeting/meeting.js';
 import type { MeetingMessage } from '../meeting/ring.js';
 import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, MeetingStatusInputSchema, type MeetingHearInput } from '../schema/inputs.js';
-import type { HeardMessage, MeetingView, RingView } from '../schema/views.js';
+import type { HeardMessage, MeetingSummary, MeetingView, RingView } from '../schema/views.js';
 import type { HubContext } from './context.js';
-
-export type { HeardMessage, MeetingView, RingView };
 import { assertTextSize } from './posting.js';
 import type { Seat } from './seat.js';
 import type { Redactor } from '../redaction/redactor.js';
+
+export type { HeardMessage, MeetingView, RingView };
 
 /**
  * Meetings (Katra): ephemeral `meeting` threads that live only in memory and
  * never touch the store. Saying something joins the meeting if needed; the
  * text goes through the same secret scanner as chat, with the meeting's limit.
  */
-
-
 export interface HearView {
   messages: HeardMessage[];
   messages_lost: boolean;
@@ -83,10 +81,9 @@ export function meetingStatus(ctx: HubContext, seat: Seat, input: { meeting: str
   return ctx.meetings.get(seat.session.id, parsed.meeting).status(parsed.last_heard, seat.participant.id);
 }
 
-export function listMeetings(ctx: HubContext, seat: Seat): Array<{ id: string; name: string; active: number; latest: number }> {
+export function listMeetings(ctx: HubContext, seat: Seat): MeetingSummary[] {
   return ctx.meetings.list(seat.session.id).map((m) => ({ id: m.id, name: m.name, active: m.active, latest: m.ring.latest }));
 }
-
 
 export function meetingRing(ctx: HubContext, seat: Seat, name: string): RingView {
   const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));

@@ -18,6 +18,19 @@ export interface ReadNewResult {
 
 const UNREAD_COUNT_CAP = 1000;
 
+/**
+ * Moves a reader's hub-kept cursor in a thread forward to `seq`, and counts
+ * the targeted items up to there as delivered. Not awaited: a cursor lost to a
+ * crash only means events are delivered again.
+ */
+export function advanceReadCursor(ctx: HubContext, participantId: string, threadId: string, seq: number): void {
+  const now = ctx.now();
+  writeNow(ctx, () => {
+    ctx.store.deliveries.advance(participantId, threadId, seq);
+    ctx.store.deliveries.markThreadDelivered(participantId, threadId, seq, now);
+  });
+}
+
 export function readNew(ctx: HubContext, seat: Seat, input: ReadNewInput): ReadNewResult {
   const parsed = parseInput(ReadNewInputSchema, input);
   const thread = resolveFor(ctx, seat, parsed.thread);
@@ -28,14 +41,7 @@ export function readNew(ctx: HubContext, seat: Seat, input: ReadNewInput): ReadN
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const newPointer = page.length > 0 ? (page[page.length - 1]?.seq ?? cursor) : cursor;
-  if (newPointer > cursor) {
-    const now = ctx.now();
-    // Not awaited: a cursor lost to a crash only means events are delivered again.
-    writeNow(ctx, () => {
-      ctx.store.deliveries.advance(me, thread.id, newPointer);
-      ctx.store.deliveries.markThreadDelivered(me, thread.id, newPointer, now);
-    });
-  }
+  if (newPointer > cursor) advanceReadCursor(ctx, me, thread.id, newPointer);
   const events: ParleyEvent[] = [];
   for (const row of page) if (row.from_id !== me) events.push(rowToEvent(row));
   return { events, newPointer, more };

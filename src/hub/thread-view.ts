@@ -3,10 +3,11 @@ import { SeqSchema } from '../schema/names.js';
 import type { ThreadDetail, ThreadMemberView } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
+import { advanceReadCursor } from './reading.js';
 import { threadInfo } from './threads.js';
+import { stripUndefined } from '../util/objects.js';
 
 export type { ThreadDetail };
-import { writeNow } from './writer.js';
 
 /**
  * What a human steering a thread needs to see at once: its steering state
@@ -15,49 +16,43 @@ import { writeNow } from './writer.js';
  */
 export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDetail {
   const thread = resolveFor(ctx, seat, ref);
-  const handleOf = (id: string | undefined) => (id === undefined ? undefined : (ctx.state.participants.get(id)?.handle ?? id));
-  const by = (id: string | undefined) => {
-    const handle = handleOf(id);
-    return handle === undefined ? {} : { by: handle };
-  };
   const state = thread.state;
   const members: ThreadMemberView[] = [];
   for (const m of thread.members.values()) {
     const participant = ctx.state.participants.get(m.participantId);
     if (!participant) continue;
-    const mutedBy = handleOf(m.mutedBy);
-    members.push({
-      handle: participant.handle,
-      kind: participant.profile.kind,
-      subscription: m.subscription,
-      invited: m.invited,
-      hardMuted: m.hardMuted,
-      ...(m.hardMuted && mutedBy !== undefined ? { mutedBy } : {}),
-    });
+    members.push(
+      stripUndefined({
+        handle: participant.handle,
+        kind: participant.profile.kind,
+        subscription: m.subscription,
+        invited: m.invited,
+        hardMuted: m.hardMuted,
+        mutedBy: m.hardMuted ? m.mutedBy : undefined,
+      }),
+    );
   }
   members.sort((a, b) => a.handle.localeCompare(b.handle));
-  // Controls record the handle of who set them; handleOf also reads an id, should one be stored.
-  const pausedBy = handleOf(state.pausedBy);
-  const doneBy = handleOf(state.doneBy);
+  // Controls record the handle of whoever set them (see controls.ts), so they are shown as stored.
   return {
     thread: threadInfo(thread, seat.participant.id),
-    controls: {
+    controls: stripUndefined({
       paused: state.paused,
-      ...(state.paused && pausedBy !== undefined ? { pausedBy } : {}),
+      pausedBy: state.paused ? state.pausedBy : undefined,
       done: state.done,
-      ...(state.done && doneBy !== undefined ? { doneBy } : {}),
-      ...(state.ttlSeconds === undefined ? {} : { ttlSeconds: state.ttlSeconds }),
-      ...(state.expiresAt === undefined ? {} : { expiresAt: state.expiresAt }),
-      discussion: {
+      doneBy: state.done ? state.doneBy : undefined,
+      ttlSeconds: state.ttlSeconds,
+      expiresAt: state.expiresAt,
+      discussion: stripUndefined({
         on: state.discussion?.on ?? false,
         allowAgentMentions: state.discussion?.allowAgentMentions ?? false,
-        ...by(state.discussion?.by),
-      },
+        by: state.discussion?.by,
+      }),
       invitedAuto: state.invitedAuto,
-      ...(state.invitedAuto && state.invitedAutoBy !== undefined ? { invitedAutoBy: handleOf(state.invitedAutoBy) } : {}),
+      invitedAutoBy: state.invitedAuto ? state.invitedAutoBy : undefined,
       closed: state.closed,
-      ...(state.summary === undefined ? {} : { summary: state.summary }),
-    },
+      summary: state.summary,
+    }),
     members,
     readUpTo: ctx.store.deliveries.cursor(seat.participant.id, thread.id),
   };
@@ -73,12 +68,6 @@ export function markRead(ctx: HubContext, seat: Seat, ref: string, upTo: number)
   const seq = Math.min(parseInput(SeqSchema, upTo, 'up_to'), ctx.store.events.visibleUpTo);
   const me = seat.participant.id;
   const cursor = ctx.store.deliveries.cursor(me, thread.id);
-  if (seq > cursor) {
-    const now = ctx.now();
-    writeNow(ctx, () => {
-      ctx.store.deliveries.advance(me, thread.id, seq);
-      ctx.store.deliveries.markThreadDelivered(me, thread.id, seq, now);
-    });
-  }
+  if (seq > cursor) advanceReadCursor(ctx, me, thread.id, seq);
   return { readUpTo: Math.max(seq, cursor) };
 }

@@ -185,25 +185,26 @@ function noteResponses(events: readonly ParleyEvent[]): void {
   if (changed) requestStatus.value = changed;
 }
 
+/** One page of a thread's history merged into its log; says how many events were new and whether more lie beyond. */
+async function historyPage(thread: string, query: string): Promise<{ added: number; more: boolean }> {
+  const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?${query}`);
+  noteResponses(page.events);
+  return { added: logOf(thread).merge(page.events), more: page.more };
+}
+
 /** Loads the newest page of a thread, or the page around `seq` for a jump. */
 async function loadPage(thread: string, around?: number): Promise<void> {
   const log = logOf(thread);
   if (around === undefined) {
-    const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?limit=${HISTORY_PAGE}`);
-    log.merge(page.events);
-    log.hasOlder = page.more;
+    log.hasOlder = (await historyPage(thread, `limit=${HISTORY_PAGE}`)).more;
     log.reachedNewest();
-    noteResponses(page.events);
   } else {
     const [before, after] = await Promise.all([
-      api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?before=${around + 1}&limit=${HISTORY_PAGE / 2}`),
-      api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?after=${around}&limit=${HISTORY_PAGE / 2}`),
+      historyPage(thread, `before=${around + 1}&limit=${HISTORY_PAGE / 2}`),
+      historyPage(thread, `after=${around}&limit=${HISTORY_PAGE / 2}`),
     ]);
-    log.merge(before.events);
-    log.merge(after.events);
     log.hasOlder = before.more;
     if (!after.more) log.reachedNewest();
-    noteResponses([...before.events, ...after.events]);
   }
   log.loaded = true;
   logVersion.value++;
@@ -216,12 +217,10 @@ export async function loadOlder(thread: string): Promise<number> {
   if (loadingOlder || !log.hasOlder || log.oldestSeq === undefined) return 0;
   loadingOlder = true;
   try {
-    const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?before=${log.oldestSeq}&limit=${HISTORY_PAGE}`);
-    const added = log.merge(page.events);
+    const page = await historyPage(thread, `before=${log.oldestSeq}&limit=${HISTORY_PAGE}`);
     log.hasOlder = page.more;
-    noteResponses(page.events);
     logVersion.value++;
-    return added;
+    return page.added;
   } finally {
     loadingOlder = false;
   }
@@ -231,10 +230,7 @@ export async function loadOlder(thread: string): Promise<number> {
 export async function loadNewer(thread: string): Promise<void> {
   const log = logOf(thread);
   if (!log.hasNewer || log.newestSeq === undefined) return;
-  const page = await api<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${seg(thread)}/history?after=${log.newestSeq}&limit=${HISTORY_PAGE}`);
-  log.merge(page.events);
-  if (!page.more) log.reachedNewest();
-  noteResponses(page.events);
+  if (!(await historyPage(thread, `after=${log.newestSeq}&limit=${HISTORY_PAGE}`)).more) log.reachedNewest();
   logVersion.value++;
 }
 
@@ -280,11 +276,7 @@ export async function openMeeting(name: string): Promise<void> {
     view.value = { kind: 'meeting', name };
     meetingRing.value = undefined;
   });
-  await attempt(async () => {
-    const ring = await api<MeetingRing>('GET', `/meetings/${seg(name)}/ring`);
-    meetingRing.value = ring;
-    seeMeeting(name, ring.latest);
-  });
+  await attempt(() => refreshRing(name));
 }
 
 export async function runSearch(query: string): Promise<void> {
@@ -367,7 +359,7 @@ export function applyMeeting(frame: MeetingFrame): void {
   if (ring && onScreen && ring.name === frame.meeting) {
     if (frame.action === 'said' && frame.message && frame.message.number > ring.latest + 1) {
       // Lines were said between the ring we hold and this one: fetch the ring again.
-      void openMeetingQuietly(frame.meeting);
+      void refreshRing(frame.meeting).catch(() => undefined);
     } else if (frame.action === 'said' && frame.message && frame.message.number > ring.latest) {
       const m = frame.message;
       if (document.visibilityState === 'visible') seeMeeting(ring.name, m.number);
@@ -377,7 +369,7 @@ export function applyMeeting(frame: MeetingFrame): void {
         messages: [...ring.messages, { number: m.number, speaker: m.speaker, content: m.content, ts: new Date(m.ts).toISOString() }],
       };
     } else if (frame.action !== 'said') {
-      void openMeetingQuietly(frame.meeting);
+      void refreshRing(frame.meeting).catch(() => undefined);
     }
   }
   const said = frame.action === 'said' ? frame.message?.number : undefined;
@@ -388,9 +380,10 @@ export function applyMeeting(frame: MeetingFrame): void {
   }
 }
 
-async function openMeetingQuietly(name: string): Promise<void> {
-  const ring = await api<MeetingRing>('GET', `/meetings/${seg(name)}/ring`).catch(() => undefined);
-  if (ring && view.value.kind === 'meeting' && view.value.name === name) {
+/** Fetches a meeting's ring and shows it if the person is still in that meeting's view. */
+async function refreshRing(name: string): Promise<void> {
+  const ring = await api<MeetingRing>('GET', `/meetings/${seg(name)}/ring`);
+  if (view.value.kind === 'meeting' && view.value.name === name) {
     meetingRing.value = ring;
     seeMeeting(name, ring.latest);
   }
@@ -404,7 +397,7 @@ export async function resync(): Promise<void> {
     presence.value = Object.fromEntries(w.presence.map((x) => [x.handle, x]));
     const v = view.value;
     if (v.kind === 'thread') await refreshDetail(v.id);
-    if (v.kind === 'meeting') await openMeetingQuietly(v.name);
+    if (v.kind === 'meeting') await refreshRing(v.name).catch(() => undefined);
   });
 }
 
