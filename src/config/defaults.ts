@@ -20,6 +20,10 @@ export const DEFAULT_SIGN_IN_MAX_FAILURES = 10;
 export const DEFAULT_SIGN_IN_WINDOW_MS = 60_000;
 /** The largest request body the hub reads; posts are far smaller (see maxInputChars). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Live streams (SSE) send a comment this often so idle connections stay open through proxies. */
+export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
+/** A live-stream client that takes nothing of what waits for it for this long is dropped (it resumes by seq). */
+export const DEFAULT_SSE_STALL_TIMEOUT_MS = 30_000;
 
 // Chat posting rules (Maestro).
 export const DEFAULT_CHAT_ENABLED = true;
@@ -81,3 +85,9 @@ export const DEFAULT_MCP_WAIT_TIMEOUT_MS = 25_000;
 export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
 /** At most this many HTTP MCP sessions at once; the least recently used is closed first. */
 export const DEFAULT_MCP_MAX_SESSIONS = 256;
+/** One participant's sessions at most (a few agent CLIs and reconnects); over it, its own oldest closes. */
+export const DEFAULT_MCP_MAX_SESSIONS_PER_PARTICIPANT = 32;
+/** Sessions opened with one token at most; over it, that token's oldest closes. */
+export const DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN = 16;
+/** Messages in one JSON-RPC batch at most (clients send one at a time; MCP 2025-06-18 dropped batches). */
+export const DEFAULT_MCP_MAX_BATCH_SIZE = 16;

@@ -12,6 +12,8 @@ export const ServerConfigSchema = z.strictObject({
   host: z.string().min(1).default(D.DEFAULT_HOST),
   port: port.default(D.DEFAULT_PORT),
   maxBodyBytes: z.number().int().min(1024).max(256 * 1024 * 1024).default(D.DEFAULT_MAX_BODY_BYTES),
+  sseKeepAliveMs: z.number().int().min(10).max(3_600_000).default(D.DEFAULT_SSE_KEEPALIVE_MS),
+  sseStallTimeoutMs: z.number().int().min(10).max(3_600_000).default(D.DEFAULT_SSE_STALL_TIMEOUT_MS),
 });
 
 export const WebUiConfigSchema = z.strictObject({
@@ -80,6 +82,9 @@ export const McpConfigSchema = z.strictObject({
   waitTimeoutMs: z.number().int().min(0).max(3_600_000).default(D.DEFAULT_MCP_WAIT_TIMEOUT_MS),
   sessionIdleMs: z.number().int().min(1000).max(7 * 24 * 3_600_000).default(D.DEFAULT_MCP_SESSION_IDLE_MS),
   maxSessions: z.number().int().min(1).max(100_000).default(D.DEFAULT_MCP_MAX_SESSIONS),
+  maxSessionsPerParticipant: z.number().int().min(1).max(100_000).default(D.DEFAULT_MCP_MAX_SESSIONS_PER_PARTICIPANT),
+  maxSessionsPerToken: z.number().int().min(1).max(100_000).default(D.DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN),
+  maxBatchSize: z.number().int().min(1).max(1000).default(D.DEFAULT_MCP_MAX_BATCH_SIZE),
 });
 
 export const ConfigSchema = z

@@ -101,7 +101,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
 
   // MCP over Streamable HTTP: the agents' door, with the same credentials as the API.
   const mcp = options.mcp ?? new McpHttpSessions(hub, logger);
-  app.on(['GET', 'POST', 'DELETE'], '/mcp', auth.middleware(), (c) => mcp.handle(c, c.get('actor')));
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', auth.middleware(), (c) => mcp.handle(c, c.get('actor'), c.get('credential')));
 
   const api = new Hono<{ Variables: AuthVariables }>();
   api.use('*', auth.middleware());
@@ -110,7 +110,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   api.route('/', directoryRoutes(hub.config));
   api.route('/', conversationRoutes());
   api.route('/', coordinationRoutes());
-  api.route('/', streamRoutes());
+  api.route('/', streamRoutes({ keepAliveMs: hub.config.server.sseKeepAliveMs, stallTimeoutMs: hub.config.server.sseStallTimeoutMs, logger }));
   app.route('/api/v1', api);
   return app;
 }

@@ -3,7 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Actor } from '../hub/actor.js';
-import { DEFAULT_SESSION, type Hub } from '../hub/hub.js';
+import { DEFAULT_SESSION, type Credential, type Hub } from '../hub/hub.js';
 import { DEFAULT_SIGN_IN_MAX_FAILURES, DEFAULT_SIGN_IN_WINDOW_MS } from '../config/defaults.js';
 import { unauthorized } from './http-error.js';
 import { nodeBindings } from './node-bindings.js';
@@ -12,6 +12,13 @@ import { SignInThrottle } from './sign-in-throttle.js';
 /** What an authenticated request carries: the participant and session it acts as. */
 export interface AuthVariables {
   actor: Actor;
+  /**
+   * The token this request came with (bearer or sign-in cookie): its id, and a
+   * signal that aborts when it is revoked (rotation, sign-out), so streams, MCP
+   * sessions and waits it opened end then. Absent for the password, which is
+   * not revoked while the hub runs.
+   */
+  credential?: Credential;
 }
 
 export const SESSION_COOKIE = 'parley_session';
@@ -72,6 +79,8 @@ export class Authenticator {
   middleware(): MiddlewareHandler<{ Variables: AuthVariables }> {
     return async (c, next) => {
       c.set('actor', await this.resolve(c));
+      const token = this.#tokenOf(c);
+      if (token !== undefined) c.set('credential', this.hub.credential(token));
       await next();
     };
   }
@@ -97,6 +106,14 @@ export class Authenticator {
     const signedIn = cookie ? this.hub.authenticate(cookie) : undefined;
     if (signedIn) return signedIn;
     throw unauthorized(cookie ? 'Your sign-in has ended (signed out, or the token was revoked); sign in again.' : undefined);
+  }
+
+  /** The bearer token or sign-in cookie a request authenticated with (not the password). */
+  #tokenOf(c: Context): string | undefined {
+    const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
+    if (bearer?.[1]) return bearer[1];
+    if (/^Basic\s/i.test(c.req.header('authorization') ?? '')) return undefined;
+    return getCookie(c, SESSION_COOKIE);
   }
 
   /** The human participant, joined to the session on first use. */

@@ -20,6 +20,8 @@ export const CLOSE_GRACE_MS = 5_000;
 export interface HttpServer {
   url: string;
   port: number;
+  /** The MCP sessions served at /mcp (diagnostics). */
+  mcp: McpHttpSessions;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   return {
     url,
     port,
+    mcp,
     close() {
       closing ??= new Promise<void>((resolve) => {
         // MCP sessions end first: their open notification streams are responses in flight.

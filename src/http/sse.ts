@@ -32,10 +32,29 @@ export function sseErrorFrame(error: unknown): string {
   return `event: error\ndata: ${JSON.stringify({ error: body })}\n\n`;
 }
 
+export interface SseWriterOptions {
+  /** A client that has not taken what was written within this long is dropped. */
+  stallTimeoutMs: number;
+  /** Told once why a client was dropped. */
+  onDrop: (reason: string) => void;
+}
+
+/**
+ * Writes frames to one SSE client with a bounded buffer: once the socket's
+ * buffer is over its high-water mark, the writer waits for it to drain (so
+ * at most one frame sits above it), and a client that stops reading for
+ * `stallTimeoutMs` is dropped with a reason instead of being kept forever.
+ * Keep-alives are written only while nothing is waiting, so a stalled client
+ * never accumulates writes or listeners.
+ */
 export class SseWriter {
   #closed = false;
+  #draining: Promise<void> | undefined;
 
-  constructor(private readonly response: ServerResponse) {
+  constructor(
+    private readonly response: ServerResponse,
+    private readonly options: SseWriterOptions,
+  ) {
     response.once('close', () => (this.#closed = true));
   }
 
@@ -54,22 +73,50 @@ export class SseWriter {
     this.response.flushHeaders();
   }
 
-  /** Writes one frame; resolves when the socket can take more (backpressure). */
+  /** Writes one frame; resolves when the socket can take more (or the client was dropped). */
   async write(frame: string): Promise<void> {
+    if (this.#draining) await this.#draining;
     if (this.#closed) return;
     if (this.response.write(frame)) return;
-    await new Promise<void>((resolve) => {
-      const done = (): void => {
-        this.response.off('drain', done);
-        this.response.off('close', done);
-        resolve();
-      };
-      this.response.once('drain', done);
-      this.response.once('close', done);
-    });
+    this.#draining = this.#waitForDrain();
+    await this.#draining;
+  }
+
+  /** A keep-alive comment, skipped while the client has not taken the last write. */
+  keepAlive(): void {
+    if (this.#closed || this.#draining) return;
+    this.response.write(': keep-alive\n\n');
+  }
+
+  /** Ends the stream at once (e.g. its credential was revoked), after a last frame if one is given. */
+  close(lastFrame?: string): void {
+    if (this.#closed) return;
+    if (lastFrame !== undefined && !this.#draining) this.response.write(lastFrame);
+    this.end();
   }
 
   end(): void {
     if (!this.#closed && !this.response.writableEnded) this.response.end();
+  }
+
+  #waitForDrain(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(stall);
+        this.response.off('drain', done);
+        this.response.off('close', done);
+        this.#draining = undefined;
+        resolve();
+      };
+      const stall = setTimeout(() => {
+        const unsent = this.response.writableLength;
+        this.options.onDrop(`the client took nothing for ${this.options.stallTimeoutMs} ms with ${unsent} bytes waiting`);
+        this.#closed = true;
+        this.response.destroy();
+        done();
+      }, this.options.stallTimeoutMs);
+      this.response.once('drain', done);
+      this.response.once('close', done);
+    });
   }
 }

@@ -22,7 +22,7 @@ import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
 import { HubState, participantView } from './state.js';
 import { RateLimiter } from './rate-limit.js';
-import { TokenRegistry } from './tokens.js';
+import { TokenRegistry, hashToken } from './tokens.js';
 import { indexForSearch, transact } from './writer.js';
 
 /**
@@ -42,6 +42,12 @@ export interface HubOptions {
   now?: () => number;
   /** A secret scanner to use instead of the compiled-in one (tests). */
   scanner?: SecretScanner;
+}
+
+/** What a request authenticated with a token holds of it: the token's hash, and whether it is still valid. */
+export interface Credential {
+  id: string;
+  revoked: AbortSignal;
 }
 
 export interface SessionInfo {
@@ -150,6 +156,12 @@ export class Hub {
     const session = this.#ctx.state.sessions.get(seat.sessionId);
     if (!participant || !session) return undefined;
     return new Actor(this.#ctx, { participant, session }, this.#meetingRedactor);
+  }
+
+  /** A token's id (its hash) and the signal that aborts when it is revoked (see TokenRegistry.revocationSignal). */
+  credential(token: string): Credential {
+    const id = hashToken(token);
+    return { id, revoked: this.#ctx.tokens.revocationSignal(id) };
   }
 
   /** An already registered participant acting in a session they have joined. */

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Store } from '../store/store.js';
 
 /**
@@ -21,6 +22,8 @@ export function hashToken(token: string): string {
 
 export class TokenRegistry {
   readonly #byHash = new Map<string, TokenSeat>();
+  /** Per token in use by a long-lived stream, session or wait: aborted when the token is revoked. */
+  readonly #revocations = new Map<string, AbortController>();
 
   constructor(private readonly store: Store) {
     this.reload();
@@ -46,7 +49,10 @@ export class TokenRegistry {
   revoke(seat: TokenSeat): number {
     const revoked = this.store.tokens.revokeSeat(seat.participantId, seat.sessionId);
     for (const [hash, owner] of this.#byHash) {
-      if (owner.participantId === seat.participantId && owner.sessionId === seat.sessionId) this.#byHash.delete(hash);
+      if (owner.participantId === seat.participantId && owner.sessionId === seat.sessionId) {
+        this.#byHash.delete(hash);
+        this.#announceRevoked(hash);
+      }
     }
     return revoked;
   }
@@ -55,7 +61,32 @@ export class TokenRegistry {
   revokeOne(token: string): boolean {
     const tokenHash = hashToken(token);
     this.#byHash.delete(tokenHash);
+    this.#announceRevoked(tokenHash);
     return this.store.tokens.revokeOne(tokenHash);
+  }
+
+  /**
+   * A signal that aborts when the token with this hash is revoked, so that
+   * whatever was opened with it (a live stream, an MCP session, a pending
+   * wait) ends at once instead of outliving its credential.
+   */
+  revocationSignal(tokenHash: string): AbortSignal {
+    let controller = this.#revocations.get(tokenHash);
+    if (!controller) {
+      controller = new AbortController();
+      // Many streams of one token listen at once; each removes its listener when it ends.
+      setMaxListeners(0, controller.signal);
+      if (this.#byHash.has(tokenHash)) this.#revocations.set(tokenHash, controller);
+      else controller.abort();
+    }
+    return controller.signal;
+  }
+
+  #announceRevoked(tokenHash: string): void {
+    const controller = this.#revocations.get(tokenHash);
+    if (!controller) return;
+    this.#revocations.delete(tokenHash);
+    controller.abort();
   }
 
   lookup(token: string): TokenSeat | undefined {

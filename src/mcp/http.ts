@@ -4,11 +4,12 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
 import type { Actor } from '../hub/actor.js';
-import type { Hub } from '../hub/hub.js';
+import type { Credential, Hub } from '../hub/hub.js';
 import type { Logger } from '../util/logger.js';
 import { readBodyText } from '../http/body.js';
 import { nodeBindings } from '../http/node-bindings.js';
 import { SessionEventStore } from './event-store.js';
+import { heldJsonResponses, releaseFinishedJsonResponses } from './json-response-release.js';
 import { humanHandles } from './instructions.js';
 import { createMcpServer } from './server.js';
 
@@ -20,14 +21,20 @@ import { createMcpServer } from './server.js';
  * a session answers only the participant that opened it. Responses are plain
  * JSON (cheaper than an SSE stream per call); notifications such as
  * tools/list_changed travel on the session's GET stream, resumable with
- * Last-Event-ID. Idle sessions are closed, and the least recently used one
- * when there are too many.
+ * Last-Event-ID. Idle sessions are closed; sessions are capped per token, per
+ * participant and in all; revoking the token a session was opened with closes it.
  */
 interface Session {
+  id: string;
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   participantId: string;
+  /** The token it was opened with (absent for the password): revoking it closes the session. */
+  credential?: Credential;
   lastUsed: number;
+  /** Answers still owed to clients: settled with an error if the session closes first. */
+  pending: Set<(response: Response) => void>;
+  detach: () => void;
 }
 
 const SWEEP_MS = 60_000;
@@ -49,7 +56,14 @@ export class McpHttpSessions {
     return this.#sessions.size;
   }
 
-  async handle(c: Context, actor: Actor): Promise<Response> {
+  /** Sessions held, and the response streams their transports still hold (0 between calls: see json-response-release). */
+  stats(): { sessions: number; heldJsonResponses: number } {
+    let held = 0;
+    for (const session of this.#sessions.values()) held += heldJsonResponses(session.transport);
+    return { sessions: this.#sessions.size, heldJsonResponses: held };
+  }
+
+  async handle(c: Context, actor: Actor, credential?: Credential): Promise<Response> {
     const sessionId = c.req.header('mcp-session-id');
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
@@ -59,6 +73,8 @@ export class McpHttpSessions {
         if ((error as { code?: string }).code) throw error;
         return rpcError(400, -32700, 'Parse error: the body is not valid JSON.');
       }
+      const refused = this.#checkBatch(parsedBody);
+      if (refused) return refused;
     }
     const request = webRequest(c);
     if (sessionId !== undefined) {
@@ -66,29 +82,37 @@ export class McpHttpSessions {
       if (!session || session.participantId !== actor.participant.id) {
         return rpcError(404, -32001, 'Session not found: it was closed or never existed; initialize a new one.');
       }
-      this.#touch(sessionId, session);
-      return session.transport.handleRequest(request, { parsedBody });
+      this.#touch(session);
+      return this.#answer(session, request, parsedBody);
     }
     if (c.req.method !== 'POST' || !isInitializeRequest(parsedBody)) {
       return rpcError(400, -32000, 'Bad Request: send an initialize request first, then the Mcp-Session-Id it returns on every request.');
     }
-    return this.#open(c, actor, request, parsedBody);
+    return this.#open(c, actor, credential, request, parsedBody);
   }
 
   async closeAll(): Promise<void> {
     clearInterval(this.#sweep);
     const sessions = [...this.#sessions.values()];
-    this.#sessions.clear();
-    await Promise.all(sessions.map((s) => s.transport.close().catch(() => undefined)));
+    await Promise.all(sessions.map((s) => this.#close(s, 503, 'The hub is shutting down.')));
   }
 
-  async #open(c: Context, actor: Actor, request: Request, body: unknown): Promise<Response> {
-    const config = this.hub.config;
-    while (this.#sessions.size >= config.mcp.maxSessions) {
-      const [oldestId, oldest] = this.#sessions.entries().next().value as [string, Session];
-      this.#sessions.delete(oldestId);
-      await oldest.transport.close().catch(() => undefined);
+  /**
+   * JSON-RPC batches are bounded, so one request cannot make the hub do
+   * unbounded work or build an unbounded answer.
+   */
+  #checkBatch(body: unknown): Response | undefined {
+    if (!Array.isArray(body)) return undefined;
+    const limit = this.hub.config.mcp.maxBatchSize;
+    if (body.length === 0) return rpcError(400, -32600, 'Invalid Request: the batch is empty; send at least one message.');
+    if (body.length > limit) {
+      return rpcError(400, -32600, `Invalid Request: a batch of ${body.length} messages is over the hub's limit of ${limit} (mcp.maxBatchSize); send them in smaller batches or one at a time.`);
     }
+    return undefined;
+  }
+
+  async #open(c: Context, actor: Actor, credential: Credential | undefined, request: Request, body: unknown): Promise<Response> {
+    const config = this.hub.config;
     const participant = actor.participant;
     const humans = await humanHandles(actor);
     const rooms = roomsQuery(c.req.query('rooms'));
@@ -101,34 +125,113 @@ export class McpHttpSessions {
       logger: this.logger,
       ...(rooms ? { rooms } : {}),
     });
-    const session: Session = { transport: undefined as never, server, participantId: participant.id, lastUsed: Date.now() };
-    session.transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+    // The id is made here so the session counts toward the caps before any await lets another open run.
+    const id = randomUUID();
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => id,
       enableJsonResponse: true,
       eventStore: new SessionEventStore(),
-      onsessioninitialized: (id) => {
-        this.#sessions.set(id, session);
-      },
-      onsessionclosed: (id) => {
-        this.#sessions.delete(id);
-      },
+      onsessionclosed: () => void this.#close(session, 404, 'The session was closed.'),
     });
-    await server.connect(session.transport);
-    return session.transport.handleRequest(request, { parsedBody: body });
+    releaseFinishedJsonResponses(transport);
+    const session: Session = {
+      id,
+      transport,
+      server,
+      participantId: participant.id,
+      lastUsed: Date.now(),
+      pending: new Set(),
+      detach: () => undefined,
+      ...(credential ? { credential } : {}),
+    };
+    this.#makeRoomFor(session);
+    this.#sessions.set(id, session);
+    if (credential) {
+      const onRevoked = (): void =>
+        void this.#close(session, 401, 'The token this MCP session was opened with has been revoked; connect again with a valid token.');
+      credential.revoked.addEventListener('abort', onRevoked, { once: true });
+      session.detach = () => credential.revoked.removeEventListener('abort', onRevoked);
+      if (credential.revoked.aborted) onRevoked();
+    }
+    await server.connect(transport);
+    const response = await this.#answer(session, request, body);
+    // An initialize the transport refused opened nothing.
+    if (transport.sessionId === undefined) await this.#close(session, 404, 'The session was never opened.');
+    return response;
   }
 
-  #touch(id: string, session: Session): void {
+  /** The transport's answer, or an error if the session is closed before it comes. */
+  #answer(session: Session, request: Request, parsedBody: unknown): Promise<Response> {
+    // A DELETE is the client closing the session itself: the transport answers it as it closes.
+    if (request.method === 'DELETE') return session.transport.handleRequest(request, { parsedBody });
+    return new Promise<Response>((resolve, reject) => {
+      session.pending.add(resolve);
+      session.transport.handleRequest(request, { parsedBody }).then(resolve, reject).finally(() => session.pending.delete(resolve));
+    });
+  }
+
+  /**
+   * Caps: per token, per participant, and in all. Whoever goes over a cap
+   * loses their own least recently used session, so one participant opening
+   * sessions in a loop never closes another's.
+   */
+  #makeRoomFor(incoming: Session): void {
+    const { maxSessions, maxSessionsPerParticipant, maxSessionsPerToken } = this.hub.config.mcp;
+    const credentialId = incoming.credential?.id;
+    if (credentialId !== undefined) {
+      this.#evictOldest((s) => s.credential?.id === credentialId, maxSessionsPerToken - 1, 'its token opened too many sessions (mcp.maxSessionsPerToken)');
+    }
+    this.#evictOldest((s) => s.participantId === incoming.participantId, maxSessionsPerParticipant - 1, 'its participant opened too many sessions (mcp.maxSessionsPerParticipant)');
+    while (this.#sessions.size >= maxSessions) {
+      const heaviest = this.#heaviestParticipant();
+      this.#evictOldest((s) => s.participantId === heaviest, this.#countOf(heaviest) - 1, 'the hub holds its most sessions (mcp.maxSessions)');
+    }
+  }
+
+  #evictOldest(matches: (session: Session) => boolean, keep: number, why: string): void {
+    const mine = [...this.#sessions.values()].filter(matches);
+    for (const session of mine.slice(0, Math.max(0, mine.length - keep))) {
+      this.logger.info('MCP session closed to make room', { session: session.id, reason: why });
+      void this.#close(session, 404, `Session closed: ${why}; initialize a new one.`);
+    }
+  }
+
+  #heaviestParticipant(): string {
+    const counts = new Map<string, number>();
+    for (const s of this.#sessions.values()) counts.set(s.participantId, (counts.get(s.participantId) ?? 0) + 1);
+    let heaviest = '';
+    let most = -1;
+    for (const [id, n] of counts) if (n > most) [heaviest, most] = [id, n];
+    return heaviest;
+  }
+
+  #countOf(participantId: string): number {
+    let n = 0;
+    for (const s of this.#sessions.values()) if (s.participantId === participantId) n++;
+    return n;
+  }
+
+  async #close(session: Session, status: number, reason: string): Promise<void> {
+    if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
+    session.detach();
+    session.detach = () => undefined;
+    const owed = [...session.pending];
+    session.pending.clear();
+    for (const resolve of owed) resolve(rpcError(status, -32001, reason));
+    await session.transport.close().catch(() => undefined);
+  }
+
+  #touch(session: Session): void {
     session.lastUsed = Date.now();
-    this.#sessions.delete(id);
-    this.#sessions.set(id, session);
+    this.#sessions.delete(session.id);
+    this.#sessions.set(session.id, session);
   }
 
   #closeIdle(): void {
     const cutoff = Date.now() - this.hub.config.mcp.sessionIdleMs;
-    for (const [id, session] of this.#sessions) {
+    for (const session of [...this.#sessions.values()]) {
       if (session.lastUsed >= cutoff) break;
-      this.#sessions.delete(id);
-      void session.transport.close().catch(() => undefined);
+      void this.#close(session, 404, 'The session was idle too long; initialize a new one.');
     }
   }
 }

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createSilentLogger } from '../../src/util/logger.js';
 import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { openStream, type SseFrame } from '../helpers/sse.js';
 
 let t: TestHub | undefined;
 let server: HttpServer | undefined;
@@ -13,48 +14,6 @@ afterEach(async () => {
   server = undefined;
   t = undefined;
 });
-
-interface SseFrame {
-  id?: string;
-  event?: string;
-  data: string;
-}
-
-/** Opens an SSE stream and returns a reader of frames, and a way to drop the connection. */
-async function openStream(url: string, token: string, lastEventId?: string) {
-  const controller = new AbortController();
-  const response = await fetch(url, {
-    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
-    signal: controller.signal,
-  });
-  expect(response.status).toBe(200);
-  expect(response.headers.get('content-type')).toContain('text/event-stream');
-  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  const next = async (): Promise<SseFrame> => {
-    for (;;) {
-      const end = buffer.indexOf('\n\n');
-      if (end >= 0) {
-        const raw = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (raw.startsWith(':')) continue;
-        const frame: SseFrame = { data: '' };
-        for (const line of raw.split('\n')) {
-          const [field, ...rest] = line.split(':');
-          const value = rest.join(':').replace(/^ /, '');
-          if (field === 'id') frame.id = value;
-          else if (field === 'event') frame.event = value;
-          else if (field === 'data') frame.data += value;
-        }
-        return frame;
-      }
-      const { value, done } = await reader.read();
-      if (done) throw new Error('stream ended');
-      buffer += value;
-    }
-  };
-  return { next, drop: () => controller.abort() };
-}
 
 describe('http stream', () => {
   it('stream - SSE ids are seqs; reconnecting with Last-Event-ID delivers every missed event exactly once', async () => {

@@ -5,6 +5,7 @@ import type { AuthVariables } from '../auth.js';
 import { boolQuery, intQuery } from '../body.js';
 import { nodeBindings } from '../node-bindings.js';
 import { SseWriter, sseErrorFrame, sseFrame } from '../sse.js';
+import type { Logger } from '../../util/logger.js';
 
 /**
  * The live stream as Server-Sent Events. Each log event's SSE `id` is its
@@ -12,11 +13,15 @@ import { SseWriter, sseErrorFrame, sseFrame } from '../sse.js';
  * gets everything it missed, then live events, each exactly once. Presence and
  * meeting traffic travel on the same stream, without ids (they are not stored).
  */
-export const SSE_KEEPALIVE_MS = 15_000;
-
 type Env = { Variables: AuthVariables };
 
-export function streamRoutes(): Hono<Env> {
+export interface StreamSettings {
+  keepAliveMs: number;
+  stallTimeoutMs: number;
+  logger: Logger;
+}
+
+export function streamRoutes(settings: StreamSettings): Hono<Env> {
   const app = new Hono<Env>();
   app.get('/stream', (c) => {
     const header = c.req.header('last-event-id');
@@ -36,11 +41,23 @@ export function streamRoutes(): Hono<Env> {
       inbox,
       ephemeral,
     });
-    const sse = new SseWriter(outgoing);
+    const actor = c.get('actor');
+    const sse = new SseWriter(outgoing, {
+      stallTimeoutMs: settings.stallTimeoutMs,
+      onDrop: (reason) => settings.logger.warn('live stream client dropped', { participant: actor.participant.handle, reason }),
+    });
     outgoing.once('close', () => subscription.close());
+    // A revoked token (rotation, sign-out) ends the stream it opened at once.
+    const revoked = c.get('credential')?.revoked;
+    const onRevoked = (): void => {
+      subscription.close();
+      sse.close(sseErrorFrame(new ParleyError('UNAUTHORIZED', 'The token this stream was opened with has been revoked; sign in or get a new token.')));
+    };
+    revoked?.addEventListener('abort', onRevoked, { once: true });
     sse.open();
+    if (revoked?.aborted) onRevoked();
     void (async () => {
-      const keepAlive = setInterval(() => void sse.write(': keep-alive\n\n'), SSE_KEEPALIVE_MS);
+      const keepAlive = setInterval(() => sse.keepAlive(), settings.keepAliveMs);
       try {
         for await (const item of subscription) {
           if (sse.closed) break;
@@ -50,6 +67,7 @@ export function streamRoutes(): Hono<Env> {
         await sse.write(sseErrorFrame(error));
       } finally {
         clearInterval(keepAlive);
+        revoked?.removeEventListener('abort', onRevoked);
         subscription.close();
         sse.end();
       }
