@@ -1,36 +1,50 @@
 #!/usr/bin/env node
 // Runs the whole vitest suite and ends with one plain line, "N passed, N failed",
 // so that a run which executed no test is visible to any CI reading the output.
+// The load tests (test/load) measure memory and latency under attack, so they
+// run last and alone, one file at a time, with the machine to themselves.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const report = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'parley-vitest-')), 'report.json');
-const vitest = path.join(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..', 'node_modules', 'vitest', 'vitest.mjs');
-const run = spawnSync(
-  process.execPath,
-  [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...process.argv.slice(2)],
-  { stdio: 'inherit' },
-);
+const root = path.join(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
+const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-vitest-'));
+const extra = process.argv.slice(2);
+const phases = extra.length > 0
+  ? [{ name: 'selected', args: extra }]
+  : [
+      { name: 'suite', args: ['--exclude', 'test/load/**'] },
+      { name: 'load', args: ['test/load', '--no-file-parallelism'] },
+    ];
 
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-try {
-  const result = JSON.parse(fs.readFileSync(report, 'utf8'));
-  passed = result.numPassedTests ?? 0;
-  failed = (result.numFailedTests ?? 0) + (result.numRuntimeErrorTestSuites ?? 0);
-  skipped = (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
-  for (const suite of result.testResults ?? []) {
-    // A test file that failed to load has no assertions but must count as a failure.
-    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1;
+let ok = true;
+for (const [i, phase] of phases.entries()) {
+  const report = path.join(reportDir, `report-${i}.json`);
+  const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args], {
+    stdio: 'inherit',
+  });
+  let phaseFailed = 0;
+  try {
+    const result = JSON.parse(fs.readFileSync(report, 'utf8'));
+    passed += result.numPassedTests ?? 0;
+    phaseFailed = (result.numFailedTests ?? 0) + (result.numRuntimeErrorTestSuites ?? 0);
+    skipped += (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
+    for (const suite of result.testResults ?? []) {
+      // A test file that failed to load has no assertions but must count as a failure.
+      if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) phaseFailed += 1;
+    }
+  } catch {
+    phaseFailed = Math.max(phaseFailed, 1);
   }
-} catch {
-  failed = Math.max(failed, 1);
-} finally {
-  fs.rmSync(path.dirname(report), { recursive: true, force: true });
+  if (run.status !== 0 && phaseFailed === 0) phaseFailed = 1;
+  failed += phaseFailed;
+  if (run.status !== 0) ok = false;
 }
-if (run.status !== 0 && failed === 0) failed = 1;
+fs.rmSync(reportDir, { recursive: true, force: true });
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
-process.exit(run.status === 0 && failed === 0 && passed > 0 ? 0 : 1);
+process.exit(ok && failed === 0 && passed > 0 ? 0 : 1);

@@ -48,6 +48,10 @@ export const DEFAULT_MAX_WAIT_TIMEOUT_MS = 120_000;
 export const DEFAULT_INBOX_LIMIT = 50;
 export const MAX_INBOX_LIMIT = 500;
 export const DEFAULT_READ_LIMIT = 200;
+/** One read (a history page, new messages, an inbox) returns at most about this many bytes of events, then says there is more. */
+export const DEFAULT_MAX_READ_BYTES = 128 * 1024;
+/** Heavy reads (history, search, inbox, export) one participant runs at once; more wait their turn, so one reader cannot crowd the hub. */
+export const DEFAULT_READS_PER_PARTICIPANT = 2;
 export const MAX_READ_LIMIT = 1000;
 /** Live subscribers that fall this many events behind are cut off (they resume by seq). */
 export const DEFAULT_LIVE_QUEUE_LIMIT = 10_000;
@@ -90,4 +94,4 @@ export const DEFAULT_MCP_MAX_SESSIONS_PER_PARTICIPANT = 32;
 /** Sessions opened with one token at most; over it, that token's oldest closes. */
 export const DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN = 16;
 /** Messages in one JSON-RPC batch at most (clients send one at a time; MCP 2025-06-18 dropped batches). */
-export const DEFAULT_MCP_MAX_BATCH_SIZE = 16;
+export const DEFAULT_MCP_MAX_BATCH_SIZE = 8;

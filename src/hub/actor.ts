@@ -19,7 +19,7 @@ import type {
   WaitInput,
 } from '../schema/inputs.js';
 import { DeliveriesInputSchema, LiveFilterInputSchema, PresenceInputSchema, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
-import { exportThread } from './export.js';
+import { exportThread, type ThreadExport } from './export.js';
 import { SelfProfilePatchSchema, type Participant, type SelfProfilePatch } from '../schema/participant.js';
 import { ensureParticipant } from './directory.js';
 import { transact } from './writer.js';
@@ -108,6 +108,11 @@ export class Actor implements ParticipantApi {
     return lifecycle.track(Promise.resolve().then(operation));
   }
 
+  /** A heavy read: run in the participant's turn (see ReadGate). */
+  #read<T>(operation: () => T | Promise<T>): Promise<T> {
+    return this.#run(() => this.#ctx.reads.run(this.#seat.participant.id, operation));
+  }
+
   #alive(): void {
     const changed = this.#ctx.presence.touch(this.#seat.session.id, this.#seat.participant);
     if (changed) this.#ctx.bus.publish({ kind: 'presence', session: this.#seat.session.id, presence: changed });
@@ -180,23 +185,23 @@ export class Actor implements ParticipantApi {
   // Reading ---------------------------------------------------------------
 
   async readNew(input: ReadNewInput): Promise<ReadNewResult> {
-    return this.#run(() => readNew(this.#ctx, this.#seat, input));
+    return this.#read(() => readNew(this.#ctx, this.#seat, input));
   }
 
   async history(input: HistoryInput): Promise<HistoryResult> {
-    return this.#run(() => history(this.#ctx, this.#seat, input));
+    return this.#read(() => history(this.#ctx, this.#seat, input));
   }
 
   async search(input: SearchInput): Promise<Awaited<ReturnType<typeof search>>> {
-    return this.#run(() => search(this.#ctx, this.#seat, input));
+    return this.#read(() => search(this.#ctx, this.#seat, input));
   }
 
   async inbox(input: InboxInput = {}): Promise<InboxResult> {
-    return this.#run(() => readInbox(this.#ctx, this.#seat, input, { peek: false }));
+    return this.#read(() => readInbox(this.#ctx, this.#seat, input, { peek: false }));
   }
 
   async peek(input: InboxInput = {}): Promise<InboxResult> {
-    return this.#run(() => readInbox(this.#ctx, this.#seat, input, { peek: true }));
+    return this.#read(() => readInbox(this.#ctx, this.#seat, input, { peek: true }));
   }
 
   /** Not counted as in flight: a shutdown ends waits (with HUB_CLOSED) instead of waiting for them. */
@@ -233,7 +238,7 @@ export class Actor implements ParticipantApi {
   }
 
   /** The thread's whole log as Markdown (for people) or JSON Lines (for programs). */
-  async export(input: ExportInput): Promise<{ contentType: string; body: string }> {
+  async export(input: ExportInput): Promise<ThreadExport> {
     return this.#run(() => exportThread(this.#ctx, this.#seat, input));
   }
 

@@ -9,6 +9,7 @@ import type { LiveBus } from './live-bus.js';
 import type { PresenceTracker } from './presence.js';
 import type { HubState } from './state.js';
 import type { RateLimiter } from './rate-limit.js';
+import type { ReadGate } from './read-gate.js';
 import type { TokenRegistry } from './tokens.js';
 
 /** Everything an operation of the hub needs, passed explicitly (no module state). */
@@ -25,6 +26,8 @@ export interface HubContext {
   lifecycle: Lifecycle;
   tokens: TokenRegistry;
   rateLimiter: RateLimiter;
+  /** Heavy reads take turns per participant. */
+  reads: ReadGate;
   now: () => number;
   newId: () => string;
 }

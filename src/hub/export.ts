@@ -8,25 +8,57 @@ import { resolveFor, type Seat } from './seat.js';
 /**
  * A thread's whole log for people to review (Markdown, Katra's "meeting
  * transcript") or for programs (JSON Lines, one event per line, as stored).
+ *
+ * Exports stream: the log is read a page at a time and each page is handed
+ * on before the next is read, so memory stays flat whatever the thread's
+ * size. Each page is one heavy read of the participant's (see ReadGate), so
+ * writers and the participant's other reads go between pages. An export is a snapshot:
+ * it holds the events committed when it started.
  */
-const PAGE = 1000;
+const PAGE_ROWS = 200;
+const PAGE_BYTES = 64 * 1024;
 
-export function exportThread(ctx: HubContext, seat: Seat, input: ExportInput): { contentType: string; body: string } {
+export interface ThreadExport {
+  contentType: string;
+  /** The document, in pieces; a consumer that stops early ends the read (return()). */
+  chunks: AsyncGenerator<string, void, undefined>;
+}
+
+export function exportThread(ctx: HubContext, seat: Seat, input: ExportInput): ThreadExport {
   const parsed = parseInput(ExportInputSchema, input);
   const thread = resolveFor(ctx, seat, parsed.thread);
-  const events: ParleyEvent[] = [];
-  for (let after = 0; ; ) {
-    const rows = ctx.store.events.readAfter(thread.id, after, PAGE);
-    for (const row of rows) events.push(rowToEvent(row));
-    if (rows.length < PAGE) break;
-    after = rows[rows.length - 1]?.seq ?? after;
+  const upTo = ctx.store.events.visibleUpTo;
+  async function* pages(): AsyncGenerator<ParleyEvent[], void, undefined> {
+    for (let after = 0; ; ) {
+      const { events, more, last } = await ctx.reads.run(seat.participant.id, () => {
+        const page = ctx.store.events.pageAfter(thread.id, after, PAGE_ROWS, PAGE_BYTES, upTo + 1);
+        return { events: page.rows.map(rowToEvent), more: page.more, last: page.rows[page.rows.length - 1]?.seq };
+      });
+      if (events.length > 0) yield events;
+      if (!more) return;
+      after = last ?? after;
+    }
   }
   if (parsed.format === 'jsonl') {
-    return { contentType: 'application/x-ndjson', body: events.map((e) => JSON.stringify(e)).join('\n') + (events.length ? '\n' : '') };
+    return {
+      contentType: 'application/x-ndjson',
+      chunks: (async function* () {
+        for await (const events of pages()) yield events.map((e) => `${JSON.stringify(e)}\n`).join('');
+      })(),
+    };
   }
-  const lines = [`# ${thread.kind === 'channel' ? '#' : ''}${thread.name}`, '', `Session "${seat.session.name}", ${events.length} events.`, ''];
-  for (const event of events) lines.push(`**@${event.author}** · ${event.ts} · ${event.type}${event.to !== 'all' ? ' (direct)' : ''}`, '', describe(event), '');
-  return { contentType: 'text/markdown; charset=utf-8', body: lines.join('\n') };
+  const count = ctx.store.events.countInThread(thread.id, upTo);
+  return {
+    contentType: 'text/markdown; charset=utf-8',
+    chunks: (async function* () {
+      yield [`# ${thread.kind === 'channel' ? '#' : ''}${thread.name}`, '', `Session "${seat.session.name}", ${count} events.`, '', ''].join('\n');
+      for await (const events of pages()) {
+        yield events
+          .map((event) => `**@${event.author}** · ${event.ts} · ${event.type}${event.to !== 'all' ? ' (direct)' : ''}\n\n${describe(event)}\n\n`)
+          .join('');
+      }
+    })(),
+  };
 }
 
 function describe(event: ParleyEvent): string {

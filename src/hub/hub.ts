@@ -22,6 +22,7 @@ import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
 import { HubState, participantView } from './state.js';
 import { RateLimiter } from './rate-limit.js';
+import { ReadGate } from './read-gate.js';
 import { TokenRegistry, hashToken } from './tokens.js';
 import { indexForSearch, transact } from './writer.js';
 
@@ -312,6 +313,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       lifecycle: new Lifecycle(),
       tokens,
       rateLimiter: new RateLimiter(config.chat.limits.postsPerMinute, now),
+      reads: new ReadGate(config.chat.limits.concurrentReads),
       now,
       newId: ulidFactory(now),
     };

@@ -37,9 +37,7 @@ export function readNew(ctx: HubContext, seat: Seat, input: ReadNewInput): ReadN
   const me = seat.participant.id;
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const cursor = ctx.store.deliveries.cursor(me, thread.id);
-  const rows = ctx.store.events.readAfter(thread.id, cursor, limit + 1);
-  const more = rows.length > limit;
-  const page = more ? rows.slice(0, limit) : rows;
+  const { rows: page, more } = ctx.store.events.pageAfter(thread.id, cursor, limit, ctx.config.chat.limits.maxReadBytes);
   const newPointer = page.length > 0 ? (page[page.length - 1]?.seq ?? cursor) : cursor;
   if (newPointer > cursor) advanceReadCursor(ctx, me, thread.id, newPointer);
   const events: ParleyEvent[] = [];
@@ -53,17 +51,21 @@ export interface HistoryResult {
   more: boolean;
 }
 
-/** A page of a thread's log in seq order. Without `after`, the newest page (before `before`). */
+/**
+ * A page of a thread's log in seq order. Without `after`, the newest page
+ * (before `before`). Pages stop at `limit` events or chat.limits.maxReadBytes.
+ */
 export function history(ctx: HubContext, seat: Seat, input: HistoryInput): HistoryResult {
   const parsed = parseInput(HistoryInputSchema, input);
   const thread = resolveFor(ctx, seat, parsed.thread);
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
+  const maxBytes = ctx.config.chat.limits.maxReadBytes;
   if (parsed.after !== undefined) {
-    const rows = ctx.store.events.readBetween(thread.id, parsed.after, parsed.before ?? Number.MAX_SAFE_INTEGER, limit + 1);
-    return { events: rows.slice(0, limit).map(rowToEvent), more: rows.length > limit };
+    const { rows, more } = ctx.store.events.pageAfter(thread.id, parsed.after, limit, maxBytes, parsed.before ?? Number.MAX_SAFE_INTEGER);
+    return { events: rows.map(rowToEvent), more };
   }
-  const rows = ctx.store.events.readBefore(thread.id, parsed.before ?? Number.MAX_SAFE_INTEGER, limit + 1);
-  return { events: rows.slice(0, limit).reverse().map(rowToEvent), more: rows.length > limit };
+  const { rows, more } = ctx.store.events.pageBefore(thread.id, parsed.before ?? Number.MAX_SAFE_INTEGER, limit, maxBytes);
+  return { events: rows.reverse().map(rowToEvent), more };
 }
 
 /**

@@ -71,6 +71,7 @@ export class EventLog {
   private readonly allAfter: Database.Statement;
   private readonly countStmt: Database.Statement;
   private readonly sessionAfter: Database.Statement;
+  private readonly threadCount: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
@@ -90,6 +91,7 @@ export class EventLog {
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM events');
     this.visibleUpTo = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
+    this.threadCount = db.prepare('SELECT COUNT(*) AS n FROM events WHERE thread_id = ? AND seq <= ?');
   }
 
   append(row: EventRow): void {
@@ -119,6 +121,28 @@ export class EventLog {
     return this.range.all(threadId, afterSeq, beforeSeq, this.visibleUpTo, limit) as EventRow[];
   }
 
+  /*
+   * Pages bounded in rows and in bytes: rows are stepped one at a time and
+   * the page ends at `limit` rows or once `maxBytes` of stored content is
+   * reached (always at least one row), so no read holds more than that,
+   * however large the thread's messages are. `more` says rows were left.
+   */
+
+  /** Oldest first, after `afterSeq` (and before `beforeSeq`, when given). */
+  pageAfter(threadId: string, afterSeq: number, limit: number, maxBytes: number, beforeSeq = Number.MAX_SAFE_INTEGER): EventPage {
+    return takeBounded(this.range.iterate(threadId, afterSeq, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<EventRow>, limit, maxBytes);
+  }
+
+  /** Newest first, strictly before `beforeSeq`. */
+  pageBefore(threadId: string, beforeSeq: number, limit: number, maxBytes: number): EventPage {
+    return takeBounded(this.before.iterate(threadId, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<EventRow>, limit, maxBytes);
+  }
+
+  /** Events of a thread up to `upToSeq` (an export's snapshot). */
+  countInThread(threadId: string, upToSeq: number): number {
+    return (this.threadCount.get(threadId, upToSeq) as { n: number }).n;
+  }
+
   /** Every event of a session after `afterSeq` (live stream resume). */
   readSessionAfter(sessionId: string, afterSeq: number, limit: number): EventRow[] {
     return this.sessionAfter.all(sessionId, afterSeq, this.visibleUpTo, limit) as EventRow[];
@@ -146,4 +170,34 @@ export class EventLog {
   }
 
 
+}
+
+export interface EventPage {
+  rows: EventRow[];
+  more: boolean;
+}
+
+/** What a row costs to hold and send: its stored content and meta (UTF-16 length, close to bytes for text). */
+export function rowSize(row: EventRow): number {
+  return row.content.length + (row.meta?.length ?? 0) + 200;
+}
+
+function takeBounded(iterator: IterableIterator<EventRow>, limit: number, maxBytes: number): EventPage {
+  const rows: EventRow[] = [];
+  let bytes = 0;
+  let more = false;
+  try {
+    for (const row of iterator) {
+      if (rows.length >= limit || (rows.length > 0 && bytes + rowSize(row) > maxBytes)) {
+        more = true;
+        break;
+      }
+      rows.push(row);
+      bytes += rowSize(row);
+    }
+  } finally {
+    // Ends the statement's step early, releasing its read.
+    iterator.return?.();
+  }
+  return { rows, more };
 }

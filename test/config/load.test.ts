@@ -49,9 +49,9 @@ function configError(fn: () => unknown): ParleyError {
 describe('config loading', () => {
   it('config - with no file, env or flags every value is its documented default', () => {
     const config = load({ home: home() });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 7420, maxBodyBytes: 1024 * 1024 });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 7420, maxBodyBytes: 1024 * 1024, sseKeepAliveMs: 15_000, sseStallTimeoutMs: 30_000 });
     expect(config.chat.enabled).toBe(true);
-    expect(config.chat.limits).toEqual({ maxMessageChars: 4096, maxInputChars: 1_000_000, postsPerMinute: 0 });
+    expect(config.chat.limits).toEqual({ maxMessageChars: 4096, maxInputChars: 1_000_000, maxReadBytes: 128 * 1024, concurrentReads: 2, postsPerMinute: 0 });
     expect(config.chat.scanner).toEqual({ enabled: true, timeoutMs: 800 });
     expect(config.chat.defaultChannel).toBe('general');
     expect(config.requests).toEqual({ maxHop: 3, maxParamsBytes: 64 * 1024 });
@@ -64,11 +64,23 @@ describe('config loading', () => {
 
     // The same values, by their names in defaults.ts.
     expect(config).toEqual({
-      server: { host: D.DEFAULT_HOST, port: D.DEFAULT_PORT, maxBodyBytes: D.DEFAULT_MAX_BODY_BYTES },
+      server: {
+        host: D.DEFAULT_HOST,
+        port: D.DEFAULT_PORT,
+        maxBodyBytes: D.DEFAULT_MAX_BODY_BYTES,
+        sseKeepAliveMs: D.DEFAULT_SSE_KEEPALIVE_MS,
+        sseStallTimeoutMs: D.DEFAULT_SSE_STALL_TIMEOUT_MS,
+      },
       webui: { password: D.DEFAULT_WEBUI_PASSWORD },
       chat: {
         enabled: D.DEFAULT_CHAT_ENABLED,
-        limits: { maxMessageChars: D.DEFAULT_MAX_MESSAGE_CHARS, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: D.DEFAULT_POSTS_PER_MINUTE },
+        limits: {
+          maxMessageChars: D.DEFAULT_MAX_MESSAGE_CHARS,
+          maxInputChars: D.DEFAULT_MAX_INPUT_CHARS,
+          maxReadBytes: D.DEFAULT_MAX_READ_BYTES,
+          concurrentReads: D.DEFAULT_READS_PER_PARTICIPANT,
+          postsPerMinute: D.DEFAULT_POSTS_PER_MINUTE,
+        },
         scanner: { enabled: D.DEFAULT_SCANNER_ENABLED, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS },
         defaultChannel: D.DEFAULT_DEFAULT_CHANNEL,
       },
@@ -95,6 +107,9 @@ describe('config loading', () => {
         waitTimeoutMs: D.DEFAULT_MCP_WAIT_TIMEOUT_MS,
         sessionIdleMs: D.DEFAULT_MCP_SESSION_IDLE_MS,
         maxSessions: D.DEFAULT_MCP_MAX_SESSIONS,
+        maxSessionsPerParticipant: D.DEFAULT_MCP_MAX_SESSIONS_PER_PARTICIPANT,
+        maxSessionsPerToken: D.DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN,
+        maxBatchSize: D.DEFAULT_MCP_MAX_BATCH_SIZE,
       },
     });
     expect(defaultConfig()).toEqual(config);
@@ -104,8 +119,8 @@ describe('config loading', () => {
     const dir = home();
     writeConfig(dir, { server: { port: 8123 }, chat: { limits: { maxMessageChars: 500 }, scanner: { enabled: false } }, store: { synchronous: 'full' } });
     const config = load({ home: dir });
-    expect(config.server).toEqual({ host: D.DEFAULT_HOST, port: 8123, maxBodyBytes: D.DEFAULT_MAX_BODY_BYTES });
-    expect(config.chat.limits).toEqual({ maxMessageChars: 500, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: 0 });
+    expect(config.server).toMatchObject({ host: D.DEFAULT_HOST, port: 8123, maxBodyBytes: D.DEFAULT_MAX_BODY_BYTES });
+    expect(config.chat.limits).toMatchObject({ maxMessageChars: 500, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: 0 });
     expect(config.chat.scanner).toEqual({ enabled: false, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS });
     expect(config.store.synchronous).toBe('full');
     expect(config.meeting.ringSize).toBe(D.DEFAULT_MEETING_RING_SIZE);
@@ -137,7 +152,7 @@ describe('config loading', () => {
       },
     });
     expect(config.chat.limits.maxMessageChars).toBe(100);
-    expect(config.server).toEqual({ host: '127.0.0.2', port: 9000, maxBodyBytes: 4096 });
+    expect(config.server).toMatchObject({ host: '127.0.0.2', port: 9000, maxBodyBytes: 4096 });
     expect(config.chat.enabled).toBe(false);
     expect(config.store.synchronous).toBe('normal');
     expect(config.inbox.waitTimeoutMs).toBe(1500);
@@ -386,7 +401,7 @@ describe('config loading', () => {
     // A valid partial config is completed with the defaults.
     const hub = await openHub({ home: dir, logger: createSilentLogger(), config: { chat: { limits: { maxMessageChars: 100 } } } });
     try {
-      expect(hub.config.chat.limits).toEqual({ maxMessageChars: 100, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: 0 });
+      expect(hub.config.chat.limits).toMatchObject({ maxMessageChars: 100, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: 0 });
       expect(hub.config.server.port).toBe(D.DEFAULT_PORT);
     } finally {
       await hub.close();

@@ -8,6 +8,12 @@ afterEach(async () => {
   t = undefined;
 });
 
+async function text(chunks: AsyncIterable<string>): Promise<string> {
+  let all = '';
+  for await (const chunk of chunks) all += chunk;
+  return all;
+}
+
 describe('export', () => {
   it('export - a thread as JSON Lines holds every event, in seq order, in the v1 format', async () => {
     t = await openTestHub();
@@ -16,7 +22,8 @@ describe('export', () => {
     const posted = [];
     for (let i = 0; i < 1205; i++) posted.push((await (i % 2 ? a : b).post({ thread: 'general', text: `line ${i}` })).id);
     await a.request({ to: 'bob', intent: 'review', thread: 'general' });
-    const { contentType, body } = await a.export({ thread: 'general', format: 'jsonl' });
+    const { contentType, chunks } = await a.export({ thread: 'general', format: 'jsonl' });
+    const body = await text(chunks);
     expect(contentType).toBe('application/x-ndjson');
     const events = body.trim().split('\n').map((line) => ParleyEventSchema.parse(JSON.parse(line)));
     const messages = events.filter((e) => e.type === 'message').map((e) => e.id);
@@ -29,7 +36,8 @@ describe('export', () => {
     t = await openTestHub();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     await a.post({ thread: 'general', text: 'We ship on Friday.' });
-    const { contentType, body } = await a.export({ thread: 'general' });
+    const { contentType, chunks } = await a.export({ thread: 'general' });
+    const body = await text(chunks);
     expect(contentType).toContain('text/markdown');
     expect(body.startsWith('# #general')).toBe(true);
     expect(body).toMatch(/\*\*@alice\*\* · \d{4}-\d\d-\d\dT[^\n]+ · message\n\nWe ship on Friday\./);

@@ -81,7 +81,22 @@ export function conversationRoutes(): Hono<Env> {
   app.get('/threads/:thread/export', async (c) => {
     const format = c.req.query('format') ?? 'markdown';
     const exported = await c.get('actor').export({ thread: c.req.param('thread'), format: format as never });
-    return c.body(exported.body, 200, { 'content-type': exported.contentType });
+    // Streamed a page at a time, as fast as the client takes it: memory stays flat for any thread.
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const { value, done } = await exported.chunks.next();
+          if (done) controller.close();
+          else controller.enqueue(encoder.encode(value));
+        },
+        async cancel() {
+          await exported.chunks.return();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return c.body(body, 200, { 'content-type': exported.contentType });
   });
 
   // The inbox.
