@@ -50,7 +50,7 @@ afterAll(async () => {
 async function drawnBefore(line: Locator, marker: string): Promise<{ textRight: number; markerLeft: number }> {
   return line.evaluate((element, selector) => {
     const target = element.querySelector(selector)!;
-    const range = document.createRange();
+    const range = element.ownerDocument.createRange();
     range.setStart(element, 0);
     range.setEndBefore(target);
     const rights = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.right);
@@ -87,7 +87,7 @@ describe('web page: author text is isolated and cannot imitate the page', () => 
     expect(handleBox!.x + handleBox!.width).toBeLessThanOrEqual(badgeBox!.x);
     expect(badgeBox!.x + badgeBox!.width).toBeLessThanOrEqual(nicknameBox!.x);
     // The badge looks like nothing text can produce: a filled label, not plain text.
-    const badgeBackground = await chip.locator('.kind-badge').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const badgeBackground = await chip.locator('.kind-badge').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
     expect(badgeBackground).not.toBe('rgba(0, 0, 0, 0)');
     // The real human dave has the human badge.
     expect(await daveRow.locator('header .author .kind-badge').getAttribute('data-kind')).toBe('human');
@@ -102,7 +102,7 @@ describe('web page: author text is isolated and cannot imitate the page', () => 
     await nextRow.waitFor();
     const body = page.locator(`.timeline article.event[data-seq="${String(reversed)}"] .md`);
     expect(await body.getAttribute('dir')).toBe('auto');
-    expect(await body.evaluate((el) => getComputedStyle(el).unicodeBidi)).toBe('isolate');
+    expect(await body.evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).unicodeBidi)).toBe('isolate');
     const header = await drawnBefore(nextRow.locator('header'), 'time');
     expect(header.textRight).toBeLessThanOrEqual(header.markerLeft);
     await page.screenshot({ path: screenshotPath('rtl-message') });
