@@ -274,7 +274,7 @@ describe('http routes against a real hub', () => {
       ['POST', `/api/v1/requests/${openRequest}/responses`, { status: 'Completed', result: { out: 'x\udc00' } }, 'result.out'],
       ['POST', '/api/v1/threads/general/controls', { invite: { participant_id: 'zoe', profile: { nickname: 'z\u0000' } } }, 'control.invite.profile.nickname'],
       ['POST', '/api/v1/participants', { handle: 'zoe', session: 'proj', profile: { nickname: 'dave\u0007' } }, 'profile.nickname'],
-      ['PATCH', '/api/v1/profile', { roles: ['ok', 'bad\u009b'] }, 'roles.1'],
+      ['POST', '/api/v1/participants', { handle: 'zoe', session: 'proj', profile: { roles: ['ok', 'bad\u009b'] } }, 'profile.roles.1'],
     ];
     for (const [method, url, body, field] of nested) {
       const token = url === '/api/v1/participants' ? hub.adminToken() : url.includes('/responses') ? bob : alice;

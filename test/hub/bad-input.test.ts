@@ -481,7 +481,8 @@ describe('bad input - control characters and unpaired surrogates in author text'
     refused('join', 'a NUL in the nickname', (w) => w.hub.join({ handle: 'zoe', profile: { nickname: NUL } }), 'INVALID_INPUT', 'profile.nickname'),
     refused('join', 'a line break in the nickname', (w) => w.hub.join({ handle: 'zoe', profile: { nickname: 'dave\n(human)' } }), 'INVALID_INPUT', 'profile.nickname', /one line/),
     refused('updateProfile', 'an unpaired surrogate in the model', (w) => w.alice.updateProfile({ model: LONE }), 'INVALID_INPUT', 'profile.model'),
-    refused('updateProfile', 'a NUL in a role', (w) => w.alice.updateProfile({ roles: ['reviewer', NUL] }), 'INVALID_INPUT', 'profile.roles.1'),
+    refused('updateProfile', 'a NUL in the client', (w) => w.alice.updateProfile({ client: NUL }), 'INVALID_INPUT', 'profile.client'),
+    refused('join', 'a C1 control in a role', (w) => w.hub.join({ handle: 'zoe', profile: { roles: ['reviewer', C1] } }), 'INVALID_INPUT', 'profile.roles.1'),
     refused('control invite', 'a NUL in the invitee’s nickname', (w) => w.alice.control('general', { invite: { participant_id: 'zoe', profile: { nickname: NUL } } }), 'INVALID_INPUT', 'control.invite.profile.nickname'),
   ]);
 
