@@ -23,8 +23,14 @@ export function bodyLimit(maxBytes: number): MiddlewareHandler<{ Variables: Body
   };
 }
 
-/** Reads a JSON object body; malformed JSON is INVALID_INPUT naming the body. */
+/**
+ * Reads a JSON object body. A body not sent as application/json is refused
+ * before it is read (UNSUPPORTED_MEDIA_TYPE naming Content-Type): a form or a
+ * text/plain body is not parsed as JSON by chance. Malformed JSON is
+ * INVALID_INPUT naming the body.
+ */
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  requireJsonContentType(c);
   const text = await readBodyText(c);
   let body: unknown;
   try {
@@ -56,6 +62,29 @@ export function intQuery(c: Context, name: string): number | undefined {
   return Number(value);
 }
 
+/** `application/json`, with no charset or a UTF-8 one: the only body the API reads. */
+function requireJsonContentType(c: Context): void {
+  const header = c.req.header('content-type');
+  const [mediaType, ...parameters] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
+  const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length).replace(/^"(.*)"$/, '$1');
+  if (mediaType === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return;
+  const sent = header === undefined ? 'no Content-Type' : `Content-Type "${header.slice(0, 100)}"`;
+  throw new ParleyError('UNSUPPORTED_MEDIA_TYPE', `The request body was sent with ${sent}; send a JSON object with Content-Type: application/json.`, {
+    field: 'Content-Type',
+  });
+}
+
+/** Decodes the body's bytes; bytes that are not UTF-8 are refused rather than replaced with U+FFFD. */
+function utf8Text(bytes: Uint8Array): string {
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new ParleyError('INVALID_INPUT', 'Invalid body: it is not valid UTF-8. Send the JSON encoded as UTF-8.', { field: 'body' });
+  }
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 function tooLarge(maxBytes: number): ParleyError {
   return new ParleyError('PAYLOAD_TOO_LARGE', `The request body is over ${maxBytes} bytes; send less, or reference a file.`, { field: 'body' });
 }
@@ -64,7 +93,7 @@ function incomingOf(c: Context): IncomingMessage | undefined {
   return nodeBindings(c).incoming;
 }
 
-/** The raw body as text, within the size limit (see bodyLimit). */
+/** The raw body as text, within the size limit (see bodyLimit); INVALID_INPUT when it is not UTF-8. */
 export async function readBodyText(c: Context): Promise<string> {
   const maxBytes = (c.get('maxBodyBytes') as number | undefined) ?? Number.POSITIVE_INFINITY;
   const incoming = incomingOf(c);
@@ -72,7 +101,7 @@ export async function readBodyText(c: Context): Promise<string> {
     // In-process requests (app.request in tests, other fetch hosts).
     const bytes = new Uint8Array(await c.req.arrayBuffer());
     if (bytes.byteLength > maxBytes) throw tooLarge(maxBytes);
-    return new TextDecoder().decode(bytes);
+    return utf8Text(bytes);
   }
   if (incoming.readableEnded) throw new ParleyError('INVALID_INPUT', 'The request body was already read.', { field: 'body' });
   return new Promise<string>((resolve, reject) => {
@@ -96,7 +125,11 @@ export async function readBodyText(c: Context): Promise<string> {
     };
     const onEnd = (): void => {
       cleanup();
-      resolve(Buffer.concat(chunks, size).toString('utf8'));
+      try {
+        resolve(utf8Text(Buffer.concat(chunks, size)));
+      } catch (error) {
+        reject(error as Error);
+      }
     };
     const onError = (error: Error): void => {
       cleanup();

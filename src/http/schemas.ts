@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MeetingSayInputSchema, SubscriptionInputSchema } from '../schema/inputs.js';
 import { HandleSchema, SeqSchema, SessionNameSchema } from '../schema/names.js';
+import { oneLineText } from '../schema/text.js';
 
 /**
  * Bodies of the HTTP routes that are not a library call's input as it stands:
@@ -8,7 +9,7 @@ import { HandleSchema, SeqSchema, SessionNameSchema } from '../schema/names.js';
  * supplies. The routes validate with these and the OpenAPI document shows them.
  */
 export const LoginBodySchema = z.strictObject({
-  password: z.string(),
+  password: z.string().check(oneLineText),
   handle: HandleSchema.optional(),
   session: SessionNameSchema.optional(),
 });

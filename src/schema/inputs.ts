@@ -9,6 +9,7 @@ import {
   UlidSchema,
 } from './names.js';
 import { RequestStatusSchema } from './event.js';
+import { JsonTextValueSchema, TextSchema, multiLineText, oneLineText } from './text.js';
 import { MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
 
 /**
@@ -16,8 +17,8 @@ import { MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
  * The author is never an input: it is always the actor.
  */
 
-/** Text is bounded by the hub's maxInputChars at run time; this only refuses non-strings. */
-const Text = z.string();
+/** Text is bounded by the hub's maxInputChars at run time; this refuses non-strings and what is not text (see text.ts). */
+const Text = TextSchema;
 
 export const PostInputSchema = z.strictObject({
   thread: ThreadRefSchema,
@@ -44,7 +45,7 @@ export type CreateChannelInput = z.input<typeof CreateChannelInputSchema>;
 
 export const RenameThreadInputSchema = z.strictObject({
   thread: ThreadRefSchema,
-  name: z.string(),
+  name: z.string().check(oneLineText),
 });
 export type RenameThreadInput = z.input<typeof RenameThreadInputSchema>;
 
@@ -58,7 +59,7 @@ export type OpenSideInput = z.input<typeof OpenSideInputSchema>;
 
 export const CloseSideInputSchema = z.strictObject({
   thread: ThreadRefSchema,
-  summary: z.string().trim().min(1, 'must not be empty: say what the side channel concluded'),
+  summary: z.string().trim().min(1, 'must not be empty: say what the side channel concluded').check(multiLineText),
 });
 export type CloseSideInput = z.input<typeof CloseSideInputSchema>;
 
@@ -107,11 +108,11 @@ export type SubscriptionInput = z.input<typeof SubscriptionInputSchema>;
 
 export const RequestInputSchema = z.strictObject({
   to: HandleSchema,
-  intent: z.string().trim().min(1, 'must not be empty').max(128),
-  params: z.unknown().optional(),
-  text: z.string().optional(),
+  intent: z.string().trim().min(1, 'must not be empty').max(128).check(oneLineText),
+  params: JsonTextValueSchema.optional(),
+  text: Text.optional(),
   thread: ThreadRefSchema.optional(),
-  reply_to: z.string().trim().min(1).max(64).optional(),
+  reply_to: z.string().trim().min(1).max(64).check(oneLineText).optional(),
   request_id: z
     .string()
     .regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 letters, digits, "_" or "-"')
@@ -120,10 +121,10 @@ export const RequestInputSchema = z.strictObject({
 export type RequestInput = z.input<typeof RequestInputSchema>;
 
 export const RespondInputSchema = z.strictObject({
-  request_id: z.string().trim().min(1).max(64),
+  request_id: z.string().trim().min(1).max(64).check(oneLineText),
   status: RequestStatusSchema,
-  result: z.unknown().optional(),
-  text: z.string().optional(),
+  result: JsonTextValueSchema.optional(),
+  text: Text.optional(),
 });
 export type RespondInput = z.input<typeof RespondInputSchema>;
 
@@ -136,7 +137,7 @@ export const PresenceInputSchema = z.strictObject({
   /** The sender's own counter; an update with a lower or equal seq than the last one is ignored. */
   seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   thread: ThreadRefSchema.optional(),
-  note: z.string().max(200).optional(),
+  note: z.string().max(200).check(oneLineText).optional(),
 });
 export type PresenceInput = z.input<typeof PresenceInputSchema>;
 
@@ -161,8 +162,8 @@ export const DeliveriesInputSchema = z.strictObject({
 });
 export type DeliveriesInput = z.input<typeof DeliveriesInputSchema>;
 
-export const MeetingNameSchema = z.string().trim().min(1).max(64);
-export const MeetingSayInputSchema = z.strictObject({ meeting: MeetingNameSchema, text: z.string() });
+export const MeetingNameSchema = z.string().trim().min(1).max(64).check(oneLineText);
+export const MeetingSayInputSchema = z.strictObject({ meeting: MeetingNameSchema, text: Text });
 export const MeetingHearInputSchema = z.strictObject({
   meeting: MeetingNameSchema,
   last_heard: SeqSchema.default(0),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneLineText } from './text.js';
 
 /**
  * Names and identifiers as they appear at every entry point. These schemas are
@@ -36,14 +37,14 @@ export const ThreadTitleSchema = z
   .trim()
   .min(1, 'must not be empty')
   .max(200, 'must be at most 200 characters')
-  .regex(/^[^\r\n]*$/, 'must be one line');
+  .check(oneLineText);
 
 /** A thread is named by its id or, for channels, by its name (`general`, `#general`). */
-export const ThreadRefSchema = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters');
+export const ThreadRefSchema = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').check(oneLineText);
 
 /** ULIDs: 26 Crockford base32 characters. */
 export const UlidSchema = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a 26-character ULID');
 
 export const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-export const TagSchema = z.string().trim().min(1).max(64);
+export const TagSchema = z.string().trim().min(1).max(64).check(oneLineText);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { HandleSchema } from './names.js';
+import { oneLineText } from './text.js';
 
 export const ParticipantKindSchema = z.enum(['agent', 'human']);
 export type ParticipantKind = z.infer<typeof ParticipantKindSchema>;
 
-const shortText = (max: number) => z.string().trim().min(1).max(max);
+const shortText = (max: number) => z.string().trim().min(1).max(max).check(oneLineText);
 
 /** What others need to know to interpret who is speaking (Agent Bridge profile). */
 const profileFields = {

@@ -52,19 +52,20 @@ interface Answer {
   json: unknown;
 }
 
-/** One request over real HTTP; `body` is sent as JSON unless it is already a string. */
+/** One request over real HTTP; `body` is sent as JSON unless it is already a string or bytes (sent as they are). */
 async function call(
   method: string,
   route: string,
-  options: { token?: string; headers?: Record<string, string>; body?: unknown } = {},
+  options: { token?: string; headers?: Record<string, string>; body?: unknown; noContentType?: boolean } = {},
   base = hub.url,
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
+    body = typeof options.body === 'string' || options.body instanceof Uint8Array ? options.body : JSON.stringify(options.body);
+    // Bytes without a Content-Type go without one (fetch gives a string text/plain).
+    if (!options.noContentType) headers['content-type'] ??= 'application/json';
   }
   const res = await fetch(`${base}${route}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const text = await res.text();
@@ -227,6 +228,69 @@ describe('http routes against a real hub', () => {
     expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
   });
 
+  it('routes - bodies that are not JSON text are refused on every route that takes a body: another media type, bytes that are not UTF-8, a NUL, other control characters or an unpaired surrogate in any field; nothing is stored', async () => {
+    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const withBody = ROUTES.filter((route) => route.body);
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? utf8(part) : Buffer.from(part))));
+    for (const route of withBody) {
+      const method = route.method.toUpperCase();
+      const where = fill(route.path);
+      const auth = credentialsFor(route);
+      const valid = VALID_BODIES[key(route)]!;
+      const refused = async (what: string, options: Omit<Parameters<typeof call>[2], 'token'>, status: number, code: string, field: string, message?: RegExp) => {
+        const answer = await call(method, where, { ...auth, ...options });
+        expect(answer.status, `${key(route)}: ${what} → ${JSON.stringify(answer.json)}`).toBe(status);
+        expect(errorOf(answer), `${key(route)}: ${what}`).toMatchObject({ code, field });
+        if (message) expect(errorOf(answer).message, `${key(route)}: ${what}`).toMatch(message);
+      };
+      // The media type: only application/json (in UTF-8) is read as JSON.
+      const json = JSON.stringify(valid);
+      await refused('a text/plain body', { body: json, headers: { 'content-type': 'text/plain' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type', /application\/json/);
+      await refused('a form body', { body: json, headers: { 'content-type': 'application/x-www-form-urlencoded' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type');
+      await refused('a body without Content-Type', { body: utf8(json), noContentType: true }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type', /no Content-Type/);
+      await refused('JSON declared in another charset', { body: json, headers: { 'content-type': 'application/json; charset=iso-8859-1' } }, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Content-Type');
+      // Bytes that are not UTF-8 are refused, not replaced with U+FFFD.
+      const [first] = Object.keys(valid);
+      await refused('a stray byte', { body: bytes(`{"${first}": "`, [0xff], '"}') }, 400, 'INVALID_INPUT', 'body', /UTF-8/);
+      await refused('a surrogate encoded as bytes (CESU-8)', { body: bytes(`{"${first}": "`, [0xed, 0xa0, 0x80], '"}') }, 400, 'INVALID_INPUT', 'body', /UTF-8/);
+      await refused('an overlong NUL', { body: bytes(`{"${first}": "`, [0xc0, 0x80], '"}') }, 400, 'INVALID_INPUT', 'body', /UTF-8/);
+      // Every string field of the body's schema, given a NUL, an escape, a lone CR and an unpaired surrogate
+      // (JSON.stringify sends these as \u escapes, which JSON.parse accepts).
+      const schema = z.toJSONSchema(route.body!, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { type?: string; enum?: unknown[] }> };
+      const stringFields = Object.entries(schema.properties ?? {})
+        .filter(([, property]) => property.type === 'string' || property.enum !== undefined)
+        .map(([name]) => name);
+      for (const name of stringFields) {
+        for (const [what, value] of [['a NUL', 'a\u0000b'], ['an escape sequence', '\u001b[2J'], ['a lone carriage return', 'over\rwrite'], ['an unpaired surrogate', 'a\ud800b']]) {
+          await refused(`${what} in ${name}`, { body: { ...valid, [name]: value } }, 400, 'INVALID_INPUT', name);
+        }
+      }
+    }
+    // Inside JSON values and nested objects, the field named is the path to the string.
+    const nested: Array<[string, string, unknown, string]> = [
+      ['POST', '/api/v1/requests', { to: 'bob', intent: 'review', params: { files: ['a.ts', 'b\u0000.ts'] } }, 'params.files.1'],
+      ['POST', '/api/v1/requests', { to: 'bob', intent: 'review', params: { ['k\ud800']: 1 } }, 'params'],
+      ['POST', `/api/v1/requests/${openRequest}/responses`, { status: 'Completed', result: { out: 'x\udc00' } }, 'result.out'],
+      ['POST', '/api/v1/threads/general/controls', { invite: { participant_id: 'zoe', profile: { nickname: 'z\u0000' } } }, 'control.invite.profile.nickname'],
+      ['POST', '/api/v1/participants', { handle: 'zoe', session: 'proj', profile: { nickname: 'dave\u0007' } }, 'profile.nickname'],
+      ['POST', '/api/v1/participants', { handle: 'zoe', session: 'proj', profile: { roles: ['ok', 'bad\u009b'] } }, 'profile.roles.1'],
+    ];
+    for (const [method, url, body, field] of nested) {
+      const token = url === '/api/v1/participants' ? hub.adminToken() : url.includes('/responses') ? bob : alice;
+      const answer = await call(method, url, { token, body });
+      expect(answer.status, `${method} ${url} ${field} → ${JSON.stringify(answer.json)}`).toBe(400);
+      expect(errorOf(answer), `${method} ${url}`).toMatchObject({ code: 'INVALID_INPUT', field });
+    }
+    // Path segments are text too.
+    for (const url of ['/api/v1/threads/general%00/messages', '/api/v1/meetings/stand%0Dup/say']) {
+      const answer = await call('POST', url, { token: alice, body: { text: 'hi' } });
+      expect(answer.status, `${url} → ${JSON.stringify(answer.json)}`).toBe(400);
+      expect(errorOf(answer).code).toBe('INVALID_INPUT');
+    }
+    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+  });
+
   it('routes - bad query parameters are refused naming the parameter; nothing is stored', async () => {
     const before = fileSnapshot(path.join(home, 'parley.db'));
     const cases: Array<[string, string]> = [
@@ -346,7 +410,10 @@ describe('http routes against a real hub', () => {
     const thread = channel.id as string;
     await ok('GET', '/api/v1/threads', {}, asAlice);
     await ok('POST', '/api/v1/threads/{thread}/rename', { thread }, { ...asAlice, body: { name: 'happy-path' } });
-    const posted = await ok('POST', '/api/v1/threads/{thread}/messages', { thread }, { ...asAlice, body: { text: 'hello @bob, the happy path' } });
+    // A charset parameter (UTF-8) is fine; so is text with tab, CRLF and a bidi override, stored as sent.
+    const posted = await ok('POST', '/api/v1/threads/{thread}/messages', { thread }, { ...asAlice, headers: { 'content-type': 'Application/JSON; charset="UTF-8"' }, body: { text: 'hello @bob, the happy path' } });
+    const pasted = 'col\tcol\r\nline two \u202Ereversed\u202C \u{1F600}';
+    const pastedPost = await ok('POST', '/api/v1/threads/{thread}/messages', { thread }, { ...asAlice, body: { text: pasted } });
     const side = await ok('POST', '/api/v1/threads/{thread}/side', { thread }, { ...asAlice, body: { title: 'an aside', from_event: posted.id } });
     await ok('POST', '/api/v1/threads/{thread}/close', { thread: ((side.thread as { id?: string } | undefined)?.id ?? side.id) as string }, { ...asAlice, body: { summary: 'settled' } });
     await ok('PUT', '/api/v1/threads/{thread}/subscription', { thread }, { ...asAlice, body: { state: 'subscribed' } });
@@ -354,7 +421,8 @@ describe('http routes against a real hub', () => {
     const detail = await ok('GET', '/api/v1/threads/{thread}', { thread }, asAlice);
     expect(detail.thread).toMatchObject({ id: thread, name: 'happy-path' });
     expect(await ok('POST', '/api/v1/threads/{thread}/read', { thread }, { ...asAlice, body: { up_to: posted.seq } })).toEqual({ readUpTo: posted.seq });
-    await ok('GET', '/api/v1/threads/{thread}/history', { thread }, asAlice);
+    const history = await ok('GET', '/api/v1/threads/{thread}/history', { thread }, asAlice);
+    expect((history.events as Array<{ id: string; content: unknown }>).find((event) => event.id === pastedPost.id)?.content).toBe(pasted);
     const exported = await ok('GET', '/api/v1/threads/{thread}/export', { thread }, asAlice);
     expect(String(exported.text)).toContain('the happy path');
     await ok('POST', '/api/v1/threads/{thread}/controls', { thread }, { ...asAlice, body: { discussion: { on: true } } });

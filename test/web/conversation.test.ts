@@ -59,7 +59,8 @@ describe('web page: the human in the conversation', () => {
   it('web - the timeline shows the thread with author chip, markdown and code; an agent post appears live within 1 s', async () => {
     expect(await page.locator('#thread-title').textContent()).toBe('# general');
     const first = page.locator('.timeline article.event').first();
-    expect(await first.locator('.author').textContent()).toBe('@coder');
+    expect(await first.locator('.author .handle').textContent()).toBe('@coder');
+    expect(await first.locator('.author .kind-badge').textContent()).toBe('agent');
     expect(await first.locator('.author').getAttribute('title')).toBe('agent · claude-code · model-a · implementer');
     expect(await first.locator('.md strong').textContent()).toBe('cache layer');
     expect(await first.locator('.md pre code').textContent()).toContain('const cache = new Map<string, Entry>();');

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RequestStatusSchema } from '../../schema/event.js';
 import { PRESENCE_STATES, type PresenceState } from '../../schema/inputs.js';
+import { multiLineText } from '../../schema/text.js';
 import { ParleyError } from '../../errors/parley-error.js';
 import { tool } from '../tool.js';
 import { changeSubscription, chatPost, chatRead } from './chat.js';
@@ -46,7 +47,8 @@ export const compatRoom: RoomDef = {
     tool({
       name: 'katra_say',
       description: 'Katra: say something in the meeting room (all present will hear it).',
-      input: z.strictObject({ content: z.string().min(1).describe('What to say') }),
+      // The text is checked here too, so that a refusal names this tool's argument rather than the library's `text`.
+      input: z.strictObject({ content: z.string().min(1).check(multiLineText).describe('What to say') }),
       async run(ctx, { content }) {
         const said = await ctx.api.meetingSay(ctx.settings.compatMeeting, content);
         return { success: true, message_number: said.number };
@@ -87,7 +89,7 @@ export const compatRoom: RoomDef = {
     tool({
       name: 'send_message',
       description: 'Meerkat: send a message to a channel ("#general" or "general") or, with "@handle", a direct message.',
-      input: z.strictObject({ target: z.string().min(1).max(128), body: z.string().min(1) }),
+      input: z.strictObject({ target: z.string().min(1).max(128), body: z.string().min(1).check(multiLineText) }),
       async run(ctx, { target, body }) {
         const sent = target.startsWith('@') ? await ctx.api.dm({ to: bare(target), text: body }) : await ctx.api.post({ thread: bare(target), text: body });
         return { id: sent.id, seq: sent.seq };

@@ -158,7 +158,7 @@ export function Composer({
     >
       {replyTo && (
         <p class="replying">
-          Replying to @{replyTo.author}: {summaryOf(replyTo).slice(0, 80)}{' '}
+          Replying to @{replyTo.author}: <bdi>{summaryOf(replyTo).slice(0, 80)}</bdi>{' '}
           <button type="button" class="link" onClick={onClearReply}>
             Cancel
           </button>

@@ -27,13 +27,15 @@ export function ForYouView() {
       <ul>
         {items.map(({ reason, event }) => {
           const thread = threads.value.find((t) => t.id === event.thread);
-          const where = thread ? (thread.kind === 'dm' ? `a direct message with ${dmLabel(thread)}` : `# ${thread.name}`) : 'a thread';
+          const where = thread ? thread.kind === 'dm' ? `a direct message with ${dmLabel(thread)}` : <># <bdi>{thread.name}</bdi></> : 'a thread';
           return (
             <li key={event.seq} class="for-you-item" data-seq={event.seq}>
               <p>
                 <span class="badge">{REASONS[reason] ?? reason}</span> <AuthorChip handle={event.author} /> in {where} <Time iso={event.ts} />
               </p>
-              <p class="snippet">{summaryOf(event).slice(0, 240)}</p>
+              <p class="snippet" dir="auto">
+                {summaryOf(event).slice(0, 240)}
+              </p>
               <div class="buttons-inline">
                 <button type="button" class="small secondary" onClick={() => void openThread(event.thread, event.seq)}>
                   Open

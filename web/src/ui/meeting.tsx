@@ -35,7 +35,20 @@ export function MeetingView({ name }: { name: string }) {
         </button>
       </header>
       <p class="who-here" aria-label="Who is here">
-        Here: {ring.who.length === 0 ? 'nobody' : ring.who.map((w) => `@${w.handle}${w.role ? ` (${w.role})` : ''}`).join(', ')}
+        Here:{' '}
+        {ring.who.length === 0
+          ? 'nobody'
+          : ring.who.map((w, i) => (
+              <span key={w.handle}>
+                {i > 0 && ', '}@{w.handle}
+                {w.role && (
+                  <>
+                    {' '}
+                    (<bdi>{w.role}</bdi>)
+                  </>
+                )}
+              </span>
+            ))}
       </p>
       <ol
         class="ring"

@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
 import type { ParleyEvent, RequestStatus } from '../types.js';
 import { me, openRequests, openThread, participants, requestStatus, threads } from '../state/store.js';
@@ -10,6 +11,11 @@ import { AuthorChip } from './people.js';
  * author, time, what they reply to and their markdown body; requests and
  * responses as linked cards with the request's status; steering and thread
  * changes as one-line notes.
+ *
+ * Text that authors wrote is isolated from the page around it: blocks get
+ * dir="auto", inline pieces (intents, titles, summaries) a <bdi>, so a bidi
+ * override such as U+202E in them cannot reorder the times, names and buttons
+ * that follow it.
  */
 export interface MessageActions {
   onReply(event: ParleyEvent): void;
@@ -71,11 +77,15 @@ function Body({ event, actions }: { event: ParleyEvent; actions: MessageActions 
     return (
       <div class="card request" data-request={r.request_id}>
         <p>
-          <span class="kind">Request</span> <strong>{r.intent}</strong> → @{handleOf(event.to)} <Status status={status} />
+          <span class="kind">Request</span>{' '}
+          <strong>
+            <bdi>{r.intent}</bdi>
+          </strong>{' '}
+          → @{handleOf(event.to)} <Status status={status} />
           {r.hop > 0 && <span class="badge">hop {r.hop}</span>}
         </p>
         {r.text && <Markdown text={r.text} />}
-        {r.params !== undefined && <pre class="params">{JSON.stringify(r.params, null, 2)}</pre>}
+        {r.params !== undefined && <JsonBlock value={r.params} />}
       </div>
     );
   }
@@ -89,14 +99,14 @@ function Body({ event, actions }: { event: ParleyEvent; actions: MessageActions 
           <span class="kind">Response</span> <Status status={r.status} /> to{' '}
           {request ? (
             <button type="button" class="link" onClick={() => actions.onJump(request.seq)}>
-              {intent ?? r.request_id}
+              <bdi>{intent ?? r.request_id}</bdi>
             </button>
           ) : (
             <code>{r.request_id}</code>
           )}
         </p>
         {r.text && <Markdown text={r.text} />}
-        {r.result !== undefined && <pre class="params">{JSON.stringify(r.result, null, 2)}</pre>}
+        {r.result !== undefined && <JsonBlock value={r.result} />}
       </div>
     );
   }
@@ -109,7 +119,7 @@ function Body({ event, actions }: { event: ParleyEvent; actions: MessageActions 
         <p class="side-summary">
           Summary of side channel{' '}
           <button type="button" class="link" onClick={() => void openThread(side.id)}>
-            {side.name}
+            <bdi>{side.name}</bdi>
           </button>
         </p>
       )}
@@ -121,7 +131,16 @@ function Body({ event, actions }: { event: ParleyEvent; actions: MessageActions 
 export function Markdown({ text }: { text: string }) {
   const html = useMemo(() => renderMarkdown(text), [text]);
   // Safe: markdown-it with HTML off escapes every tag; see markdown.ts.
-  return <div class="md" dangerouslySetInnerHTML={{ __html: html }} />;
+  return <div class="md" dir="auto" dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** Params and results as JSON: left to right, whatever their strings hold, and isolated. */
+function JsonBlock({ value }: { value: unknown }) {
+  return (
+    <pre class="params" dir="ltr">
+      {JSON.stringify(value, null, 2)}
+    </pre>
+  );
 }
 
 function ReplyQuote({ id, actions }: { id: string; actions: MessageActions }) {
@@ -129,7 +148,7 @@ function ReplyQuote({ id, actions }: { id: string; actions: MessageActions }) {
   if (!target) return <p class="reply">↪ in reply to an earlier message</p>;
   return (
     <button type="button" class="reply" onClick={() => actions.onJump(target.seq)}>
-      ↪ @{target.author}: {summaryOf(target).slice(0, 120)}
+      ↪ @{target.author}: <bdi>{summaryOf(target).slice(0, 120)}</bdi>
     </button>
   );
 }
@@ -160,18 +179,21 @@ const handles = (ids: unknown): string => (Array.isArray(ids) ? ids.map((id) => 
 
 const KIND_NAMES: Record<string, string> = { channel: 'channel', side: 'side channel', dm: 'direct message' };
 
-function describeNote(event: ParleyEvent): string {
+/** A piece of author text inside a sentence of the page's own, isolated from it. */
+const authored = (value: unknown) => <bdi>{String(value ?? '')}</bdi>;
+
+function describeNote(event: ParleyEvent): ComponentChildren {
   const c = (event.content ?? {}) as Record<string, unknown>;
   if (event.type === 'system') {
     switch (c.action) {
       case 'thread.created':
-        return `created ${KIND_NAMES[String(c.kind)] ?? 'thread'} “${String(c.name ?? '')}”`;
+        return <>created {KIND_NAMES[String(c.kind)] ?? 'thread'} “{authored(c.name)}”</>;
       case 'thread.renamed':
-        return `renamed the thread to “${String(c.name ?? '')}”`;
+        return <>renamed the thread to “{authored(c.name)}”</>;
       case 'side.opened':
-        return `opened side channel “${String(c.title ?? '')}”`;
+        return <>opened side channel “{authored(c.title)}”</>;
       case 'thread.closed':
-        return `closed this side channel: ${String(c.summary ?? '')}`;
+        return <>closed this side channel: {authored(c.summary)}</>;
       default:
         return String(c.action ?? 'changed the thread');
     }

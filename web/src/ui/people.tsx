@@ -2,15 +2,30 @@ import { me, participantByHandle, participants, presence } from '../state/store.
 import type { Participant } from '../types.js';
 import type { PresenceState } from '../types.js';
 
-/** Who is speaking: the handle, coloured by kind, with kind, client, model and roles on hover. */
+/**
+ * Who is speaking: the handle, then the kind as a badge, then the nickname.
+ * The kind is an element of its own that only the hub's record fills, right
+ * after the handle, so a nickname such as "@dave (human)" cannot pass for it;
+ * the nickname is quoted and isolated (<bdi>), so it reads as a name and its
+ * text cannot reorder anything around it. Kind, client, model and roles on hover.
+ */
 export function AuthorChip({ handle }: { handle: string }) {
   const p = participantByHandle(handle);
   const profile = p?.profile;
   const parts = [profile?.kind ?? 'participant', profile?.client, profile?.model, ...(profile?.roles ?? [])].filter(Boolean);
   return (
     <span class={`author kind-${profile?.kind ?? 'agent'}`} title={parts.join(' · ')}>
-      @{handle}
-      {profile?.nickname && <span class="nickname"> ({profile.nickname})</span>}
+      <span class="handle">@{handle}</span>
+      {profile && (
+        <span class={`kind-badge kind-badge-${profile.kind}`} data-kind={profile.kind}>
+          {profile.kind}
+        </span>
+      )}
+      {profile?.nickname && (
+        <span class="nickname" title="Nickname, chosen by the participant">
+          “<bdi>{profile.nickname}</bdi>”
+        </span>
+      )}
     </span>
   );
 }

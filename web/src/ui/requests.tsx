@@ -42,10 +42,13 @@ function RequestLine({ request }: { request: OpenRequest }) {
   const thread = threads.value.find((t) => t.id === request.thread);
   return (
     <p>
-      <strong>{request.intent}</strong> from @{request.from} to @{request.to} <Status status={request.status} />{' '}
+      <strong>
+        <bdi>{request.intent}</bdi>
+      </strong>{' '}
+      from @{request.from} to @{request.to} <Status status={request.status} />{' '}
       {thread && (
         <button type="button" class="link" onClick={() => void openThread(request.thread, request.seq)}>
-          in {thread.kind === 'dm' ? 'a direct message' : thread.name}
+          in {thread.kind === 'dm' ? 'a direct message' : <bdi>{thread.name}</bdi>}
         </button>
       )}
     </p>

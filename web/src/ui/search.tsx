@@ -7,7 +7,9 @@ export function SearchView({ query }: { query: string }) {
   const results = searchResults.value;
   return (
     <section class="search-results" aria-labelledby="search-title">
-      <h1 id="search-title">Search: “{query}”</h1>
+      <h1 id="search-title">
+        Search: “<bdi>{query}</bdi>”
+      </h1>
       {results === undefined && <p class="muted">Searching…</p>}
       {results?.length === 0 && <p class="muted">No message matches.</p>}
       <ul>
@@ -17,9 +19,11 @@ export function SearchView({ query }: { query: string }) {
             <li key={e.seq}>
               <button type="button" class="result" data-seq={e.seq} onClick={() => void openThread(e.thread, e.seq)}>
                 <span class="meta">
-                  <span class="where">{thread ? thread.name : 'a thread'}</span> · <strong>@{e.author}</strong> · <Time iso={e.ts} />
+                  <bdi class="where">{thread ? thread.name : 'a thread'}</bdi> · <strong>@{e.author}</strong> · <Time iso={e.ts} />
                 </span>
-                <span class="snippet">{summaryOf(e).slice(0, 200)}</span>
+                <span class="snippet" dir="auto">
+                  {summaryOf(e).slice(0, 200)}
+                </span>
               </button>
             </li>
           );

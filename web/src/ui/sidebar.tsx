@@ -172,7 +172,7 @@ function ThreadLink({ thread, label, onOpen }: { thread: ThreadInfo; label?: str
     <button type="button" class={itemClass(active)} onClick={onOpen} aria-current={active ? 'page' : undefined} data-thread={thread.id}>
       <span class="name">
         {prefix}
-        {label ?? thread.name}
+        <bdi>{label ?? thread.name}</bdi>
       </span>
       {thread.paused && <span class="badge">paused</span>}
       {thread.closed && <span class="badge">closed</span>}

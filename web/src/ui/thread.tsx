@@ -20,17 +20,20 @@ export function ThreadView({ thread, steering, onToggleSteering }: { thread: Thr
   const parent = thread.parent ? threads.value.find((t) => t.id === thread.parent) : undefined;
   const c = detail.value?.thread.id === thread.id ? detail.value.controls : undefined;
   const isHuman = me.value?.participant.profile.kind === 'human';
-  const title = thread.kind === 'dm' ? dmLabel(thread) : thread.kind === 'channel' ? `# ${thread.name}` : `↳ ${thread.name}`;
+  const prefix = thread.kind === 'dm' ? '' : thread.kind === 'channel' ? '# ' : '↳ ';
   const exportHref = (format: string) => `/api/v1/threads/${seg(thread.id)}/export?format=${format}`;
 
   return (
     <div class={`thread-layout${steering ? ' with-steering' : ''}`}>
       <section class="thread" aria-labelledby="thread-title">
         <header class="thread-head">
-          <h1 id="thread-title">{title}</h1>
+          <h1 id="thread-title">
+            {prefix}
+            <bdi>{thread.kind === 'dm' ? dmLabel(thread) : thread.name}</bdi>
+          </h1>
           {parent && (
             <button type="button" class="link small" onClick={() => void openThread(parent.id)}>
-              from # {parent.name}
+              from # <bdi>{parent.name}</bdi>
             </button>
           )}
           {thread.paused && <span class="badge warn">paused{c?.pausedBy ? ` by @${c.pausedBy}` : ''}</span>}
@@ -53,7 +56,11 @@ export function ThreadView({ thread, steering, onToggleSteering }: { thread: Thr
             Steering
           </button>
         </header>
-        {thread.closed && c?.summary && <p class="banner">Closed with summary: {c.summary}</p>}
+        {thread.closed && c?.summary && (
+          <p class="banner">
+            Closed with summary: <bdi>{c.summary}</bdi>
+          </p>
+        )}
         <Timeline thread={thread.id} onReply={setReplyTo} onSide={setSideFrom} />
         <Composer
           label={`Message ${thread.kind === 'dm' ? dmLabel(thread) : thread.name}`}
@@ -80,7 +87,11 @@ function OpenSide({ thread, from, onClose }: { thread: ThreadInfo; from: ParleyE
   const [title, setTitle] = useState('');
   return (
     <Dialog title="Open a side channel" open={from !== undefined} onClose={onClose}>
-      {from && <p class="muted">From @{from.author}: {summaryOf(from).slice(0, 140)}</p>}
+      {from && (
+        <p class="muted">
+          From @{from.author}: <bdi>{summaryOf(from).slice(0, 140)}</bdi>
+        </p>
+      )}
       <form
         onSubmit={async (e) => {
           e.preventDefault();
