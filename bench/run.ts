@@ -7,6 +7,9 @@ import { deliveryLatency, postThroughput, readNewLatency, tempDir } from './core
 import { bareSseDelivery, restRoundTrips, sseDelivery } from './http.js';
 import { mcpRoundTrips } from './mcp.js';
 import { webBench } from './web.js';
+import { soak } from './soak.js';
+import { heavyReaderAttack } from './heavy-reader.js';
+import { DEFAULT_MCP_MAX_BATCH_SIZE } from '../src/config/defaults.js';
 
 /**
  * `npm run bench`: the hub core's figures against the issue's targets, printed
@@ -166,6 +169,36 @@ async function main(): Promise<void> {
   } else {
     log('no chromium at /usr/bin/chromium: web figures skipped');
   }
+
+  const soakSeconds = quick ? 20 : 60;
+  log(`soak: 100 agents posting and reading over MCP HTTP for ${soakSeconds} s (npm run soak runs the full 5 minutes)`);
+  const soaked = await soak({ agents: 100, seconds: soakSeconds });
+  results.soak = { ...soaked, rssMb: { start: soaked.rssMb.start, peak: soaked.rssMb.peak, end: soaked.rssMb.end } };
+  rows.push({ metric: `soak, 100 agents x ${soakSeconds} s over MCP HTTP: posts/s, errors`, value: `${fmt(soaked.load.posts / soakSeconds, 0)}, ${soaked.load.errors}`, target: '0 errors', ok: soaked.load.errors === 0 });
+  rows.push({ metric: '  post p50 / p99 (ms)', value: `${fmt(soaked.load.postLatency.p50, 1)} / ${fmt(soaked.load.postLatency.p99, 1)}`, target: '', ok: null });
+  rows.push({
+    metric: '  hub RSS start / peak / end (MB)',
+    value: `${fmt(soaked.rssMb.start, 0)} / ${fmt(soaked.rssMb.peak, 0)} / ${fmt(soaked.rssMb.end, 0)}`,
+    target: 'peak <= 250',
+    ok: soaked.rssMb.peak <= 250,
+  });
+
+  const hoard = quick ? 10_000 : 30_000;
+  log(`one heavy reader: 4 exports and MCP history batches over ${hoard} messages of 4 KB, another participant posting`);
+  const heavy = await heavyReaderAttack({ messages: hoard, batchSize: DEFAULT_MCP_MAX_BATCH_SIZE });
+  results.heavyReader = heavy;
+  rows.push({
+    metric: `heavy reader, ${hoard} x 4 KB: hub RSS rest / peak (MB)`,
+    value: `${fmt(heavy.rssMb.rest, 0)} / ${fmt(heavy.rssMb.peak, 0)}`,
+    target: 'peak - rest <= 100',
+    ok: heavy.rssMb.peak - heavy.rssMb.rest <= 100,
+  });
+  rows.push({
+    metric: `  another participant's post meanwhile, ${heavy.victim.count} posts: p50 / p99 (ms)`,
+    value: `${fmt(heavy.victim.p50, 1)} / ${fmt(heavy.victim.p99, 1)}`,
+    target: 'p99 <= 50',
+    ok: heavy.victim.p99 <= 50,
+  });
 
   const readNew: Record<string, unknown> = {};
   let bigHome: string | undefined;

@@ -1,8 +1,9 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './core.js';
+import { hubUrl, rssMb } from './hub-process.js';
 import type { SoakLoadJob, SoakLoadResult } from './soak-load.js';
 
 /**
@@ -51,19 +52,6 @@ export async function soak(options: { agents: number; seconds: number; windowSec
   }
 }
 
-function hubUrl(hub: ChildProcess): Promise<string> {
-  let out = '';
-  return new Promise((resolve, reject) => {
-    hub.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const url = /API:\s+(http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(out)?.[1];
-      if (out.includes('running') && url) resolve(url);
-    });
-    hub.stderr!.resume();
-    hub.once('exit', (code) => reject(new Error(`the hub exited with ${code}: ${out}`)));
-  });
-}
-
 async function join(url: string, admin: string, handle: string): Promise<string> {
   const response = await fetch(`${url}/api/v1/participants`, {
     method: 'POST',
@@ -83,11 +71,6 @@ function runLoad(job: SoakLoadJob): Promise<SoakLoadResult> {
     child.once('exit', (code) => reject(new Error(`soak load exited with ${code}`)));
     child.send(job);
   });
-}
-
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024;
 }
 
 /** `node dist/bench/soak.js [--agents N] [--seconds S]`: prints the figures and exits 1 if RSS went over 250 MB. */

@@ -67,6 +67,10 @@ export class McpHttpSessions {
     const sessionId = c.req.header('mcp-session-id');
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
+      const type = c.req.header('content-type') ?? '';
+      if (!/^application\/json\s*(;|$)/i.test(type)) {
+        return rpcError(415, -32000, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
+      }
       try {
         parsedBody = JSON.parse(await readBodyText(c));
       } catch (error) {
