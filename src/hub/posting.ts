@@ -43,7 +43,7 @@ export async function post(ctx: HubContext, seat: Seat, input: PostInput): Promi
   assertMayPost(seat, resolveFor(ctx, seat, parsed.thread));
   ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
   const redaction = await ctx.redactor.apply(parsed.text);
-  const tags = await redactInput(ctx, parsed.tags);
+  const tags = parsed.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, parsed.tags);
   const thread = resolveFor(ctx, seat, parsed.thread);
   return appendMessage(ctx, seat, thread, {
     text: redaction.text,
@@ -74,7 +74,7 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
     assertEventInThread(ctx, existing, parsed.reply_to, 'reply_to');
   }
   const redaction = await ctx.redactor.apply(parsed.text);
-  const tags = await redactInput(ctx, parsed.tags);
+  const tags = parsed.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, parsed.tags);
   const thread = await ensureDm(ctx, seat, other.id);
   return appendMessage(ctx, seat, thread, {
     text: redaction.text,

@@ -108,9 +108,12 @@ export function createRedactor(options: RedactionOptions): Redactor {
   async function find(texts: readonly string[]): Promise<SecretSearch> {
     const spans: TextSpan[][] = texts.map(() => []);
     if (!scannerEnabled) return { spans, scannerError: false };
-    const deadline = performance.now() + scannerTimeoutMs;
-    for (const [i, text] of texts.entries()) {
+    // Taken at the first text worth scanning: clean texts (most) cost only the prefilter.
+    let deadline: number | undefined;
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i]!;
       if (!mightContainSecret(text)) continue;
+      deadline ??= performance.now() + scannerTimeoutMs;
       try {
         scanner ??= createSecretlintScanner();
         // Called inside the try so that a scanner throwing synchronously also fails open.
