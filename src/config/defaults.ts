@@ -41,6 +41,8 @@ export const REDACTION_NOTE = ' (Note: content redacted by scanner)';
 // Requests (Meerkat).
 export const DEFAULT_MAX_HOP = 3;
 export const DEFAULT_MAX_PARAMS_BYTES = 64 * 1024;
+/** Levels of nesting a request's params or a response's result may have (each string is scanned for secrets). */
+export const DEFAULT_MAX_JSON_DEPTH = 32;
 
 // Inbox and wait.
 export const DEFAULT_WAIT_TIMEOUT_MS = 25_000;

@@ -46,6 +46,7 @@ export const ChatConfigSchema = z.strictObject({
 export const RequestsConfigSchema = z.strictObject({
   maxHop: z.number().int().min(0).max(32).default(D.DEFAULT_MAX_HOP),
   maxParamsBytes: z.number().int().min(2).max(16 * 1024 * 1024).default(D.DEFAULT_MAX_PARAMS_BYTES),
+  maxJsonDepth: z.number().int().min(1).max(1000).default(D.DEFAULT_MAX_JSON_DEPTH),
 });
 
 export const InboxConfigSchema = z.strictObject({

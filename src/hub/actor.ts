@@ -25,6 +25,7 @@ import { ensureParticipant } from './directory.js';
 import { transact } from './writer.js';
 import type { DeliveryState } from '../store/delivery-store.js';
 import type { Redactor } from '../redaction/redactor.js';
+import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { applyControl, type ControlResult } from './controls.js';
 import { acknowledge, deliveriesIn, readInbox, waitForInbox, type AckResult, type InboxResult, type WaitResult } from './inbox.js';
@@ -294,12 +295,13 @@ export class Actor implements ParticipantApi {
 
   async setPresence(input: PresenceInput): Promise<{ applied: boolean; presence: PresenceInfo | undefined }> {
     const parsed = parseInput(PresenceInputSchema, input);
+    const note = (await redactInput(this.#ctx, parsed.note)).value;
     const thread = parsed.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, parsed.thread);
     const presence = this.#ctx.presence.set(this.#seat.session.id, this.#seat.participant, {
       state: parsed.state,
       ...(parsed.seq === undefined ? {} : { seq: parsed.seq }),
       ...(thread ? { thread: thread.id } : {}),
-      ...(parsed.note === undefined ? {} : { note: parsed.note }),
+      ...(note === undefined ? {} : { note }),
     });
     if (presence) this.#ctx.bus.publish({ kind: 'presence', session: this.#seat.session.id, presence });
     return { applied: presence !== undefined, presence: presence ?? this.#ctx.presence.get(this.#seat.session.id, this.#seat.participant.id) };
@@ -330,7 +332,7 @@ export class Actor implements ParticipantApi {
    */
   updateProfile(patch: SelfProfilePatch): Promise<Participant> {
     return this.#run(async () => {
-      const parsed = parseInput(SelfProfilePatchSchema, patch, 'profile');
+      const parsed = (await redactInput(this.#ctx, parseInput(SelfProfilePatchSchema, patch, 'profile'))).value;
       const { participant } = this.#seat;
       const updated = await transact(this.#ctx, () => ensureParticipant(this.#ctx, participant.handle, parsed));
       return participantView(updated);

@@ -2,6 +2,7 @@ import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { controlKindOf, parseControl, type ControlInput, type ControlKind, type ControlParsed } from '../schema/control.js';
 import { TO_ALL } from '../schema/event.js';
 import { ThreadRefSchema } from '../schema/names.js';
+import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { enterSession, ensureParticipant } from './directory.js';
 import { assertCanSee } from './posting.js';
@@ -25,6 +26,13 @@ export interface ControlResult {
 export async function applyControl(ctx: HubContext, seat: Seat, threadRef: string, input: ControlInput): Promise<ControlResult> {
   const ref = parseInput(ThreadRefSchema, threadRef, 'thread');
   const control = parseControl(input);
+  // An invitation's profile is free text from the inviter: scanned like any other.
+  let redacted = false;
+  if ('invite' in control && control.invite.profile !== undefined) {
+    const profile = await redactInput(ctx, control.invite.profile);
+    control.invite.profile = profile.value;
+    redacted = profile.redacted;
+  }
   const thread = resolveFor(ctx, seat, ref);
   const me = seat.participant;
   const kind = controlKindOf(control);
@@ -52,7 +60,7 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
 
   const event = await transact(ctx, (tx) => {
     const { content, deliveries } = applyEffect(ctx, tx, seat, thread, control, targets);
-    return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, targets: deliveries });
+    return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, ...(redacted ? { meta: { redacted: true } } : {}), targets: deliveries });
   });
   return { id: event.id, seq: event.seq, thread: thread.id, control: kind };
 }

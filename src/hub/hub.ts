@@ -15,6 +15,7 @@ import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
 import { createStderrLogger, type Logger } from '../util/logger.js';
 import { Actor } from './actor.js';
+import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { ensureParticipant, ensureSession, enterSession } from './directory.js';
 import { Lifecycle } from './lifecycle.js';
@@ -100,10 +101,12 @@ export class Hub {
     const parsed = parseInput(JoinInputSchema, input);
     const sessionName = parseInput(SessionNameSchema, parsed.session ?? DEFAULT_SESSION, 'session');
     const ctx = this.#ctx;
+    const profile = (await redactInput(ctx, parsed.profile)).value;
+    this.#assertOpen();
     const seat = await ctx.lifecycle.track(
       transact(ctx, (tx) => {
         const session = ensureSession(ctx, sessionName);
-        const participant = ensureParticipant(ctx, parsed.handle, parsed.profile);
+        const participant = ensureParticipant(ctx, parsed.handle, profile);
         enterSession(ctx, tx, session, participant);
         return { session, participant };
       }),

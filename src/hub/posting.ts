@@ -1,6 +1,7 @@
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { TO_ALL, type EventMeta } from '../schema/event.js';
 import { DmInputSchema, PostInputSchema, type DmInput, type PostInput } from '../schema/inputs.js';
+import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { findMentions } from './mentions.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
@@ -10,7 +11,8 @@ import { transact, type DeliveryReason, type Transaction } from './writer.js';
 
 /**
  * Posting a message (Maestro's rules): refuse what steering forbids, cut what
- * is too long, redact secrets, then append. The author is always the seat.
+ * is too long, redact secrets (in the text and the tags), then append. The
+ * author is always the seat.
  */
 export interface PostResult {
   id: string;
@@ -41,14 +43,15 @@ export async function post(ctx: HubContext, seat: Seat, input: PostInput): Promi
   assertMayPost(seat, resolveFor(ctx, seat, parsed.thread));
   ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
   const redaction = await ctx.redactor.apply(parsed.text);
+  const tags = parsed.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, parsed.tags);
   const thread = resolveFor(ctx, seat, parsed.thread);
   return appendMessage(ctx, seat, thread, {
     text: redaction.text,
     truncated: redaction.truncated,
-    redacted: redaction.redacted,
+    redacted: redaction.redacted || tags.redacted,
     to: parsed.to,
     replyTo: parsed.reply_to,
-    tags: parsed.tags,
+    tags: tags.value,
   });
 }
 
@@ -71,14 +74,15 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
     assertEventInThread(ctx, existing, parsed.reply_to, 'reply_to');
   }
   const redaction = await ctx.redactor.apply(parsed.text);
+  const tags = parsed.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, parsed.tags);
   const thread = await ensureDm(ctx, seat, other.id);
   return appendMessage(ctx, seat, thread, {
     text: redaction.text,
     truncated: redaction.truncated,
-    redacted: redaction.redacted,
+    redacted: redaction.redacted || tags.redacted,
     to: other.handle,
     replyTo: parsed.reply_to,
-    tags: parsed.tags,
+    tags: tags.value,
   });
 }
 

@@ -2,6 +2,8 @@ import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { TERMINAL_STATUSES, type RequestContent, type RequestStatus, type ResponseContent } from '../schema/event.js';
 import { RequestInputSchema, RespondInputSchema, type RequestInput, type RespondInput } from '../schema/inputs.js';
 import type { RequestRow } from '../store/request-store.js';
+import { jsonDepthExceeds } from '../redaction/authored.js';
+import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
@@ -57,7 +59,11 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   }
   assertFreshRequestId(ctx, parsed.request_id);
   ctx.rateLimiter.take(me.id, me.handle);
+  if (parsed.request_id !== undefined) await refuseSecretName(ctx, parsed.request_id, 'request_id');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
+  const intent = await redactInput(ctx, parsed.intent);
+  const params = await redactInput(ctx, parsed.params ?? {});
+  const redacted = (redaction?.redacted ?? false) || intent.redacted || params.redacted;
   // Everything below runs without an await: checks, then one write (with the DM if it is new).
   const given = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
   if (given) {
@@ -71,8 +77,8 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   const requestId = parsed.request_id ?? ctx.newId();
   const content: RequestContent = {
     request_id: requestId,
-    intent: parsed.intent,
-    params: parsed.params ?? {},
+    intent: intent.value,
+    params: params.value,
     ...(parsed.reply_to === undefined ? {} : { reply_to: parsed.reply_to }),
     hop,
     ...(redaction === undefined ? {} : { text: redaction.text }),
@@ -86,6 +92,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
       from: me.id,
       to: target.id,
       content,
+      ...(redacted ? { meta: { redacted: true } } : {}),
       targets: [{ participantId: target.id, reason: 'request' }],
     });
     ctx.store.requests.insert({
@@ -95,7 +102,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
       seq: appended.seq,
       from_id: me.id,
       to_id: target.id,
-      intent: parsed.intent,
+      intent: intent.value,
       hop,
       reply_to: parsed.reply_to ?? null,
       status: 'open',
@@ -119,6 +126,7 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
   if (parsed.result !== undefined) assertJsonSize(ctx, parsed.result, 'result');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
+  const result = await redactInput(ctx, parsed.result);
   const again = lookupRequest(ctx, seat, parsed.request_id);
   assertOpen(again);
   const thread = ctx.state.threads.get(request.thread_id);
@@ -127,9 +135,10 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
   const content: ResponseContent = {
     request_id: request.request_id,
     status: parsed.status,
-    ...(parsed.result === undefined ? {} : { result: parsed.result }),
+    ...(result.value === undefined ? {} : { result: result.value }),
     ...(redaction === undefined ? {} : { text: redaction.text }),
   };
+  const redacted = (redaction?.redacted ?? false) || result.redacted;
   const event = await transact(ctx, (tx) => {
     const appended = tx.append({
       thread,
@@ -137,6 +146,7 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
       from: me.id,
       to: request.from_id,
       content,
+      ...(redacted ? { meta: { redacted: true } } : {}),
       targets: [{ participantId: request.from_id, reason: 'response' }],
     });
     ctx.store.requests.updateStatus(request.request_id, parsed.status, appended.seq);
@@ -163,8 +173,16 @@ export function openRequests(ctx: HubContext, seat: Seat): { incoming: OpenReque
   };
 }
 
-/** Structured values must be JSON and fit the configured size. */
+/** Structured values must be JSON, fit the configured size and nest no deeper than the configured depth. */
 function assertJsonSize(ctx: HubContext, value: unknown, field: string): void {
+  const { maxJsonDepth } = ctx.config.requests;
+  if (jsonDepthExceeds(value, maxJsonDepth)) {
+    throw new ParleyError(
+      'INVALID_INPUT',
+      `Invalid ${field}: it nests objects and arrays more than ${maxJsonDepth} levels deep (requests.maxJsonDepth). Send a flatter value.`,
+      { field },
+    );
+  }
   let json: string | undefined;
   try {
     json = JSON.stringify(value);

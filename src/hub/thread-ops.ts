@@ -12,6 +12,7 @@ import {
   type RenameThreadInput,
   type SubscriptionInput,
 } from '../schema/inputs.js';
+import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { assertTextSize } from './posting.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
@@ -34,6 +35,7 @@ import { transact } from './writer.js';
 
 export async function createChannel(ctx: HubContext, seat: Seat, input: CreateChannelInput): Promise<ThreadInfo> {
   const parsed = parseInput(CreateChannelInputSchema, input);
+  await refuseSecretName(ctx, parsed.name, 'name');
   if (ctx.state.channel(seat.session.id, parsed.name)) {
     throw new ParleyError('CONFLICT', `Channel "#${parsed.name}" already exists in session "${seat.session.name}"; post to it or pick another name.`, {
       field: 'name',
@@ -48,11 +50,23 @@ export async function createChannel(ctx: HubContext, seat: Seat, input: CreateCh
 
 export async function renameThread(ctx: HubContext, seat: Seat, input: RenameThreadInput): Promise<ThreadInfo> {
   const parsed = parseInput(RenameThreadInputSchema, input);
-  const thread = resolveFor(ctx, seat, parsed.thread);
-  if (thread.kind === 'dm') {
+  const named = resolveFor(ctx, seat, parsed.thread);
+  if (named.kind === 'dm') {
     throw new ParleyError('INVALID_INPUT', 'Invalid thread: direct-message threads cannot be renamed; rename a channel or side channel instead.', { field: 'thread' });
   }
-  const name = thread.kind === 'channel' ? parseChannelName(parsed.name) : parseThreadTitle(parsed.name);
+  // A channel name is an address (refused if it holds a secret); a side channel's title is free text (redacted).
+  let name: string;
+  let redacted = false;
+  if (named.kind === 'channel') {
+    name = parseChannelName(parsed.name);
+    await refuseSecretName(ctx, name, 'name');
+  } else {
+    const title = await redactInput(ctx, parseThreadTitle(parsed.name));
+    name = title.value;
+    redacted = title.redacted;
+  }
+  // Look again after the await: the records may have been reloaded meanwhile.
+  const thread = resolveFor(ctx, seat, parsed.thread);
   if (thread.kind === 'channel' && name !== thread.name && ctx.state.channel(seat.session.id, name)) {
     throw new ParleyError('CONFLICT', `Channel "#${name}" already exists in this session; pick another name.`, { field: 'name' });
   }
@@ -62,7 +76,14 @@ export async function renameThread(ctx: HubContext, seat: Seat, input: RenameThr
   await transact(ctx, (tx) => {
     ctx.store.threads.rename(thread.id, name);
     ctx.state.renameChannel(thread, name);
-    tx.append({ thread, type: 'system', from: seat.participant.id, to: TO_ALL, content: { action: 'thread.renamed', from, name } });
+    tx.append({
+      thread,
+      type: 'system',
+      from: seat.participant.id,
+      to: TO_ALL,
+      content: { action: 'thread.renamed', from, name },
+      ...(redacted ? { meta: { redacted: true } } : {}),
+    });
   });
   return threadInfo(thread, seat.participant.id);
 }
@@ -84,6 +105,7 @@ export interface SideOpened extends ThreadInfo {
 
 export async function openSide(ctx: HubContext, seat: Seat, input: OpenSideInput): Promise<SideOpened> {
   const parsed = parseInput(OpenSideInputSchema, input);
+  const title = await redactInput(ctx, parsed.title);
   const parent = resolveFor(ctx, seat, parsed.parent, 'parent');
   if (parent.kind === 'dm') {
     throw new ParleyError('INVALID_INPUT', 'Invalid parent: open side channels from a channel or another side channel, not a DM.', {
@@ -97,7 +119,7 @@ export async function openSide(ctx: HubContext, seat: Seat, input: OpenSideInput
     const { thread } = createThread(ctx, tx, {
       session: seat.session,
       kind: 'side',
-      name: parsed.title,
+      name: title.value,
       createdBy: seat.participant.id,
       parent,
       members,
@@ -109,7 +131,11 @@ export async function openSide(ctx: HubContext, seat: Seat, input: OpenSideInput
       from: seat.participant.id,
       to: TO_ALL,
       content: { action: 'side.opened', side: thread.id, title: thread.name, members: members.length + 1 },
-      meta: { link: thread.id, ...(parsed.from_event === undefined ? {} : { reply_to: parsed.from_event }) },
+      meta: {
+        link: thread.id,
+        ...(parsed.from_event === undefined ? {} : { reply_to: parsed.from_event }),
+        ...(title.redacted ? { redacted: true } : {}),
+      },
     });
     return { thread, link };
   });

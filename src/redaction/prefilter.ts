@@ -1,3 +1,4 @@
+import { JWT_AFTER_HEADER_DOT, JWT_RULE_ID } from './jwt-rule.js';
 import { PRIVATE_KEY_RULE_ID } from './private-key-rule.js';
 
 /**
@@ -7,10 +8,10 @@ import { PRIVATE_KEY_RULE_ID } from './private-key-rule.js';
  *
  * It must be conservative: whenever a scanner rule could report something,
  * this returns true. Each entry below is a *necessary* condition of one rule of
- * the recommended preset (v12) or of our private-key rule, derived from the
- * rule's own regex: usually the fixed prefix every match starts with. Adding a
- * rule to the scanner means adding its condition here; a test feeds a sample
- * of every rule to both.
+ * the recommended preset (v12) or of our private-key and JWT rules, derived
+ * from the rule's own regex: usually the fixed prefix every match starts with
+ * (the JWT rule exports its own). Adding a rule to the scanner means adding its
+ * condition here; a test feeds a sample of every rule to both.
  *
  * Speed: most prefixes end in `_`, `-` or `.`, so those alternatives start at
  * that separator and look back for the prefix. The regex engine then does real
@@ -41,8 +42,9 @@ const CASE_SENSITIVE_SHAPES: readonly string[] = [
   String.raw`_(?:(?<=(?:${UNDERSCORE_PREFIXES})_)|(?<=ops_)ey|authToken=)`,
   // `<prefix>-`: Slack tokens, GitLab PATs, Anthropic keys.
   String.raw`-(?:(?<=(?:xox[bpaor]|xapp|glpat)-)|(?<=sk-)ant-api0)`,
-  // `<prefix>.`: SendGrid `SG.<part>.`, HashiCorp Vault `hvs.`/`hvb.`/`hvr.`.
-  String.raw`\.(?:(?<=SG\.)\w+\.|(?<=hv[sbr]\.))`,
+  // `<prefix>.`: SendGrid `SG.<part>.`, HashiCorp Vault `hvs.`/`hvb.`/`hvr.`;
+  // and the dot after a JSON Web Token's header (our JWT rule).
+  String.raw`\.(?:(?<=SG\.)\w+\.|(?<=hv[sbr]\.)|${JWT_AFTER_HEADER_DOT})`,
   // Credentials in a URL (basic auth; MongoDB, MySQL, PostgreSQL strings):
   // scheme://user:password@… with no whitespace or slash in user or password.
   String.raw`:\/\/[^\s\/:]+:[^\s\/@]+@`,
@@ -127,6 +129,7 @@ const RULE_CONDITIONS: ReadonlyArray<{ rule: string; test: RegExp }> = [
   { rule: '@secretlint/secretlint-rule-databricks', test: /dapi[0-9A-Fa-f]{32}/ },
   { rule: '@secretlint/secretlint-rule-docker', test: /dckr_pat_/ },
   { rule: '@secretlint/secretlint-rule-figma', test: /figd_/ },
+  { rule: JWT_RULE_ID, test: new RegExp(String.raw`\.${JWT_AFTER_HEADER_DOT}`) },
 ];
 
 /** Every rule id that has a condition here (the scanner checks it knows no other). */

@@ -27,8 +27,22 @@ export interface RedactionResult {
   scannerError: boolean;
 }
 
+/** The secrets of several texts, one list of spans per text (in order). */
+export interface SecretSearch {
+  spans: TextSpan[][];
+  /** The scanner failed or ran out of time; texts it did not finish are left as they are. */
+  scannerError: boolean;
+}
+
 export interface Redactor {
+  /** A message's text: truncate, redact, and append the note once. */
   apply(text: string): Promise<RedactionResult>;
+  /**
+   * Where the secrets of each text are, without changing anything (for fields
+   * other than message text, see authored.ts). One scanner time budget covers
+   * all the texts, so a value of many strings costs at most one timeout.
+   */
+  find(texts: readonly string[]): Promise<SecretSearch>;
 }
 
 /** A [start, end) range of a text, in UTF-16 code units. */
@@ -71,11 +85,14 @@ class ScannerTimeoutError extends Error {
   }
 }
 
-/** Rejects if `work` takes longer than `ms`; the timer never outlives the race. */
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+/**
+ * Rejects if `work` takes longer than `ms` (what is left of a budget of
+ * `budgetMs`); the timer never outlives the race.
+ */
+async function withTimeout<T>(work: Promise<T>, ms: number, budgetMs: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new ScannerTimeoutError(ms)), ms);
+    timer = setTimeout(() => reject(new ScannerTimeoutError(budgetMs)), ms);
   });
   try {
     return await Promise.race([work, expired]);
@@ -88,32 +105,45 @@ export function createRedactor(options: RedactionOptions): Redactor {
   const { maxMessageChars, scannerEnabled, scannerTimeoutMs, logger } = options;
   let scanner = options.scanner;
 
-  return {
-    async apply(input: string): Promise<RedactionResult> {
-      const { text, truncated } = truncateText(input, maxMessageChars);
-      const unredacted: RedactionResult = { text, truncated, redacted: false, scannerError: false };
-      if (!scannerEnabled || !mightContainSecret(text)) return unredacted;
-
-      let spans: SecretSpan[];
+  async function find(texts: readonly string[]): Promise<SecretSearch> {
+    const spans: TextSpan[][] = texts.map(() => []);
+    if (!scannerEnabled) return { spans, scannerError: false };
+    // Taken at the first text worth scanning: clean texts (most) cost only the prefilter.
+    let deadline: number | undefined;
+    for (let i = 0; i < texts.length; i++) {
+      const text = texts[i]!;
+      if (!mightContainSecret(text)) continue;
+      deadline ??= performance.now() + scannerTimeoutMs;
       try {
         scanner ??= createSecretlintScanner();
         // Called inside the try so that a scanner throwing synchronously also fails open.
         const rules = candidateRules(text);
-        spans = await withTimeout(scanner.scan(text, rules === ALL_RULES ? undefined : rules), scannerTimeoutMs);
+        const left = deadline - performance.now();
+        if (left <= 0) throw new ScannerTimeoutError(scannerTimeoutMs);
+        spans[i] = await withTimeout(scanner.scan(text, rules === ALL_RULES ? undefined : rules), left, scannerTimeoutMs);
       } catch (error) {
         // Fail open: a broken scanner must not stop the conversation. The text
-        // itself is never logged, since it may hold the very secret.
+        // itself is never logged, since it may hold the very secret. What was
+        // found before the failure is still redacted.
         const reason = error instanceof Error ? error.message : String(error);
-        logger.warn('Secret scanner failed; message stored without redaction', { scannerError: true, reason });
-        return { ...unredacted, scannerError: true };
+        logger.warn('Secret scanner failed; text stored without redaction', { scannerError: true, reason });
+        return { spans, scannerError: true };
       }
+    }
+    return { spans, scannerError: false };
+  }
 
+  return {
+    find,
+    async apply(input: string): Promise<RedactionResult> {
+      const { text, truncated } = truncateText(input, maxMessageChars);
+      const found = await find([text]);
       // The truncation marker is ours, not the author's: a span running into
       // it (a key block whose END was cut away) stops where the marker starts.
       const bodyEnd = truncated ? Math.max(0, text.length - TRUNCATION_MARKER.length) : text.length;
-      const inBody = mergeSpans(spans, bodyEnd);
-      if (inBody.length === 0) return unredacted;
-      return { text: applySpans(text, inBody) + REDACTION_NOTE, truncated, redacted: true, scannerError: false };
+      const inBody = mergeSpans(found.spans[0] ?? [], bodyEnd);
+      if (inBody.length === 0) return { text, truncated, redacted: false, scannerError: found.scannerError };
+      return { text: applySpans(text, inBody) + REDACTION_NOTE, truncated, redacted: true, scannerError: found.scannerError };
     },
   };
 }

@@ -3,6 +3,7 @@ import { secretLintProfiler } from '@secretlint/profiler';
 import { rules as recommendedRules } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
 import { RULES_WITH_CONDITIONS } from './prefilter.js';
+import { jwtRule } from './jwt-rule.js';
 import { privateKeyRule } from './private-key-rule.js';
 
 /** A secret found in a text: [start, end) in UTF-16 code units of that text. */
@@ -35,7 +36,7 @@ const SECRET_DATA_KEYS = ['KEY', 'ID', 'TOKEN', 'URI', 'URL', 'CREDENTIAL'] as c
 
 /**
  * The secretlint config: the recommended preset's rules (AWS with the access
- * key id scan on, which is off by default) plus our private-key rule.
+ * key id scan on, which is off by default) plus our private-key and JWT rules.
  */
 function buildConfig(): SecretLintCoreConfig {
   const rules: SecretLintCoreConfig['rules'] = recommendedRules
@@ -45,7 +46,7 @@ function buildConfig(): SecretLintCoreConfig {
       rule,
       ...(rule.meta.id === AWS_RULE_ID ? { options: { enableIDScanRule: true } } : {}),
     }));
-  rules.push({ id: privateKeyRule.meta.id, rule: privateKeyRule });
+  rules.push({ id: privateKeyRule.meta.id, rule: privateKeyRule }, { id: jwtRule.meta.id, rule: jwtRule });
   return { rules };
 }
 

@@ -54,7 +54,7 @@ describe('config loading', () => {
     expect(config.chat.limits).toEqual({ maxMessageChars: 4096, maxInputChars: 1_000_000, maxReadBytes: 128 * 1024, concurrentReads: 2, postsPerMinute: 0 });
     expect(config.chat.scanner).toEqual({ enabled: true, timeoutMs: 800 });
     expect(config.chat.defaultChannel).toBe('general');
-    expect(config.requests).toEqual({ maxHop: 3, maxParamsBytes: 64 * 1024 });
+    expect(config.requests).toEqual({ maxHop: 3, maxParamsBytes: 64 * 1024, maxJsonDepth: 32 });
     expect(config.inbox).toEqual({ waitTimeoutMs: 25_000, maxWaitTimeoutMs: 120_000, liveQueueLimit: 10_000 });
     expect(config.presence).toEqual({ ttlSeconds: 300 });
     expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
@@ -84,7 +84,7 @@ describe('config loading', () => {
         scanner: { enabled: D.DEFAULT_SCANNER_ENABLED, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS },
         defaultChannel: D.DEFAULT_DEFAULT_CHANNEL,
       },
-      requests: { maxHop: D.DEFAULT_MAX_HOP, maxParamsBytes: D.DEFAULT_MAX_PARAMS_BYTES },
+      requests: { maxHop: D.DEFAULT_MAX_HOP, maxParamsBytes: D.DEFAULT_MAX_PARAMS_BYTES, maxJsonDepth: D.DEFAULT_MAX_JSON_DEPTH },
       inbox: {
         waitTimeoutMs: D.DEFAULT_WAIT_TIMEOUT_MS,
         maxWaitTimeoutMs: D.DEFAULT_MAX_WAIT_TIMEOUT_MS,

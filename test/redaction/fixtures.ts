@@ -58,6 +58,13 @@ export function npmToken(): string {
   return 'np' + 'm_' + base62(36);
 }
 
+/** A signed JWT (JWS compact form) with a random subject and a random 256-bit signature. */
+export function jwt(header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }): string {
+  const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const payload = { sub: base62(12), name: 'Build Bot', iat: 1_700_000_000 + randomInt(1_000_000), scope: 'deploy' };
+  return `${part(header)}.${part(payload)}.${randomBytes(32).toString('base64url')}`;
+}
+
 export function postgresUrl(): { url: string; password: string } {
   const password = base62(20);
   return { url: `postgres://app_owner:${password}@db.internal.example:5432/orders`, password };

@@ -1,6 +1,7 @@
 import { rules as presetRules } from '@secretlint/secretlint-rule-preset-recommend';
 import { describe, expect, it } from 'vitest';
 import { ALL_RULES, RULES_WITH_CONDITIONS, candidateRules, mightContainSecret } from '../../src/redaction/prefilter.js';
+import { JWT_RULE_ID } from '../../src/redaction/jwt-rule.js';
 import { PRIVATE_KEY_RULE_ID } from '../../src/redaction/private-key-rule.js';
 import { createSecretlintScanner } from '../../src/redaction/scanner.js';
 import {
@@ -10,6 +11,7 @@ import {
   base62,
   generatedPrivateKeys,
   githubPat,
+  jwt,
   npmToken,
   openAiLegacyKey,
   randomFrom,
@@ -68,6 +70,7 @@ function samplePerRule(): string[] {
     `databricks dapi${randomFrom(HEX, 32)}`,
     `docker dckr_pat_${base62(27)}`,
     `figma figd_${base62(45)}`,
+    `Authorization: Bearer ${jwt()}`,
   ];
 }
 
@@ -89,7 +92,7 @@ describe('prefilter', () => {
     const expected = presetRules
       .map((rule) => rule.meta.id)
       .filter((id) => id !== '@secretlint/secretlint-rule-filter-comments')
-      .concat(PRIVATE_KEY_RULE_ID);
+      .concat(PRIVATE_KEY_RULE_ID, JWT_RULE_ID);
     expect([...found].sort()).toEqual(expected.sort());
   });
 
@@ -107,7 +110,7 @@ describe('prefilter', () => {
     const configured = presetRules
       .map((rule) => rule.meta.id)
       .filter((id) => id !== '@secretlint/secretlint-rule-filter-comments')
-      .concat(PRIVATE_KEY_RULE_ID);
+      .concat(PRIVATE_KEY_RULE_ID, JWT_RULE_ID);
     expect([...RULES_WITH_CONDITIONS].sort()).toEqual(configured.sort());
     expect(candidateRules('plain words, nothing secret')).toEqual([]);
   });
