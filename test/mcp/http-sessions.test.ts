@@ -113,6 +113,13 @@ describe('mcp http sessions', () => {
     expect(refused.status).toBe(400);
     expect(await refused.json()).toMatchObject({ error: { code: -32600, message: expect.stringContaining('mcp.maxBatchSize') } });
     expect((await hub.actor('agent', 's').history({ thread: 'general' })).events.filter((e) => e.type === 'message')).toEqual([]);
+    const plain = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await hub.issueToken('agent', 's')}`, 'content-type': 'text/plain', accept: 'application/json, text/event-stream' },
+      body: '{not json',
+    });
+    expect(plain.status).toBe(415);
+    expect(await plain.json()).toMatchObject({ error: { message: expect.stringContaining('application/json') } });
     const empty = await post([]);
     expect(empty.status).toBe(400);
     const answered = await post(Array.from({ length: 4 }, (_, i) => call(i + 1)));
