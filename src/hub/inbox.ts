@@ -3,7 +3,7 @@ import { DEFAULT_INBOX_LIMIT } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { AckInputSchema, InboxInputSchema, WaitInputSchema, type AckInput, type InboxInput, type WaitInput } from '../schema/inputs.js';
 import type { DeliveryState } from '../store/delivery-store.js';
-import { rowToEvent, type EventRow } from '../store/event-log.js';
+import { rowSize, rowToEvent, type EventRow } from '../store/event-log.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
@@ -65,12 +65,25 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
   const items: InboxItem[] = [];
   let more = false;
 
+  // An inbox read returns at most about maxReadBytes of events (always at least one item); the rest waits for the next read.
+  const maxBytes = ctx.config.chat.limits.maxReadBytes;
+  let bytes = 0;
+  const fits = (row: EventRow): boolean => {
+    if (bytes > 0 && bytes + rowSize(row) > maxBytes) return false;
+    bytes += rowSize(row);
+    return true;
+  };
+
   const pending = ctx.store.deliveries.pending(me, seat.session.id, ctx.store.events.visibleUpTo, limit + 1);
   if (pending.length > limit) more = true;
   for (const delivery of pending.slice(0, limit)) {
     const thread = ctx.state.threads.get(delivery.thread_id);
     const row = ctx.store.events.bySeq(delivery.seq);
     if (!thread || !row || !canSee(thread, me)) continue;
+    if (!fits(row)) {
+      more = true;
+      break;
+    }
     const event = rowToEvent(row);
     const reason = delivery.reason as DeliveryReason;
     items.push(itemOf(ctx, thread, event, me, { priority: 'high', reason, wakes: true }, mode.peek ? 'pending' : 'delivered'));
@@ -87,26 +100,36 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     const page = Math.max(limit + 1, 64);
     let lastScanned = cursor;
     let exhausted = false;
-    while (candidates.length <= limit && !exhausted) {
+    // No read takes more than maxBytes, so no thread needs to offer more than that (bounds memory across many threads).
+    let candidateBytes = 0;
+    const full = (): boolean => candidates.length > limit || candidateBytes > maxBytes;
+    while (!full() && !exhausted) {
       const rows = ctx.store.events.readAfter(thread.id, lastScanned, page);
       exhausted = rows.length < page;
       for (const row of rows) {
-        if (candidates.length > limit) break;
+        if (full()) break;
         lastScanned = row.seq;
         if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) continue;
         const event = rowToEvent(row);
         const placement = placementOf(thread, event, me, undefined);
-        if (placement) candidates.push({ row, event, placement });
+        if (placement) {
+          candidates.push({ row, event, placement });
+          candidateBytes += rowSize(row);
+        }
       }
     }
     if (lastScanned === cursor) continue;
-    const cut = candidates.length > limit;
+    const cut = full();
     scans.push({ thread, cut, candidates, lastScanned });
   }
   const budget = Math.max(0, limit - items.length);
   const merged = scans.flatMap((s) => s.candidates.map((candidate) => ({ scan: s, candidate }))).sort((a, b) => a.candidate.row.seq - b.candidate.row.seq);
-  const taken = merged.slice(0, budget);
-  if (merged.length > budget) more = true;
+  const taken: typeof merged = [];
+  for (const entry of merged.slice(0, budget)) {
+    if (!fits(entry.candidate.row)) break;
+    taken.push(entry);
+  }
+  if (merged.length > taken.length) more = true;
   const takenByThread = new Map<string, number>();
   for (const { scan, candidate } of taken) {
     items.push(itemOf(ctx, scan.thread, candidate.event, me, candidate.placement, undefined));

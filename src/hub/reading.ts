@@ -2,7 +2,7 @@ import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { DEFAULT_READ_LIMIT } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { HistoryInputSchema, ReadNewInputSchema, SearchInputSchema, type HistoryInput, type ReadNewInput, type SearchInput } from '../schema/inputs.js';
-import { rowToEvent } from '../store/event-log.js';
+import { rowSize, rowToEvent } from '../store/event-log.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
 import { canSee, threadInfo, type ThreadInfo } from './threads.js';
@@ -88,12 +88,16 @@ export async function search(ctx: HubContext, seat: Seat, input: SearchInput): P
   const scope = { sessionId: seat.session.id, viewerId: seat.participant.id, ...(thread ? { threadId: thread.id } : {}) };
   const seqs = await ctx.search.search(match, scope, parsed.limit ?? 50);
   const events: ParleyEvent[] = [];
+  let bytes = 0;
   for (const seq of seqs) {
     const row = ctx.store.events.bySeq(seq);
     // The index is derived: check every hit against the log before showing it.
     const hitThread = row ? ctx.state.threads.get(row.thread_id) : undefined;
     if (!row || !hitThread || row.session_id !== seat.session.id) continue;
     if (!canSee(hitThread, seat.participant.id)) continue;
+    // Like every read, at most about maxReadBytes (the best hits come first).
+    if (bytes > 0 && bytes + rowSize(row) > ctx.config.chat.limits.maxReadBytes) break;
+    bytes += rowSize(row);
     events.push(rowToEvent(row));
   }
   return { events };

@@ -50,6 +50,37 @@ describe('bounded reads', () => {
     expect(texts).toEqual(Array.from({ length: 30 }, (_, i) => String(i)));
   });
 
+  it('an inbox read stops at the byte bound; the next reads deliver the rest, each item once, in order', async () => {
+    t = await openTestHub({ config: { chat: { limits: { maxReadBytes: 32 * 1024, postsPerMinute: 0 } } } });
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    const b = await t.hub.join({ handle: 'bob', session: 's' });
+    await b.inbox();
+    for (let i = 0; i < 30; i++) await a.post({ thread: 'general', text: `${i} ${BIG}` });
+    await a.dm({ to: 'bob', text: `dm ${BIG}` });
+    const seen: string[] = [];
+    let reads = 0;
+    for (let more = true; more; reads++) {
+      const page = await b.inbox({ limit: 500 });
+      expect(JSON.stringify(page.items).length).toBeLessThan(32 * 1024 + 8 * 1024);
+      seen.push(...page.items.map((item) => String(item.event.content).split(' ')[0]!));
+      more = page.more;
+    }
+    expect(reads).toBeGreaterThan(3);
+    // The DM is high priority: it comes in the first read. Then the channel, oldest pages first (newest first within a read), each once.
+    expect(seen[0]).toBe('dm');
+    expect(seen).toHaveLength(31);
+    expect(seen.slice(1).map(Number).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+  });
+
+  it('search results stop at the byte bound', async () => {
+    t = await openTestHub({ config: { chat: { limits: { maxReadBytes: 32 * 1024, postsPerMinute: 0 } } } });
+    const a = await t.hub.join({ handle: 'alice', session: 's' });
+    for (let i = 0; i < 30; i++) await a.post({ thread: 'general', text: `needle ${i} ${BIG}` });
+    await expect.poll(async () => (await a.search({ query: 'needle', limit: 1000 })).events.length, { timeout: 5000 }).toBeGreaterThan(1);
+    const found = await a.search({ query: 'needle', limit: 1000 });
+    expect(found.events.length).toBeLessThanOrEqual(8);
+  });
+
   it('a single event larger than the bound is still returned (a page is never empty while events remain)', async () => {
     t = await openTestHub({ config: { chat: { limits: { maxReadBytes: 4096, maxMessageChars: 20_000, postsPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
