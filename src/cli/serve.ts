@@ -13,7 +13,9 @@ Runs the hub: takes the home's single-writer lock, opens the store and keeps it
 until SIGINT or SIGTERM, then commits what is pending and closes cleanly.
 
   --set KEY=VALUE   Any config key, e.g. --set chat.limits.maxMessageChars=2000
-                    (repeatable; flags win over PARLEY_* variables and the file)
+                    (repeatable; flags win over PARLEY_* variables and the file);
+                    a list as JSON or comma-separated, e.g.
+                    --set 'mcp.excludedKinds=["architect"]'
 `;
 
 /** `--set key=value` pairs as dotted config keys (validated by the config loader). */

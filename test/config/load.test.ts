@@ -208,6 +208,32 @@ describe('config loading', () => {
     expect(configError(() => load({ home: dir, env: { PARLEY_MCP_ROOMS: 'chat,Bad Room' } })).field).toBe('mcp.rooms.1');
   });
 
+  it('config - every list-valued key takes a JSON list from --set and the environment; a malformed one is refused naming the key and source', () => {
+    const dir = home();
+    const listKeys = configKeys().filter((k) => k.type === 'list');
+    expect(listKeys.map((k) => k.key).sort()).toEqual(['mcp.excludedKinds', 'mcp.rooms']);
+    const valueAt = (config: unknown, key: string): unknown =>
+      key.split('.').reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], config);
+    for (const { key, env } of listKeys) {
+      const flag = `--set ${key}`;
+      expect(valueAt(load({ home: dir, flags: { [key]: '["meeting","requests"]' } }), key), flag).toEqual(['meeting', 'requests']);
+      expect(valueAt(load({ home: dir, flags: { [key]: ' [ "meeting" ] ' } }), key), flag).toEqual(['meeting']);
+      expect(valueAt(load({ home: dir, flags: { [key]: '[]' } }), key), flag).toEqual([]);
+      expect(valueAt(load({ home: dir, flags: { [key]: 'meeting, requests' } }), key), flag).toEqual(['meeting', 'requests']);
+      expect(valueAt(load({ home: dir, env: { [env]: '["meeting"]' } }), key), env).toEqual(['meeting']);
+      for (const malformed of ['["meeting"', '["meeting", 2]', '{"a":1}', '"meeting"', 'meeting"]', '[meeting]']) {
+        const fromFlag = configError(() => load({ home: dir, flags: { [key]: malformed } }));
+        expect(fromFlag.field).toBe(key);
+        expect(fromFlag.message).toContain(`"${key}" (from --set ${key})`);
+        expect(fromFlag.message).toContain('JSON list of strings');
+        const fromEnv = configError(() => load({ home: dir, env: { [env]: malformed } }));
+        expect(fromEnv.message).toContain(`"${key}" (from ${env})`);
+      }
+    }
+    // The case the issue names: the architect is excluded, not a kind called ["architect"].
+    expect(load({ home: dir, flags: { 'mcp.excludedKinds': '["architect"]' } }).mcp.excludedKinds).toEqual(['architect']);
+  });
+
   it('config - a missing default config file is fine, a missing explicit --config file fails', () => {
     const dir = home();
     expect(load({ home: dir })).toEqual(defaultConfig());
