@@ -60,12 +60,21 @@ describe('config loading', () => {
     expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
     expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
     expect(config.store).toEqual({ synchronous: 'normal' });
-    expect(config.webui).toEqual({ password: '' });
+    expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
 
     // The same values, by their names in defaults.ts.
     expect(config).toEqual({
       server: { host: D.DEFAULT_HOST, port: D.DEFAULT_PORT, maxBodyBytes: D.DEFAULT_MAX_BODY_BYTES },
-      webui: { password: D.DEFAULT_WEBUI_PASSWORD },
+      webui: {
+        password: D.DEFAULT_WEBUI_PASSWORD,
+        signIn: {
+          maxFailures: D.DEFAULT_SIGN_IN_MAX_FAILURES,
+          backoffMs: D.DEFAULT_SIGN_IN_BACKOFF_MS,
+          maxBackoffMs: D.DEFAULT_SIGN_IN_MAX_BACKOFF_MS,
+          forgetMs: D.DEFAULT_SIGN_IN_FORGET_MS,
+          maxTracked: D.DEFAULT_SIGN_IN_MAX_TRACKED,
+        },
+      },
       chat: {
         enabled: D.DEFAULT_CHAT_ENABLED,
         limits: { maxMessageChars: D.DEFAULT_MAX_MESSAGE_CHARS, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: D.DEFAULT_POSTS_PER_MINUTE },
@@ -298,6 +307,16 @@ describe('config loading', () => {
     const badEnum = configError(() => load({ home: clean, env: { PARLEY_STORE_SYNCHRONOUS: 'sometimes' } }));
     expect(badEnum.field).toBe('store.synchronous');
     expect(badEnum.message).toContain('(from PARLEY_STORE_SYNCHRONOUS)');
+  });
+
+  it('config - sign-in waits that contradict each other are refused naming the key', () => {
+    const dir = home();
+    const longer = configError(() => load({ home: dir, env: { PARLEY_WEBUI_SIGN_IN_BACKOFF_MS: '2000', PARLEY_WEBUI_SIGN_IN_MAX_BACKOFF_MS: '1000' } }));
+    expect(longer.field).toBe('webui.signIn.backoffMs');
+    expect(longer.message).toContain('(from PARLEY_WEBUI_SIGN_IN_BACKOFF_MS)');
+    expect(longer.message).toContain('must not exceed webui.signIn.maxBackoffMs');
+    const forgotten = configError(() => load({ home: dir, flags: { 'webui.signIn.forgetMs': '1000' } }));
+    expect(forgotten.field).toBe('webui.signIn.maxBackoffMs');
   });
 
   it('config - an unknown key in the file (a typo) is refused with its full dotted name', () => {
