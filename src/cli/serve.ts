@@ -66,6 +66,11 @@ export async function serve(argv: string[]): Promise<number> {
     throw error;
   }
   hub.describe({ url: server.url });
+  // Listening for the stop signal before saying "running": whoever reads that line may send it at once.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
   if (!config.webui.password) {
     process.stderr.write('WARNING: no web UI password is set (PARLEY_WEBUI_PASSWORD or webui.password): set one before using the web page.\n');
   }
@@ -80,10 +85,7 @@ export async function serve(argv: string[]): Promise<number> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopped;
   // Stop taking connections; the hub then finishes what is in flight and ends
   // waits and streams, which lets the remaining connections close.
   const serverClosed = server.close();
