@@ -14,6 +14,8 @@ export const LOCK_FILENAME = 'hub.lock';
 export const LOCK_INFO_FILENAME = 'hub.lock.json';
 export const ADMIN_TOKEN_FILENAME = 'admin.token';
 export const CREDENTIALS_FILENAME = 'credentials.json';
+/** Where a hub that "parley mcp" started writes its output. */
+export const HUB_LOG_FILENAME = 'hub.log';
 export const DEFAULT_URL = 'http://127.0.0.1:7420';
 /** Password guessing, per account and per client: wrong passwords allowed before any wait. */
 export const DEFAULT_SIGN_IN_MAX_FAILURES = 10;

@@ -10,6 +10,7 @@ import { JoinInputSchema, type JoinInput, type Participant } from '../schema/par
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { SearchIndex } from '../search/search-index.js';
 import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
+import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
@@ -252,6 +253,8 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const home = path.resolve(options.home);
   const logger = options.logger ?? createStderrLogger();
   const now = options.now ?? Date.now;
+  const { warning } = makeHomePrivate(home);
+  if (warning) logger.warn(warning);
   // The lock comes first: a refused hub never opens the store.
   const lock = acquireHomeLock(home);
   let store: Store | undefined;

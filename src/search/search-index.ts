@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { ParleyError } from '../errors/parley-error.js';
+import { createPrivateFile } from '../store/private-home.js';
 import type { Logger } from '../util/logger.js';
 
 /**
@@ -87,6 +88,7 @@ export class SearchIndex {
   }
 
   static async #startOnce(file: string, logger: Logger, store: { storeId: string; maxSeq: number }): Promise<SearchIndex> {
+    createPrivateFile(file);
     const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
       workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS, storeId: store.storeId, maxSeq: store.maxSeq },
     });
