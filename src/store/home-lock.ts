@@ -47,7 +47,13 @@ export function acquireHomeLock(home: string): HomeLock {
   }
   let holder: LockHolder = { pid: process.pid, startedAt: new Date().toISOString() };
   const writeInfo = (): void => fs.writeFileSync(infoFile, `${JSON.stringify(holder)}\n`, { mode: PRIVATE_FILE_MODE });
-  writeInfo();
+  try {
+    writeInfo();
+  } catch (error) {
+    // Not held after all (a full disk, say): the home stays free for the next try.
+    db.close();
+    throw error;
+  }
   let released = false;
   return {
     home,

@@ -42,10 +42,16 @@ export const HOME_FILES: readonly string[] = [
 export function makeHomePrivate(home: string): { warning?: string } {
   const isNew = !fs.existsSync(home);
   fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
-  for (const name of HOME_FILES) tighten(path.join(home, name), 'file');
-  if (isNew || isParleyHome(home)) {
-    tighten(home, 'directory');
-    return {};
+  try {
+    for (const name of HOME_FILES) tighten(path.join(home, name), 'file');
+    if (isNew || isParleyHome(home)) {
+      tighten(home, 'directory');
+      return {};
+    }
+  } catch (error) {
+    // Not the owner (a shared home): the hub may still be able to use it; say so and go on.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+    return { warning: `Cannot make the home ${home} private: ${(error as Error).message}. Its owner should run "chmod 700 ${home}" and "chmod 600" on its files.` };
   }
   const mode = fs.statSync(home).mode & 0o777;
   if ((mode & 0o077) === 0) return {};

@@ -74,7 +74,8 @@ describe('private home', () => {
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const posted = await fetch(`${first.url}/api/v1/threads/general/messages`, { method: 'POST', headers, body: JSON.stringify({ text: 'hello' }) });
     expect(posted.status).toBe(201);
-    expect((await (await fetch(`${first.url}/api/v1/search?q=hello`, { headers })).json()).events).toHaveLength(1);
+    const found = (await (await fetch(`${first.url}/api/v1/search?q=hello`, { headers })).json()) as { events: unknown[] };
+    expect(found.events).toHaveLength(1);
     expectPrivate(home, [...STORE_FILES, 'admin.token', 'credentials.json']);
     const firstCode = await first.stop();
     expect(firstCode, `signal ${first.child.signalCode}: ${first.output()}`).toBe(0);
