@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { catchUpSearch, openHub, type Hub } from '../src/hub/hub.js';
+import { openHub, type Hub } from '../src/hub/hub.js';
 import type { Actor } from '../src/hub/actor.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { summarize, type Summary } from './stats.js';
@@ -200,5 +200,5 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
   }
   store.events.markCommitted(ctx.state.nextSeq - 1);
   // Index the new events as the hub would at its next start.
-  await catchUpSearch(ctx, (await ctx.search.flushed()));
+  await ctx.search.catchUp();
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CREDENTIALS_FILENAME, DEFAULT_URL } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { ErrorCode } from '../errors/codes.js';
+import { PRIVATE_DIR_MODE } from '../store/private-home.js';
 
 /** The CLI's side of the HTTP API: the hub's address, requests, and the token cache in the home. */
 export function hubUrl(env: NodeJS.ProcessEnv = process.env): string {
@@ -42,7 +43,7 @@ export function saveToken(home: string, session: string, handle: string, token: 
     all = {};
   }
   all[`${session}/${handle.toLowerCase()}`] = token;
-  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
   const temporary = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
   fs.renameSync(temporary, file);

@@ -5,11 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { RestParticipant } from '../client/rest-participant.js';
+import { HUB_LOG_FILENAME } from '../config/defaults.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { humanHandles } from '../mcp/instructions.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Participant } from '../schema/participant.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-home.js';
 import { hubUrl, loadToken } from './hub-client.js';
 import { registerParticipant } from './join.js';
 
@@ -119,8 +121,8 @@ async function ensureHub(url: string, home: string): Promise<void> {
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
     throw new ParleyError('HUB_CLOSED', `No hub answers at ${url}, and a hub is only started here for a local address; start it there.`);
   }
-  fs.mkdirSync(home, { recursive: true });
-  const log = fs.openSync(path.join(home, 'hub.log'), 'a');
+  fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
+  const log = fs.openSync(path.join(home, HUB_LOG_FILENAME), 'a', PRIVATE_FILE_MODE);
   const child = spawn(process.execPath, [BIN, 'serve', '--home', home, '--port', target.port || '80'], {
     detached: true,
     stdio: ['ignore', log, log],
@@ -128,11 +130,11 @@ async function ensureHub(url: string, home: string): Promise<void> {
   });
   child.unref();
   fs.closeSync(log);
-  process.stderr.write(`parley: no hub answered at ${url}; started one (pid ${child.pid}, log ${path.join(home, 'hub.log')}).\n`);
+  process.stderr.write(`parley: no hub answered at ${url}; started one (pid ${child.pid}, log ${path.join(home, HUB_LOG_FILENAME)}).\n`);
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     if (await healthy(url)) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new ParleyError('HUB_CLOSED', `The hub did not come up at ${url} within ${START_TIMEOUT_MS / 1000} s; see ${path.join(home, 'hub.log')}.`);
+  throw new ParleyError('HUB_CLOSED', `The hub did not come up at ${url} within ${START_TIMEOUT_MS / 1000} s; see ${path.join(home, HUB_LOG_FILENAME)}.`);
 }

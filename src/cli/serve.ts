@@ -13,7 +13,9 @@ Runs the hub: takes the home's single-writer lock, opens the store and keeps it
 until SIGINT or SIGTERM, then commits what is pending and closes cleanly.
 
   --set KEY=VALUE   Any config key, e.g. --set chat.limits.maxMessageChars=2000
-                    (repeatable; flags win over PARLEY_* variables and the file)
+                    (repeatable; flags win over PARLEY_* variables and the file);
+                    a list as JSON or comma-separated, e.g.
+                    --set 'mcp.excludedKinds=["architect"]'
 `;
 
 /** `--set key=value` pairs as dotted config keys (validated by the config loader). */
@@ -64,6 +66,11 @@ export async function serve(argv: string[]): Promise<number> {
     throw error;
   }
   hub.describe({ url: server.url });
+  // Listening for the stop signal before saying "running": whoever reads that line may send it at once.
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
   if (!config.webui.password) {
     process.stderr.write('WARNING: no web UI password is set (PARLEY_WEBUI_PASSWORD or webui.password): set one before using the web page.\n');
   }
@@ -78,10 +85,7 @@ export async function serve(argv: string[]): Promise<number> {
       '',
     ].join('\n'),
   );
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', () => resolve());
-    process.once('SIGTERM', () => resolve());
-  });
+  await stopped;
   // Stop taking connections; the hub then finishes what is in flight and ends
   // waits and streams, which lets the remaining connections close.
   const serverClosed = server.close();

@@ -14,10 +14,19 @@ export const LOCK_FILENAME = 'hub.lock';
 export const LOCK_INFO_FILENAME = 'hub.lock.json';
 export const ADMIN_TOKEN_FILENAME = 'admin.token';
 export const CREDENTIALS_FILENAME = 'credentials.json';
+/** Where a hub that "parley mcp" started writes its output. */
+export const HUB_LOG_FILENAME = 'hub.log';
 export const DEFAULT_URL = 'http://127.0.0.1:7420';
-/** Password guessing: failed sign-ins allowed per client address per window, then a lockout for the window's rest. */
+/** Password guessing, per account and per client: wrong passwords allowed before any wait. */
 export const DEFAULT_SIGN_IN_MAX_FAILURES = 10;
-export const DEFAULT_SIGN_IN_WINDOW_MS = 60_000;
+/** The wait after the last allowed wrong password; each further one doubles it... */
+export const DEFAULT_SIGN_IN_BACKOFF_MS = 1000;
+/** ...up to this. */
+export const DEFAULT_SIGN_IN_MAX_BACKOFF_MS = 15 * 60_000;
+/** Wrong passwords are forgotten after this long without another. */
+export const DEFAULT_SIGN_IN_FORGET_MS = 24 * 3_600_000;
+/** Accounts and clients whose wrong passwords are remembered at once (bounds memory). */
+export const DEFAULT_SIGN_IN_MAX_TRACKED = 10_000;
 /** The largest request body the hub reads; posts are far smaller (see maxInputChars). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Live streams (SSE) send a comment this often so idle connections stay open through proxies. */

@@ -43,7 +43,7 @@ type KeyType = 'string' | 'number' | 'boolean' | 'list';
 export function configKeys(): Array<{ key: string; type: KeyType; env: string }> {
   const keys: Array<{ key: string; type: KeyType; env: string }> = [];
   const walk = (value: unknown, prefix: string[]): void => {
-    // Lists come from the environment comma-separated ("chat,meeting"), or as one word ("all").
+    // Lists come from the environment and flags as JSON (["chat"]), comma-separated ("chat,meeting") or one word ("all").
     if (Array.isArray(value)) {
       keys.push({ key: prefix.join('.'), type: 'list', env: envNameOf(prefix) });
       return;
@@ -140,10 +140,7 @@ function readConfigFile(file: string, required: boolean): Record<string, unknown
 
 function coerce(value: string, type: KeyType, key: string, from: string): unknown {
   if (type === 'string') return value;
-  if (type === 'list') {
-    const trimmed = value.trim();
-    return trimmed === 'all' ? 'all' : trimmed.split(',').map((item) => item.trim()).filter(Boolean);
-  }
+  if (type === 'list') return parseList(value, key, from);
   if (type === 'number') {
     const n = Number(value);
     if (value.trim() === '' || !Number.isFinite(n)) {
@@ -155,6 +152,36 @@ function coerce(value: string, type: KeyType, key: string, from: string): unknow
   if (['true', '1', 'yes', 'on'].includes(lowered)) return true;
   if (['false', '0', 'no', 'off'].includes(lowered)) return false;
   throw new ParleyError('CONFIG_INVALID', `Invalid config key "${key}" (from ${from}): "${value}" is not true or false.`, { field: key });
+}
+
+/**
+ * A list-valued key given as one string: a JSON list (`["chat","meeting"]`),
+ * a comma-separated one (`chat, meeting`), or the word `all`. Anything that
+ * looks like half a JSON list is refused rather than read as a name.
+ */
+function parseList(value: string, key: string, from: string): unknown {
+  const trimmed = value.trim();
+  if (trimmed === 'all') return 'all';
+  const refuse = (): never => {
+    throw new ParleyError(
+      'CONFIG_INVALID',
+      `Invalid config key "${key}" (from ${from}): "${value}" is not a list; write it as a JSON list of strings (["chat","meeting"]) or comma-separated (chat,meeting).`,
+      { field: key },
+    );
+  };
+  if (trimmed.startsWith('[')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(trimmed);
+    } catch {
+      return refuse();
+    }
+    if (!Array.isArray(parsed) || !parsed.every((item) => typeof item === 'string')) return refuse();
+    return parsed;
+  }
+  const items = trimmed.split(',').map((item) => item.trim()).filter(Boolean);
+  if (items.some((item) => /["[\]]/.test(item))) return refuse();
+  return items;
 }
 
 function setPath(target: Record<string, unknown>, key: string, value: unknown, sources: Map<string, string>, from: string): void {

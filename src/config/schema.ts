@@ -16,8 +16,21 @@ export const ServerConfigSchema = z.strictObject({
   sseStallTimeoutMs: z.number().int().min(10).max(3_600_000).default(D.DEFAULT_SSE_STALL_TIMEOUT_MS),
 });
 
+export const SignInConfigSchema = z
+  .strictObject({
+    maxFailures: z.number().int().min(1).max(1000).default(D.DEFAULT_SIGN_IN_MAX_FAILURES),
+    backoffMs: z.number().int().min(1).max(3_600_000).default(D.DEFAULT_SIGN_IN_BACKOFF_MS),
+    maxBackoffMs: z.number().int().min(1).max(24 * 3_600_000).default(D.DEFAULT_SIGN_IN_MAX_BACKOFF_MS),
+    forgetMs: z.number().int().min(1).max(30 * 24 * 3_600_000).default(D.DEFAULT_SIGN_IN_FORGET_MS),
+    maxTracked: z.number().int().min(16).max(10_000_000).default(D.DEFAULT_SIGN_IN_MAX_TRACKED),
+  })
+  .refine((s) => s.backoffMs <= s.maxBackoffMs, { path: ['backoffMs'], message: 'must not exceed webui.signIn.maxBackoffMs' })
+  .refine((s) => s.maxBackoffMs <= s.forgetMs, { path: ['maxBackoffMs'], message: 'must not exceed webui.signIn.forgetMs' });
+
 export const WebUiConfigSchema = z.strictObject({
   password: z.string().default(D.DEFAULT_WEBUI_PASSWORD),
+  /** Password guessing limits (see SignInThrottle). */
+  signIn: SignInConfigSchema.prefault({}),
 });
 
 export const ChatConfigSchema = z.strictObject({

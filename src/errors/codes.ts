@@ -31,6 +31,8 @@ export const ERROR_CODES = {
   CONFIG_INVALID: { http: 500, jsonRpc: JSON_RPC_INTERNAL_ERROR },
   STORE_VERSION: { http: 500, jsonRpc: JSON_RPC_INTERNAL_ERROR },
   HUB_CLOSED: { http: 503, jsonRpc: JSON_RPC_INTERNAL_ERROR },
+  /** The disk under the home is full, read-only or not the hub user's: the machine's problem, not a bug. */
+  STORAGE_UNAVAILABLE: { http: 503, jsonRpc: JSON_RPC_INTERNAL_ERROR },
   INTERNAL: { http: 500, jsonRpc: JSON_RPC_INTERNAL_ERROR },
 } as const satisfies Record<string, { http: number; jsonRpc: number }>;
 

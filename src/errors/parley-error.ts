@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './codes.js';
+import { describeStorageFailure, storageFailureOf } from './storage-failure.js';
 
 /**
  * The one error type of Parley. `code` is stable and machine-readable; the
@@ -45,10 +46,21 @@ export function isParleyError(value: unknown): value is ParleyError {
   return value instanceof ParleyError;
 }
 
-/** Converts any thrown value into a ParleyError, once, at a boundary. */
-export function toParleyError(value: unknown): ParleyError {
+/**
+ * Converts any thrown value into a ParleyError, once, at a boundary. A full,
+ * read-only or forbidden disk is STORAGE_UNAVAILABLE, saying so; `place`
+ * names what was being written (the home, at start).
+ */
+export function toParleyError(value: unknown, place = "the hub's files"): ParleyError {
   if (value instanceof ParleyError) return value;
   if (value instanceof z.ZodError) return fromZodError(value);
+  const storage = storageFailureOf(value);
+  if (storage) {
+    return new ParleyError('STORAGE_UNAVAILABLE', describeStorageFailure(storage, place), {
+      details: { code: storage.code, ...(storage.path ? { path: storage.path } : {}) },
+      cause: value,
+    });
+  }
   const message =
     value instanceof Error
       ? value.message

@@ -73,10 +73,11 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   app.get('/api/v1/login', (c) => c.json({ passwordSet: auth.passwordSet }));
   app.post('/api/v1/login', async (c) => {
     const body = parseInput(LoginBodySchema, await jsonBody(c));
-    if (!auth.checkPassword(c, body.password)) {
+    const handle = body.handle ?? DEFAULT_HUMAN_HANDLE;
+    if (!auth.checkPassword(c, body.password, handle)) {
       throw unauthorized(auth.passwordSet ? 'Wrong password.' : 'This hub has no password set, so password sign-in is off; use a bearer token.');
     }
-    const { cookie, actor } = await auth.login(body.handle ?? DEFAULT_HUMAN_HANDLE, body.session ?? sessionOf(c));
+    const { cookie, actor } = await auth.login(handle, body.session ?? sessionOf(c));
     setSessionCookie(c, cookie);
     return c.json({ participant: actor.participant, session: actor.session });
   });

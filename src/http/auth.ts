@@ -4,8 +4,8 @@ import { getCookie, setCookie, deleteCookie } from 'hono/cookie';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Actor } from '../hub/actor.js';
 import { DEFAULT_SESSION, type Credential, type Hub } from '../hub/hub.js';
-import { DEFAULT_SIGN_IN_MAX_FAILURES, DEFAULT_SIGN_IN_WINDOW_MS } from '../config/defaults.js';
 import { unauthorized } from './http-error.js';
+import { clientKeyOf } from './client-key.js';
 import { nodeBindings } from './node-bindings.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
@@ -38,7 +38,7 @@ export class Authenticator {
   constructor(
     private readonly hub: Hub,
     password: string,
-    private readonly throttle = new SignInThrottle(DEFAULT_SIGN_IN_MAX_FAILURES, DEFAULT_SIGN_IN_WINDOW_MS),
+    private readonly throttle = new SignInThrottle(hub.config.webui.signIn),
   ) {
     this.#passwordHash = password ? sha256(password) : undefined;
   }
@@ -48,17 +48,14 @@ export class Authenticator {
   }
 
   /**
-   * Checks a password attempt from the request's client. Throws RATE_LIMITED
-   * while that client is locked out for guessing (see SignInThrottle).
+   * Checks a password attempt to sign in as `account` from the request's
+   * client. Throws RATE_LIMITED while that account or client must wait after
+   * too many wrong passwords (see SignInThrottle).
    */
-  checkPassword(c: Context, candidate: string): boolean {
-    if (this.#passwordHash === undefined) return false;
-    const address = clientAddress(c);
-    this.throttle.check(address);
-    const ok = crypto.timingSafeEqual(sha256(candidate), this.#passwordHash);
-    if (ok) this.throttle.succeeded(address);
-    else this.throttle.failed(address);
-    return ok;
+  checkPassword(c: Context, candidate: string, account: string): boolean {
+    const hash = this.#passwordHash;
+    if (hash === undefined) return false;
+    return this.throttle.attempt({ account, client: clientKeyOf(clientAddress(c)) }, () => crypto.timingSafeEqual(sha256(candidate), hash));
   }
 
   /**
@@ -99,8 +96,9 @@ export class Authenticator {
       const colon = decoded.indexOf(':');
       const user = colon >= 0 ? decoded.slice(0, colon) : '';
       const password = colon >= 0 ? decoded.slice(colon + 1) : decoded;
-      if (!this.checkPassword(c, password)) throw this.#refused();
-      return this.humanActor(user || DEFAULT_HUMAN_HANDLE, sessionOf(c));
+      const handle = user || DEFAULT_HUMAN_HANDLE;
+      if (!this.checkPassword(c, password, handle)) throw this.#refused();
+      return this.humanActor(handle, sessionOf(c));
     }
     const cookie = getCookie(c, SESSION_COOKIE);
     const signedIn = cookie ? this.hub.authenticate(cookie) : undefined;
@@ -154,8 +152,8 @@ export function sessionOf(c: Context): string {
 }
 
 /** The client's address, as the socket reports it (requests served in-process have none). */
-function clientAddress(c: Context): string {
-  return nodeBindings(c).incoming?.socket.remoteAddress ?? 'in-process';
+function clientAddress(c: Context): string | undefined {
+  return nodeBindings(c).incoming?.socket.remoteAddress;
 }
 
 function sha256(text: string): Buffer {

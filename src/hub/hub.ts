@@ -8,8 +8,9 @@ import { createRedactor, type Redactor } from '../redaction/redactor.js';
 import type { SecretScanner } from '../redaction/scanner.js';
 import { JoinInputSchema, type JoinInput, type Participant } from '../schema/participant.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
-import { SearchIndex } from '../search/search-index.js';
+import { SearchIndex, type SearchDoc, type SearchSource } from '../search/search-index.js';
 import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
+import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
@@ -25,7 +26,7 @@ import { HubState, participantView } from './state.js';
 import { RateLimiter } from './rate-limit.js';
 import { ReadGate } from './read-gate.js';
 import { TokenRegistry, hashToken } from './tokens.js';
-import { indexForSearch, transact } from './writer.js';
+import { searchDocOf, transact } from './writer.js';
 
 /**
  * The hub: one store under one home, held by one process. `openHub` takes the
@@ -268,8 +269,17 @@ export async function openHub(options: HubOptions): Promise<Hub> {
   const home = path.resolve(options.home);
   const logger = options.logger ?? createStderrLogger();
   const now = options.now ?? Date.now;
-  // The lock comes first: a refused hub never opens the store.
-  const lock = acquireHomeLock(home);
+  // A full, read-only or forbidden home is named as such (STORAGE_UNAVAILABLE), never as a bug.
+  const place = `the home ${home}`;
+  let lock: HomeLock;
+  let privacyWarning: string | undefined;
+  try {
+    privacyWarning = makeHomePrivate(home).warning;
+    // The lock comes first: a refused hub never opens the store.
+    lock = acquireHomeLock(home);
+  } catch (error) {
+    throw toParleyError(error, place);
+  }
   let store: Store | undefined;
   let search: SearchIndex | undefined;
   try {
@@ -297,7 +307,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     const meetingRedactor = createRedactor({ ...redactorOptions, maxMessageChars: config.meeting.maxMessageChars });
     const tokens = new TokenRegistry(store);
     tokensRef.current = tokens;
-    search = await SearchIndex.start(path.join(home, SEARCH_FILENAME), logger, { storeId: store.storeId, maxSeq: store.events.maxSeq() });
+    search = await SearchIndex.start(path.join(home, SEARCH_FILENAME), logger, searchSource(store, state));
     const ctx: HubContext = {
       config,
       store,
@@ -320,29 +330,27 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       now,
       newId: ulidFactory(now),
     };
-    await catchUpSearch(ctx, search.indexedAtStart);
+    // Said once the hub is up: a home the hub cannot use at all fails above with the reason instead.
+    if (privacyWarning) logger.warn(privacyWarning);
     return new Hub(home, config, ctx, lock, meetingRedactor);
   } catch (error) {
     store?.db.close();
     await search?.close();
     lock.release();
-    throw toParleyError(error);
+    throw toParleyError(error, place);
   }
 }
 
-/**
- * Feeds the search index what the log holds beyond it (after a crash, or a
- * new index), a page at a time, waiting for each page to be indexed so memory
- * stays flat however far behind the index is.
- */
-export async function catchUpSearch(ctx: HubContext, indexed: number): Promise<void> {
-  const page = 5000;
-  for (let after = indexed; ; ) {
-    const rows = ctx.store.events.readAllAfter(after, page);
-    for (const row of rows) indexForSearch(ctx, rowToEvent(row));
-    if (rows.length > 0) await ctx.search.flushed();
-    if (rows.length < page) break;
-    after = rows[rows.length - 1]?.seq ?? after;
-  }
+/** The log as the search index reads it when it catches up (at start, and after the indexer failed). */
+function searchSource(store: Store, state: HubState): SearchSource {
+  return {
+    storeId: store.storeId,
+    maxSeq: () => store.events.maxSeq(),
+    docsAfter: (after, limit) => {
+      const rows = store.events.readAllAfter(after, limit);
+      const docs = rows.map((row) => searchDocOf({ state }, rowToEvent(row))).filter((doc): doc is SearchDoc => doc !== undefined);
+      return { docs, last: rows.at(-1)?.seq };
+    },
+  };
 }
 

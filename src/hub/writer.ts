@@ -1,3 +1,4 @@
+import type { SearchDoc } from '../search/search-index.js';
 import { searchTextOf } from '../search/search-text.js';
 import { eventToRow } from '../store/event-log.js';
 import type { EventMeta, EventType, ParleyEvent } from '../schema/event.js';
@@ -103,13 +104,19 @@ export async function transact<T>(ctx: HubContext, fn: (tx: Transaction) => T): 
   return result.value;
 }
 
-/** Hands a committed event's text to the search indexer (DMs carry their audience). */
+/** Hands a committed event's text to the search indexer. */
 export function indexForSearch(ctx: HubContext, event: ParleyEvent): void {
+  const doc = searchDocOf(ctx, event);
+  if (doc) ctx.search.add(doc);
+}
+
+/** What the search index keeps of an event (DMs carry their audience), or undefined when it has no text. */
+export function searchDocOf(ctx: Pick<HubContext, 'state'>, event: ParleyEvent): SearchDoc | undefined {
   const text = searchTextOf(event);
-  if (text === undefined || text === '') return;
+  if (text === undefined || text === '') return undefined;
   const thread = ctx.state.threads.get(event.thread);
   const audience = thread?.kind === 'dm' ? [...thread.members.keys()].join(',') : undefined;
-  ctx.search.add({ seq: event.seq, session: event.session, thread: event.thread, text, ...(audience ? { audience } : {}) });
+  return { seq: event.seq, session: event.session, thread: event.thread, text, ...(audience ? { audience } : {}) };
 }
 
 /**

@@ -2,15 +2,22 @@ import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { ParleyError } from '../errors/parley-error.js';
+import { describeStorageFailure, storageFailureOf } from '../errors/storage-failure.js';
+import { createPrivateFile } from '../store/private-home.js';
 import type { Logger } from '../util/logger.js';
 
 /**
  * Full-text search, kept in a file of its own (`search.db`) and written by a
  * worker thread, so indexing never slows the posting path. The index is
- * derived from the log: it records the highest seq it holds and the hub feeds
- * it whatever lies above that at start. Searching first waits until the
- * worker has indexed everything handed to it, so a search sees every
- * acknowledged post (read-your-writes).
+ * derived from the log: it records the highest seq it holds and catches up
+ * from the log with whatever lies above that, at start and after a failure.
+ * Searching first waits until the worker has indexed everything handed to it,
+ * so a search sees every acknowledged post (read-your-writes).
+ *
+ * If indexing fails (a full disk, a crashed worker), search says why and the
+ * indexer is restarted after a pause that doubles while it keeps failing; once
+ * it can write again it catches up from the log, so nothing posted meanwhile
+ * is missing and no restart of the hub is needed.
  */
 export interface SearchDoc {
   seq: number;
@@ -21,6 +28,15 @@ export interface SearchDoc {
   text: string;
 }
 
+/** The log, as the index reads it to catch up. */
+export interface SearchSource {
+  storeId: string;
+  /** The highest seq in the log now. */
+  maxSeq(): number;
+  /** The documents of up to `limit` events after seq `after`; `last` is the seq of the last event read (undefined when none). */
+  docsAfter(after: number, limit: number): { docs: SearchDoc[]; last: number | undefined };
+}
+
 export interface SearchScope {
   sessionId: string;
   viewerId: string;
@@ -29,6 +45,12 @@ export interface SearchScope {
 
 export const DEFAULT_INDEX_BATCH = 2000;
 export const DEFAULT_INDEX_DELAY_MS = 20;
+/** The first pause before a failed indexer is restarted; it doubles while restarts keep failing... */
+export const DEFAULT_INDEX_RETRY_MS = 1000;
+/** ...up to this. */
+export const DEFAULT_INDEX_MAX_RETRY_MS = 60_000;
+/** Catching up reads the log this many events at a time, so memory stays flat however far behind the index is. */
+const CATCH_UP_PAGE = 5000;
 const CLOSE_TIMEOUT_MS = 10_000;
 
 interface WorkerMessage {
@@ -36,19 +58,34 @@ interface WorkerMessage {
   id?: number;
   indexed?: number;
   message?: string;
+  code?: string;
 }
 
+/**
+ * live: documents go to the worker as they come. catching-up: the log is fed
+ * in order and new documents wait their turn. down: the indexer failed; new
+ * documents are dropped (the log has them) until a restart catches up.
+ */
+type IndexState = 'live' | 'catching-up' | 'down';
+
 export class SearchIndex {
-  readonly #worker: Worker;
+  #worker!: Worker;
+  #exited = false;
   readonly #logger: Logger;
+  readonly #source: SearchSource;
   readonly #waiters = new Map<number, { resolve: (indexed: number) => void; reject: (error: unknown) => void }>();
   #reader: Database.Database | undefined;
   #queue: SearchDoc[] = [];
   #scheduled: NodeJS.Timeout | undefined;
   #nextId = 1;
+  #state: IndexState = 'catching-up';
+  #catchingUp: Promise<void> | undefined;
   #closed = false;
-  #exited = false;
   #failure: Error | undefined;
+  #retryMs = DEFAULT_INDEX_RETRY_MS;
+  #retryTimer: NodeJS.Timeout | undefined;
+  #recovering: Promise<void> | undefined;
+  #diskFull = false;
   #onClosed: (() => void) | undefined;
   #search: { session: Database.Statement; thread: Database.Statement } | undefined;
 
@@ -56,59 +93,38 @@ export class SearchIndex {
     readonly file: string,
     worker: Worker,
     logger: Logger,
-    /** The highest seq the index held when it started. */
-    readonly indexedAtStart: number,
+    source: SearchSource,
   ) {
-    this.#worker = worker;
     this.#logger = logger;
-    worker.on('message', (message: WorkerMessage) => this.#onMessage(message));
-    worker.on('error', (error) => this.#fail(error));
-    worker.on('exit', (code) => {
-      this.#exited = true;
-      if (!this.#closed) this.#fail(new Error(`search indexer exited with code ${code}`));
-      this.#onClosed?.();
-    });
+    this.#source = source;
+    this.#attach(worker);
   }
 
   /**
-   * Starts the indexer for the store `storeId` whose log ends at `maxSeq`. An
-   * index made for another store, or holding seqs the store does not have
-   * (the store lost its last commits), is emptied and rebuilt from the log.
+   * Starts the indexer for the store the source reads and catches it up with
+   * the log. An index made for another store, or holding seqs the store does
+   * not have (the store lost its last commits), is emptied and rebuilt.
    */
-  static async start(file: string, logger: Logger, store: { storeId: string; maxSeq: number }): Promise<SearchIndex> {
+  static async start(file: string, logger: Logger, source: SearchSource): Promise<SearchIndex> {
+    const worker = await spawnIndexer(file, logger, source, false);
+    const index = new SearchIndex(file, worker, logger, source);
     try {
-      return await SearchIndex.#startOnce(file, logger, store);
+      await index.catchUp();
     } catch (error) {
-      // The index is derived from the log: an unreadable one is thrown away and rebuilt.
-      logger.warn('search index unreadable; rebuilding it from the log', { error: String((error as Error)?.message ?? error) });
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
-      return SearchIndex.#startOnce(file, logger, store);
+      // At start, the cause itself (a full disk, say) is what to report, not "search comes back by itself".
+      const cause = index.#failure ?? error;
+      await index.close();
+      throw cause;
     }
-  }
-
-  static async #startOnce(file: string, logger: Logger, store: { storeId: string; maxSeq: number }): Promise<SearchIndex> {
-    const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
-      workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS, storeId: store.storeId, maxSeq: store.maxSeq },
-    });
-    const indexed = await new Promise<number>((resolve, reject) => {
-      const onMessage = (message: WorkerMessage): void => {
-        if (message.type !== 'ready') return;
-        worker.off('message', onMessage);
-        worker.off('error', reject);
-        resolve(message.indexed ?? 0);
-      };
-      worker.on('message', onMessage);
-      worker.once('error', reject);
-      worker.once('exit', (code) => reject(new Error(`search indexer exited with code ${code} while starting`)));
-    });
-    return new SearchIndex(file, worker, logger, indexed);
+    return index;
   }
 
   /** Queues a committed event for indexing; documents go to the worker in batches. */
   add(doc: SearchDoc): void {
-    // A failed indexer takes nothing more: the next start rebuilds from the log.
-    if (this.#closed || this.#failure) return;
+    // While down, the log keeps what is dropped here: the restart catches up from it.
+    if (this.#closed || this.#state === 'down') return;
     this.#queue.push(doc);
+    if (this.#state !== 'live') return;
     // Batched on this side too: a message per interval, not per commit, costs the posting thread less.
     if (this.#queue.length >= DEFAULT_INDEX_BATCH) this.#send();
     else this.#scheduled ??= setTimeout(() => this.#send(), DEFAULT_INDEX_DELAY_MS);
@@ -116,14 +132,21 @@ export class SearchIndex {
 
   /** Resolves once everything added so far is in the index. */
   async flushed(): Promise<number> {
-    if (this.#failure) throw this.#unavailable();
     if (this.#closed) throw new ParleyError('HUB_CLOSED', 'The hub is closed; open it again to search.');
+    if (this.#catchingUp) await this.#catchingUp.catch(() => undefined);
+    if (this.#state === 'down') throw this.#unavailable();
     this.#send();
-    const id = this.#nextId++;
-    return new Promise<number>((resolve, reject) => {
-      this.#waiters.set(id, { resolve, reject });
-      this.#worker.postMessage({ type: 'flush', id });
-    });
+    return this.#flushWorker();
+  }
+
+  /**
+   * Feeds the index what the log holds beyond it, a page at a time, waiting
+   * for each page, then goes live with what was added meanwhile.
+   */
+  catchUp(): Promise<void> {
+    if (this.#state === 'down') return Promise.reject(this.#unavailable());
+    this.#catchingUp ??= this.#runCatchUp().finally(() => (this.#catchingUp = undefined));
+    return this.#catchingUp;
   }
 
   /** Ranked seqs of matching documents visible to the viewer. `match` is an FTS5 query. */
@@ -144,10 +167,23 @@ export class SearchIndex {
     await exited;
   }
 
+  /**
+   * @internal Makes search.db unable to grow, as a full disk would (SQLite's
+   * max_page_count: writes then fail with the very SQLITE_FULL a full disk
+   * gives), for this indexer and the ones restarted after it, until called
+   * with false ("space was freed"). Tests only.
+   */
+  simulateDiskFull(full: boolean): void {
+    this.#diskFull = full;
+    this.#worker.postMessage({ type: 'disk-full', full });
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#send();
     this.#closed = true;
+    clearTimeout(this.#retryTimer);
+    await this.#recovering?.catch(() => undefined);
     this.#reader?.close();
     if (this.#exited) return;
     const exited = new Promise<void>((resolve) => (this.#onClosed = resolve));
@@ -158,10 +194,51 @@ export class SearchIndex {
     clearTimeout(timer);
   }
 
+  async #runCatchUp(): Promise<void> {
+    this.#state = 'catching-up';
+    let after = await this.#flushWorker();
+    for (;;) {
+      if (this.#closed) return;
+      const page = this.#source.docsAfter(after, CATCH_UP_PAGE);
+      // Nothing beyond: everything committed so far is handed over, and later documents are queued, in order.
+      if (page.last === undefined) break;
+      if (page.docs.length > 0) {
+        this.#worker.postMessage({ type: 'index', docs: page.docs });
+        await this.#flushWorker();
+      }
+      after = page.last;
+    }
+    this.#state = 'live';
+    this.#send();
+  }
+
+  #attach(worker: Worker): void {
+    this.#worker = worker;
+    this.#exited = false;
+    worker.on('message', (message: WorkerMessage) => {
+      if (worker === this.#worker) this.#onMessage(message);
+    });
+    worker.on('error', (error) => this.#fail(worker, error));
+    worker.on('exit', (code) => {
+      if (worker !== this.#worker) return;
+      this.#exited = true;
+      if (!this.#closed) this.#fail(worker, new Error(`search indexer exited with code ${code}`));
+      this.#onClosed?.();
+    });
+  }
+
+  #flushWorker(): Promise<number> {
+    const id = this.#nextId++;
+    return new Promise<number>((resolve, reject) => {
+      this.#waiters.set(id, { resolve, reject });
+      this.#worker.postMessage({ type: 'flush', id });
+    });
+  }
+
   #send(): void {
     clearTimeout(this.#scheduled);
     this.#scheduled = undefined;
-    if (this.#queue.length === 0 || this.#failure) return;
+    if (this.#queue.length === 0 || this.#state !== 'live') return;
     const docs = this.#queue;
     this.#queue = [];
     this.#worker.postMessage({ type: 'index', docs });
@@ -190,21 +267,123 @@ export class SearchIndex {
       this.#waiters.get(message.id)?.resolve(message.indexed ?? 0);
       this.#waiters.delete(message.id);
     } else if (message.type === 'error') {
-      // The batch was rolled back and the watermark stayed below it; stop here so nothing is skipped.
-      this.#fail(new Error(`search indexer failed to index a batch: ${message.message ?? 'unknown error'}`));
+      // The batch was rolled back and the watermark stayed below it; the restart catches up from there.
+      const error = Object.assign(new Error(message.message ?? 'unknown error'), message.code ? { code: message.code } : {});
+      this.#fail(this.#worker, error);
     }
   }
 
-  #fail(error: Error): void {
-    if (this.#failure) return;
+  /** Takes the index down and schedules a restart; a failure of a worker already replaced is ignored. */
+  #fail(worker: Worker, error: Error): void {
+    if (worker !== this.#worker || this.#state === 'down' || this.#closed) return;
+    this.#state = 'down';
     this.#failure = error;
     this.#queue = [];
-    this.#logger.error('search indexer stopped', { error });
+    clearTimeout(this.#scheduled);
+    this.#scheduled = undefined;
+    this.#logger.error('search indexer stopped; it will be restarted', { error, retryInMs: this.#retryMs });
     for (const waiter of this.#waiters.values()) waiter.reject(this.#unavailable());
     this.#waiters.clear();
+    this.#scheduleRestart();
+  }
+
+  #scheduleRestart(): void {
+    this.#retryTimer = setTimeout(() => {
+      this.#recovering = this.#restart().finally(() => (this.#recovering = undefined));
+    }, this.#retryMs);
+    // A hub that is otherwise done does not stay up for this.
+    this.#retryTimer.unref();
+    this.#retryMs = Math.min(this.#retryMs * 2, DEFAULT_INDEX_MAX_RETRY_MS);
+  }
+
+  /** A new worker on the same file, caught up from the log; on failure, another try later. */
+  async #restart(): Promise<void> {
+    if (this.#closed) return;
+    if (!this.#exited) {
+      const old = this.#worker;
+      const exited = new Promise<void>((resolve) => old.once('exit', () => resolve()));
+      await old.terminate();
+      await exited;
+    }
+    let worker: Worker;
+    try {
+      worker = await spawnIndexer(this.file, this.#logger, this.#source, this.#diskFull);
+    } catch (error) {
+      if (this.#closed) return;
+      this.#failure = error as Error;
+      this.#logger.error('search indexer could not be restarted; trying again later', { error, retryInMs: this.#retryMs });
+      this.#scheduleRestart();
+      return;
+    }
+    if (this.#closed) {
+      await worker.terminate();
+      return;
+    }
+    // The file may have been rebuilt: search through a fresh connection.
+    this.#reader?.close();
+    this.#reader = undefined;
+    this.#search = undefined;
+    this.#attach(worker);
+    this.#state = 'catching-up';
+    try {
+      await this.catchUp();
+    } catch (error) {
+      // A worker failure has already taken the index down and scheduled the next try (#fail ignores a second); anything else is taken down here.
+      if (!this.#closed) this.#fail(worker, error as Error);
+      return;
+    }
+    if (this.#closed) return;
+    this.#failure = undefined;
+    this.#retryMs = DEFAULT_INDEX_RETRY_MS;
+    this.#logger.info('search indexer restarted and caught up');
   }
 
   #unavailable(): ParleyError {
-    return new ParleyError('INTERNAL', `Search is unavailable: ${this.#failure?.message ?? 'indexer stopped'}. Restart the hub to rebuild the index.`);
+    const storage = storageFailureOf(this.#failure);
+    if (storage) {
+      return new ParleyError(
+        'STORAGE_UNAVAILABLE',
+        `Search is unavailable for now. ${describeStorageFailure(storage, `the search index ${this.file}`)} Search comes back by itself once it can write again.`,
+      );
+    }
+    return new ParleyError(
+      'INTERNAL',
+      `Search is unavailable for now: ${this.#failure?.message ?? 'the indexer stopped'}. The hub restarts the indexer by itself; try again in a few seconds.`,
+    );
   }
+}
+
+/**
+ * Starts a worker on `file` and waits until it is ready. An unreadable index
+ * is thrown away and rebuilt from the log (it is derived); a storage failure
+ * (a full or read-only disk) is not a reason to throw it away.
+ */
+async function spawnIndexer(file: string, logger: Logger, source: SearchSource, diskFull: boolean): Promise<Worker> {
+  try {
+    return await spawnOnce(file, source, diskFull);
+  } catch (error) {
+    if (storageFailureOf(error)) throw error;
+    logger.warn('search index unreadable; rebuilding it from the log', { error: String((error as Error)?.message ?? error) });
+    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
+    return spawnOnce(file, source, diskFull);
+  }
+}
+
+async function spawnOnce(file: string, source: SearchSource, diskFull: boolean): Promise<Worker> {
+  createPrivateFile(file);
+  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
+    workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS, storeId: source.storeId, maxSeq: source.maxSeq(), diskFull },
+  });
+  await new Promise<void>((resolve, reject) => {
+    const onMessage = (message: WorkerMessage): void => {
+      if (message.type !== 'ready') return;
+      worker.off('message', onMessage);
+      worker.off('error', reject);
+      resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`search indexer exited with code ${code} while starting`)));
+  });
+  return worker;
 }

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const { file, batchSize, maxDelayMs, storeId, maxSeq } = workerData;
+const { file, batchSize, maxDelayMs, storeId, maxSeq, diskFull } = workerData;
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
@@ -40,6 +40,13 @@ const insertText = db.prepare('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)'
 const setWatermark = db.prepare("INSERT INTO meta (key, value) VALUES ('indexed_seq', ?) ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)");
 const getWatermark = db.prepare("SELECT value FROM meta WHERE key = 'indexed_seq'");
 
+// Tests: a file that cannot grow fails exactly as a full disk does (SQLITE_FULL).
+const DEFAULT_MAX_PAGE_COUNT = db.pragma('max_page_count', { simple: true });
+function simulateDiskFull(full) {
+  db.pragma(`max_page_count = ${full ? db.pragma('page_count', { simple: true }) : DEFAULT_MAX_PAGE_COUNT}`);
+}
+if (diskFull) simulateDiskFull(true);
+
 let pending = [];
 let timer;
 let broken = false;
@@ -67,10 +74,10 @@ function flush() {
   try {
     indexed = Math.max(indexed, indexBatch(docs));
   } catch (error) {
-    // Index nothing more: the watermark stays below this batch, so the next start redoes it.
+    // Index nothing more: the watermark stays below this batch, so the restarted indexer redoes it.
     broken = true;
     pending = [];
-    parentPort.postMessage({ type: 'error', message: String(error?.message ?? error) });
+    parentPort.postMessage({ type: 'error', message: String(error?.message ?? error), code: error?.code });
   }
 }
 
@@ -84,6 +91,9 @@ parentPort.on('message', (message) => {
     case 'flush':
       flush();
       parentPort.postMessage({ type: 'flushed', id: message.id, indexed });
+      break;
+    case 'disk-full':
+      simulateDiskFull(message.full);
       break;
     case 'close':
       flush();

@@ -3,6 +3,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { LOCK_FILENAME, LOCK_INFO_FILENAME } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
+import { createPrivateFile, PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './private-home.js';
 
 /**
  * The single-writer lock on a home. It is an exclusive SQLite lock on a small
@@ -25,9 +26,10 @@ export interface HomeLock {
 }
 
 export function acquireHomeLock(home: string): HomeLock {
-  fs.mkdirSync(home, { recursive: true });
+  fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
   const lockFile = path.join(home, LOCK_FILENAME);
   const infoFile = path.join(home, LOCK_INFO_FILENAME);
+  createPrivateFile(lockFile);
   const db = new Database(lockFile, { timeout: 0 });
   try {
     db.pragma('locking_mode = EXCLUSIVE');
@@ -44,8 +46,14 @@ export function acquireHomeLock(home: string): HomeLock {
     throw error;
   }
   let holder: LockHolder = { pid: process.pid, startedAt: new Date().toISOString() };
-  const writeInfo = (): void => fs.writeFileSync(infoFile, `${JSON.stringify(holder)}\n`);
-  writeInfo();
+  const writeInfo = (): void => fs.writeFileSync(infoFile, `${JSON.stringify(holder)}\n`, { mode: PRIVATE_FILE_MODE });
+  try {
+    writeInfo();
+  } catch (error) {
+    // Not held after all (a full disk, say): the home stays free for the next try.
+    db.close();
+    throw error;
+  }
   let released = false;
   return {
     home,

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { DirectoryStore } from './directory-store.js';
 import { DeliveryStore } from './delivery-store.js';
 import { EventLog } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
+import { createPrivateFile } from './private-home.js';
 import { assertKnownVersion, migrate } from './migrations.js';
 import { RequestStore } from './request-store.js';
 import { ThreadStore } from './thread-store.js';
@@ -71,7 +70,8 @@ export class Store {
 }
 
 export function openStore(options: StoreOptions): Store {
-  fs.mkdirSync(path.dirname(options.file), { recursive: true });
+  // Created 0600 first: SQLite gives the -wal and -shm files the same mode.
+  createPrivateFile(options.file);
   const db = new Database(options.file);
   try {
     assertKnownVersion(db);

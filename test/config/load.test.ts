@@ -60,7 +60,7 @@ describe('config loading', () => {
     expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
     expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
     expect(config.store).toEqual({ synchronous: 'normal' });
-    expect(config.webui).toEqual({ password: '' });
+    expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
 
     // The same values, by their names in defaults.ts.
     expect(config).toEqual({
@@ -71,7 +71,16 @@ describe('config loading', () => {
         sseKeepAliveMs: D.DEFAULT_SSE_KEEPALIVE_MS,
         sseStallTimeoutMs: D.DEFAULT_SSE_STALL_TIMEOUT_MS,
       },
-      webui: { password: D.DEFAULT_WEBUI_PASSWORD },
+      webui: {
+        password: D.DEFAULT_WEBUI_PASSWORD,
+        signIn: {
+          maxFailures: D.DEFAULT_SIGN_IN_MAX_FAILURES,
+          backoffMs: D.DEFAULT_SIGN_IN_BACKOFF_MS,
+          maxBackoffMs: D.DEFAULT_SIGN_IN_MAX_BACKOFF_MS,
+          forgetMs: D.DEFAULT_SIGN_IN_FORGET_MS,
+          maxTracked: D.DEFAULT_SIGN_IN_MAX_TRACKED,
+        },
+      },
       chat: {
         enabled: D.DEFAULT_CHAT_ENABLED,
         limits: {
@@ -223,6 +232,32 @@ describe('config loading', () => {
     expect(configError(() => load({ home: dir, env: { PARLEY_MCP_ROOMS: 'chat,Bad Room' } })).field).toBe('mcp.rooms.1');
   });
 
+  it('config - every list-valued key takes a JSON list from --set and the environment; a malformed one is refused naming the key and source', () => {
+    const dir = home();
+    const listKeys = configKeys().filter((k) => k.type === 'list');
+    expect(listKeys.map((k) => k.key).sort()).toEqual(['mcp.excludedKinds', 'mcp.rooms']);
+    const valueAt = (config: unknown, key: string): unknown =>
+      key.split('.').reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], config);
+    for (const { key, env } of listKeys) {
+      const flag = `--set ${key}`;
+      expect(valueAt(load({ home: dir, flags: { [key]: '["meeting","requests"]' } }), key), flag).toEqual(['meeting', 'requests']);
+      expect(valueAt(load({ home: dir, flags: { [key]: ' [ "meeting" ] ' } }), key), flag).toEqual(['meeting']);
+      expect(valueAt(load({ home: dir, flags: { [key]: '[]' } }), key), flag).toEqual([]);
+      expect(valueAt(load({ home: dir, flags: { [key]: 'meeting, requests' } }), key), flag).toEqual(['meeting', 'requests']);
+      expect(valueAt(load({ home: dir, env: { [env]: '["meeting"]' } }), key), env).toEqual(['meeting']);
+      for (const malformed of ['["meeting"', '["meeting", 2]', '{"a":1}', '"meeting"', 'meeting"]', '[meeting]']) {
+        const fromFlag = configError(() => load({ home: dir, flags: { [key]: malformed } }));
+        expect(fromFlag.field).toBe(key);
+        expect(fromFlag.message).toContain(`"${key}" (from --set ${key})`);
+        expect(fromFlag.message).toContain('JSON list of strings');
+        const fromEnv = configError(() => load({ home: dir, env: { [env]: malformed } }));
+        expect(fromEnv.message).toContain(`"${key}" (from ${env})`);
+      }
+    }
+    // The case the issue names: the architect is excluded, not a kind called ["architect"].
+    expect(load({ home: dir, flags: { 'mcp.excludedKinds': '["architect"]' } }).mcp.excludedKinds).toEqual(['architect']);
+  });
+
   it('config - a missing default config file is fine, a missing explicit --config file fails', () => {
     const dir = home();
     expect(load({ home: dir })).toEqual(defaultConfig());
@@ -287,6 +322,16 @@ describe('config loading', () => {
     const badEnum = configError(() => load({ home: clean, env: { PARLEY_STORE_SYNCHRONOUS: 'sometimes' } }));
     expect(badEnum.field).toBe('store.synchronous');
     expect(badEnum.message).toContain('(from PARLEY_STORE_SYNCHRONOUS)');
+  });
+
+  it('config - sign-in waits that contradict each other are refused naming the key', () => {
+    const dir = home();
+    const longer = configError(() => load({ home: dir, env: { PARLEY_WEBUI_SIGN_IN_BACKOFF_MS: '2000', PARLEY_WEBUI_SIGN_IN_MAX_BACKOFF_MS: '1000' } }));
+    expect(longer.field).toBe('webui.signIn.backoffMs');
+    expect(longer.message).toContain('(from PARLEY_WEBUI_SIGN_IN_BACKOFF_MS)');
+    expect(longer.message).toContain('must not exceed webui.signIn.maxBackoffMs');
+    const forgotten = configError(() => load({ home: dir, flags: { 'webui.signIn.forgetMs': '1000' } }));
+    expect(forgotten.field).toBe('webui.signIn.maxBackoffMs');
   });
 
   it('config - an unknown key in the file (a typo) is refused with its full dotted name', () => {

@@ -126,14 +126,14 @@ function credentialsFor(route: (typeof ROUTES)[number]): { token?: string } {
 
 describe('http routes against a real hub', () => {
   it('routes - every route but /healthz answers 401 without valid credentials, before reading anything', async () => {
-    // A hub of its own: the password guesses below lock password sign-in out for a minute.
+    // A hub of its own: the password guesses below make password sign-in wait (10 min here, so the count below is exact).
     const guardedHome = tempHome();
     const previousCleanup = cleanup;
     cleanup = () => {
       previousCleanup();
       guardedHome.cleanup();
     };
-    const guarded = await startServe(guardedHome.home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
+    const guarded = await startServe(guardedHome.home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_WEBUI_SIGN_IN_BACKOFF_MS: '600000' } });
     const guardedAdmin = guarded.adminToken();
     const agent = await joinOver(guarded, { handle: 'agent', session: 'proj' });
     const at = (method: string, route: string, headers: Record<string, string>, body?: unknown) => call(method, route, { headers, ...(body === undefined ? {} : { body }) }, guarded.url);

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Actor } from '../../src/hub/actor.js';
 import { openHub } from '../../src/hub/hub.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { tempHome } from '../helpers/hub.js';
+import { createMemoryLogger, createSilentLogger } from '../../src/util/logger.js';
+import { caught, tempHome } from '../helpers/hub.js';
 
 describe('search index', () => {
   it('search - a post is found by the very next search (read-your-writes)', async () => {
@@ -77,17 +78,70 @@ describe('search index', () => {
     }
   });
 
-  it('search - if the indexer dies, search says so, posting goes on, and close does not hang', async () => {
+  it('search - if the indexer dies, search says so, posting goes on, and the indexer comes back by itself with what was posted meanwhile', async () => {
     const { home, cleanup } = tempHome();
     const hub = await openHub({ home, logger: createSilentLogger() });
     try {
       const a = await hub.join({ handle: 'alice', session: 's' });
       await hub.internals.ctx.search.simulateCrash();
-      await expect(a.post({ thread: 'general', text: 'still posting' })).resolves.toMatchObject({ seq: expect.any(Number) });
-      expect(await a.search({ query: 'posting' }).catch((e: unknown) => (e as { code: string }).code)).toBe('INTERNAL');
+      const posted = await a.post({ thread: 'general', text: 'still posting' });
+      const refused = await caught(() => a.search({ query: 'posting' }));
+      expect(refused.code).toBe('INTERNAL');
+      expect(refused.message).toContain('restarts the indexer by itself');
+      expect(refused.message).not.toContain('bug');
+      // No hub restart: the indexer is restarted and catches up from the log.
+      await expect.poll(() => foundIds(a, 'posting'), { timeout: 20_000, interval: 100 }).toEqual([posted.id]);
     } finally {
       await hub.close();
       cleanup();
     }
   });
+
+  it('search - after a write to the index fails on a full disk, search says so plainly and retries; once space is freed it comes back with everything posted meanwhile, without a restart', async () => {
+    const { home, cleanup } = tempHome();
+    const logger = createMemoryLogger();
+    const hub = await openHub({ home, logger });
+    try {
+      const a = await hub.join({ handle: 'alice', session: 's' });
+      const before = await a.post({ thread: 'general', text: 'written before the disk filled' });
+      expect(await foundIds(a, 'before')).toEqual([before.id]);
+      const index = hub.internals.ctx.search;
+      index.simulateDiskFull(true);
+      // Enough distinct words that the index must grow.
+      const during: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const words = Array.from({ length: 300 }, (_, j) => `w${i}x${j}`).join(' ');
+        during.push((await a.post({ thread: 'general', text: `outage${i} ${words}` })).id);
+      }
+      const refused = await caught(() => a.search({ query: 'outage1' }));
+      expect(refused.code).toBe('STORAGE_UNAVAILABLE');
+      expect(refused.message).toContain('the disk is full (SQLITE_FULL)');
+      expect(refused.message).toContain(path.join(home, 'search.db'));
+      expect(refused.message).toContain('comes back by itself');
+      expect(refused.message).not.toContain('bug');
+      // A restart while the disk is still full fails the same way, and is tried again later.
+      const stops = () => logger.records.filter((r) => r.msg.startsWith('search indexer stopped')).length;
+      await expect.poll(stops, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(2);
+      expect((await caught(() => a.search({ query: 'outage1' }))).code).toBe('STORAGE_UNAVAILABLE');
+      index.simulateDiskFull(false);
+      await expect.poll(() => foundIds(a, 'outage39'), { timeout: 30_000, interval: 100 }).toEqual([during[39]]);
+      for (let i = 0; i < 40; i++) expect(await foundIds(a, `outage${i}`)).toEqual([during[i]]);
+      expect(await foundIds(a, 'before')).toEqual([before.id]);
+      // And live again: the next post is found by the very next search.
+      const after = await a.post({ thread: 'general', text: 'written after space was freed' });
+      expect(await foundIds(a, 'freed')).toEqual([after.id]);
+    } finally {
+      await hub.close();
+      cleanup();
+    }
+  }, 60_000);
 });
+
+/** The ids a search finds, or [] while search is unavailable. */
+async function foundIds(actor: Actor, query: string): Promise<string[]> {
+  try {
+    return (await actor.search({ query })).events.map((e) => e.id);
+  } catch {
+    return [];
+  }
+}
