@@ -25,13 +25,7 @@ export function resolveMember(ctx: HubContext, seat: Seat, handle: string, field
 /** Refuses a message or request the thread's steering does not allow; nothing is stored. */
 export function assertMayPost(seat: Seat, thread: ThreadRecord, field = 'thread'): void {
   const me = seat.participant;
-  if (thread.state.closed) {
-    throw new ParleyError(
-      'THREAD_CLOSED',
-      `Side channel "${thread.name}" is closed; its summary is in the parent thread. Post in the parent instead.`,
-      { field },
-    );
-  }
+  assertNotClosed(thread, field);
   const membership = thread.members.get(me.id);
   if (membership?.hardMuted) {
     throw new ParleyError(
@@ -45,6 +39,27 @@ export function assertMayPost(seat: Seat, thread: ThreadRecord, field = 'thread'
       'THREAD_PAUSED',
       `Thread "${thread.name}" is paused${thread.state.pausedBy ? ` by @${thread.state.pausedBy}` : ''}: only humans may post until it is resumed; your message was not stored. Wait for a resume.`,
       { field, details: { thread: thread.id } },
+    );
+  }
+}
+
+/**
+ * Refuses a control the thread's steering does not allow. Agents obey steering
+ * as when posting (the muted cannot steer, nor can agents steer a paused
+ * thread); a human is never refused for a mute or a pause, so that no one can
+ * lock the human out of lifting a control (until roles arrive).
+ */
+export function assertMaySteer(seat: Seat, thread: ThreadRecord, field = 'thread'): void {
+  if (seat.participant.kind === 'human') assertNotClosed(thread, field);
+  else assertMayPost(seat, thread, field);
+}
+
+function assertNotClosed(thread: ThreadRecord, field: string): void {
+  if (thread.state.closed) {
+    throw new ParleyError(
+      'THREAD_CLOSED',
+      `Side channel "${thread.name}" is closed; its summary is in the parent thread. Post in the parent instead.`,
+      { field },
     );
   }
 }
