@@ -332,16 +332,20 @@ export class Actor implements ParticipantApi {
     });
   }
 
-  /** Every session on the hub, and whether this participant has joined it (a session picker). */
-  async sessions(): Promise<Array<{ id: string; name: string; createdAt: string; participants: number; joined: boolean }>> {
+  /**
+   * The sessions this participant has joined (a session picker). Others'
+   * sessions are not listed: their names and sizes are theirs.
+   */
+  async sessions(): Promise<Array<{ id: string; name: string; createdAt: string; participants: number }>> {
     const me = this.#participantId;
-    return [...this.#ctx.state.sessions.values()].map((s) => ({
-      id: s.id,
-      name: s.name,
-      createdAt: new Date(s.createdAt).toISOString(),
-      participants: s.members.size,
-      joined: s.members.has(me),
-    }));
+    return [...this.#ctx.state.sessions.values()]
+      .filter((s) => s.members.has(me))
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        createdAt: new Date(s.createdAt).toISOString(),
+        participants: s.members.size,
+      }));
   }
 
   // Meetings ------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { HubContext } from './context.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
-import { canSee, resolveThread } from './threads.js';
+import { canSee, resolveThread, threadNotFound } from './threads.js';
 
 /** Who acts, and in which session: every operation runs in exactly one. */
 export interface Seat {
@@ -70,8 +70,6 @@ function assertNotClosed(thread: ThreadRecord, field: string): void {
  */
 export function resolveFor(ctx: HubContext, seat: Seat, ref: string, field = 'thread'): ThreadRecord {
   const thread = resolveThread(ctx, seat.session, ref, field);
-  if (!canSee(thread, seat.participant.id)) {
-    throw new ParleyError('NOT_FOUND', `No thread "${ref}" in session "${seat.session.name}". List threads with threads().`, { field });
-  }
+  if (!canSee(thread, seat.participant.id)) throw threadNotFound(seat.session, ref, field);
   return thread;
 }
