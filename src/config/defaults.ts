@@ -70,7 +70,7 @@ export const DEFAULT_WEBUI_PASSWORD = '';
 // MCP (the agents' door).
 /** Rooms loaded for a new connection besides the global room ("all" loads every available room). */
 export const DEFAULT_MCP_ROOMS: readonly string[] = ['chat'];
-/** Participant kinds or roles that get no chat tools and no chat instructions (Maestro's architect exclusion). */
+/** Participant kinds or roles excluded from chat on every surface: no chat tools or instructions, chat calls refused (Maestro's architect exclusion). */
 export const DEFAULT_MCP_EXCLUDED_KINDS: readonly string[] = [];
 export const DEFAULT_MCP_COMPAT = false;
 /** The meeting Katra's tool names speak in. */

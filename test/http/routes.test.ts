@@ -341,8 +341,8 @@ describe('http routes against a real hub', () => {
     // Only the caller's own sessions: "other" (carol's) is not listed to alice.
     const sessions = await ok('GET', '/api/v1/sessions', {}, asAlice);
     expect((sessions.sessions as Array<{ name: string }>).map((s) => s.name)).toEqual(['proj']);
-    const profiled = await ok('PATCH', '/api/v1/profile', {}, { ...asAlice, body: { model: 'model-x', roles: ['reviewer'] } });
-    expect(profiled.participant).toMatchObject({ handle: 'alice', profile: { kind: 'agent', model: 'model-x', roles: ['reviewer'] } });
+    const profiled = await ok('PATCH', '/api/v1/profile', {}, { ...asAlice, body: { model: 'model-x', nickname: 'Al' } });
+    expect(profiled.participant).toMatchObject({ handle: 'alice', profile: { kind: 'agent', model: 'model-x', nickname: 'Al', roles: [] } });
     // An agent cannot make itself a human.
     const promoted = await call('PATCH', '/api/v1/profile', { ...asAlice, body: { kind: 'human' } });
     expect(promoted.status).toBe(400);
