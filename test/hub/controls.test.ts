@@ -69,8 +69,7 @@ describe('controls', () => {
   it('controls - an agent cannot lock the human out: it cannot mute a human, and a human lifts a mute or a pause even when muted', async () => {
     const { human, alice, bob, count } = await setup();
     const other = await t!.hub.join({ handle: 'other-human', session: 's', profile: { kind: 'human' } });
-    // The lock-out attempt: the agent pauses the thread, then tries to mute the human.
-    await alice.pause('general');
+    // The lock-out attempt: the agent mutes the human, then pauses the thread.
     const before = count();
     const refused = await caught(() => alice.hardMute('general', ['bob', 'human']));
     expect(refused).toMatchObject({ code: 'FORBIDDEN', field: 'control.mute.targets.1' });
@@ -78,6 +77,7 @@ describe('controls', () => {
     expect(count()).toBe(before);
     // Nothing of the refused control took effect, not even on the agent it also named.
     expect((await human.threadDetail('general')).members.find((m) => m.handle === 'bob')?.hardMuted).toBe(false);
+    await alice.pause('general');
     // The human muted (by another human) in a thread an agent paused: they lift both, and speak.
     await other.hardMute('general', ['human']);
     expect((await caught(() => human.post({ thread: 'general', text: 'let me speak' }))).code).toBe('PARTICIPANT_MUTED');
