@@ -31,13 +31,15 @@ afterAll(async () => {
 });
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON, read field by field in the assertions
-async function call(who: keyof typeof tokens, method: string, route: string, body?: unknown): Promise<{ status: number; json: Record<string, any> }> {
+type Json = Record<string, any>;
+
+async function call(who: keyof typeof tokens, method: string, route: string, body?: unknown): Promise<{ status: number; json: Json }> {
   const res = await fetch(`${hub.url}/api/v1${route}`, {
     method,
     headers: { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  return { status: res.status, json: (await res.json()) as Record<string, any> };
+  return { status: res.status, json: (await res.json()) as Json };
 }
 
 async function mcpAs(who: keyof typeof tokens): Promise<McpTestClient> {
