@@ -24,7 +24,8 @@ export const ChatConfigSchema = z.strictObject({
     .strictObject({
       maxMessageChars: z.number().int().min(32).max(1_000_000).default(D.DEFAULT_MAX_MESSAGE_CHARS),
       maxInputChars: z.number().int().min(32).max(64_000_000).default(D.DEFAULT_MAX_INPUT_CHARS),
-      postsPerMinute: z.number().int().min(0).max(1_000_000).default(D.DEFAULT_POSTS_PER_MINUTE),
+      writeBurst: z.number().int().min(1).max(1_000_000).default(D.DEFAULT_WRITE_BURST),
+      writesPerMinute: z.number().int().min(0).max(60_000_000).default(D.DEFAULT_WRITES_PER_MINUTE),
     })
     .prefault({}),
   scanner: z

@@ -52,6 +52,7 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
     throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread; use it on a channel or side channel.`, { field: 'control' });
   }
 
+  ctx.rateLimiter.take(me.id, me.handle);
   const event = await transact(ctx, (tx) => {
     const { content, deliveries } = applyEffect(ctx, tx, seat, thread, control, targets);
     return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, targets: deliveries });

@@ -116,6 +116,7 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
     });
   }
   assertOpen(request);
+  ctx.rateLimiter.take(me.id, me.handle);
   if (parsed.result !== undefined) assertJsonSize(ctx, parsed.result, 'result');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);

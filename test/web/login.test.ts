@@ -27,12 +27,12 @@ describe('web page sign-in', () => {
     await page.getByLabel('Password').fill('open sesame');
     await page.getByLabel('Session').fill('proj');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.locator('.who').textContent()).toContain('@human');
+    await expect.poll(() => page.locator('.bar .who').textContent()).toContain('@human');
     expect(await page.getByLabel('Session', { exact: true }).inputValue()).toBe('proj');
     await page.screenshot({ path: screenshotPath('signed-in') });
     // The cookie keeps the human signed in across a reload, and sign-out ends it.
     await page.reload();
-    await expect.poll(() => page.locator('.who').textContent()).toContain('@human');
+    await expect.poll(() => page.locator('.bar .who').textContent()).toContain('@human');
     // The session picker lists only the human's own sessions ("other" is the agent's), and
     // moves the human to another session named on request; moving reloads the page into it.
     const picker = page.getByLabel('Session', { exact: true });
