@@ -17,6 +17,12 @@ export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
+/**
+ * The bench measures the hub flat out, as fast as its callers can write: the
+ * per-participant write limit is off (a deployment keeps its default).
+ */
+export const UNLIMITED_WRITES = { chat: { limits: { writesPerMinute: 0 } } };
+
 const WORDS = 'the cache layer needs an eviction policy so we measure hit rates under load before we change the default size of each shard and then review the plan'.split(' ');
 
 /** About `bytes` of ordinary chat text. */
@@ -40,7 +46,7 @@ function fakeGithubToken(): string {
 
 async function withHub<T>(fn: (hub: Hub) => Promise<T>, config = {}): Promise<T> {
   const home = tempDir('parley-bench-');
-  const hub = await openHub({ home, logger: createSilentLogger(), config });
+  const hub = await openHub({ home, logger: createSilentLogger(), config: { ...UNLIMITED_WRITES, ...config } });
   try {
     return await fn(hub);
   } finally {
@@ -138,7 +144,7 @@ export interface ReadNewResult {
  */
 export async function readNewLatency(eventsWanted: number, iterations: number, home?: string): Promise<ReadNewResult> {
   const dir = home ?? tempDir('parley-bench-read-');
-  const hub = await openHub({ home: dir, logger: createSilentLogger() });
+  const hub = await openHub({ home: dir, logger: createSilentLogger(), config: UNLIMITED_WRITES });
   try {
     const writer = await hub.join({ handle: 'writer', session: 'bench' });
     const reader = await hub.join({ handle: 'reader', session: 'bench' });

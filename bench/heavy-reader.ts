@@ -35,7 +35,7 @@ export async function heavyReaderAttack(options: { messages: number; batchSize: 
   let hub: ChildProcess | undefined;
   try {
     // The thread is written in process (fast), then served by a real hub on the same home.
-    const seeding = await openHub({ home, logger: createSilentLogger(), config: { chat: { scanner: { enabled: false }, limits: { postsPerMinute: 0 } } } });
+    const seeding = await openHub({ home, logger: createSilentLogger(), config: { chat: { scanner: { enabled: false }, limits: { writesPerMinute: 0 } } } });
     const hoarder = await seeding.join({ handle: 'hoarder', session: 's' });
     await seeding.join({ handle: 'victim', session: 's' });
     for (let done = 0; done < options.messages; done += 1000) {
@@ -46,7 +46,7 @@ export async function heavyReaderAttack(options: { messages: number; batchSize: 
     const victimToken = await seeding.issueToken('victim', 's');
     await seeding.close();
     // Posting speed is not measured here: the limit is set above the victim's steady pace.
-    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ chat: { limits: { postsPerMinute: 100_000 } } }));
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ chat: { limits: { writesPerMinute: 100_000 } } }));
     hub = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, PARLEY_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
     const url = await hubUrl(hub);
     const pid = hub.pid!;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { openHub, type Hub } from '../src/hub/hub.js';
 import { startHttpServer, type HttpServer } from '../src/http/server.js';
 import { createSilentLogger } from '../src/util/logger.js';
-import { tempDir } from './core.js';
+import { tempDir, UNLIMITED_WRITES } from './core.js';
 import type { LoadJob, RestJob, RestResult } from './load-client.js';
 import type { Summary } from './stats.js';
 
@@ -65,7 +65,7 @@ async function bareServer(): Promise<{ port: number; close: () => Promise<void> 
 
 async function withHub<T>(prefix: string, run: (hub: Hub, server: HttpServer) => Promise<T>): Promise<T> {
   const home = tempDir(prefix);
-  const hub = await openHub({ home, logger: createSilentLogger() });
+  const hub = await openHub({ home, logger: createSilentLogger(), config: UNLIMITED_WRITES });
   const server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
   try {
     return await run(hub, server);

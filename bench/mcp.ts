@@ -5,7 +5,7 @@ import { openHub } from '../src/hub/hub.js';
 import { createAdminCredential } from '../src/http/admin-token.js';
 import { startHttpServer } from '../src/http/server.js';
 import { createSilentLogger } from '../src/util/logger.js';
-import { tempDir } from './core.js';
+import { tempDir, UNLIMITED_WRITES } from './core.js';
 import type { McpLoadJob, McpLoadResult } from './mcp-load.js';
 
 /**
@@ -45,7 +45,7 @@ export interface McpRun {
 
 export async function mcpRoundTrips(options: { httpLevels: number[]; stdioLevels: number[]; calls: number }): Promise<{ runs: McpRun[]; toolList: Record<string, { bytes: number; tokens: number; tools: number }> }> {
   const home = tempDir('parley-bench-mcp-');
-  const hub = await openHub({ home, logger: createSilentLogger() });
+  const hub = await openHub({ home, logger: createSilentLogger(), config: UNLIMITED_WRITES });
   // With the admin credential, as `parley serve` runs it: `parley mcp` joins its agents through it.
   const server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createSilentLogger(), admin: createAdminCredential(home) });
   const echo = await echoHttpServer();

@@ -25,7 +25,7 @@ export interface SoakResult {
 export async function soak(options: { agents: number; seconds: number; windowSeconds?: number }): Promise<SoakResult> {
   const home = tempDir('parley-soak-');
   // The soak measures memory, not the post limit: it sets its own, above what 100 agents post.
-  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ chat: { limits: { postsPerMinute: 1_000_000 } } }));
+  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ chat: { limits: { writesPerMinute: 1_000_000 } } }));
   const hub = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, PARLEY_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const url = await hubUrl(hub);

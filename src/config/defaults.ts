@@ -39,8 +39,15 @@ export const DEFAULT_CHAT_ENABLED = true;
 export const DEFAULT_MAX_MESSAGE_CHARS = 4096;
 /** Input longer than this is refused outright rather than truncated (protects memory). */
 export const DEFAULT_MAX_INPUT_CHARS = 1_000_000;
-/** Posts per participant per minute; 0 turns the limit off (the default). */
-export const DEFAULT_POSTS_PER_MINUTE = 0;
+/**
+ * Every write a participant makes (see rate-limit.ts) draws on a token bucket:
+ * up to WRITE_BURST at once, refilled at WRITES_PER_MINUTE. An agent's normal
+ * pace — a burst of several posts a second, a few dozen a minute — never comes
+ * near it; a runaway loop is held to 60 + 10 a second, so 30,000 messages in
+ * 11 s become about 170. writesPerMinute 0 turns the limit off.
+ */
+export const DEFAULT_WRITE_BURST = 60;
+export const DEFAULT_WRITES_PER_MINUTE = 600;
 export const DEFAULT_SCANNER_ENABLED = true;
 export const DEFAULT_SCANNER_TIMEOUT_MS = 800;
 export const TRUNCATION_MARKER = ' … [truncated]';
@@ -89,7 +96,7 @@ export const DEFAULT_WEBUI_PASSWORD = '';
 // MCP (the agents' door).
 /** Rooms loaded for a new connection besides the global room ("all" loads every available room). */
 export const DEFAULT_MCP_ROOMS: readonly string[] = ['chat'];
-/** Participant kinds or roles that get no chat tools and no chat instructions (Maestro's architect exclusion). */
+/** Participant kinds or roles excluded from chat on every surface: no chat tools or instructions, chat calls refused (Maestro's architect exclusion). */
 export const DEFAULT_MCP_EXCLUDED_KINDS: readonly string[] = [];
 export const DEFAULT_MCP_COMPAT = false;
 /** The meeting Katra's tool names speak in. */

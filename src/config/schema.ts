@@ -41,7 +41,8 @@ export const ChatConfigSchema = z.strictObject({
       maxInputChars: z.number().int().min(32).max(64_000_000).default(D.DEFAULT_MAX_INPUT_CHARS),
       maxReadBytes: z.number().int().min(4096).max(256 * 1024 * 1024).default(D.DEFAULT_MAX_READ_BYTES),
       concurrentReads: z.number().int().min(1).max(1024).default(D.DEFAULT_READS_PER_PARTICIPANT),
-      postsPerMinute: z.number().int().min(0).max(1_000_000).default(D.DEFAULT_POSTS_PER_MINUTE),
+      writeBurst: z.number().int().min(1).max(1_000_000).default(D.DEFAULT_WRITE_BURST),
+      writesPerMinute: z.number().int().min(0).max(60_000_000).default(D.DEFAULT_WRITES_PER_MINUTE),
     })
     .prefault({}),
   scanner: z

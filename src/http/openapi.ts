@@ -47,7 +47,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/api/v1/openapi.json', summary: 'This document' },
   { method: 'get', path: '/api/v1/whoami', summary: 'The participant and session of the credentials' },
   { method: 'get', path: '/api/v1/participants', summary: 'Participants of the session' },
-  { method: 'get', path: '/api/v1/sessions', summary: 'Sessions on the hub, and which the caller has joined' },
+  { method: 'get', path: '/api/v1/sessions', summary: 'The sessions the caller has joined (never those of others)' },
   { method: 'patch', path: '/api/v1/profile', summary: "Change the caller's own profile (the fields given; not its kind)", body: SelfProfilePatchSchema },
   { method: 'get', path: '/api/v1/threads', summary: 'Threads of the session with unread counts, and head: the newest seq (stream with since=head to miss nothing after the list)' },
   { method: 'post', path: '/api/v1/threads', summary: 'Create a channel', body: CreateChannelInputSchema },

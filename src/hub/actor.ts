@@ -20,13 +20,14 @@ import type {
 } from '../schema/inputs.js';
 import { DeliveriesInputSchema, LiveFilterInputSchema, PresenceInputSchema, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
 import { exportThread, type ThreadExport } from './export.js';
-import { SelfProfilePatchSchema, type Participant, type SelfProfilePatch } from '../schema/participant.js';
+import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema, type Participant, type SelfProfilePatch } from '../schema/participant.js';
 import { ensureParticipant } from './directory.js';
 import { transact } from './writer.js';
 import type { DeliveryState } from '../store/delivery-store.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
+import { assertChatAllowed } from './chat-exclusion.js';
 import { applyControl, type ControlResult } from './controls.js';
 import { acknowledge, deliveriesIn, readInbox, waitForInbox, type AckResult, type InboxResult, type WaitResult } from './inbox.js';
 import {
@@ -114,6 +115,22 @@ export class Actor implements ParticipantApi {
     return this.#run(() => this.#ctx.reads.run(this.#seat.participant.id, operation));
   }
 
+  /** A heavy chat read: refused for a participant excluded from chat, else run in its turn. */
+  #chatRead<T>(operation: () => T | Promise<T>): Promise<T> {
+    return this.#read(() => {
+      assertChatAllowed(this.#ctx.config, this.#seat);
+      return operation();
+    });
+  }
+
+  /** Runs a chat operation: refused (CHAT_DISABLED) for a participant excluded from chat. */
+  #chat<T>(operation: () => T | Promise<T>): Promise<T> {
+    return this.#run(() => {
+      assertChatAllowed(this.#ctx.config, this.#seat);
+      return operation();
+    });
+  }
+
   #alive(): void {
     const changed = this.#ctx.presence.touch(this.#seat.session.id, this.#seat.participant);
     if (changed) this.#ctx.bus.publish({ kind: 'presence', session: this.#seat.session.id, presence: changed });
@@ -122,27 +139,27 @@ export class Actor implements ParticipantApi {
   // Conversation ----------------------------------------------------------
 
   post(input: PostInput): Promise<PostResult> {
-    return this.#run(() => post(this.#ctx, this.#seat, input));
+    return this.#chat(() => post(this.#ctx, this.#seat, input));
   }
 
   dm(input: DmInput): Promise<PostResult> {
-    return this.#run(() => dm(this.#ctx, this.#seat, input));
+    return this.#chat(() => dm(this.#ctx, this.#seat, input));
   }
 
   createChannel(input: CreateChannelInput): Promise<ThreadInfo> {
-    return this.#run(() => createChannel(this.#ctx, this.#seat, input));
+    return this.#chat(() => createChannel(this.#ctx, this.#seat, input));
   }
 
   renameThread(input: RenameThreadInput): Promise<ThreadInfo> {
-    return this.#run(() => renameThread(this.#ctx, this.#seat, input));
+    return this.#chat(() => renameThread(this.#ctx, this.#seat, input));
   }
 
   openSide(input: OpenSideInput): Promise<SideOpened> {
-    return this.#run(() => openSide(this.#ctx, this.#seat, input));
+    return this.#chat(() => openSide(this.#ctx, this.#seat, input));
   }
 
   closeSide(input: CloseSideInput): Promise<SideClosed> {
-    return this.#run(() => closeSide(this.#ctx, this.#seat, input));
+    return this.#chat(() => closeSide(this.#ctx, this.#seat, input));
   }
 
   subscribe(thread: string): Promise<ThreadInfo> {
@@ -158,11 +175,11 @@ export class Actor implements ParticipantApi {
   }
 
   #subscription(thread: string, state: 'subscribed' | 'muted' | 'unsubscribed'): Promise<ThreadInfo> {
-    return this.#run(() => setSubscription(this.#ctx, this.#seat, { thread, state }));
+    return this.#chat(() => setSubscription(this.#ctx, this.#seat, { thread, state }));
   }
 
   async threads(): Promise<ThreadInfo[]> {
-    return this.#run(() => listThreads(this.#ctx, this.#seat));
+    return this.#chat(() => listThreads(this.#ctx, this.#seat));
   }
 
   /**
@@ -175,26 +192,26 @@ export class Actor implements ParticipantApi {
 
   /** A thread's steering state and members, with who set what (the page's steering panel). */
   async threadDetail(thread: string): Promise<ThreadDetail> {
-    return this.#run(() => threadDetail(this.#ctx, this.#seat, thread));
+    return this.#chat(() => threadDetail(this.#ctx, this.#seat, thread));
   }
 
   /** Marks a thread read up to a seq, as someone who has seen it on the page. */
   async markRead(thread: string, upTo: number): Promise<{ readUpTo: number }> {
-    return this.#run(() => markRead(this.#ctx, this.#seat, thread, upTo));
+    return this.#chat(() => markRead(this.#ctx, this.#seat, thread, upTo));
   }
 
   // Reading ---------------------------------------------------------------
 
   async readNew(input: ReadNewInput): Promise<ReadNewResult> {
-    return this.#read(() => readNew(this.#ctx, this.#seat, input));
+    return this.#chatRead(() => readNew(this.#ctx, this.#seat, input));
   }
 
   async history(input: HistoryInput): Promise<HistoryResult> {
-    return this.#read(() => history(this.#ctx, this.#seat, input));
+    return this.#chatRead(() => history(this.#ctx, this.#seat, input));
   }
 
   async search(input: SearchInput): Promise<Awaited<ReturnType<typeof search>>> {
-    return this.#read(() => search(this.#ctx, this.#seat, input));
+    return this.#chatRead(() => search(this.#ctx, this.#seat, input));
   }
 
   async inbox(input: InboxInput = {}): Promise<InboxResult> {
@@ -229,6 +246,8 @@ export class Actor implements ParticipantApi {
     if (this.#ctx.lifecycle.closing) throw closingError();
     this.#alive();
     const filter = parseInput(LiveFilterInputSchema, input);
+    // Only the inbox's own items for a participant excluded from chat: the rest is chat.
+    if (!filter.inbox) assertChatAllowed(this.#ctx.config, this.#seat);
     const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
     return subscribe(this.#ctx, this.#seat, {
       ...(thread ? { thread } : {}),
@@ -240,13 +259,13 @@ export class Actor implements ParticipantApi {
 
   /** The thread's whole log as Markdown (for people) or JSON Lines (for programs). */
   async export(input: ExportInput): Promise<ThreadExport> {
-    return this.#run(() => exportThread(this.#ctx, this.#seat, input));
+    return this.#chat(() => exportThread(this.#ctx, this.#seat, input));
   }
 
   // Steering ----------------------------------------------------------------
 
   control(thread: string, control: ControlInput): Promise<ControlResult> {
-    return this.#run(() => applyControl(this.#ctx, this.#seat, thread, control));
+    return this.#chat(() => applyControl(this.#ctx, this.#seat, thread, control));
   }
 
   hardMute(thread: string, targets: string[]): Promise<ControlResult> {
@@ -326,12 +345,21 @@ export class Actor implements ParticipantApi {
   }
 
   /**
-   * Changes this participant's own profile: only the fields given. The kind
-   * is not among them (an agent cannot make itself a human, who may post in
-   * paused threads); it is set when joining.
+   * Changes this participant's own profile: only the fields given. Kind and
+   * roles are not among them (an agent cannot make itself a human, who may
+   * post in paused threads, nor drop the role that excludes it from chat);
+   * they are set when joining.
    */
   updateProfile(patch: SelfProfilePatch): Promise<Participant> {
     return this.#run(async () => {
+      const fixed = REGISTERED_PROFILE_FIELDS.find((key) => typeof patch === 'object' && patch !== null && key in patch);
+      if (fixed) {
+        throw new ParleyError(
+          'INVALID_INPUT',
+          `Invalid ${fixed}: a participant's kind and roles are set when it is registered ("parley join HANDLE --kind … --role …"), not by the participant itself. Leave ${fixed} out.`,
+          { field: fixed },
+        );
+      }
       const parsed = (await redactInput(this.#ctx, parseInput(SelfProfilePatchSchema, patch, 'profile'))).value;
       const { participant } = this.#seat;
       const updated = await transact(this.#ctx, () => ensureParticipant(this.#ctx, participant.handle, parsed));
@@ -339,16 +367,20 @@ export class Actor implements ParticipantApi {
     });
   }
 
-  /** Every session on the hub, and whether this participant has joined it (a session picker). */
-  async sessions(): Promise<Array<{ id: string; name: string; createdAt: string; participants: number; joined: boolean }>> {
+  /**
+   * The sessions this participant has joined (a session picker). Others'
+   * sessions are not listed: their names and sizes are theirs.
+   */
+  async sessions(): Promise<Array<{ id: string; name: string; createdAt: string; participants: number }>> {
     const me = this.#participantId;
-    return [...this.#ctx.state.sessions.values()].map((s) => ({
-      id: s.id,
-      name: s.name,
-      createdAt: new Date(s.createdAt).toISOString(),
-      participants: s.members.size,
-      joined: s.members.has(me),
-    }));
+    return [...this.#ctx.state.sessions.values()]
+      .filter((s) => s.members.has(me))
+      .map((s) => ({
+        id: s.id,
+        name: s.name,
+        createdAt: new Date(s.createdAt).toISOString(),
+        participants: s.members.size,
+      }));
   }
 
   // Meetings ------------------------------------------------------------------

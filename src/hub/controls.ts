@@ -6,7 +6,7 @@ import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { enterSession, ensureParticipant } from './directory.js';
 import { assertCanSee } from './posting.js';
-import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
+import { assertMaySteer, resolveFor, resolveMember, type Seat } from './seat.js';
 import { membershipOf, saveMembership, saveThreadState } from './threads.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { transact, type DeliveryReason, type Transaction } from './writer.js';
@@ -41,10 +41,13 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
   const targetsOf = (handles: string[], field: string): ParticipantRecord[] =>
     handles.map((h, i) => resolveMember(ctx, seat, h, `control.${field}.${i}`));
   let targets: ParticipantRecord[] = [];
-  if ('mute' in control) targets = targetsOf(control.mute.targets, 'mute.targets');
+  if ('mute' in control) {
+    targets = targetsOf(control.mute.targets, 'mute.targets');
+    if (me.kind !== 'human') assertNoHumanTarget(targets, 'control.mute.targets');
+  }
   if ('unmute' in control) {
     targets = targetsOf(control.unmute.targets, 'unmute.targets');
-    if (targets.some((t) => t.id === me.id) && thread.members.get(me.id)?.hardMuted) {
+    if (me.kind !== 'human' && targets.some((t) => t.id === me.id) && thread.members.get(me.id)?.hardMuted) {
       throw new ParleyError('FORBIDDEN', 'You cannot unmute yourself; ask the participant who muted you, or a human.', {
         field: 'control.unmute.targets',
       });
@@ -52,17 +55,32 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
   }
   if ('prod' in control) targets = targetsOf(control.prod, 'prod');
   for (const target of targets) assertCanSee(thread, target.id, `control.${kind}`);
-  // Steering obeys steering: the muted cannot steer, and agents cannot steer a paused thread.
-  assertMayPost(seat, thread);
+  assertMaySteer(seat, thread);
   if (thread.kind === 'dm' && ('invite' in control || 'mute' in control)) {
     throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread; use it on a channel or side channel.`, { field: 'control' });
   }
 
+  ctx.rateLimiter.take(me.id, me.handle);
   const event = await transact(ctx, (tx) => {
     const { content, deliveries } = applyEffect(ctx, tx, seat, thread, control, targets);
     return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, ...(redacted ? { meta: { redacted: true } } : {}), targets: deliveries });
   });
   return { id: event.id, seq: event.seq, thread: thread.id, control: kind };
+}
+
+/**
+ * Until roles arrive, agents do not silence humans: an agent that could mute
+ * the human could lock them out of the thread they steer.
+ */
+function assertNoHumanTarget(targets: ParticipantRecord[], field: string): void {
+  const index = targets.findIndex((t) => t.kind === 'human');
+  const human = targets[index];
+  if (!human) return;
+  throw new ParleyError(
+    'FORBIDDEN',
+    `@${human.handle} is a human, and an agent cannot mute a human; nothing was stored. If @${human.handle} should stop, ask them (request_send).`,
+    { field: `${field}.${index}` },
+  );
 }
 
 type Parsed = ControlParsed;

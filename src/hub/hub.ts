@@ -325,7 +325,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       logger,
       lifecycle: new Lifecycle(),
       tokens,
-      rateLimiter: new RateLimiter(config.chat.limits.postsPerMinute, now),
+      rateLimiter: new RateLimiter({ burst: config.chat.limits.writeBurst, perMinute: config.chat.limits.writesPerMinute }, now),
       reads: new ReadGate(config.chat.limits.concurrentReads),
       now,
       newId: ulidFactory(now),

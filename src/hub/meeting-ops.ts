@@ -24,8 +24,16 @@ export interface HearView {
 const memberView = (m: MeetingMember) => ({ handle: m.handle, role: m.role, joinedAt: new Date(m.joinedAt).toISOString() });
 const messageView = (m: MeetingMessage): HeardMessage => ({ number: m.number, speaker: m.speaker, ts: new Date(m.ts).toISOString(), content: m.content });
 
+/** Entering a meeting (creating it if new) counts as a write; joining one already joined does not. */
 export function joinMeeting(ctx: HubContext, seat: Seat, name: string): MeetingView {
-  const meeting = ctx.meetings.getOrCreate(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'), ctx.now());
+  const parsed = parseInput(MeetingNameSchema, name, 'meeting');
+  const me = seat.participant;
+  if (!ctx.meetings.find(seat.session.id, parsed)?.isMember(me.id)) ctx.rateLimiter.take(me.id, me.handle);
+  return enterMeeting(ctx, seat, parsed);
+}
+
+function enterMeeting(ctx: HubContext, seat: Seat, name: string): MeetingView {
+  const meeting = ctx.meetings.getOrCreate(seat.session.id, name, ctx.now());
   const me = seat.participant;
   const wasMember = meeting.isMember(me.id);
   meeting.join({ id: me.id, handle: me.handle, ...(me.profile.roles[0] ? { role: me.profile.roles[0] } : {}) }, ctx.now());
@@ -48,10 +56,12 @@ export async function sayInMeeting(
 ): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
   const parsed = parseInput(MeetingSayInputSchema, input);
   assertTextSize(ctx, parsed.text, 'text');
-  joinMeeting(ctx, seat, parsed.meeting);
+  // One write per line said: saying enters the meeting if need be, at no extra cost.
+  ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
+  enterMeeting(ctx, seat, parsed.meeting);
   const redaction = await redactor.apply(parsed.text);
   const meeting = ctx.meetings.get(seat.session.id, parsed.meeting);
-  if (!meeting.isMember(seat.participant.id)) joinMeeting(ctx, seat, parsed.meeting);
+  if (!meeting.isMember(seat.participant.id)) enterMeeting(ctx, seat, parsed.meeting);
   const said = meeting.say({ id: seat.participant.id, handle: seat.participant.handle }, redaction.text, ctx.now());
   ctx.bus.publish({
     kind: 'meeting',

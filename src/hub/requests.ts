@@ -123,6 +123,7 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
     });
   }
   assertOpen(request);
+  ctx.rateLimiter.take(me.id, me.handle);
   if (parsed.result !== undefined) assertJsonSize(ctx, parsed.result, 'result');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
@@ -211,9 +212,11 @@ function assertFreshRequestId(ctx: HubContext, requestId: string | undefined): v
   }
 }
 
+/** A request of another session, or in a DM of others, is not found, like one that does not exist. */
 function lookupRequest(ctx: HubContext, seat: Seat, requestId: string): RequestRow {
   const request = ctx.store.requests.get(requestId);
-  if (!request || request.session_id !== seat.session.id) {
+  const thread = request ? ctx.state.threads.get(request.thread_id) : undefined;
+  if (!request || request.session_id !== seat.session.id || (thread && !canSee(thread, seat.participant.id))) {
     throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${seat.session.name}"; list open ones with openRequests().`, {
       field: 'request_id',
     });

@@ -1,7 +1,7 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { HubContext } from './context.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
-import { canSee, resolveThread } from './threads.js';
+import { canSee, resolveThread, threadNotFound } from './threads.js';
 
 /** Who acts, and in which session: every operation runs in exactly one. */
 export interface Seat {
@@ -25,13 +25,7 @@ export function resolveMember(ctx: HubContext, seat: Seat, handle: string, field
 /** Refuses a message or request the thread's steering does not allow; nothing is stored. */
 export function assertMayPost(seat: Seat, thread: ThreadRecord, field = 'thread'): void {
   const me = seat.participant;
-  if (thread.state.closed) {
-    throw new ParleyError(
-      'THREAD_CLOSED',
-      `Side channel "${thread.name}" is closed; its summary is in the parent thread. Post in the parent instead.`,
-      { field },
-    );
-  }
+  assertNotClosed(thread, field);
   const membership = thread.members.get(me.id);
   if (membership?.hardMuted) {
     throw new ParleyError(
@@ -50,13 +44,32 @@ export function assertMayPost(seat: Seat, thread: ThreadRecord, field = 'thread'
 }
 
 /**
+ * Refuses a control the thread's steering does not allow. Agents obey steering
+ * as when posting (the muted cannot steer, nor can agents steer a paused
+ * thread); a human is never refused for a mute or a pause, so that no one can
+ * lock the human out of lifting a control (until roles arrive).
+ */
+export function assertMaySteer(seat: Seat, thread: ThreadRecord, field = 'thread'): void {
+  if (seat.participant.kind === 'human') assertNotClosed(thread, field);
+  else assertMayPost(seat, thread, field);
+}
+
+function assertNotClosed(thread: ThreadRecord, field: string): void {
+  if (thread.state.closed) {
+    throw new ParleyError(
+      'THREAD_CLOSED',
+      `Side channel "${thread.name}" is closed; its summary is in the parent thread. Post in the parent instead.`,
+      { field },
+    );
+  }
+}
+
+/**
  * Finds a thread of the seat's session by id or channel name. A DM is visible
  * only to its two participants: to anyone else it does not exist.
  */
 export function resolveFor(ctx: HubContext, seat: Seat, ref: string, field = 'thread'): ThreadRecord {
   const thread = resolveThread(ctx, seat.session, ref, field);
-  if (!canSee(thread, seat.participant.id)) {
-    throw new ParleyError('NOT_FOUND', `No thread "${ref}" in session "${seat.session.name}". List threads with threads().`, { field });
-  }
+  if (!canSee(thread, seat.participant.id)) throw threadNotFound(seat.session, ref, field);
   return thread;
 }

@@ -33,6 +33,9 @@ import { transact } from './writer.js';
 
 /** Creating, renaming, subscribing to, and opening and closing side channels. */
 
+/** Each of these writes but subscribing counts against the participant's write limit. */
+const takeWrite = (ctx: HubContext, seat: Seat): void => ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
+
 export async function createChannel(ctx: HubContext, seat: Seat, input: CreateChannelInput): Promise<ThreadInfo> {
   const parsed = parseInput(CreateChannelInputSchema, input);
   await refuseSecretName(ctx, parsed.name, 'name');
@@ -42,6 +45,7 @@ export async function createChannel(ctx: HubContext, seat: Seat, input: CreateCh
     });
   }
   const members = (parsed.members ?? []).map((h, i) => resolveMember(ctx, seat, h, `members.${i}`).id);
+  takeWrite(ctx, seat);
   const thread = await transact(ctx, (tx) =>
     createThread(ctx, tx, { session: seat.session, kind: 'channel', name: parsed.name, createdBy: seat.participant.id, members }).thread,
   );
@@ -73,6 +77,7 @@ export async function renameThread(ctx: HubContext, seat: Seat, input: RenameThr
   assertMayPost(seat, thread);
   const from = thread.name;
   if (name === from) return threadInfo(thread, seat.participant.id);
+  takeWrite(ctx, seat);
   await transact(ctx, (tx) => {
     ctx.store.threads.rename(thread.id, name);
     ctx.state.renameChannel(thread, name);
@@ -115,6 +120,7 @@ export async function openSide(ctx: HubContext, seat: Seat, input: OpenSideInput
   assertMayPost(seat, parent, 'parent');
   if (parsed.from_event !== undefined) assertEventInThread(ctx, parent, parsed.from_event, 'from_event');
   const members = (parsed.members ?? []).map((h, i) => resolveMember(ctx, seat, h, `members.${i}`).id);
+  takeWrite(ctx, seat);
   const result = await transact(ctx, (tx) => {
     const { thread } = createThread(ctx, tx, {
       session: seat.session,
@@ -165,6 +171,7 @@ export async function closeSide(ctx: HubContext, seat: Seat, input: CloseSideInp
     throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed; its summary is in the parent thread. Nothing more to do.`, { field: 'thread' });
   }
   assertMayPost(seat, side);
+  takeWrite(ctx, seat);
   // The whole summary message obeys the posting rules (limit and scanner), not just the summary.
   const redaction = await ctx.redactor.apply(`Side channel "${side.name}" closed. Summary: ${parsed.summary}`);
   // Look again after the await: the records may have been reloaded meanwhile.

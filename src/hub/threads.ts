@@ -17,19 +17,16 @@ export type { ThreadInfo } from '../schema/views.js';
 
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** Finds a thread of the session by id or channel name; never one of another session. */
+/**
+ * Finds a thread of the session by id or channel name. A thread of another
+ * session is not found, exactly like one that does not exist: the answer
+ * never tells whether an id exists elsewhere.
+ */
 export function resolveThread(ctx: HubContext, session: SessionRecord, ref: string, field = 'thread'): ThreadRecord {
   const trimmed = ref.trim();
   if (ULID_PATTERN.test(trimmed)) {
     const thread = ctx.state.threads.get(trimmed);
-    if (thread) {
-      if (thread.sessionId !== session.id) {
-        throw new ParleyError('WRONG_SESSION', `Thread ${trimmed} belongs to another session; you are in session "${session.name}". Use a thread of your session (list them with threads()).`, {
-          field,
-        });
-      }
-      return thread;
-    }
+    if (thread && thread.sessionId === session.id) return thread;
   } else {
     const parsed = ChannelNameSchema.safeParse(trimmed);
     if (parsed.success) {
@@ -37,9 +34,14 @@ export function resolveThread(ctx: HubContext, session: SessionRecord, ref: stri
       if (channel) return channel;
     }
   }
-  throw new ParleyError(
+  throw threadNotFound(session, ref, field);
+}
+
+/** The one answer for a thread the caller cannot use, whether it is missing, of another session, or a DM of others. */
+export function threadNotFound(session: SessionRecord, ref: string, field: string): ParleyError {
+  return new ParleyError(
     'NOT_FOUND',
-    `No thread "${trimmed}" in session "${session.name}". List threads with threads(), or create a channel first.`,
+    `No thread "${ref.trim()}" in session "${session.name}". List threads with threads(), or create a channel first.`,
     { field },
   );
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import { excludedFromChat } from '../hub/chat-exclusion.js';
 import type { Participant } from '../schema/participant.js';
 import { chatRoom } from './rooms/chat.js';
 import { compatRoom } from './rooms/compat.js';
@@ -13,7 +14,7 @@ import { steerRoom } from './rooms/steer.js';
  * Which rooms a participant's connection has. With `chat.enabled=false` the
  * chat rooms (chat, steer, and the compat names) are not registered at all;
  * a participant whose kind or a role is in `mcp.excludedKinds` gets none of
- * them either. Registries are built once per combination and shared.
+ * them either (and the hub refuses its chat calls on every other surface). Registries are built once per combination and shared.
  */
 const ALL_ROOMS: readonly RoomDef[] = [globalRoom, chatRoom, steerRoom, meetingRoom, requestsRoom, presenceRoom, compatRoom];
 const CHAT_ROOMS = new Set(['chat', 'steer', 'compat']);
@@ -21,10 +22,7 @@ const CHAT_ROOMS = new Set(['chat', 'steer', 'compat']);
 const registries = new Map<string, RoomRegistry>();
 
 export function chatAllowed(config: Config, participant: Participant): boolean {
-  if (!config.chat.enabled) return false;
-  const excluded = new Set(config.mcp.excludedKinds.map((k) => k.toLowerCase()));
-  if (excluded.has(participant.profile.kind)) return false;
-  return !participant.profile.roles.some((role) => excluded.has(role.toLowerCase()));
+  return config.chat.enabled && !excludedFromChat(config, participant.profile);
 }
 
 export function registryFor(config: Config, participant: Participant): RoomRegistry {

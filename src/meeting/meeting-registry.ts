@@ -54,10 +54,15 @@ export class MeetingRegistry {
     return meeting;
   }
 
+  /** The session's meeting called `name`, if it was started. */
+  find(sessionId: string, name: string): Meeting | undefined {
+    return this.sessions.get(sessionId)?.get(normalizeMeetingName(name));
+  }
+
   /** The session's meeting called `name`; NOT_FOUND if it was never started in this session. */
   get(sessionId: string, name: string): Meeting {
     const key = normalizeMeetingName(name);
-    const meeting = this.sessions.get(sessionId)?.get(key);
+    const meeting = this.find(sessionId, name);
     if (!meeting) {
       throw new ParleyError(
         'NOT_FOUND',

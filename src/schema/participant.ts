@@ -31,8 +31,14 @@ export const ProfilePatchSchema = z.strictObject({
 });
 export type ProfilePatch = z.output<typeof ProfilePatchSchema>;
 
-/** What a participant may change of its own profile: everything but its kind. */
-export const SelfProfilePatchSchema = ProfilePatchSchema.omit({ kind: true });
+/**
+ * What a participant may change of its own profile: everything but its kind
+ * and roles, which whoever registers it sets (they decide what it may do:
+ * humans post in paused threads, excluded kinds get no chat).
+ */
+export const SelfProfilePatchSchema = ProfilePatchSchema.omit({ kind: true, roles: true });
+/** The profile fields only a participant's registration sets. */
+export const REGISTERED_PROFILE_FIELDS = ['kind', 'roles'] as const;
 export type SelfProfilePatch = z.input<typeof SelfProfilePatchSchema>;
 
 export interface Participant {

@@ -51,7 +51,7 @@ describe('config loading', () => {
     const config = load({ home: home() });
     expect(config.server).toEqual({ host: '127.0.0.1', port: 7420, maxBodyBytes: 1024 * 1024, sseKeepAliveMs: 15_000, sseStallTimeoutMs: 30_000 });
     expect(config.chat.enabled).toBe(true);
-    expect(config.chat.limits).toEqual({ maxMessageChars: 4096, maxInputChars: 1_000_000, maxReadBytes: 128 * 1024, concurrentReads: 2, postsPerMinute: 0 });
+    expect(config.chat.limits).toEqual({ maxMessageChars: 4096, maxInputChars: 1_000_000, maxReadBytes: 128 * 1024, concurrentReads: 2, writeBurst: 60, writesPerMinute: 600 });
     expect(config.chat.scanner).toEqual({ enabled: true, timeoutMs: 800 });
     expect(config.chat.defaultChannel).toBe('general');
     expect(config.requests).toEqual({ maxHop: 3, maxParamsBytes: 64 * 1024, maxJsonDepth: 32 });
@@ -88,7 +88,8 @@ describe('config loading', () => {
           maxInputChars: D.DEFAULT_MAX_INPUT_CHARS,
           maxReadBytes: D.DEFAULT_MAX_READ_BYTES,
           concurrentReads: D.DEFAULT_READS_PER_PARTICIPANT,
-          postsPerMinute: D.DEFAULT_POSTS_PER_MINUTE,
+          writeBurst: D.DEFAULT_WRITE_BURST,
+          writesPerMinute: D.DEFAULT_WRITES_PER_MINUTE,
         },
         scanner: { enabled: D.DEFAULT_SCANNER_ENABLED, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS },
         defaultChannel: D.DEFAULT_DEFAULT_CHANNEL,
@@ -129,7 +130,7 @@ describe('config loading', () => {
     writeConfig(dir, { server: { port: 8123 }, chat: { limits: { maxMessageChars: 500 }, scanner: { enabled: false } }, store: { synchronous: 'full' } });
     const config = load({ home: dir });
     expect(config.server).toMatchObject({ host: D.DEFAULT_HOST, port: 8123, maxBodyBytes: D.DEFAULT_MAX_BODY_BYTES });
-    expect(config.chat.limits).toMatchObject({ maxMessageChars: 500, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: 0 });
+    expect(config.chat.limits).toMatchObject({ maxMessageChars: 500, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, writeBurst: D.DEFAULT_WRITE_BURST, writesPerMinute: D.DEFAULT_WRITES_PER_MINUTE });
     expect(config.chat.scanner).toEqual({ enabled: false, timeoutMs: D.DEFAULT_SCANNER_TIMEOUT_MS });
     expect(config.store.synchronous).toBe('full');
     expect(config.meeting.ringSize).toBe(D.DEFAULT_MEETING_RING_SIZE);
@@ -446,7 +447,7 @@ describe('config loading', () => {
     // A valid partial config is completed with the defaults.
     const hub = await openHub({ home: dir, logger: createSilentLogger(), config: { chat: { limits: { maxMessageChars: 100 } } } });
     try {
-      expect(hub.config.chat.limits).toMatchObject({ maxMessageChars: 100, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, postsPerMinute: 0 });
+      expect(hub.config.chat.limits).toMatchObject({ maxMessageChars: 100, maxInputChars: D.DEFAULT_MAX_INPUT_CHARS, writeBurst: D.DEFAULT_WRITE_BURST, writesPerMinute: D.DEFAULT_WRITES_PER_MINUTE });
       expect(hub.config.server.port).toBe(D.DEFAULT_PORT);
     } finally {
       await hub.close();

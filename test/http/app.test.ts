@@ -84,13 +84,20 @@ describe('http', () => {
     expect(t!.hub.stats().events).toBe(before);
   });
 
-  it('http - a thread of another session is refused with WRONG_SESSION', async () => {
+  it('http - a thread of another session answers exactly as an unknown one (404 NOT_FOUND)', async () => {
     const { call, token } = await setup();
     const other = await t!.hub.join({ handle: 'coder-2', session: 'elsewhere' });
     const elsewhere = await other.createChannel({ name: 'secret' });
-    const res = await call(`/api/v1/threads/${elsewhere.id}/new`, { token });
-    expect(res.status).toBe(403);
-    expect(await res.json()).toMatchObject({ error: { code: 'WRONG_SESSION' } });
+    const unknown = '01JZZZZZZZZZZZZZZZZZZZZZZZ';
+    const answers = await Promise.all(
+      [elsewhere.id, unknown].map(async (id) => {
+        const res = await call(`/api/v1/threads/${id}/new`, { token });
+        return { status: res.status, body: JSON.stringify(await res.json()).replace(id, '<id>') };
+      }),
+    );
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]?.status).toBe(404);
+    expect(JSON.parse(answers[0]!.body)).toMatchObject({ error: { code: 'NOT_FOUND', field: 'thread' } });
   });
 
   it('http - DNS rebinding: a foreign Host or Origin is refused', async () => {

@@ -13,7 +13,7 @@ let token: string;
 beforeAll(async () => {
   ({ home, cleanup } = tempHome());
   hub = await startServe(home, {
-    env: { PARLEY_CHAT_LIMITS_POSTS_PER_MINUTE: '3', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '1000', PARLEY_INBOX_WAIT_TIMEOUT_MS: '500' },
+    env: { PARLEY_CHAT_LIMITS_WRITE_BURST: '3', PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '3', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '1000', PARLEY_INBOX_WAIT_TIMEOUT_MS: '500' },
   });
   token = await joinOver(hub, { handle: 'chatty', session: 'proj' });
 }, 30_000);
@@ -31,13 +31,29 @@ const post = (text: string) =>
   });
 
 describe('http limits', () => {
-  it('limits - the post rate limit answers 429 with Retry-After and stores nothing', async () => {
+  it('limits - the write rate limit answers 429 with Retry-After on every write and stores nothing', async () => {
     for (let i = 0; i < 3; i++) expect((await post(`message ${i}`)).status).toBe(201);
     const before = fileSnapshot(path.join(home, 'parley.db'));
     const refused = await post('one too many');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(await refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED', message: expect.stringContaining('3 per minute') } });
+    // The other writes draw on the same bucket: a meeting line, a channel, a prod.
+    const writes: Array<[string, unknown]> = [
+      ['/meetings/standup/say', { text: 'and one more' }],
+      ['/threads', { name: 'another' }],
+      ['/threads/general/controls', { prod: ['chatty'] }],
+    ];
+    for (const [route, body] of writes) {
+      const res = await fetch(`${hub.url}/api/v1${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(res.status, route).toBe(429);
+      expect(Number(res.headers.get('retry-after')), route).toBeGreaterThanOrEqual(1);
+      expect(await res.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+    }
     expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
   });
 

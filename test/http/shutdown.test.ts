@@ -21,7 +21,8 @@ describe('http shutdown', () => {
   it('shutdown - SIGTERM under load: the hub exits 0 and every acknowledged post is in the store', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
-    const hub = await startServe(home);
+    // Load on purpose: the write limit is off.
+    const hub = await startServe(home, { env: { PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '0' } });
     const token = await joinOver(hub, { handle: 'poster', session: 'proj' });
     const acknowledged: Acknowledged[] = [];
     const refusedStatuses = new Set<number>();

@@ -28,7 +28,7 @@ describe('stalled live-stream client', () => {
     const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);
     try {
-      t = await openTestHub({ config: { chat: { limits: { postsPerMinute: 0 } }, server: { sseKeepAliveMs: 10, sseStallTimeoutMs: 1500 } } });
+      t = await openTestHub({ config: { chat: { limits: { writesPerMinute: 0 } }, server: { sseKeepAliveMs: 10, sseStallTimeoutMs: 1500 } } });
       const writer = await t.hub.join({ handle: 'writer', session: 's' });
       await t.hub.join({ handle: 'sleeper', session: 's' });
       const token = await t.hub.issueToken('sleeper', 's');

@@ -36,6 +36,7 @@ interface World {
   closedSide: string;
   /** A request from alice to bob still open, and one bob completed. */
   openRequest: string;
+  channelRequest: string;
   closedRequest: string;
   foreignThread: string;
   foreignEvent: string;
@@ -69,6 +70,7 @@ beforeAll(async () => {
   await alice.closeSide({ thread: closedSide.id, summary: 'dropped' });
   const openRequest = await alice.request({ to: 'bob', intent: 'review' });
   const closedRequest = await alice.request({ to: 'bob', intent: 'build' });
+  const channelRequest = await alice.request({ to: 'bob', intent: 'check', thread: 'ops' });
   await bob.respond({ request_id: closedRequest.request_id, status: 'Completed' });
   await alice.meetingJoin('standup');
 
@@ -89,6 +91,7 @@ beforeAll(async () => {
     side: side.id,
     closedSide: closedSide.id,
     openRequest: openRequest.request_id,
+    channelRequest: channelRequest.request_id,
     closedRequest: closedRequest.request_id,
     foreignThread: elsewhere.id,
     foreignEvent: foreignEvent.id,
@@ -180,7 +183,7 @@ const THREAD_TAKERS: Array<[entry: string, field: string, call: (a: Actor, ref: 
 const THREAD_REFS: Array<[what: string, who: 'alice' | 'carol', ref: (w: World) => string, code: string]> = [
   ['an unknown channel name', 'alice', () => 'nosuch', 'NOT_FOUND'],
   ['an unknown thread id', 'alice', () => UNKNOWN_ID, 'NOT_FOUND'],
-  ['a thread of another session', 'alice', (w) => w.foreignThread, 'WRONG_SESSION'],
+  ['a thread of another session', 'alice', (w) => w.foreignThread, 'NOT_FOUND'],
   ['a DM thread of two other participants', 'carol', (w) => w.dmThread, 'NOT_FOUND'],
 ];
 
@@ -369,7 +372,8 @@ describe('bad input - requests and presence', () => {
     refused('respond', 'an empty request_id', (w) => w.bob.respond({ request_id: ' ', status: 'Completed' }), 'INVALID_INPUT', 'request_id'),
     refused('respond', 'an unknown request id', (w) => w.bob.respond({ request_id: 'no-such-request', status: 'Completed' }), 'NOT_FOUND', 'request_id'),
     refused('respond', 'a request of another session', (w) => w.bob.respond({ request_id: w.foreignRequest, status: 'Completed' }), 'NOT_FOUND', 'request_id'),
-    refused('respond', 'a request addressed to someone else', (w) => w.carol.respond({ request_id: w.openRequest, status: 'Completed' }), 'FORBIDDEN', 'request_id'),
+    refused('respond', 'a request addressed to someone else', (w) => w.carol.respond({ request_id: w.channelRequest, status: 'Completed' }), 'FORBIDDEN', 'request_id'),
+    refused('respond', 'a request in a DM of two others', (w) => w.carol.respond({ request_id: w.openRequest, status: 'Completed' }), 'NOT_FOUND', 'request_id'),
     refused('respond', 'a response by the requester', (w) => w.alice.respond({ request_id: w.openRequest, status: 'Completed' }), 'FORBIDDEN', 'request_id'),
     refused('respond', 'a second response after a terminal status', (w) => w.bob.respond({ request_id: w.closedRequest, status: 'Failed' }), 'REQUEST_CLOSED', 'request_id'),
     refused('respond', 'an unknown status', (w) => w.bob.respond(bad({ request_id: w.openRequest, status: 'done' })), 'INVALID_INPUT', 'status'),

@@ -66,6 +66,30 @@ describe('controls', () => {
     await expect(alice.post({ thread: 'general', text: 'thanks' })).resolves.toMatchObject({ thread: expect.any(String) });
   });
 
+  it('controls - an agent cannot lock the human out: it cannot mute a human, and a human lifts a mute or a pause even when muted', async () => {
+    const { human, alice, bob, count } = await setup();
+    const other = await t!.hub.join({ handle: 'other-human', session: 's', profile: { kind: 'human' } });
+    // The lock-out attempt: the agent mutes the human, then pauses the thread.
+    const before = count();
+    const refused = await caught(() => alice.hardMute('general', ['bob', 'human']));
+    expect(refused).toMatchObject({ code: 'FORBIDDEN', field: 'control.mute.targets.1' });
+    expect(refused.message).toContain('@human is a human');
+    expect(count()).toBe(before);
+    // Nothing of the refused control took effect, not even on the agent it also named.
+    expect((await human.threadDetail('general')).members.find((m) => m.handle === 'bob')?.hardMuted).toBe(false);
+    await alice.pause('general');
+    // The human muted (by another human) in a thread an agent paused: they lift both, and speak.
+    await other.hardMute('general', ['human']);
+    expect((await caught(() => human.post({ thread: 'general', text: 'let me speak' }))).code).toBe('PARTICIPANT_MUTED');
+    await expect(human.resume('general')).resolves.toMatchObject({ control: 'pause' });
+    await expect(human.unmute('general', ['human'])).resolves.toMatchObject({ control: 'unmute' });
+    await expect(human.post({ thread: 'general', text: 'back in charge' })).resolves.toMatchObject({ thread: expect.any(String) });
+    // Agents still obey steering: muted, an agent can neither steer nor lift its own mute.
+    await human.hardMute('general', ['bob']);
+    expect((await caught(() => bob.unmute('general', ['bob']))).code).toBe('FORBIDDEN');
+    expect((await caught(() => bob.pause('general'))).code).toBe('PARTICIPANT_MUTED');
+  });
+
   it('controls - the muted participant is told through a High inbox item', async () => {
     const { human, alice } = await setup();
     await alice.inbox();

@@ -115,9 +115,32 @@ describe('conversation', () => {
     const bRead = await b.readNew({ thread: 'general' });
     expect(bRead.events.map((e) => e.id)).not.toContain(posted.id);
     expect((await b.search({ query: 'only' })).events).toEqual([]);
-    expect((await caught(() => b.readNew({ thread: posted.thread }))).code).toBe('WRONG_SESSION');
-    expect((await caught(() => b.history({ thread: posted.thread }))).code).toBe('WRONG_SESSION');
+    expect((await caught(() => b.readNew({ thread: posted.thread }))).code).toBe('NOT_FOUND');
+    expect((await caught(() => b.history({ thread: posted.thread }))).code).toBe('NOT_FOUND');
     expect((await b.threads()).map((th) => th.id)).not.toContain(posted.thread);
+  });
+
+  it('conversation - an unknown thread, another session’s thread and a DM of others are refused alike: nothing tells which exists', async () => {
+    t = await openTestHub();
+    const alice = await t.hub.join({ handle: 'alice', session: 'one' });
+    await t.hub.join({ handle: 'bob', session: 'one' });
+    const carol = await t.hub.join({ handle: 'carol', session: 'one' });
+    const olga = await t.hub.join({ handle: 'olga', session: 'two' });
+    const foreign = (await olga.createChannel({ name: 'secret' })).id;
+    const dmOfOthers = (await alice.dm({ to: 'bob', text: 'between us' })).thread;
+    const unknown = '01JZZZZZZZZZZZZZZZZZZZZZZZ';
+    // The answer, with the id asked about taken out, must be the same for all three.
+    const answer = async (ref: string) => {
+      const error = (await caught(() => carol.history({ thread: ref }))) as { code?: string; field?: string; message: string };
+      return { code: error.code, field: error.field, message: error.message.replace(ref, '<id>') };
+    };
+    const expected = await answer(unknown);
+    expect(expected).toMatchObject({ code: 'NOT_FOUND', field: 'thread' });
+    expect(await answer(foreign)).toEqual(expected);
+    expect(await answer(dmOfOthers)).toEqual(expected);
+    // The sessions listed are only the caller's own.
+    expect((await carol.sessions()).map((s) => s.name)).toEqual(['one']);
+    expect((await olga.sessions()).map((s) => s.name)).toEqual(['two']);
   });
 
   it('conversation - thread.created and thread.renamed are events in the log', async () => {

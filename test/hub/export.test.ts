@@ -16,7 +16,8 @@ async function text(chunks: AsyncIterable<string>): Promise<string> {
 
 describe('export', () => {
   it('export - a thread as JSON Lines holds every event, in seq order, in the v1 format', async () => {
-    t = await openTestHub();
+    // 1205 posts at once on purpose: the write limit is off.
+    t = await openTestHub({ config: { chat: { limits: { writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const posted = [];

@@ -33,7 +33,8 @@ describe('live subscription', () => {
   });
 
   it('live - resume with since replays the gap, then continues live, with no duplicate', async () => {
-    t = await openTestHub();
+    // 1200 posts at once on purpose: the write limit is off.
+    t = await openTestHub({ config: { chat: { limits: { writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const first = await a.post({ thread: 'general', text: 'seen' });

@@ -75,7 +75,10 @@ describe('requests', () => {
     const { a } = await pair();
     const c = await t!.hub.join({ handle: 'agent-c', session: 's' });
     const r = await a.request({ to: 'agent-b', intent: 'x' });
-    expect((await caught(() => c.respond({ request_id: r.request_id, status: 'Completed' }))).code).toBe('FORBIDDEN');
+    // In the DM of a and b, the request does not exist for c; in a channel c sees it but may not answer.
+    expect((await caught(() => c.respond({ request_id: r.request_id, status: 'Completed' }))).code).toBe('NOT_FOUND');
+    const open = await a.request({ to: 'agent-b', intent: 'y', thread: 'general' });
+    expect((await caught(() => c.respond({ request_id: open.request_id, status: 'Completed' }))).code).toBe('FORBIDDEN');
     expect((await caught(() => a.respond({ request_id: r.request_id, status: 'Completed' }))).code).toBe('FORBIDDEN');
   });
 

@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 async function start(config: ConfigInput = {}): Promise<{ hub: TestHub['hub']; url: string; token: (handle: string) => Promise<string> }> {
-  t = await openTestHub({ config: { chat: { limits: { postsPerMinute: 0 } }, ...config } });
+  t = await openTestHub({ config: { chat: { limits: { writesPerMinute: 0 } }, ...config } });
   const hub = t.hub;
   server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createMemoryLogger() });
   return {

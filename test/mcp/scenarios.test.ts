@@ -33,7 +33,8 @@ async function value(client: McpTestClient, name: string, args: Record<string, u
 
 describe('katra edge cases through the meeting tools', () => {
   it('katra - the seven edge cases', async () => {
-    await hubWith({}, [['alice', 'proj'], ['bob', 'proj'], ['casey', 'proj']]);
+    // 150 lines in a row on purpose: the write limit is off.
+    await hubWith({ chat: { limits: { writesPerMinute: 0 } } }, [['alice', 'proj'], ['bob', 'proj'], ['casey', 'proj']]);
     const [alice, bob, casey] = [await agent('alice'), await agent('bob'), await agent('casey')];
     await value(alice, 'meeting_join', { meeting: 'm' });
     // 1. Only one in the meeting: nothing to hear.

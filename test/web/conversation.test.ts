@@ -26,7 +26,8 @@ const consoleErrors: string[] = [];
 beforeAll(async () => {
   const { home, cleanup } = tempHome();
   cleanupHome = cleanup;
-  hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
+  // The meeting test says 200 lines in a row on purpose: the write limit is off.
+  hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '0' } });
   coderToken = await joinOver(hub, { handle: 'coder', profile: { client: 'claude-code', model: 'model-a', roles: ['implementer'] } });
   const reviewerToken = await joinOver(hub, { handle: 'reviewer', profile: { client: 'codex-cli' } });
   await joinOver(hub, { handle: 'designer' });

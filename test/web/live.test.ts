@@ -65,7 +65,8 @@ describe('web page live stream', () => {
   it('web - a long thread renders only the rows in view and pages older history in as the person scrolls up, each message once', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
-    const hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'pw-long' } });
+    // 450 posts in a row on purpose: the write limit is off.
+    const hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'pw-long', PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '0' } });
     const token = await joinOver(hub, { handle: 'coder' });
     const total = 450;
     for (let i = 1; i <= total; i++) await post(hub.url, token, `line ${i}`);

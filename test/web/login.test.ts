@@ -27,20 +27,31 @@ describe('web page sign-in', () => {
     await page.getByLabel('Password').fill('open sesame');
     await page.getByLabel('Session').fill('proj');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.locator('.who').textContent()).toContain('@human');
+    await expect.poll(() => page.locator('.bar .who').textContent()).toContain('@human');
     expect(await page.getByLabel('Session', { exact: true }).inputValue()).toBe('proj');
     await page.screenshot({ path: screenshotPath('signed-in') });
     // The cookie keeps the human signed in across a reload, and sign-out ends it.
     await page.reload();
-    await expect.poll(() => page.locator('.who').textContent()).toContain('@human');
-    // The session picker moves the human to another session of the hub.
-    // Moving reloads the page into the other session.
+    await expect.poll(() => page.locator('.bar .who').textContent()).toContain('@human');
+    // The session picker lists only the human's own sessions ("other" is the agent's), and
+    // moves the human to another session named on request; moving reloads the page into it.
+    const picker = page.getByLabel('Session', { exact: true });
+    expect(await picker.locator('option').allTextContents()).toEqual(['proj (1)', 'Another session…']);
+    await picker.selectOption({ label: 'Another session…' });
+    await page.getByLabel('Session name').fill('other');
+    await page.screenshot({ path: screenshotPath('session-picker-another') });
     const reloaded = page.waitForEvent('load');
-    await page.getByLabel('Session', { exact: true }).selectOption('other');
+    await page.getByRole('button', { name: 'Go' }).click();
     await reloaded;
-    await expect.poll(() => page.getByLabel('Session', { exact: true }).inputValue()).toBe('other');
+    await expect.poll(() => picker.inputValue()).toBe('other');
     await page.locator('.live-live').waitFor();
     expect(await page.evaluate(() => fetch('/api/v1/whoami').then((r) => r.json() as Promise<{ session: { name: string } }>).then((w) => w.session.name))).toBe('other');
+    // Joined now, "other" is listed, and the picker moves back and forth between the two.
+    expect(await picker.locator('option').allTextContents()).toEqual(['other (2)', 'proj (1)', 'Another session…']);
+    const back = page.waitForEvent('load');
+    await picker.selectOption('proj');
+    await back;
+    await expect.poll(() => picker.inputValue()).toBe('proj');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByLabel('Password').count()).toBe(1);
   }, 60_000);

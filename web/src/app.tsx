@@ -134,22 +134,31 @@ function Shell() {
   );
 }
 
+/** The picker's choice that asks for a session by name: sessions not joined yet are not listed (they are others'). */
+const ANOTHER_SESSION = '';
+
 function SessionPicker({ current }: { current: string }) {
+  const [naming, setNaming] = useState(false);
+  const [name, setName] = useState('');
+  const move = async (session: string) => {
+    if (session === current) return;
+    const moved = await attempt(() => api<Me>('POST', '/login/session', { session }));
+    if (moved) {
+      stopLive();
+      // A different session: nothing held of the old one is valid (nor the thread in the address); start afresh.
+      history.replaceState(null, '', location.pathname);
+      location.reload();
+    }
+  };
   return (
-    <label class="session-picker">
+    <div class="session-picker">
       <select
         aria-label="Session"
-        value={current}
+        value={naming ? ANOTHER_SESSION : current}
         onChange={async (e) => {
           const session = e.currentTarget.value;
-          if (session === current) return;
-          const moved = await attempt(() => api<Me>('POST', '/login/session', { session }));
-          if (moved) {
-            stopLive();
-            // A different session: nothing held of the old one is valid (nor the thread in the address); start afresh.
-            history.replaceState(null, '', location.pathname);
-            location.reload();
-          }
+          setNaming(session === ANOTHER_SESSION);
+          if (session !== ANOTHER_SESSION) await move(session);
         }}
       >
         {sessions.value.length === 0 && <option value={current}>{current}</option>}
@@ -158,7 +167,19 @@ function SessionPicker({ current }: { current: string }) {
             {s.name} ({s.participants})
           </option>
         ))}
+        <option value={ANOTHER_SESSION}>Another session…</option>
       </select>
-    </label>
+      {naming && (
+        <form
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (name.trim()) await move(name.trim());
+          }}
+        >
+          <input aria-label="Session name" value={name} onInput={(e) => setName(e.currentTarget.value)} required />
+          <button type="submit">Go</button>
+        </form>
+      )}
+    </div>
   );
 }

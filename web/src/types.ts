@@ -27,7 +27,6 @@ export interface SessionInfo {
   id: string;
   name: string;
   participants: number;
-  joined: boolean;
 }
 
 /** A `meeting` frame of the live stream (the ring's message as the hub keeps it: `ts` in epoch ms). */

@@ -1,0 +1,115 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
+import { tempHome } from '../helpers/hub.js';
+import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { fileSnapshot } from '../helpers/store-snapshot.js';
+
+/**
+ * Excluded kinds (Maestro's architect) against the real hub: the exclusion is
+ * something the excluded agent cannot lift itself, and it holds on every
+ * surface (MCP and REST), while requests still reach it.
+ */
+let hub: RunningHub;
+let home: string;
+let cleanup: () => void = () => undefined;
+const tokens: Record<'human' | 'coder' | 'arch', string> = { human: '', coder: '', arch: '' };
+const clients: McpTestClient[] = [];
+
+beforeAll(async () => {
+  ({ home, cleanup } = tempHome());
+  hub = await startServe(home, { env: { PARLEY_MCP_EXCLUDED_KINDS: 'architect' } });
+  tokens.human = await joinOver(hub, { handle: 'human', session: 'proj', profile: { kind: 'human' } });
+  tokens.coder = await joinOver(hub, { handle: 'coder', session: 'proj' });
+  tokens.arch = await joinOver(hub, { handle: 'arch', session: 'proj', profile: { roles: ['architect'] } });
+}, 30_000);
+
+afterAll(async () => {
+  for (const client of clients.splice(0)) await client.close();
+  await stopHubs();
+  cleanup();
+});
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON, read field by field in the assertions
+type Json = Record<string, any>;
+
+async function call(who: keyof typeof tokens, method: string, route: string, body?: unknown): Promise<{ status: number; json: Json }> {
+  const res = await fetch(`${hub.url}/api/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as Json };
+}
+
+async function mcpAs(who: keyof typeof tokens): Promise<McpTestClient> {
+  const client = await connectHttp(hub.url, tokens[who], '?rooms=all');
+  clients.push(client);
+  return client;
+}
+
+const chatTools = (names: string[]) => names.filter((n) => n.startsWith('chat_') || n.startsWith('steer_') || n.startsWith('side_'));
+
+describe('excluded kinds', () => {
+  it('exclusion - the excluded agent cannot lift it through PATCH /profile, and its MCP connection still has no chat', async () => {
+    const before = fileSnapshot(path.join(home, 'parley.db'));
+    for (const patch of [{ roles: [] }, { roles: ['coder'] }, { kind: 'human' }]) {
+      const refused = await call('arch', 'PATCH', '/profile', patch);
+      expect(refused.status, JSON.stringify(patch)).toBe(400);
+      expect(refused.json.error).toMatchObject({ code: 'INVALID_INPUT', field: Object.keys(patch)[0], message: expect.stringContaining('parley join') });
+    }
+    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect((await call('arch', 'GET', '/whoami')).json.participant.profile).toMatchObject({ kind: 'agent', roles: ['architect'] });
+    // A fresh MCP session after the attempt: still no chat tools, and no chat in the instructions.
+    const arch = await mcpAs('arch');
+    const names = await arch.toolNames();
+    expect(chatTools(names)).toEqual([]);
+    expect(names).toEqual(expect.arrayContaining(['request_send', 'request_respond', 'requests_open', 'inbox', 'wait']));
+    expect(arch.client.getInstructions()).not.toMatch(/chat/i);
+    // Others keep their chat tools.
+    expect(chatTools(await (await mcpAs('coder')).toolNames()).length).toBeGreaterThan(0);
+  });
+
+  it('exclusion - REST refuses every chat call of the excluded agent with CHAT_DISABLED and stores nothing', async () => {
+    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const chatCalls: Array<[string, string, unknown?]> = [
+      ['POST', '/threads/general/messages', { text: 'my two cents' }],
+      ['POST', '/dm', { to: 'coder', text: 'psst' }],
+      ['POST', '/threads', { name: 'architecture' }],
+      ['GET', '/threads'],
+      ['GET', '/threads/general'],
+      ['GET', '/threads/general/new'],
+      ['GET', '/threads/general/history'],
+      ['GET', '/threads/general/export'],
+      ['GET', '/search?q=cache'],
+      ['PUT', '/threads/general/subscription', { state: 'subscribed' }],
+      ['POST', '/threads/general/read', { up_to: 1 }],
+      ['POST', '/threads/general/side', { title: 'a side' }],
+      ['POST', '/threads/general/controls', { pause: { on: true } }],
+      ['GET', '/stream?thread=general'],
+    ];
+    for (const [method, route, body] of chatCalls) {
+      const answer = await call('arch', method, route, body);
+      expect(answer.status, `${method} ${route} → ${JSON.stringify(answer.json)}`).toBe(404);
+      expect(answer.json.error).toMatchObject({ code: 'CHAT_DISABLED', message: expect.stringContaining('"architect" is excluded from chat') });
+    }
+    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    // Everyone else chats as before.
+    expect((await call('coder', 'POST', '/threads/general/messages', { text: 'cache is per user' })).status).toBe(201);
+  });
+
+  it('exclusion - requests addressed to the excluded agent still arrive, and it still answers and asks', async () => {
+    const asked = await call('coder', 'POST', '/requests', { to: 'arch', intent: 'review the design', params: { doc: 'design.md' } });
+    expect(asked.status).toBe(201);
+    const open = await call('arch', 'GET', '/requests/open');
+    expect(open.json.incoming).toEqual([expect.objectContaining({ request_id: asked.json.request_id, intent: 'review the design' })]);
+    const inbox = await call('arch', 'GET', '/inbox');
+    expect(inbox.json.items).toEqual(expect.arrayContaining([expect.objectContaining({ reason: 'request', event: expect.objectContaining({ id: asked.json.id }) })]));
+    expect((await call('arch', 'POST', `/requests/${asked.json.request_id}/responses`, { status: 'Completed', result: { ok: true } })).status).toBe(201);
+    // Through MCP too: the agent asks the human for a decision.
+    const arch = await mcpAs('arch');
+    const sent = await arch.call('request_send', { to: 'human', intent: 'approve the schema' });
+    expect(sent.isError, sent.text).toBe(false);
+    expect((await call('human', 'GET', '/requests/open')).json.incoming).toEqual([expect.objectContaining({ intent: 'approve the schema' })]);
+  });
+});
