@@ -1,11 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { openHub } from '../src/hub/hub.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { tempDir } from './core.js';
-import { hubUrl, rssMb } from './hub-process.js';
+import { PARLEY_BIN, hubUrl, rssMb } from './hub-process.js';
 import { summarize, type Summary } from './stats.js';
 
 /**
@@ -17,7 +16,6 @@ import { summarize, type Summary } from './stats.js';
  * /proc every 50 ms) and the other participant's post latency. Used by the
  * load test (test/load/heavy-reader.test.ts) and by `npm run bench`.
  */
-const BIN = fileURLToPath(new URL('../../bin/parley', import.meta.url));
 const TEXT = 'the cache layer needs an eviction policy so we measure hit rates '.repeat(62); // ~4 KB
 
 export interface HeavyReaderResult {
@@ -47,7 +45,7 @@ export async function heavyReaderAttack(options: { messages: number; batchSize: 
     await seeding.close();
     // Posting speed is not measured here: the limit is set above the victim's steady pace.
     fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ chat: { limits: { writesPerMinute: 100_000 } } }));
-    hub = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { env: { ...process.env, PARLEY_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    hub = spawn(process.execPath, [PARLEY_BIN, 'serve', '--port', '0'], { env: { ...process.env, PARLEY_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
     const url = await hubUrl(hub);
     const pid = hub.pid!;
 
