@@ -4,7 +4,7 @@ import path from 'node:path';
 import { openHub } from '../src/hub/hub.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { tempDir } from './core.js';
-import { PARLEY_BIN, hubUrl, rssMb } from './hub-process.js';
+import { HUB_NODE_FLAGS, PARLEY_BIN, hubUrl, rssMb } from './hub-process.js';
 import { summarize, type Summary } from './stats.js';
 
 /**
@@ -45,7 +45,7 @@ export async function heavyReaderAttack(options: { messages: number; batchSize: 
     await seeding.close();
     // Posting speed is not measured here: the limit is set above the victim's steady pace.
     fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ chat: { limits: { writesPerMinute: 100_000 } } }));
-    hub = spawn(process.execPath, [PARLEY_BIN, 'serve', '--port', '0'], { env: { ...process.env, PARLEY_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    hub = spawn(process.execPath, [...HUB_NODE_FLAGS, PARLEY_BIN, 'serve', '--port', '0'], { env: { ...process.env, PARLEY_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
     const url = await hubUrl(hub);
     const pid = hub.pid!;
 

@@ -14,6 +14,9 @@ export const PARLEY_BIN = ((): string => {
   }
 })();
 
+/** Node flags the hub runs with, as `npm start` and bin/parley's own first line give them. */
+export const HUB_NODE_FLAGS = ['--max-semi-space-size=2'];
+
 /** Resolves with the hub's base URL once it says it is running. */
 export function hubUrl(hub: ChildProcess): Promise<string> {
   let out = '';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tempDir } from './core.js';
-import { PARLEY_BIN, hubUrl, rssMb } from './hub-process.js';
+import { HUB_NODE_FLAGS, PARLEY_BIN, hubUrl, rssMb } from './hub-process.js';
 import type { SoakLoadJob, SoakLoadResult } from './soak-load.js';
 
 /**
@@ -25,7 +25,7 @@ export async function soak(options: { agents: number; seconds: number; windowSec
   const home = tempDir('parley-soak-');
   // The soak measures memory, not the post limit: it sets its own, above what 100 agents post.
   fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ chat: { limits: { writesPerMinute: 1_000_000 } } }));
-  const hub = spawn(process.execPath, [PARLEY_BIN, 'serve', '--port', '0'], { env: { ...process.env, PARLEY_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const hub = spawn(process.execPath, [...HUB_NODE_FLAGS, PARLEY_BIN, 'serve', '--port', '0'], { env: { ...process.env, PARLEY_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
   try {
     const url = await hubUrl(hub);
     const admin = fs.readFileSync(path.join(home, 'admin.token'), 'utf8').trim();

@@ -373,6 +373,8 @@ async function spawnOnce(file: string, source: SearchSource, diskFull: boolean):
   createPrivateFile(file);
   const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
     workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS, storeId: source.storeId, maxSeq: source.maxSeq(), diskFull },
+    // The indexer holds little but churns through every message: a small young generation keeps its memory flat.
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });
   await new Promise<void>((resolve, reject) => {
     const onMessage = (message: WorkerMessage): void => {

@@ -79,7 +79,7 @@ export function openStore(options: StoreOptions): Store {
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');
     // Bounded page cache (KiB): memory stays flat however long the history grows.
-    db.pragma('cache_size = -32768');
+    db.pragma('cache_size = -8192');
     db.pragma('temp_store = MEMORY');
     migrate(db);
   } catch (error) {
