@@ -360,7 +360,7 @@ export class Actor implements ParticipantApi {
           { field: fixed },
         );
       }
-      const parsed = (await redactInput(this.#ctx, parseInput(SelfProfilePatchSchema, patch))).value;
+      const parsed = (await redactInput(this.#ctx, parseInput(SelfProfilePatchSchema, patch, 'profile'))).value;
       const { participant } = this.#seat;
       const updated = await transact(this.#ctx, () => ensureParticipant(this.#ctx, participant.handle, parsed));
       return participantView(updated);

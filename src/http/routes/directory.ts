@@ -1,6 +1,8 @@
 import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
 import { jsonBody } from '../body.js';
+import { parseInput } from '../../errors/parley-error.js';
+import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema } from '../../schema/participant.js';
 import type { Config } from '../../config/schema.js';
 
 /** Who the caller is, who else is here, which sessions exist, and the caller's own profile. */
@@ -16,7 +18,12 @@ export function directoryRoutes(config: Config): Hono<Env> {
   });
   app.get('/participants', async (c) => c.json({ participants: await c.get('actor').participants() }));
   app.get('/sessions', async (c) => c.json({ sessions: await c.get('actor').sessions() }));
-  // The library validates the patch, and says why kind and roles cannot be changed here.
-  app.patch('/profile', async (c) => c.json({ participant: await c.get('actor').updateProfile((await jsonBody(c)) as never) }));
+  app.patch('/profile', async (c) => {
+    const body = await jsonBody(c);
+    // Kind and roles go to the library, which says how they are set; any other bad field is named as the body names it.
+    const registered = typeof body === 'object' && body !== null && REGISTERED_PROFILE_FIELDS.some((key) => key in body);
+    const patch = registered ? (body as never) : parseInput(SelfProfilePatchSchema, body);
+    return c.json({ participant: await c.get('actor').updateProfile(patch) });
+  });
   return app;
 }
