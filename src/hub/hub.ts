@@ -266,6 +266,12 @@ export class Hub {
 
 export async function openHub(options: HubOptions): Promise<Hub> {
   const config = parseConfig(options.config, () => 'the options given to openHub');
+  // A home given as anything but a path (an object stringifies to "[object Object]") would put a store in the working directory.
+  if (typeof options.home !== 'string' || options.home.trim() === '') {
+    throw new ParleyError('INVALID_INPUT', `Invalid home: give the home directory as a path string (got ${typeof options.home === 'string' ? 'an empty string' : typeof options.home}).`, {
+      field: 'home',
+    });
+  }
   const home = path.resolve(options.home);
   const logger = options.logger ?? createStderrLogger();
   const now = options.now ?? Date.now;

@@ -29,6 +29,8 @@ export async function stopHubs(): Promise<void> {
 
 /** The environment of a child: this process's, without any PARLEY_* setting that would leak in, and the home. */
 export function childEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  // A child given anything but an absolute path would make its home relative to the repository.
+  if (typeof home !== 'string' || !path.isAbsolute(home)) throw new Error(`childEnv: the home must be an absolute path, got ${String(home)}`);
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PARLEY_')) env[key] = value;
   return { ...env, PARLEY_HOME: home, ...extra };
