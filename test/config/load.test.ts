@@ -402,15 +402,10 @@ describe('config loading', () => {
     expect(path.isAbsolute(resolveHome(undefined, { PARLEY_HOME: 'relative' }))).toBe(true);
   });
 
-  // KNOWN BUG (src/config/load.ts resolveHome): an empty PARLEY_HOME is taken as "" and resolves
-  // to the working directory, although every other empty PARLEY_* variable is ignored. Remove
-  // `.fails` once resolveHome skips empty values.
   it('config - an empty PARLEY_HOME is ignored like other empty variables', () => {
     expect(resolveHome(undefined, { PARLEY_HOME: '' })).toBe(path.join(os.homedir(), D.DEFAULT_HOME_DIRNAME));
   });
 
-  // KNOWN BUG (src/config/load.ts markSources): an unknown key whose value is an empty object
-  // records no source, so the message says "from defaults". Remove `.fails` once fixed.
   it('config - an unknown key holding an empty object still names the config file', () => {
     const dir = home();
     const file = writeConfig(dir, { chat: { limit: {} } });
@@ -419,8 +414,6 @@ describe('config loading', () => {
     expect(error.message).toContain(`config file ${file}`);
   });
 
-  // KNOWN BUG (src/config/load.ts setPath): an environment variable under a key whose file value
-  // is not an object silently replaces that invalid value instead of reporting it. Remove `.fails` once fixed.
   it('config - an invalid section in the file is reported even when the environment sets a key inside it', () => {
     const dir = home();
     writeConfig(dir, { chat: 5 });

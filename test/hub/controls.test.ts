@@ -167,7 +167,8 @@ describe('participation', () => {
     expect(items.find((i) => i.event.content === 'four of us now')?.respondHint).toBe(false);
     await human.post({ thread: 'general', text: 'but @alice, you answer' });
     expect((await alice.inbox()).items[0]).toMatchObject({ reason: 'mention', respondHint: true });
-    expect(bob).toBeDefined();
+    // Addressed to alice: bob, the fourth of four, is not asked to answer it.
+    expect((await bob.inbox()).items.find((i) => i.event.content === 'but @alice, you answer')?.respondHint).toBe(false);
   });
 
   it('participation - a message addressed with to sets respondHint for that reader only', async () => {
