@@ -112,15 +112,6 @@ export class EventLog {
     return this.after.all(threadId, afterSeq, this.visibleUpTo, limit) as EventRow[];
   }
 
-  /** Newest first, strictly before `beforeSeq`. */
-  readBefore(threadId: string, beforeSeq: number, limit: number): EventRow[] {
-    return this.before.all(threadId, beforeSeq, this.visibleUpTo, limit) as EventRow[];
-  }
-
-  readBetween(threadId: string, afterSeq: number, beforeSeq: number, limit: number): EventRow[] {
-    return this.range.all(threadId, afterSeq, beforeSeq, this.visibleUpTo, limit) as EventRow[];
-  }
-
   /*
    * Pages bounded in rows and in bytes: rows are stepped one at a time and
    * the page ends at `limit` rows or once `maxBytes` of stored content is
