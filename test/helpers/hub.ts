@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { HttpServer } from '../../src/http/server.js';
 import { openHub, type Hub, type HubOptions } from '../../src/hub/hub.js';
 import { createMemoryLogger, type MemoryLogger } from '../../src/util/logger.js';
 
@@ -31,6 +32,16 @@ export async function openTestHub(options: Partial<HubOptions> = {}): Promise<Te
       cleanup();
     },
   };
+}
+
+/**
+ * Stops a hub served in process, as "parley serve" does: the hub's shutdown
+ * ends the open streams and waits, then the server finishes closing.
+ */
+export async function closeServed(hub: TestHub | undefined, server: HttpServer | undefined): Promise<void> {
+  const closing = server?.close();
+  await hub?.close();
+  await closing;
 }
 
 /** Runs `fn` and returns the error it threw (failing if it did not throw). */

@@ -8,14 +8,12 @@ import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { SignInThrottle, type SignInAttempt, type SignInLimits } from '../../src/http/sign-in-throttle.js';
 import { hostsFor } from '../../src/http/host-guard.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
 
 let t: TestHub | undefined;
 let server: HttpServer | undefined;
 afterEach(async () => {
-  const closing = server?.close();
-  await t?.close();
-  await closing;
+  await closeServed(t, server);
   server = undefined;
   t = undefined;
 });

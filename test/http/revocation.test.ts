@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
 import { connectHttp } from '../helpers/mcp.js';
 import { openStream } from '../helpers/sse.js';
 
@@ -13,9 +13,7 @@ import { openStream } from '../helpers/sse.js';
 let t: TestHub | undefined;
 let server: HttpServer | undefined;
 afterEach(async () => {
-  const closing = server?.close();
-  await t?.close();
-  await closing;
+  await closeServed(t, server);
   server = undefined;
   t = undefined;
 });

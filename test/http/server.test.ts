@@ -2,16 +2,14 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
 
 let t: TestHub | undefined;
 let server: HttpServer | undefined;
 const sockets: net.Socket[] = [];
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy();
-  const closing = server?.close();
-  await t?.close();
-  await closing;
+  await closeServed(t, server);
   server = undefined;
   t = undefined;
 });

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createMemoryLogger, type MemoryLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
 
 /**
  * A live-stream reader that connects and then never reads: the hub keeps a
@@ -15,9 +15,7 @@ let server: HttpServer | undefined;
 let socket: net.Socket | undefined;
 afterEach(async () => {
   socket?.destroy();
-  const closing = server?.close();
-  await t?.close();
-  await closing;
+  await closeServed(t, server);
   server = undefined;
   t = undefined;
 });

@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
 import { openStream, type SseFrame } from '../helpers/sse.js';
 
 let t: TestHub | undefined;
 let server: HttpServer | undefined;
 afterEach(async () => {
-  // As "parley serve" does: the hub's shutdown ends the open streams, then the server closes.
-  const closing = server?.close();
-  await t?.close();
-  await closing;
+  await closeServed(t, server);
   server = undefined;
   t = undefined;
 });

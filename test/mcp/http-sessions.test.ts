@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConfigInput } from '../../src/config/schema.js';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createMemoryLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
 import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
 
 /**
@@ -16,9 +16,7 @@ const clients: McpTestClient[] = [];
 
 afterEach(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  const closing = server?.close();
-  await t?.close();
-  await closing;
+  await closeServed(t, server);
   server = undefined;
   t = undefined;
 });
