@@ -62,12 +62,16 @@ export function intQuery(c: Context, name: string): number | undefined {
   return Number(value);
 }
 
-/** `application/json`, with no charset or a UTF-8 one: the only body the API reads. */
-function requireJsonContentType(c: Context): void {
-  const header = c.req.header('content-type');
+/** Whether a Content-Type names the only body the hub reads: `application/json`, with no charset or a UTF-8 one. */
+export function isJsonContentType(header: string | undefined): boolean {
   const [mediaType, ...parameters] = (header ?? '').split(';').map((part) => part.trim().toLowerCase());
   const charset = parameters.find((parameter) => parameter.startsWith('charset='))?.slice('charset='.length).replace(/^"(.*)"$/, '$1');
-  if (mediaType === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8')) return;
+  return mediaType === 'application/json' && (charset === undefined || charset === 'utf-8' || charset === 'utf8');
+}
+
+function requireJsonContentType(c: Context): void {
+  const header = c.req.header('content-type');
+  if (isJsonContentType(header)) return;
   const sent = header === undefined ? 'no Content-Type' : `Content-Type "${header.slice(0, 100)}"`;
   throw new ParleyError('UNSUPPORTED_MEDIA_TYPE', `The request body was sent with ${sent}; send a JSON object with Content-Type: application/json.`, {
     field: 'Content-Type',

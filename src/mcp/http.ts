@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import type { Actor } from '../hub/actor.js';
 import type { Credential, Hub } from '../hub/hub.js';
 import type { Logger } from '../util/logger.js';
-import { readBodyText } from '../http/body.js';
+import { isJsonContentType, readBodyText } from '../http/body.js';
 import { nodeBindings } from '../http/node-bindings.js';
 import { SessionEventStore } from './event-store.js';
 import { heldJsonResponses, releaseFinishedJsonResponses } from './json-response-release.js';
@@ -67,8 +67,7 @@ export class McpHttpSessions {
     const sessionId = c.req.header('mcp-session-id');
     let parsedBody: unknown;
     if (c.req.method === 'POST') {
-      const type = c.req.header('content-type') ?? '';
-      if (!/^application\/json\s*(;|$)/i.test(type)) {
+      if (!isJsonContentType(c.req.header('content-type'))) {
         return rpcError(415, -32000, 'Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.');
       }
       try {
