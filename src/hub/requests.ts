@@ -157,21 +157,35 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
 }
 
 export function openRequests(ctx: HubContext, seat: Seat): { incoming: OpenRequest[]; outgoing: OpenRequest[] } {
-  const view = (row: RequestRow): OpenRequest => ({
-    request_id: row.request_id,
-    intent: row.intent,
-    from: ctx.state.participants.get(row.from_id)?.handle ?? row.from_id,
-    to: ctx.state.participants.get(row.to_id)?.handle ?? row.to_id,
-    thread: row.thread_id,
-    hop: row.hop,
-    status: row.status === 'Accepted' ? 'Accepted' : 'open',
-    seq: row.seq,
-    ...(row.reply_to === null ? {} : { reply_to: row.reply_to }),
-  });
+  const view = (row: RequestRow): OpenRequest => {
+    // The index row holds no text or params; the request's event holds what was asked.
+    const asked = askedIn(ctx, row.seq);
+    return {
+      request_id: row.request_id,
+      intent: row.intent,
+      ...(asked.text === undefined ? {} : { text: asked.text }),
+      params: asked.params,
+      from: ctx.state.participants.get(row.from_id)?.handle ?? row.from_id,
+      to: ctx.state.participants.get(row.to_id)?.handle ?? row.to_id,
+      thread: row.thread_id,
+      hop: row.hop,
+      status: row.status === 'Accepted' ? 'Accepted' : 'open',
+      seq: row.seq,
+      ...(row.reply_to === null ? {} : { reply_to: row.reply_to }),
+    };
+  };
   return {
     incoming: ctx.store.requests.openIncoming(seat.participant.id, seat.session.id, ctx.store.events.visibleUpTo).map(view),
     outgoing: ctx.store.requests.openOutgoing(seat.participant.id, seat.session.id, ctx.store.events.visibleUpTo).map(view),
   };
+}
+
+/** The text and params of the request event at `seq` (stored as already redacted). */
+function askedIn(ctx: HubContext, seq: number): { text?: string; params: unknown } {
+  const row = ctx.store.events.bySeq(seq);
+  if (!row || row.type !== 'request') return { params: {} };
+  const content = JSON.parse(row.content) as RequestContent;
+  return { ...(content.text === undefined ? {} : { text: content.text }), params: content.params ?? {} };
 }
 
 /** Structured values must be JSON, fit the configured size and nest no deeper than the configured depth. */

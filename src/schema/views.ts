@@ -56,6 +56,10 @@ export interface ThreadDetail {
 export interface OpenRequest {
   request_id: string;
   intent: string;
+  /** What is asked, as the request's author wrote it (absent when they gave only an intent). */
+  text?: string;
+  /** The request's structured parameters (`{}` when none were given). */
+  params: unknown;
   from: string;
   to: string;
   thread: string;

@@ -71,6 +71,19 @@ describe('requests', () => {
     expect(view.outgoing.map((r) => [r.request_id, r.to, r.intent, r.status])).toEqual([[toB.request_id, 'agent-b', 'review', 'open']]);
   });
 
+  it('requests - the open view says what is asked: the text and params, not only the intent', async () => {
+    const { a, b } = await pair();
+    const asked = await a.request({ to: 'agent-b', intent: 'approve', text: 'It drops the `sessions` table.', params: { table: 'sessions', rows: 12 } });
+    const bare = await a.request({ to: 'agent-b', intent: 'ping' });
+    const incoming = (await b.openRequests()).incoming;
+    expect(incoming.find((r) => r.request_id === asked.request_id)).toMatchObject({ text: 'It drops the `sessions` table.', params: { table: 'sessions', rows: 12 } });
+    const plain = incoming.find((r) => r.request_id === bare.request_id);
+    expect(plain?.params).toEqual({});
+    expect(plain && 'text' in plain).toBe(false);
+    // The asker sees the same in what it waits for.
+    expect((await a.openRequests()).outgoing.find((r) => r.request_id === asked.request_id)?.text).toBe('It drops the `sessions` table.');
+  });
+
   it('requests - only the addressee may respond', async () => {
     const { a } = await pair();
     const c = await t!.hub.join({ handle: 'agent-c', session: 's' });
