@@ -102,14 +102,16 @@ describe('web page: the human in the conversation', () => {
   });
 
   it("web - mute and pause from the page make the agent's next post fail with the explicit error; the panel shows who set them", async () => {
-    await page.getByRole('button', { name: 'Mute @coder' }).click();
-    await expect.poll(() => page.locator('[data-member="coder"] .badge.warn').textContent()).toBe('muted by @human');
+    // The panel starts closed: the Steering button opens it.
+    await page.locator('.thread-head').getByRole('button', { name: 'Steering' }).click();
+    await page.getByRole('switch', { name: 'Mute @coder' }).check();
+    await expect.poll(() => page.locator('[data-member="coder"] .muted-by').textContent()).toBe('by @human');
     const muted = await coder.call('chat_post', { text: 'can I still talk?' });
     expect(muted.isError).toBe(true);
     expect(muted.text).toMatch(/^PARTICIPANT_MUTED: .*muted in thread "general" by @human/);
     await page.screenshot({ path: screenshotPath('steering-muted') });
-    await page.getByRole('button', { name: 'Unmute @coder' }).click();
-    await expect.poll(() => page.locator('[data-member="coder"] .badge.warn').count()).toBe(0);
+    await page.getByRole('switch', { name: 'Mute @coder' }).uncheck();
+    await expect.poll(() => page.locator('[data-member="coder"] .muted-by').count()).toBe(0);
 
     await page.locator('[data-control="Paused"]').getByRole('button', { name: 'Pause' }).click();
     await expect.poll(() => page.locator('[data-control="Paused"] .by').textContent()).toBe(' — set by @human');
@@ -135,7 +137,7 @@ describe('web page: the human in the conversation', () => {
     await page.locator('.invite').getByLabel('Role in this thread').fill('ux');
     await page.locator('.invite').getByRole('button', { name: 'Invite' }).click();
     await expect.poll(() => page.locator('[data-member="designer"] .badge').allTextContents()).toContain('invited');
-    await page.getByRole('button', { name: 'Prod' }).first().click();
+    await page.getByRole('button', { name: /^Prod @/ }).first().click();
     // Each control is in the log as a one-line note.
     await expect.poll(() => page.locator('.timeline .event-control').allTextContents()).toEqual(
       expect.arrayContaining([
@@ -194,6 +196,7 @@ describe('web page: the human in the conversation', () => {
     await page.getByRole('button', { name: /Open requests/ }).click();
     const item = page.locator(`.request-item[data-request="${String(asked.value.request_id)}"]`);
     expect(await item.textContent()).toContain('approve the migration from @coder to @human');
+    expect(await item.locator('.md code').textContent()).toBe('sessions');
     await page.screenshot({ path: screenshotPath('requests') });
     await item.getByLabel(/Note for/).fill('Approved; keep a backup first.');
     await item.getByRole('button', { name: 'Completed' }).click();

@@ -66,8 +66,8 @@ async function signedIn(who: Me): Promise<void> {
 
 function Shell() {
   const [menuOpen, setMenuOpen] = useState(false);
-  // Beside the thread on a wide window; below it on a narrow one, so it starts closed there.
-  const [steering, setSteering] = useState(() => window.matchMedia('(min-width: 821px)').matches);
+  // Steering is opened when wanted (the Steering button), so the conversation has the room first.
+  const [steering, setSteering] = useState(false);
   const who = me.value!;
   const v = view.value;
   const thread = currentThread.value;

@@ -36,3 +36,26 @@ md.renderer.rules.image = (tokens, idx) => {
 export function renderMarkdown(text: string): string {
   return md.render(text);
 }
+
+/**
+ * Message text as the words a reader sees, without markdown's markup (no
+ * `##`, `**`, backticks or link targets): for one-line snippets such as search
+ * results. The result is plain text, to be put in the page as text, never as HTML.
+ */
+export function markdownToPlainText(text: string): string {
+  const words: string[] = [];
+  for (const token of md.parse(text, {})) {
+    if (token.type === 'inline') {
+      for (const child of token.children ?? []) {
+        if (child.type === 'softbreak' || child.type === 'hardbreak') words.push(' ');
+        else if (child.type === 'image') words.push(child.content);
+        else if (child.type === 'text' || child.type === 'code_inline' || child.type === 'html_inline') words.push(child.content);
+      }
+    } else if (token.type === 'fence' || token.type === 'code_block' || token.type === 'html_block') {
+      words.push(token.content);
+    }
+    // Every block ends a run of words: the next starts after a space.
+    if (token.block && token.nesting !== 1) words.push(' ');
+  }
+  return words.join('').replace(/\s+/g, ' ').trim();
+}

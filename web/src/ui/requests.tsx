@@ -2,13 +2,15 @@ import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { attempt, openRequests, openThread, refreshRequests, threads } from '../state/store.js';
 import type { OpenRequest, RequestStatus } from '../types.js';
-import { Status } from './message.js';
+import { Markdown, Status } from './message.js';
 import { othersThanMe, ParticipantSelect } from './people.js';
 
 /**
- * Open requests to and from the human. Those addressed to the human are
- * answered in one click (Accepted, Rejected, Completed, Failed) with an
- * optional note; the human can also ask something of a participant.
+ * Open requests to and from the human, each with what it asks: its intent,
+ * its text (markdown, rendered safely) and its params as a list of names and
+ * values. Those addressed to the human are answered in one click (Accepted,
+ * Rejected, Completed, Failed) with an optional note; the human can also ask
+ * something of a participant.
  */
 const STATUSES: RequestStatus[] = ['Accepted', 'Rejected', 'Completed', 'Failed'];
 
@@ -30,6 +32,7 @@ export function RequestsView() {
         {outgoing.map((r) => (
           <li key={r.request_id} class="request-item" data-request={r.request_id}>
             <RequestLine request={r} />
+            <Asked request={r} />
           </li>
         ))}
       </ul>
@@ -55,6 +58,46 @@ function RequestLine({ request }: { request: OpenRequest }) {
   );
 }
 
+/** What the request asks beyond its intent: the text, then the params. */
+function Asked({ request }: { request: OpenRequest }) {
+  return (
+    <>
+      {request.text && <Markdown text={request.text} />}
+      <Params value={request.params} />
+    </>
+  );
+}
+
+/**
+ * Params as a person reads them: an object as one line per name with its
+ * value (text as written, anything else as compact JSON); any other value as
+ * JSON. Nothing when the request has none.
+ */
+function Params({ value }: { value: unknown }) {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return (
+      <pre class="params" dir="ltr">
+        {JSON.stringify(value, null, 2)}
+      </pre>
+    );
+  }
+  const entries = Object.entries(value);
+  if (entries.length === 0) return null;
+  return (
+    <dl class="params-list">
+      {entries.map(([name, v]) => (
+        <div key={name}>
+          <dt>
+            <bdi>{name}</bdi>
+          </dt>
+          <dd dir={typeof v === 'string' ? 'auto' : 'ltr'}>{typeof v === 'string' ? v : JSON.stringify(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function Incoming({ request }: { request: OpenRequest }) {
   const [note, setNote] = useState('');
   const respond = (status: RequestStatus) =>
@@ -66,6 +109,7 @@ function Incoming({ request }: { request: OpenRequest }) {
   return (
     <li class="request-item" data-request={request.request_id}>
       <RequestLine request={request} />
+      <Asked request={request} />
       <div class="respond">
         <input value={note} onInput={(e) => setNote(e.currentTarget.value)} placeholder="Result note (optional)" aria-label={`Note for ${request.intent}`} />
         {STATUSES.filter((s) => !(s === 'Accepted' && request.status === 'Accepted')).map((s) => (

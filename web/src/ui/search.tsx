@@ -1,8 +1,15 @@
 import { openThread, searchResults, threads } from '../state/store.js';
+import type { ParleyEvent } from '../types.js';
+import { markdownToPlainText } from './markdown.js';
 import { summaryOf } from './message.js';
+import { snippetOf } from './snippet.js';
 import { Time } from './time.js';
 
-/** Full-text search results for the session; each opens its thread at the message. */
+/**
+ * Full-text search results for the session; each opens its thread at the
+ * message. A result shows the words of the message around what matched, as
+ * text (its markdown is not shown as markup), with the matching words marked.
+ */
 export function SearchView({ query }: { query: string }) {
   const results = searchResults.value;
   return (
@@ -21,14 +28,20 @@ export function SearchView({ query }: { query: string }) {
                 <span class="meta">
                   <bdi class="where">{thread ? thread.name : 'a thread'}</bdi> · <strong>@{e.author}</strong> · <Time iso={e.ts} />
                 </span>
-                <span class="snippet" dir="auto">
-                  {summaryOf(e).slice(0, 200)}
-                </span>
+                <Snippet event={e} query={query} />
               </button>
             </li>
           );
         })}
       </ul>
     </section>
+  );
+}
+
+function Snippet({ event, query }: { event: ParleyEvent; query: string }) {
+  return (
+    <span class="snippet" dir="auto">
+      {snippetOf(markdownToPlainText(summaryOf(event)), query).map((piece, i) => (piece.hit ? <mark key={i} class="hit">{piece.text}</mark> : piece.text))}
+    </span>
   );
 }

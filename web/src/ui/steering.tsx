@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { attempt, detail, me, refreshDetail } from '../state/store.js';
-import type { ThreadInfo } from '../types.js';
+import type { ThreadDetail, ThreadInfo } from '../types.js';
 import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 
 /**
@@ -62,40 +62,76 @@ export function SteeringPanel({ thread }: { thread: ThreadInfo }) {
         />
       </dl>
 
-      <h3>Members</h3>
-      <ul class="members">
-        {d.members.map((m) => (
-          <li key={m.handle} data-member={m.handle}>
-            <span class="who">
-              @{m.handle} <PresenceChip handle={m.handle} />
-            </span>
-            <span class="state">
-              {m.hardMuted && <span class="badge warn">muted{m.mutedBy ? ` by @${m.mutedBy}` : ''}</span>}
-              {m.invited && <span class="badge">invited</span>}
-              {m.subscription !== 'subscribed' && <span class="badge">{m.subscription}</span>}
-            </span>
-            {m.handle !== myHandle && (
-              <span class="member-actions">
-                {m.hardMuted ? (
-                  <button type="button" class="small secondary" onClick={() => void control({ unmute: { targets: [m.handle] } })}>
-                    Unmute @{m.handle}
-                  </button>
-                ) : (
-                  <button type="button" class="small secondary" onClick={() => void control({ mute: { targets: [m.handle] } })}>
-                    Mute @{m.handle}
-                  </button>
-                )}
-                <button type="button" class="small secondary" onClick={() => void control({ prod: [m.handle] })}>
-                  Prod
-                </button>
-              </span>
-            )}
-          </li>
-        ))}
-      </ul>
+      <h3 id="members-title">Members</h3>
+      <table class="members" aria-labelledby="members-title">
+        <thead>
+          <tr>
+            <th scope="col">Member</th>
+            <th scope="col">Muted</th>
+            <th scope="col">
+              <span class="visually-hidden">Prod</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {d.members.map((m) => (
+            <MemberRow key={m.handle} member={m} mine={m.handle === myHandle} control={control} />
+          ))}
+        </tbody>
+      </table>
       <Invite thread={thread} members={d.members.map((m) => m.handle)} onInvite={(body) => control({ invite: body })} />
     </aside>
   );
+}
+
+/**
+ * One member, once: who they are and how they are here, then their own
+ * controls (mute as a switch showing who set it, prod). The human's own row
+ * has none: nobody steers themselves.
+ */
+type Member = ThreadDetail['members'][number];
+
+function MemberRow({ member: m, mine, control }: { member: Member; mine: boolean; control(body: unknown): Promise<unknown> }) {
+  return (
+    <tr data-member={m.handle}>
+      <th scope="row">
+        <span class="who">
+          @{m.handle} <PresenceChip handle={m.handle} />
+        </span>
+        {m.invited && <span class="badge">invited</span>}
+        {m.subscription !== 'subscribed' && <span class="badge">{m.subscription}</span>}
+      </th>
+      {mine ? (
+        <td colSpan={2}>
+          <span class="muted">you</span>
+          <MutedBy member={m} />
+        </td>
+      ) : (
+        <>
+          <td>
+            <input
+              type="checkbox"
+              role="switch"
+              checked={m.hardMuted}
+              aria-label={`Mute @${m.handle}`}
+              onChange={() => void control(m.hardMuted ? { unmute: { targets: [m.handle] } } : { mute: { targets: [m.handle] } })}
+            />
+            <MutedBy member={m} />
+          </td>
+          <td>
+            <button type="button" class="small secondary" aria-label={`Prod @${m.handle}`} onClick={() => void control({ prod: [m.handle] })}>
+              Prod
+            </button>
+          </td>
+        </>
+      )}
+    </tr>
+  );
+}
+
+function MutedBy({ member }: { member: Member }) {
+  if (!member.hardMuted) return null;
+  return <span class="muted-by">{member.mutedBy ? `by @${member.mutedBy}` : 'muted'}</span>;
 }
 
 function Control({ label, on, by, hint, action, onToggle }: { label: string; on: boolean; by?: string | undefined; hint: string; action: string; onToggle(): void }) {
