@@ -25,8 +25,7 @@ export function chatAllowed(config: Config, participant: Participant): boolean {
   return chatOpenFor(config, participant.profile);
 }
 
-export function registryFor(config: Config, participant: Participant): RoomRegistry {
-  const chat = chatAllowed(config, participant);
+export function registryFor(config: Config, participant: Participant, chat = chatAllowed(config, participant)): RoomRegistry {
   const key = chat ? 'chat' : 'no-chat';
   let registry = registries.get(key);
   if (!registry) {
