@@ -85,7 +85,17 @@ export async function mcp(argv: string[]): Promise<number> {
 
   const humans = await humanHandles(api);
   const rooms = values.rooms === undefined ? undefined : values.rooms.trim() === 'all' ? ('all' as const) : values.rooms.split(',').map((r) => r.trim()).filter(Boolean);
-  const { server } = createMcpServer({ api, config, participant: me.participant, session: me.session.name, humans, ...(rooms ? { rooms } : {}) });
+  // The hub says whether this participant has chat (its toggle, its excluded kinds); this process's own config may differ.
+  const chat = me.hub?.chat;
+  const { server } = createMcpServer({
+    api,
+    config,
+    participant: me.participant,
+    session: me.session.name,
+    humans,
+    ...(rooms ? { rooms } : {}),
+    ...(chat === undefined ? {} : { chat }),
+  });
   const participant: Participant = me.participant;
   const client = api;
   server.oninitialized = () => {

@@ -34,7 +34,8 @@ export class RestParticipant implements ParticipantApi {
     this.#http.close();
   }
 
-  whoami: Api['whoami'] = () => this.#http.request('GET', '/whoami');
+  /** Who this is, and what the hub allows it (`hub.chat`: whether it has chat there). */
+  whoami = (): Promise<Awaited<ReturnType<Api['whoami']>> & { hub?: { chat: boolean } }> => this.#http.request('GET', '/whoami');
   updateProfile: Api['updateProfile'] = async (patch) =>
     (await this.#http.request<{ participant: Awaited<ReturnType<Api['updateProfile']>> }>('PATCH', '/profile', patch)).participant;
   participants: Api['participants'] = async () =>

@@ -3,6 +3,7 @@ import { controlKindOf, parseControl, type ControlInput, type ControlKind, type 
 import { TO_ALL } from '../schema/event.js';
 import { ThreadRefSchema } from '../schema/names.js';
 import { redactInput } from './authored-input.js';
+import { assertReachableByChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { enterSession, ensureParticipant } from './directory.js';
 import { assertCanSee } from './posting.js';
@@ -53,7 +54,15 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
       });
     }
   }
-  if ('prod' in control) targets = targetsOf(control.prod, 'prod');
+  if ('prod' in control) {
+    targets = targetsOf(control.prod, 'prod');
+    // A prod asks for an answer in chat: one without chat could never give it.
+    targets.forEach((t, i) => assertReachableByChat(ctx.config, t, `control.prod.${i}`));
+  }
+  if ('invite' in control) {
+    const invitee = ctx.state.participantByHandle(control.invite.participant_id);
+    if (invitee) assertReachableByChat(ctx.config, invitee, 'control.invite.participant_id');
+  }
   for (const target of targets) assertCanSee(thread, target.id, `control.${kind}`);
   assertMaySteer(seat, thread);
   if (thread.kind === 'dm' && ('invite' in control || 'mute' in control)) {

@@ -1,5 +1,6 @@
 import { ProfileSchema, type Profile, type ProfileInput } from '../schema/participant.js';
 import { stripUndefined } from '../util/objects.js';
+import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { generateIdentity } from './identity.js';
 import type { ParticipantRecord, SessionRecord } from './state.js';
@@ -56,12 +57,17 @@ export function ensureParticipant(ctx: HubContext, handle: string, profileInput:
   return record;
 }
 
-/** Puts a participant in a session and subscribes them to its default channel (created on first use). */
+/**
+ * Puts a participant in a session and subscribes them to its default channel
+ * (created on first use) — unless chat is closed for them: then no channel is
+ * made or joined (nothing of chat is stored, and they count in no channel).
+ */
 export function enterSession(ctx: HubContext, tx: Transaction, session: SessionRecord, participant: ParticipantRecord): void {
   if (!session.members.has(participant.id)) {
     ctx.store.directory.addMember(session.id, participant.id, ctx.now());
     session.members.add(participant.id);
   }
+  if (!chatOpenFor(ctx.config, participant.profile)) return;
   const name = ctx.config.chat.defaultChannel;
   const general = ctx.state.channel(session.id, name);
   if (general) ensureSubscribed(ctx, general, participant.id);

@@ -4,6 +4,7 @@ import type { ParleyEvent } from '../schema/event.js';
 import { AckInputSchema, InboxInputSchema, WaitInputSchema, type AckInput, type InboxInput, type WaitInput } from '../schema/inputs.js';
 import type { DeliveryState } from '../store/delivery-store.js';
 import { rowSize, rowToEvent, type EventRow } from '../store/event-log.js';
+import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
@@ -74,12 +75,15 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     return true;
   };
 
+  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
   const pending = ctx.store.deliveries.pending(me, seat.session.id, ctx.store.events.visibleUpTo, limit + 1);
   if (pending.length > limit) more = true;
   for (const delivery of pending.slice(0, limit)) {
     const thread = ctx.state.threads.get(delivery.thread_id);
     const row = ctx.store.events.bySeq(delivery.seq);
     if (!thread || !row || !canSee(thread, me)) continue;
+    // Queued before chat was closed for this participant (the config changed): no longer theirs.
+    if (!chatOpen && !reachesWithoutChat(delivery.reason)) continue;
     if (!fits(row)) {
       more = true;
       break;
@@ -89,9 +93,9 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     items.push(itemOf(ctx, thread, event, me, { priority: 'high', reason, wakes: true }, mode.peek ? 'pending' : 'delivered'));
   }
 
-  // Normal and Low: per thread, the events past the cursor that are not already High items.
+  // Normal and Low: per thread, the events past the cursor that are not already High items (all chat: none without it).
   const scans: ThreadScan[] = [];
-  for (const thread of ctx.state.threadsOf(seat.session.id)) {
+  for (const thread of chatOpen ? ctx.state.threadsOf(seat.session.id) : []) {
     const membership = thread.members.get(me);
     if (!membership || membership.subscription === 'unsubscribed') continue;
     const cursor = ctx.store.deliveries.cursor(me, thread.id);
@@ -111,7 +115,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
         lastScanned = row.seq;
         if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) continue;
         const event = rowToEvent(row);
-        const placement = placementOf(thread, event, me, undefined);
+        const placement = placementOf(thread, event, me, undefined, chatOpen);
         if (placement) {
           candidates.push({ row, event, placement });
           candidateBytes += rowSize(row);
@@ -195,6 +199,7 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
   if (timeout === 0 || signal?.aborted) return { items: [], more: false, timedOut: timeout === 0 };
 
   const me = seat.participant.id;
+  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
   let closedByHub = false;
   const woke = await new Promise<boolean>((resolve) => {
     const finish = (value: boolean): void => {
@@ -210,7 +215,7 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
         if (item.kind !== 'event') return;
         const thread = ctx.state.threads.get(item.event.thread);
         if (!thread) return;
-        const placement = placementOf(thread, item.event, me, item.targets.get(me));
+        const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen);
         if (placement?.wakes) finish(true);
       },
       () => {
@@ -256,10 +261,12 @@ export async function acknowledge(ctx: HubContext, seat: Seat, input: AckInput):
 /** Targeted items in a given delivery state (e.g. delivered but not yet acknowledged), newest first. */
 export function deliveriesIn(ctx: HubContext, seat: Seat, state: DeliveryState, limit: number): Array<{ reason: string; state: DeliveryState; event: ParleyEvent }> {
   const me = seat.participant.id;
+  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
   return ctx.store.deliveries.byState(me, seat.session.id, state, ctx.store.events.visibleUpTo, limit).flatMap((d) => {
     const row = ctx.store.events.bySeq(d.seq);
     const thread = ctx.state.threads.get(d.thread_id);
     if (!row || !thread || !canSee(thread, me)) return [];
+    if (!chatOpen && !reachesWithoutChat(d.reason)) return [];
     return [{ reason: d.reason, state: d.state, event: rowToEvent(row) }];
   });
 }

@@ -1,4 +1,5 @@
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
+import { reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { ThreadRecord } from './state.js';
 import type { DeliveryReason } from './writer.js';
@@ -38,14 +39,20 @@ export function isThreadDone(ctx: HubContext, thread: ThreadRecord): boolean {
   return thread.state.expiresAt !== undefined && Date.parse(thread.state.expiresAt) <= ctx.now();
 }
 
-/** Where `event` goes for `participantId`, or undefined when it is not for them. */
+/**
+ * Where `event` goes for `participantId`, or undefined when it is not for them.
+ * Without chat (`chatOpen` false: the toggle is off or their kind is excluded)
+ * only requests addressed to them and responses to their requests land.
+ */
 export function placementOf(
   thread: ThreadRecord,
   event: ParleyEvent,
   participantId: string,
   targetReason: DeliveryReason | undefined,
+  chatOpen: boolean,
 ): Placement | undefined {
   if (event.from === participantId) return undefined;
+  if (!chatOpen && !reachesWithoutChat(targetReason)) return undefined;
   // A DM's creation is bookkeeping; its first message is what matters.
   if (thread.kind === 'dm' && event.type === 'system') return undefined;
   if (targetReason !== undefined) return { priority: 'high', reason: targetReason, wakes: true };

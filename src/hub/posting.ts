@@ -2,6 +2,7 @@ import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { TO_ALL, type EventMeta } from '../schema/event.js';
 import { DmInputSchema, PostInputSchema, type DmInput, type PostInput } from '../schema/inputs.js';
 import { redactInput } from './authored-input.js';
+import { assertReachableByChat, chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { findMentions } from './mentions.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
@@ -62,6 +63,8 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
   if (other.id === seat.participant.id) {
     throw new ParleyError('INVALID_INPUT', 'Invalid to: you cannot send a direct message to yourself.', { field: 'to' });
   }
+  // Checked before the DM thread is created, so a refused message leaves nothing behind.
+  assertReachableByChat(ctx.config, other, 'to');
   ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
   if (parsed.reply_to !== undefined) {
     // Check before the DM thread is created, so a refused message leaves nothing behind.
@@ -134,10 +137,11 @@ async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
   const me = seat.participant;
   const to = spec.to === undefined ? undefined : resolveMember(ctx, seat, spec.to, 'to');
   assertCanSee(thread, to?.id, 'to');
+  if (to) assertReachableByChat(ctx.config, to, 'to');
   if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, 'reply_to');
-  // In a DM only its two participants are reachable: other @names are plain text there.
+  // In a DM only its two participants are reachable, and no one without chat is: other @names are plain text.
   const mentions = findMentions(spec.text, seat.session, ctx.state).filter(
-    (id) => id !== me.id && canSee(thread, id),
+    (id) => id !== me.id && canSee(thread, id) && chatOpenFor(ctx.config, ctx.state.participant(id).profile),
   );
   const targets: Array<{ participantId: string; reason: DeliveryReason }> = [];
   if (thread.kind === 'dm') {

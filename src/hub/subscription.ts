@@ -1,5 +1,6 @@
 import { ParleyError } from '../errors/parley-error.js';
 import { rowToEvent, type EventRow } from '../store/event-log.js';
+import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf } from './participation.js';
@@ -43,6 +44,8 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter): Live
   let closed = false;
   let failure: ParleyError | undefined;
 
+  // Decided when subscribing, as the MCP tool list is when connecting.
+  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
   const visible = (thread: ThreadRecord | undefined): thread is ThreadRecord =>
     thread !== undefined && canSee(thread, me) && (!filter.thread || filter.thread.id === thread.id);
 
@@ -50,7 +53,7 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter): Live
     if (item.kind !== 'event') return filter.ephemeral !== false;
     const thread = ctx.state.threads.get(item.event.thread);
     if (!visible(thread)) return false;
-    if (filter.inbox) return placementOf(thread, item.event, me, item.targets.get(me)) !== undefined;
+    if (filter.inbox) return placementOf(thread, item.event, me, item.targets.get(me), chatOpen) !== undefined;
     return true;
   };
 

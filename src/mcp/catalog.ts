@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { excludedFromChat } from '../hub/chat-exclusion.js';
+import { chatOpenFor } from '../hub/chat-exclusion.js';
 import type { Participant } from '../schema/participant.js';
 import { chatRoom } from './rooms/chat.js';
 import { compatRoom } from './rooms/compat.js';
@@ -22,11 +22,10 @@ const CHAT_ROOMS = new Set(['chat', 'steer', 'compat']);
 const registries = new Map<string, RoomRegistry>();
 
 export function chatAllowed(config: Config, participant: Participant): boolean {
-  return config.chat.enabled && !excludedFromChat(config, participant.profile);
+  return chatOpenFor(config, participant.profile);
 }
 
-export function registryFor(config: Config, participant: Participant): RoomRegistry {
-  const chat = chatAllowed(config, participant);
+export function registryFor(config: Config, participant: Participant, chat = chatAllowed(config, participant)): RoomRegistry {
   const key = chat ? 'chat' : 'no-chat';
   let registry = registries.get(key);
   if (!registry) {

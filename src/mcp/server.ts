@@ -35,6 +35,8 @@ export interface McpConnectionOptions {
   humans: string[];
   /** The rooms to start with instead of the configured ones. */
   rooms?: string[] | 'all';
+  /** Whether the participant has chat, as a remote hub says (its toggle and excluded kinds); default: from `config`. */
+  chat?: boolean;
   logger?: Logger;
 }
 
@@ -51,8 +53,8 @@ export function settingsOf(config: Config): McpSettings {
 
 export function createMcpServer(options: McpConnectionOptions): { server: Server; rooms: ConnectionRooms } {
   const { api, config, participant, logger } = options;
-  const registry = registryFor(config, participant);
-  const chat = chatAllowed(config, participant);
+  const chat = options.chat ?? chatAllowed(config, participant);
+  const registry = registryFor(config, participant, chat);
   const server = new Server(
     { name: 'parley', version: VERSION },
     {

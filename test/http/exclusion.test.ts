@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
 import { tempHome } from '../helpers/hub.js';
 import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { openStream } from '../helpers/sse.js';
 import { fileSnapshot } from '../helpers/store-snapshot.js';
 
 /**
@@ -111,5 +112,62 @@ describe('excluded kinds', () => {
     const sent = await arch.call('request_send', { to: 'human', intent: 'approve the schema' });
     expect(sent.isError, sent.text).toBe(false);
     expect((await call('human', 'GET', '/requests/open')).json.incoming).toEqual([expect.objectContaining({ intent: 'approve the schema' })]);
+  });
+
+  it('exclusion - no chat reaches the excluded agent (mentions, channel messages, DMs, prods) through inbox, wait or the live stream; requests and responses do', async () => {
+    // The agent listens the ways it can: its inbox's live stream (REST) and MCP.
+    const stream = await openStream(`${hub.url}/api/v1/stream?inbox=true&events_only=true`, tokens.arch);
+    const arch = await mcpAs('arch');
+    // Chat goes on around it: a channel message, a mention of it.
+    expect((await call('coder', 'POST', '/threads/general/messages', { text: 'the schema is settled' })).status).toBe(201);
+    const mention = await call('coder', 'POST', '/threads/general/messages', { text: '@arch what do you think of the schema?' });
+    expect(mention.status).toBe(201);
+    // A mention of it is plain text: it would never read it.
+    expect(mention.json.mentions).toEqual([]);
+    // Messages addressed to it, and prods, are refused with a clear error naming the field; nothing is stored.
+    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const unreachable: Array<[keyof typeof tokens, string, string, unknown, string]> = [
+      ['coder', 'POST', '/dm', { to: 'arch', text: 'psst, the schema' }, 'to'],
+      ['human', 'POST', '/threads/general/messages', { to: 'arch', text: 'over to you' }, 'to'],
+      ['human', 'POST', '/threads/general/controls', { prod: ['arch'] }, 'control.prod.0'],
+      ['human', 'POST', '/threads/general/controls', { invite: { participant_id: 'arch' } }, 'control.invite.participant_id'],
+    ];
+    for (const [who, method, route, body, field] of unreachable) {
+      const answer = await call(who, method, route, body);
+      expect(answer.status, `${method} ${route} ${JSON.stringify(body)} → ${JSON.stringify(answer.json)}`).toBe(400);
+      expect(answer.json.error).toMatchObject({ code: 'INVALID_INPUT', field, message: expect.stringContaining('Send it a request instead') });
+    }
+    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+
+    // An MCP wait started now wakes for the request, not for the chat around it.
+    const waiting = arch.call('wait', { timeout_ms: 20_000 });
+    expect((await call('coder', 'POST', '/threads/general/messages', { text: '@arch ping' })).status).toBe(201);
+    const asked = await call('coder', 'POST', '/requests', { to: 'arch', intent: 'rate the schema' });
+    expect(asked.status).toBe(201);
+    const woke = await waiting;
+    expect(woke.isError, woke.text).toBe(false);
+    expect(woke.value.items).toEqual([expect.objectContaining({ reason: 'request', id: asked.json.id })]);
+
+    // It asks the human, who answers: the response reaches it.
+    const sent = await arch.call('request_send', { to: 'human', intent: 'approve the schema v2' });
+    expect(sent.isError, sent.text).toBe(false);
+    const answered = await call('human', 'POST', `/requests/${String(sent.value.request_id)}/responses`, { status: 'Completed', result: { approved: true } });
+    expect(answered.status).toBe(201);
+    const inbox = await arch.call('inbox', {});
+    expect(inbox.value.items).toEqual([expect.objectContaining({ reason: 'response', id: answered.json.id })]);
+    // Over REST, nothing of chat either (a peek shows what is still unread: nothing).
+    expect((await call('arch', 'GET', '/inbox?peek=true')).json.items).toEqual([]);
+
+    // The live stream carried the request to it and the response to it, and nothing of chat (its own request is not its inbox's).
+    const seen: Array<{ type: string; id: string }> = [];
+    while (seen.length < 2) {
+      const frame = await stream.next();
+      if (frame.event === 'event') seen.push(JSON.parse(frame.data) as { type: string; id: string });
+    }
+    stream.drop();
+    expect(seen.map((e) => [e.type, e.id])).toEqual([
+      ['request', asked.json.id],
+      ['response', answered.json.id],
+    ]);
   });
 });

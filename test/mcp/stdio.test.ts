@@ -118,4 +118,24 @@ describe('mcp over stdio', () => {
     const who = await agents[2]!.call('who');
     expect((who.value.participants as Array<{ handle: string }>).map((p) => p.handle).sort()).toEqual(['a1', 'a2', 'a3']);
   }, 60_000);
+
+  it('stdio - the rooms follow the hub it talks to: chat off there, or the agent\'s kind excluded there, means no chat tools, whatever the agent\'s own environment says', async () => {
+    const chatTools = (names: string[]) => names.filter((n) => /^(chat|steer|side)_/.test(n));
+    for (const [env, args] of [
+      [{ PARLEY_CHAT_ENABLED: 'false' }, ['--as', 'coder']],
+      [{ PARLEY_MCP_EXCLUDED_KINDS: 'architect' }, ['--as', 'arch', '--role', 'architect']],
+    ] as const) {
+      const { home, cleanup } = tempHome();
+      cleanups.push(cleanup);
+      // Only the hub has the setting: the agent CLI spawns `parley mcp` with its own environment.
+      const hub = await startServe(home, { env });
+      const agent = await stdioClient(home, hub.url, [...args, '--rooms', 'all']);
+      const names = await agent.toolNames();
+      expect(chatTools(names), JSON.stringify(env)).toEqual([]);
+      expect(names).toEqual(expect.arrayContaining(['inbox', 'wait', 'request_send']));
+      expect(agent.client.getInstructions()).not.toMatch(/chat_post/);
+      // Asked anyway, the hub would refuse: the tool is simply not there.
+      expect((await agent.call('chat_post', { text: 'hello' })).text).toMatch(/^NOT_FOUND: there is no tool "chat_post"/);
+    }
+  });
 });

@@ -108,20 +108,39 @@ describe('web page live stream', () => {
     expect(new Set(seqs).size).toBe(seqs.length);
   }, 90_000);
 
-  it('web - with chat.enabled=false the page shows "Chat disabled by configuration" instead of the chat panes', async () => {
+  it('web - with chat.enabled=false the page says chat is off (a banner, no chat panes, composer or search), asks the hub for nothing of chat, and still shows requests live', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
     const hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'pw-off', PARLEY_CHAT_ENABLED: 'false' } });
     const { browser, close } = await launchBrowser();
     cleanups.push(close);
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    // Every answer of the hub the page gets: none may be a refusal (the page must not call chat routes) but "not signed in yet".
+    const refusals: string[] = [];
+    page.on('response', (response) => {
+      if (response.url().includes('/api/v1/') && response.status() >= 400 && response.status() !== 401) refusals.push(`${response.status()} ${response.url()}`);
+    });
     await signIn(page, hub, 'pw-off');
-    await expect.poll(() => page.locator('main').textContent()).toContain('Chat disabled by configuration');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Chat disabled by configuration' }).count()).toBe(1);
+    expect(await page.locator('main').textContent()).toContain('Chat disabled by configuration');
     expect(await page.locator('.sidebar').textContent()).toContain('Chat disabled by configuration');
     expect(await page.locator('.timeline').count()).toBe(0);
+    expect(await page.locator('.composer').count()).toBe(0);
+    expect(await page.getByRole('search').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'New channel' }).count()).toBe(0);
-    // Requests and meetings are not chat: they stay.
-    expect(await page.getByRole('button', { name: /Open requests/ }).count()).toBe(1);
+    // Requests are not chat: one sent to the human now arrives on the live stream.
+    const coder = await joinOver(hub, { handle: 'coder' });
+    const asked = await fetch(`${hub.url}/api/v1/requests`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${coder}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: 'human', intent: 'approve-deploy', text: 'Ship 1.2 tonight?' }),
+    });
+    expect(asked.status).toBe(201);
+    await page.getByLabel('1 waiting for you').waitFor();
+    await page.getByRole('button', { name: /Open requests/ }).click();
+    await expect.poll(() => page.locator('main').textContent()).toContain('approve-deploy');
+    expect(await page.locator('.notice.error').count()).toBe(0);
+    expect(refusals).toEqual([]);
     await page.screenshot({ path: screenshotPath('chat-disabled') });
   }, 60_000);
 });

@@ -100,6 +100,14 @@ function Shell() {
           Sign out
         </button>
       </header>
+      {!chatEnabled.value && (
+        <div class="notice info chat-off" role="status">
+          <span>
+            <strong>Chat disabled by configuration.</strong> Channels, direct messages and search are off on this hub; requests, meetings and who is here
+            still work.
+          </span>
+        </div>
+      )}
       {notice.value && (
         <div class={`notice ${notice.value.kind}`} role="alert">
           <span>{notice.value.text}</span>

@@ -21,6 +21,8 @@ export interface Me {
   participant: Participant;
   session: { id: string; name: string };
   hub?: { chat: boolean; maxMessageChars: number; maxInputChars: number };
+  /** The newest committed seq when whoami answered (where a stream without a thread list starts). */
+  head?: number;
 }
 
 export interface SessionInfo {

@@ -4,17 +4,22 @@ import { jsonBody } from '../body.js';
 import { parseInput } from '../../errors/parley-error.js';
 import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema } from '../../schema/participant.js';
 import type { Config } from '../../config/schema.js';
+import { chatOpenFor } from '../../hub/chat-exclusion.js';
 
 /** Who the caller is, who else is here, which sessions exist, and the caller's own profile. */
 type Env = { Variables: AuthVariables };
 
 export function directoryRoutes(config: Config): Hono<Env> {
   const app = new Hono<Env>();
-  // `hub` tells a client (the page) what this hub allows: whether chat is on, where messages are cut (maxMessageChars) and refused (maxInputChars).
-  const hub = { chat: config.chat.enabled, maxMessageChars: config.chat.limits.maxMessageChars, maxInputChars: config.chat.limits.maxInputChars };
+  // `hub` tells a client (the page) what this hub allows the caller: whether it has chat (the toggle, and its kind not excluded),
+  // where messages are cut (maxMessageChars) and refused (maxInputChars). `head` is the newest committed seq: without chat
+  // (no thread list to take it from) a client streams its inbox with since=head to miss nothing read after this answer.
+  const limits = { maxMessageChars: config.chat.limits.maxMessageChars, maxInputChars: config.chat.limits.maxInputChars };
   app.get('/whoami', (c) => {
     const actor = c.get('actor');
-    return c.json({ participant: actor.participant, session: actor.session, hub });
+    const head = actor.head;
+    const participant = actor.participant;
+    return c.json({ participant, session: actor.session, hub: { chat: chatOpenFor(config, participant.profile), ...limits }, head });
   });
   app.get('/participants', async (c) => c.json({ participants: await c.get('actor').participants() }));
   app.get('/sessions', async (c) => c.json({ sessions: await c.get('actor').sessions() }));

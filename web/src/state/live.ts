@@ -1,7 +1,7 @@
 import { signal } from '@preact/signals';
 import { api } from '../api.js';
 import type { Me, MeetingFrame, ParleyEvent, PresenceInfo } from '../types.js';
-import { applyEvent, applyMeeting, applyPresence, resync, signedOut } from './store.js';
+import { applyEvent, applyMeeting, applyPresence, chatEnabled, resync, signedOut } from './store.js';
 
 /**
  * The page's one live stream (`GET /api/v1/stream`): log events, presence
@@ -39,7 +39,11 @@ export function stopLive(): void {
 }
 
 function connect(): void {
-  const url = lastSeq > 0 ? `/api/v1/stream?since=${lastSeq}` : '/api/v1/stream';
+  // Without chat the whole-session stream is refused: the person's inbox (requests, responses) with presence and meetings.
+  const params = new URLSearchParams(chatEnabled.value ? {} : { inbox: 'true' });
+  if (lastSeq > 0) params.set('since', String(lastSeq));
+  const query = params.toString();
+  const url = query ? `/api/v1/stream?${query}` : '/api/v1/stream';
   const es = new EventSource(url, { withCredentials: true });
   source = es;
   es.addEventListener('open', () => {

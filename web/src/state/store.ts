@@ -114,10 +114,14 @@ export async function attempt<T>(action: () => Promise<T>): Promise<T | undefine
 
 // Loading ---------------------------------------------------------------
 
-/** Loads the session; resolves with the hub's head seq as of the thread list (the live stream starts after it). */
+/**
+ * Loads the session; resolves with the hub's head seq as of the thread list (the live stream starts after it).
+ * Without chat there is no thread list: the head is read first, from whoami, so nothing read after it is missed.
+ */
 export async function loadSession(): Promise<number> {
+  const noThreads = async () => ({ threads: [] as ThreadInfo[], head: (await api<Me>('GET', '/whoami')).head ?? 0 });
   const [t, p, w, m, s] = await Promise.all([
-    api<{ threads: ThreadInfo[]; head: number }>('GET', '/threads'),
+    chatEnabled.value ? api<{ threads: ThreadInfo[]; head: number }>('GET', '/threads') : noThreads(),
     api<{ participants: Participant[] }>('GET', '/participants'),
     api<{ presence: PresenceInfo[] }>('GET', '/presence'),
     api<{ meetings: MeetingSummary[] }>('GET', '/meetings'),
@@ -136,6 +140,8 @@ export async function loadSession(): Promise<number> {
 }
 
 export async function refreshThreads(): Promise<void> {
+  // Without chat the hub lists no threads (CHAT_DISABLED): there are none to show.
+  if (!chatEnabled.value) return;
   const t = await api<{ threads: ThreadInfo[] }>('GET', '/threads');
   const current = view.value.kind === 'thread' ? view.value.id : undefined;
   // The thread on screen is read as it arrives: its count stays at zero.
@@ -240,6 +246,8 @@ export async function openThread(id: string, seq?: number): Promise<void> {
     detail.value = undefined;
     focusSeq.value = seq;
   });
+  // Without chat the view says so (an old link to a thread, say): nothing to fetch.
+  if (!chatEnabled.value) return;
   const log = logOf(id);
   try {
     if (seq !== undefined && !log.has(seq)) {

@@ -1,4 +1,4 @@
-import { acknowledge, attempt, forYou, openThread, threads } from '../state/store.js';
+import { acknowledge, attempt, chatEnabled, forYou, openThread, threads, view } from '../state/store.js';
 import { summaryOf } from './message.js';
 import { AuthorChip } from './people.js';
 import { dmLabel } from './sidebar.js';
@@ -37,7 +37,15 @@ export function ForYouView() {
                 {summaryOf(event).slice(0, 240)}
               </p>
               <div class="buttons-inline">
-                <button type="button" class="small secondary" onClick={() => void openThread(event.thread, event.seq)}>
+                {/* Without chat only requests and responses land here: they are shown in the requests view. */}
+                <button
+                  type="button"
+                  class="small secondary"
+                  onClick={() => {
+                    if (chatEnabled.value) void openThread(event.thread, event.seq);
+                    else view.value = { kind: 'requests' };
+                  }}
+                >
                   Open
                 </button>
                 <button type="button" class="small" onClick={() => void attempt(() => acknowledge([event.id]))}>

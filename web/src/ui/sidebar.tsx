@@ -41,16 +41,19 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
 
   return (
     <nav class="sidebar" aria-label="Conversations">
-      <form
-        class="search"
-        role="search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (query.trim()) go(() => void runSearch(query.trim()))();
-        }}
-      >
-        <input type="search" placeholder="Search the session" aria-label="Search the session" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
-      </form>
+      {/* Search reads chat: without chat there is nothing to search. */}
+      {chatEnabled.value && (
+        <form
+          class="search"
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (query.trim()) go(() => void runSearch(query.trim()))();
+          }}
+        >
+          <input type="search" placeholder="Search the session" aria-label="Search the session" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
+        </form>
+      )}
 
       {chatEnabled.value ? (
         <>
