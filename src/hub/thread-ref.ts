@@ -35,11 +35,10 @@ export function resolveThreadRef(ctx: HubContext, seat: Seat, ref: string, field
 
 function lookUp(ctx: HubContext, seat: Seat, ref: string, field: string): ThreadRecord | undefined {
   if (ULID_PATTERN.test(ref)) return ctx.state.threads.get(ref);
-  if (ref.startsWith('@')) return dmWith(ctx, seat, [ref]);
-  if (isDmRef(ref)) {
-    const handles = ref.slice(DM_PREFIX.length).split(',');
-    if (handles.length <= 2) return dmWith(ctx, seat, handles);
-  }
+  // A DM by its handles; what names none may still be a side channel's title ("dm: next steps").
+  const handles = ref.startsWith('@') ? [ref] : isDmRef(ref) ? ref.slice(DM_PREFIX.length).split(',') : [];
+  const dm = handles.length === 0 || handles.length > 2 ? undefined : dmWith(ctx, seat, handles);
+  if (dm) return dm;
   const channel = ChannelNameSchema.safeParse(ref);
   if (channel.success) {
     const found = ctx.state.channel(seat.session.id, channel.data);

@@ -43,6 +43,9 @@ describe('thread names', () => {
     await human.createChannel({ name: 'design' });
     await human.post({ thread: '#design', text: 'in design' });
     expect((await coder.history({ thread: '#Design' })).events.map((e) => e.content)).toContain('in design');
+    // A title that looks like a DM's name but names no participants is still a title.
+    const notes = await human.openSide({ parent: 'design', title: 'dm: next steps' });
+    expect((await coder.post({ thread: 'dm: next steps', text: 'noted' })).thread).toBe(notes.id);
     const side = await coder.openSide({ parent: 'design', title: 'Cache layout' });
     await coder.post({ thread: 'Cache layout', text: 'on the side' });
     const page = await human.history({ thread: 'cache layout' });
