@@ -23,6 +23,7 @@ export * as defaults from './config/defaults.js';
 
 export { ParleyError, isParleyError, toParleyError } from './errors/parley-error.js';
 export { ERROR_CODES, type ErrorCode, httpStatusOf, jsonRpcCodeOf } from './errors/codes.js';
+export { HINTS, hintText, type HintKey, type Surface } from './errors/hints.js';
 
 export * from './schema/names.js';
 export * from './schema/participant.js';

@@ -68,7 +68,7 @@ export const COMMANDS: Record<string, Command> = {
         ...(values.to ? { to: values.to } : {}),
         ...(values['reply-to'] ? { reply_to: values['reply-to'] } : {}),
       });
-      return { json: result, text: `posted #${result.seq} (${result.id})${result.truncated ? ' [truncated]' : ''}${result.redacted ? ' [redacted]' : ''}` };
+      return { json: result, text: `posted: seq ${result.seq}, id ${result.id}${result.truncated ? ' [truncated]' : ''}${result.redacted ? ' [redacted]' : ''}` };
     },
   },
   dm: {
@@ -77,7 +77,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: 2,
     async run(call, [to, text]) {
       const result = await call<{ id: string; seq: number }>('POST', '/dm', { to, text });
-      return { json: result, text: `sent #${result.seq} (${result.id})` };
+      return { json: result, text: `sent: seq ${result.seq}, id ${result.id}` };
     },
   },
   read: {
@@ -148,11 +148,11 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'Threads of the session with unread counts',
     positionals: 0,
     async run(call) {
-      const result = await call<{ threads: Array<{ id: string; kind: string; name: string; unread?: number; closed: boolean; paused: boolean }> }>('GET', '/threads');
+      const result = await call<{ threads: Array<{ id: string; kind: string; name: string; with?: string; unread?: number; closed: boolean; paused: boolean }> }>('GET', '/threads');
       return {
         json: result,
         text: result.threads
-          .map((t) => `${t.kind.padEnd(8)} ${(t.kind === 'channel' ? `#${t.name}` : t.name).padEnd(28)} ${String(t.unread ?? 0).padStart(4)} unread${t.paused ? '  [paused]' : ''}${t.closed ? '  [closed]' : ''}  ${t.id}`)
+          .map((t) => `${t.kind.padEnd(8)} ${(t.kind === 'channel' ? `#${t.name}` : t.with ? `@${t.with}` : t.name).padEnd(28)} ${String(t.unread ?? 0).padStart(4)} unread${t.paused ? '  [paused]' : ''}${t.closed ? '  [closed]' : ''}  ${t.id}`)
           .join('\n'),
       };
     },
@@ -176,7 +176,7 @@ const control = (kind: string, build: (args: string[]) => unknown, usage: string
   async run(call, args) {
     const [thread, ...rest] = args;
     const result = await call<{ seq: number; control: string }>('POST', `/threads/${enc(thread!)}/controls`, { [kind]: build(rest) });
-    return { json: result, text: `${result.control} recorded (#${result.seq})` };
+    return { json: result, text: `${result.control} recorded: seq ${result.seq}` };
   },
 });
 
@@ -220,7 +220,7 @@ Object.assign(COMMANDS, {
     positionals: 2,
     async run(call, [thread, summary]) {
       const result = await call<{ summary_seq: number }>('POST', `/threads/${enc(thread!)}/close`, { summary });
-      return { json: result, text: `closed; summary posted as #${result.summary_seq}` };
+      return { json: result, text: `closed; summary posted in the parent: seq ${result.summary_seq}` };
     },
   },
   request: {

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CREDENTIALS_FILENAME, DEFAULT_URL } from '../config/defaults.js';
-import { ParleyError } from '../errors/parley-error.js';
-import type { ErrorCode } from '../errors/codes.js';
+import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import { PRIVATE_DIR_MODE } from '../store/private-home.js';
 
 /** The CLI's side of the HTTP API: the hub's address, requests, and the token cache in the home. */
@@ -25,11 +24,8 @@ export async function callHub<T>(url: string, method: string, route: string, tok
     // Exports and other documents come back as text.
     return { body: await response.text() } as T;
   }
-  const payload = (await response.json().catch(() => ({}))) as { error?: { code?: ErrorCode; message?: string; field?: string } };
-  if (!response.ok) {
-    const error = payload.error;
-    throw new ParleyError(error?.code ?? 'INTERNAL', error?.message ?? `The hub answered ${response.status}.`, error?.field ? { field: error.field } : {});
-  }
+  const payload: unknown = await response.json().catch(() => ({}));
+  if (!response.ok) throw parleyErrorFromBody(payload, response.status);
   return payload as T;
 }
 

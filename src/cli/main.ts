@@ -100,7 +100,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT_USAGE;
     }
     const parleyError = toParleyError(error);
-    process.stderr.write(`${styleFor(process.stderr).error('parley:')} ${parleyError.message}\n`);
+    process.stderr.write(`${styleFor(process.stderr).error('parley:')} ${parleyError.messageFor('cli')}\n`);
     return parleyError.code === 'CONFIG_INVALID' || parleyError.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_FAILURE;
   }
 }

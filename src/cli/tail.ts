@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { ParleyEvent } from '../schema/event.js';
 import { formatEvent, tokenFor } from './conversation.js';
+import { parleyErrorFromBody } from '../errors/parley-error.js';
 import { hubUrl } from './hub-client.js';
 
 /**
@@ -54,8 +55,8 @@ export async function tail(argv: string[]): Promise<number> {
         signal: stop.signal,
       });
       if (response.status === 401 || response.status === 400 || response.status === 404 || response.status === 403) {
-        const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
-        process.stderr.write(`parley: ${body.error?.message ?? `the hub answered ${response.status}`}\n`);
+        const body: unknown = await response.json().catch(() => ({}));
+        process.stderr.write(`parley: ${parleyErrorFromBody(body, response.status).messageFor('cli')}\n`);
         return 1;
       }
       if (!response.ok || !response.body) throw new Error(`status ${response.status}`);

@@ -1,12 +1,11 @@
 import { Pool, errors } from 'undici';
-import { ParleyError } from '../errors/parley-error.js';
-import type { ErrorCode } from '../errors/codes.js';
+import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 
 /**
  * JSON requests to the hub over a pool of keep-alive connections (undici's
  * Pool: about a third cheaper per request than node:http here, which matters
  * on every tool call `parley mcp` forwards). A hub error comes back as the
- * ParleyError the hub raised (same code, message, field and details), so
+ * ParleyError the hub raised (same code, message, field, details and hint), so
  * callers handle remote and in-process errors alike; a hub that does not
  * answer is HUB_CLOSED.
  */
@@ -46,18 +45,10 @@ export class HttpJsonClient {
     if (response.statusCode >= 200 && response.statusCode < 300) {
       return (contentType.includes('application/json') ? parsed : { body: text, contentType: contentType || 'text/plain' }) as T;
     }
-    throw toError(parsed, response.statusCode);
+    throw parleyErrorFromBody(parsed, response.statusCode);
   }
 
   close(): void {
     void this.#pool.close();
   }
-}
-
-function toError(parsed: unknown, status: number): ParleyError {
-  const error = (parsed as { error?: { code?: ErrorCode; message?: string; field?: string; details?: Record<string, unknown> } }).error;
-  return new ParleyError(error?.code ?? 'INTERNAL', error?.message ?? `The hub answered ${status}.`, {
-    ...(error?.field ? { field: error.field } : {}),
-    ...(error?.details ? { details: error.details } : {}),
-  });
 }

@@ -1,27 +1,37 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './codes.js';
+import { isHintKey, withHint, withoutRestHint, type HintKey, type Surface } from './hints.js';
 import { describeStorageFailure, storageFailureOf } from './storage-failure.js';
 
 /**
  * The one error type of Parley. `code` is stable and machine-readable; the
  * message says what happened and what to do about it; `field` names the input
- * at fault when there is one.
+ * at fault when there is one. When what to do is "use this other operation",
+ * the message leaves it out and `hint` names it instead, for each surface to
+ * say in its own words (`messageFor`, see hints.ts).
  */
 export class ParleyError extends Error {
   override readonly name = 'ParleyError';
   readonly code: ErrorCode;
   readonly field: string | undefined;
   readonly details: Record<string, unknown> | undefined;
+  readonly hint: HintKey | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { field?: string; details?: Record<string, unknown>; cause?: unknown } = {},
+    options: { field?: string; details?: Record<string, unknown>; hint?: HintKey; cause?: unknown } = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.field = options.field;
     this.details = options.details;
+    this.hint = options.hint;
+  }
+
+  /** The message as `surface` shows it: followed by the hint in that surface's words. */
+  messageFor(surface: Surface): string {
+    return withHint(this.message, this.hint, surface);
   }
 
   get httpStatus(): number {
@@ -32,14 +42,45 @@ export class ParleyError extends Error {
     return ERROR_CODES[this.code].jsonRpc;
   }
 
-  toJSON(): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
+  /** The REST body's `error`: the message with the REST hint, and the hint's key for clients that show another surface. */
+  toJSON(): ErrorBody {
     return {
       code: this.code,
-      message: this.message,
+      message: this.messageFor('rest'),
       ...(this.field === undefined ? {} : { field: this.field }),
+      ...(this.hint === undefined ? {} : { hint: this.hint }),
       ...(this.details === undefined ? {} : { details: this.details }),
     };
   }
+}
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+  hint?: HintKey;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * The ParleyError a hub answered with over REST (`{error: …}`), as it was
+ * raised: same code, field, details, and the hint as a key again, so the
+ * client shows it in its own surface's words.
+ */
+export function parleyErrorFromBody(body: unknown, status: number): ParleyError {
+  const error = (body as { error?: Partial<Record<keyof ErrorBody, unknown>> } | undefined)?.error;
+  const code = typeof error?.code === 'string' && Object.hasOwn(ERROR_CODES, error.code) ? (error.code as ErrorCode) : 'INTERNAL';
+  let message = typeof error?.message === 'string' ? error.message : `The hub answered ${status}.`;
+  let hint: HintKey | undefined;
+  if (isHintKey(error?.hint)) {
+    const bare = withoutRestHint(message, error.hint);
+    if (bare !== undefined) [message, hint] = [bare, error.hint];
+  }
+  return new ParleyError(code, message, {
+    ...(typeof error?.field === 'string' ? { field: error.field } : {}),
+    ...(error?.details !== null && typeof error?.details === 'object' ? { details: error.details as Record<string, unknown> } : {}),
+    ...(hint ? { hint } : {}),
+  });
 }
 
 export function isParleyError(value: unknown): value is ParleyError {

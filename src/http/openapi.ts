@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HINTS } from '../errors/hints.js';
 import { ControlInputSchema } from '../schema/control.js';
 import {
   AckInputSchema,
@@ -89,7 +90,13 @@ const ERROR_SCHEMA = {
   properties: {
     error: {
       type: 'object',
-      properties: { code: { type: 'string' }, message: { type: 'string' }, field: { type: 'string' } },
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        field: { type: 'string' },
+        // What to do next, as a key a client renders in its own words (src/errors/hints.ts); the message already says it for REST.
+        hint: { type: 'string', enum: Object.keys(HINTS) },
+      },
       required: ['code', 'message'],
     },
   },

@@ -5,6 +5,7 @@ import { HistoryInputSchema, ReadNewInputSchema, SearchInputSchema, type History
 import { rowSize, rowToEvent } from '../store/event-log.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
+import { dmPeer } from './thread-ref.js';
 import { canSee, threadInfo, type ThreadInfo } from './threads.js';
 import { writeNow } from './writer.js';
 
@@ -112,6 +113,11 @@ export function listThreads(ctx: HubContext, seat: Seat): ThreadInfo[] {
     .filter((t) => t.createdSeq <= ctx.store.events.visibleUpTo && canSee(t, me))
     .map((thread) => {
       const cursor = ctx.store.deliveries.cursor(me, thread.id);
-      return { ...threadInfo(thread, me), unread: ctx.store.events.countUnread(thread.id, cursor, me, UNREAD_COUNT_CAP) };
+      const peer = dmPeer(ctx, thread, me);
+      return {
+        ...threadInfo(thread, me),
+        unread: ctx.store.events.countUnread(thread.id, cursor, me, UNREAD_COUNT_CAP),
+        ...(peer === undefined ? {} : { with: peer }),
+      };
     });
 }

@@ -231,9 +231,7 @@ function lookupRequest(ctx: HubContext, seat: Seat, requestId: string): RequestR
   const request = ctx.store.requests.get(requestId);
   const thread = request ? ctx.state.threads.get(request.thread_id) : undefined;
   if (!request || request.session_id !== seat.session.id || (thread && !canSee(thread, seat.participant.id))) {
-    throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${seat.session.name}"; list open ones with openRequests().`, {
-      field: 'request_id',
-    });
+    throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${seat.session.name}".`, { field: 'request_id', hint: 'list-open-requests' });
   }
   return request;
 }

@@ -1,7 +1,7 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { HubContext } from './context.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
-import { canSee, resolveThread, threadNotFound } from './threads.js';
+import { resolveThreadRef } from './thread-ref.js';
 
 /** Who acts, and in which session: every operation runs in exactly one. */
 export interface Seat {
@@ -65,11 +65,10 @@ function assertNotClosed(thread: ThreadRecord, field: string): void {
 }
 
 /**
- * Finds a thread of the seat's session by id or channel name. A DM is visible
- * only to its two participants: to anyone else it does not exist.
+ * Finds a thread of the seat's session by any name it is shown with (see
+ * thread-ref.ts). A DM is visible only to its two participants: to anyone
+ * else it does not exist.
  */
 export function resolveFor(ctx: HubContext, seat: Seat, ref: string, field = 'thread'): ThreadRecord {
-  const thread = resolveThread(ctx, seat.session, ref, field);
-  if (!canSee(thread, seat.participant.id)) throw threadNotFound(seat.session, ref, field);
-  return thread;
+  return resolveThreadRef(ctx, seat, ref, field);
 }

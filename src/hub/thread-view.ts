@@ -4,6 +4,7 @@ import type { ThreadDetail, ThreadMemberView } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
 import { advanceReadCursor } from './reading.js';
+import { dmPeer } from './thread-ref.js';
 import { threadInfo } from './threads.js';
 import { stripUndefined } from '../util/objects.js';
 
@@ -16,6 +17,7 @@ export type { ThreadDetail };
  */
 export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDetail {
   const thread = resolveFor(ctx, seat, ref);
+  const peer = dmPeer(ctx, thread, seat.participant.id);
   const state = thread.state;
   const members: ThreadMemberView[] = [];
   for (const m of thread.members.values()) {
@@ -35,7 +37,7 @@ export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDe
   members.sort((a, b) => a.handle.localeCompare(b.handle));
   // Controls record the handle of whoever set them (see controls.ts), so they are shown as stored.
   return {
-    thread: threadInfo(thread, seat.participant.id),
+    thread: { ...threadInfo(thread, seat.participant.id), ...(peer === undefined ? {} : { with: peer }) },
     controls: stripUndefined({
       paused: state.paused,
       pausedBy: state.paused ? state.pausedBy : undefined,

@@ -15,37 +15,6 @@ import type { Transaction } from './writer.js';
  */
 export type { ThreadInfo } from '../schema/views.js';
 
-const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
-
-/**
- * Finds a thread of the session by id or channel name. A thread of another
- * session is not found, exactly like one that does not exist: the answer
- * never tells whether an id exists elsewhere.
- */
-export function resolveThread(ctx: HubContext, session: SessionRecord, ref: string, field = 'thread'): ThreadRecord {
-  const trimmed = ref.trim();
-  if (ULID_PATTERN.test(trimmed)) {
-    const thread = ctx.state.threads.get(trimmed);
-    if (thread && thread.sessionId === session.id) return thread;
-  } else {
-    const parsed = ChannelNameSchema.safeParse(trimmed);
-    if (parsed.success) {
-      const channel = ctx.state.channel(session.id, parsed.data);
-      if (channel) return channel;
-    }
-  }
-  throw threadNotFound(session, ref, field);
-}
-
-/** The one answer for a thread the caller cannot use, whether it is missing, of another session, or a DM of others. */
-export function threadNotFound(session: SessionRecord, ref: string, field: string): ParleyError {
-  return new ParleyError(
-    'NOT_FOUND',
-    `No thread "${ref.trim()}" in session "${session.name}". List threads with threads(), or create a channel first.`,
-    { field },
-  );
-}
-
 /** Whether a participant may see a thread: everyone in the session, except for DMs (their two members only). */
 export function canSee(thread: ThreadRecord, participantId: string): boolean {
   return thread.kind !== 'dm' || thread.members.has(participantId);

@@ -92,7 +92,7 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
     } catch (error) {
       const parleyError = toParleyError(error);
       if (parleyError.code === 'INTERNAL') logger?.error('MCP tool failed', { tool: name, error: parleyError.cause ?? parleyError });
-      return failure(`${parleyError.code}: ${parleyError.message}`);
+      return failure(`${parleyError.code}: ${parleyError.messageFor('mcp')}`);
     }
   });
 

@@ -31,16 +31,28 @@ export const ChannelNameSchema = z
   .transform((n) => (n.startsWith('#') ? n.slice(1) : n).toLowerCase())
   .pipe(z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be 1-64 lowercase letters, digits, "_" or "-"'));
 
+const MAX_THREAD_TITLE_CHARS = 200;
+
 /** A title for side channels and renamed threads: free text, one line. */
 export const ThreadTitleSchema = z
   .string()
   .trim()
   .min(1, 'must not be empty')
-  .max(200, 'must be at most 200 characters')
+  .max(MAX_THREAD_TITLE_CHARS, `must be at most ${MAX_THREAD_TITLE_CHARS} characters`)
   .check(oneLineText);
 
-/** A thread is named by its id or, for channels, by its name (`general`, `#general`). */
-export const ThreadRefSchema = z.string().trim().min(1, 'must not be empty').max(128, 'must be at most 128 characters').check(oneLineText);
+/**
+ * A thread is named by any name it is shown with: its id, a channel's name
+ * (`general`, `#general`), `@handle` for a DM, a DM's `dm:a,b`, a side
+ * channel's title (see src/hub/thread-ref.ts). The longest of these is a
+ * title, so a reference may be as long as one.
+ */
+export const ThreadRefSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(MAX_THREAD_TITLE_CHARS, `must be at most ${MAX_THREAD_TITLE_CHARS} characters`)
+  .check(oneLineText);
 
 /** ULIDs: 26 Crockford base32 characters. */
 export const UlidSchema = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a 26-character ULID');

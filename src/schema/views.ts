@@ -20,6 +20,8 @@ export interface ThreadInfo {
   members: number;
   subscription?: Subscription;
   unread?: number;
+  /** A DM's other participant, as the viewer sees it: DMs are shown by that handle. */
+  with?: string;
 }
 
 /** One member of a thread as the steering panel shows them (by handle). */

@@ -85,7 +85,7 @@ export class EventLog {
     this.bySeqStmt = db.prepare('SELECT * FROM events WHERE seq = ?');
     this.maxSeqStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events');
     this.unread = db.prepare(
-      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? AND from_id <> ? LIMIT ?)`,
+      `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? AND from_id <> ? AND type <> 'system' LIMIT ?)`,
     );
     this.allAfter = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM events');
@@ -155,7 +155,11 @@ export class EventLog {
     return (this.countStmt.get() as { n: number }).n;
   }
 
-  /** Unread events in a thread after `afterSeq` not written by `excludeFrom`, counted up to `cap`. */
+  /**
+   * Unread events in a thread after `afterSeq` not written by `excludeFrom`,
+   * counted up to `cap`. System events (a thread created, renamed, closed) are
+   * the thread's own bookkeeping, not something to read: they never count.
+   */
   countUnread(threadId: string, afterSeq: number, excludeFrom: string, cap: number): number {
     return (this.unread.get(threadId, afterSeq, this.visibleUpTo, excludeFrom, cap) as { n: number }).n;
   }

@@ -146,7 +146,7 @@ describe('cli', () => {
     expect(cli('join', 'coder').status).toBe(0);
     expect(cli('join', 'reviewer').status).toBe(0);
 
-    expect(cli('say', 'general', 'hello @coder, please start', '--as', 'human').stdout).toMatch(/^posted #\d+/);
+    expect(cli('say', 'general', 'hello @coder, please start', '--as', 'human').stdout.trim()).toMatch(/^posted: seq \d+, id [0-9A-Z]{26}$/);
     const inbox = JSON.parse(cli('inbox', '--as', 'coder', '--json').stdout) as { items: Array<{ reason: string; event: { content: string } }> };
     expect(inbox.items.map((i) => [i.reason, i.event.content])).toContainEqual(['mention', 'hello @coder, please start']);
     expect(cli('dm', 'reviewer', 'can you review?', '--as', 'coder').status).toBe(0);

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, httpStatusOf, jsonRpcCodeOf } from '../../src/errors/codes.js';
-import { ParleyError, fromZodError, toParleyError } from '../../src/errors/parley-error.js';
+import { HINTS, type Surface } from '../../src/errors/hints.js';
+import { ParleyError, fromZodError, parleyErrorFromBody, toParleyError } from '../../src/errors/parley-error.js';
 
 describe('errors', () => {
   it('errors - every code maps once to an HTTP status and a JSON-RPC code', () => {
@@ -36,5 +37,26 @@ describe('errors', () => {
     expect(toParleyError('text')).toMatchObject({ code: 'INTERNAL' });
     const own = new ParleyError('HOP_LIMIT', 'x');
     expect(toParleyError(own)).toBe(own);
+  });
+
+  it('errors - a hint is said in each surface\'s words, and survives the REST hop to be said again', () => {
+    const error = new ParleyError('NOT_FOUND', 'No thread "x" in session "s".', { field: 'thread', hint: 'list-threads' });
+    const surfaces: Surface[] = ['cli', 'mcp', 'rest', 'library'];
+    expect(surfaces.map((surface) => error.messageFor(surface))).toEqual(surfaces.map((surface) => `No thread "x" in session "s". ${HINTS['list-threads'][surface]}`));
+    // No surface's hint names another surface's verb.
+    for (const hint of Object.values(HINTS)) {
+      expect(hint.cli).not.toMatch(/\w\(\)|_|\/api\//);
+      expect(hint.mcp).not.toMatch(/\w\(\)|parley |\/api\//);
+      expect(hint.rest).not.toMatch(/\w\(\)|parley |_/);
+    }
+    const body = JSON.parse(JSON.stringify({ error })) as unknown;
+    expect(body).toEqual({ error: { code: 'NOT_FOUND', message: error.messageFor('rest'), field: 'thread', hint: 'list-threads' } });
+    const again = parleyErrorFromBody(body, 404);
+    expect([again.code, again.field, again.hint, again.messageFor('cli')]).toEqual(['NOT_FOUND', 'thread', 'list-threads', error.messageFor('cli')]);
+    // A hub that words its hint otherwise keeps its whole message; an unknown code is INTERNAL.
+    const drifted = parleyErrorFromBody({ error: { code: 'NOT_FOUND', message: 'No thread. See elsewhere.', hint: 'list-threads' } }, 404);
+    expect([drifted.hint, drifted.messageFor('mcp')]).toEqual([undefined, 'No thread. See elsewhere.']);
+    expect(parleyErrorFromBody({ error: { code: 'NOPE', message: 'm' } }, 500).code).toBe('INTERNAL');
+    expect(parleyErrorFromBody('not json', 502).message).toBe('The hub answered 502.');
   });
 });

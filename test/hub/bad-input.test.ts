@@ -254,7 +254,7 @@ describe('bad input - conversation', () => {
     refused('closeSide', 'an already closed side channel', (w) => w.alice.closeSide({ thread: w.closedSide, summary: 's' }), 'THREAD_CLOSED', 'thread'),
     refused('subscribe', 'a thread of the wrong type', (w) => w.alice.subscribe(bad(42)), 'INVALID_INPUT', 'thread'),
     refused('mute', 'an empty thread', (w) => w.alice.mute(''), 'INVALID_INPUT', 'thread'),
-    refused('unsubscribe', 'a thread over 128 characters', (w) => w.alice.unsubscribe('t'.repeat(129)), 'INVALID_INPUT', 'thread'),
+    refused('unsubscribe', 'a thread over 200 characters', (w) => w.alice.unsubscribe('t'.repeat(201)), 'INVALID_INPUT', 'thread'),
   ]);
 });
 

@@ -314,4 +314,25 @@ describe('web page: the human in the conversation', () => {
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 800 });
   });
+
+  it('web - a new DM is shown by the other handle with one unread (live and after a reload), and its start reads as a sentence', async () => {
+    const designerToken = await joinOver(hub, { handle: 'designer' });
+    const sent = await fetch(`${hub.url}/api/v1/dm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${designerToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ to: 'human', text: 'one question for you' }),
+    });
+    expect(sent.status).toBe(201);
+    const link = page.locator('.sidebar').getByRole('button', { name: /@designer/ });
+    // The DM's creation is its own bookkeeping: one message, one unread.
+    await expect.poll(() => link.locator('.unread').textContent()).toBe('1');
+    await page.reload();
+    await page.locator('.live-live').waitFor();
+    await expect.poll(() => link.locator('.unread').textContent()).toBe('1');
+    await link.click();
+    await page.locator('.timeline article.event', { hasText: 'one question for you' }).waitFor();
+    const timeline = (await page.locator('.timeline').textContent()) ?? '';
+    expect(timeline).toContain('@designer started this direct message');
+    expect(timeline).not.toContain('dm:designer,human');
+  });
 });

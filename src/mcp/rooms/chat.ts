@@ -11,7 +11,7 @@ import type { RoomDef } from './registry.js';
  * channels, DMs and subscriptions of Agent Bridge and Meerkat). `thread`
  * defaults to the session's default channel everywhere.
  */
-const Thread = ThreadRefSchema.optional().describe('A channel name (e.g. "general") or thread id; default: the session\'s main channel.');
+const Thread = ThreadRefSchema.optional().describe('A channel ("general"), "@handle" for your DM with them, or any thread name or id chat_threads shows; default: the main channel.');
 const Limit = z.number().int().min(1).max(500).optional();
 export const QUESTION_REMINDER = 'Reminder: if this is a blocking question for a human, use request_send — not chat.';
 
@@ -20,6 +20,8 @@ export function compactThread(thread: ThreadInfo): Record<string, unknown> {
     id: thread.id,
     name: thread.name,
     kind: thread.kind,
+    // A DM is named by the other participant: "@handle" is how to pass it as a thread.
+    ...(thread.with ? { with: `@${thread.with}` } : {}),
     ...(thread.parent ? { parent: thread.parent } : {}),
     ...(thread.unread ? { unread: thread.unread } : {}),
     ...(thread.subscription && thread.subscription !== 'subscribed' ? { subscription: thread.subscription } : {}),
@@ -48,7 +50,7 @@ const subscription = (name: string, verb: string, state: 'subscribe' | 'unsubscr
 export const chatPost = tool({
   name: 'chat_post',
   description:
-    'Posts a message to a channel or thread as you. Keep it short; reference files instead of pasting logs. @handle mentions reach that participant\'s inbox. Long text is truncated and secrets are redacted. Returns the message id and seq.',
+    'Posts a message to a channel or thread as you. Keep it short; reference files instead of pasting logs. @handle mentions reach that participant\'s inbox. Long text is truncated and secrets are redacted. Returns the message id and seq (the hub\'s event number across all threads, not a count within this one).',
   input: z.strictObject({
     text: z.string().min(1).describe('The message.'),
     thread: Thread,

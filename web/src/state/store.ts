@@ -329,8 +329,8 @@ export function applyEvent(event: ParleyEvent): void {
     // Read as it arrives; the cursor follows in one call per burst.
     clearTimeout(markReadTimer);
     markReadTimer = setTimeout(() => void markRead(event.thread).catch(() => undefined), 300);
-  } else if (event.from !== me.value?.participant.id) {
-    // Counted as the hub counts unread: every event from someone else.
+  } else if (event.from !== me.value?.participant.id && event.type !== 'system') {
+    // Counted as the hub counts unread: every event from someone else except the thread's own bookkeeping.
     threads.value = threads.value.map((t) => (t.id === event.thread ? { ...t, unread: (t.unread ?? 0) + 1 } : t));
   }
   if (event.type === 'control' || event.type === 'system') {

@@ -187,6 +187,8 @@ function describeNote(event: ParleyEvent): ComponentChildren {
   if (event.type === 'system') {
     switch (c.action) {
       case 'thread.created':
+        // A DM's name only lists the two handles the header already shows.
+        if (c.kind === 'dm') return 'started this direct message';
         return <>created {KIND_NAMES[String(c.kind)] ?? 'thread'} “{authored(c.name)}”</>;
       case 'thread.renamed':
         return <>renamed the thread to “{authored(c.name)}”</>;

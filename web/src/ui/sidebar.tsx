@@ -190,7 +190,8 @@ function ThreadLink({ thread, label, onOpen }: { thread: ThreadInfo; label?: str
 }
 
 export function dmLabel(thread: ThreadInfo): string {
-  // DM names list both handles; show the other one.
+  // The hub names a DM's other participant for the viewer; a DM's name lists both handles.
+  if (thread.with) return `@${thread.with}`;
   const mine = me.value?.participant.handle ?? '';
   const other = thread.name
     .replace(/^dm:/, '')
