@@ -41,8 +41,6 @@ function exclusionOf(config: Config, profile: Profile): string | undefined {
   return [profile.kind, ...profile.roles].find((k) => excluded.has(k.toLowerCase()));
 }
 
-const USE_REQUESTS = 'Use requests instead (request_send, POST /api/v1/requests).';
-
 /**
  * Refuses a chat call with CHAT_DISABLED when chat is off on the hub or for
  * this participant: for it, chat does not exist (as its MCP tool list shows),
@@ -50,14 +48,17 @@ const USE_REQUESTS = 'Use requests instead (request_send, POST /api/v1/requests)
  */
 export function assertChatAllowed(config: Config, seat: Seat): void {
   if (!config.chat.enabled) {
-    throw new ParleyError('CHAT_DISABLED', `Chat is disabled on this hub (chat.enabled is false); nothing was done. ${USE_REQUESTS}`);
+    throw new ParleyError('CHAT_DISABLED', 'Chat is disabled on this hub (chat.enabled is false); nothing was done.', {
+      hint: 'use-requests',
+    });
   }
   const me = seat.participant;
   const exclusion = exclusionOf(config, me.profile);
   if (exclusion === undefined) return;
   throw new ParleyError(
     'CHAT_DISABLED',
-    `Chat is disabled for @${me.handle}: "${exclusion}" is excluded from chat on this hub (mcp.excludedKinds); nothing was done. ${USE_REQUESTS}`,
+    `Chat is disabled for @${me.handle}: "${exclusion}" is excluded from chat on this hub (mcp.excludedKinds); nothing was done.`,
+    { hint: 'use-requests' },
   );
 }
 
@@ -71,7 +72,7 @@ export function assertReachableByChat(config: Config, recipient: { handle: strin
   if (exclusion === undefined) return;
   throw new ParleyError(
     'INVALID_INPUT',
-    `Invalid ${field}: @${recipient.handle} takes no part in chat on this hub ("${exclusion}" is in mcp.excludedKinds), so it would never read this; nothing was stored. Send it a request instead (request_send, POST /api/v1/requests).`,
-    { field },
+    `Invalid ${field}: @${recipient.handle} takes no part in chat on this hub ("${exclusion}" is in mcp.excludedKinds), so it would never read this; nothing was stored.`,
+    { field, hint: 'use-requests' },
   );
 }

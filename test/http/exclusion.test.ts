@@ -135,7 +135,7 @@ describe('excluded kinds', () => {
     for (const [who, method, route, body, field] of unreachable) {
       const answer = await call(who, method, route, body);
       expect(answer.status, `${method} ${route} ${JSON.stringify(body)} → ${JSON.stringify(answer.json)}`).toBe(400);
-      expect(answer.json.error).toMatchObject({ code: 'INVALID_INPUT', field, message: expect.stringContaining('Send it a request instead') });
+      expect(answer.json.error).toMatchObject({ code: 'INVALID_INPUT', field, message: expect.stringContaining('Use requests instead: POST /api/v1/requests') });
     }
     expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
 
