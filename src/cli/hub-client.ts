@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CREDENTIALS_FILENAME, DEFAULT_URL } from '../config/defaults.js';
+import { CREDENTIALS_FILENAME } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { ErrorCode } from '../errors/codes.js';
 import { PRIVATE_DIR_MODE } from '../store/private-home.js';
 
 /** The CLI's side of the HTTP API: the hub's address, requests, and the token cache in the home. */
-export function hubUrl(env: NodeJS.ProcessEnv = process.env): string {
-  return (env.PARLEY_URL || DEFAULT_URL).replace(/\/+$/, '');
-}
+export { hubUrl } from './hub-address.js';
 
 export async function callHub<T>(url: string, method: string, route: string, token: string, body?: unknown): Promise<T> {
   let response: Response;
@@ -19,7 +17,7 @@ export async function callHub<T>(url: string, method: string, route: string, tok
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
-    throw new ParleyError('HUB_CLOSED', `No hub answers at ${url}; start one with "parley serve" (or set PARLEY_URL).`);
+    throw new ParleyError('HUB_CLOSED', `No hub answers at ${url}; start one with "parley serve" (or give its address with --url or PARLEY_URL).`);
   }
   if (response.ok && !(response.headers.get('content-type') ?? '').includes('application/json')) {
     // Exports and other documents come back as text.
