@@ -8,27 +8,53 @@ import { PRIVATE_DIR_MODE } from '../store/private-home.js';
 /** The CLI's side of the HTTP API: the hub's address, requests, and the token cache in the home. */
 export { hubUrl } from './hub-address.js';
 
+/**
+ * One request to the hub. Over node:http rather than fetch: a one-shot command
+ * makes a single request, and loading fetch's client (undici) would cost it
+ * more than the request itself.
+ */
 export async function callHub<T>(url: string, method: string, route: string, token: string, body?: unknown): Promise<T> {
-  let response: Response;
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  let response: { status: number; contentType: string; text: string };
   try {
-    response = await fetch(`${url}${route}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
+    response = await send(new URL(`${url}${route}`), method, {
+      authorization: `Bearer ${token}`,
+      ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(payload)) }),
+    }, payload);
   } catch {
     throw new ParleyError('HUB_CLOSED', `No hub answers at ${url}; start one with "parley serve" (or give its address with --url or PARLEY_URL).`);
   }
-  if (response.ok && !(response.headers.get('content-type') ?? '').includes('application/json')) {
+  const ok = response.status >= 200 && response.status < 300;
+  if (ok && !response.contentType.includes('application/json')) {
     // Exports and other documents come back as text.
-    return { body: await response.text() } as T;
+    return { body: response.text } as T;
   }
-  const payload = (await response.json().catch(() => ({}))) as { error?: { code?: ErrorCode; message?: string; field?: string } };
-  if (!response.ok) {
-    const error = payload.error;
+  let payloadIn: { error?: { code?: ErrorCode; message?: string; field?: string } } = {};
+  try {
+    payloadIn = JSON.parse(response.text) as typeof payloadIn;
+  } catch {
+    payloadIn = {};
+  }
+  if (!ok) {
+    const error = payloadIn.error;
     throw new ParleyError(error?.code ?? 'INTERNAL', error?.message ?? `The hub answered ${response.status}.`, error?.field ? { field: error.field } : {});
   }
-  return payload as T;
+  return payloadIn as T;
+}
+
+async function send(target: URL, method: string, headers: Record<string, string>, payload: string | undefined): Promise<{ status: number; contentType: string; text: string }> {
+  const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(target, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), text }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 /** Tokens the CLI received, kept in `<home>/credentials.json` (0600) by session and handle. */
