@@ -40,10 +40,14 @@ export const GROUPS: Record<string, { summary: string; own?: Record<string, OwnC
 
 /** The subcommands of a group, by verb: a conversation command's name, or a command of its own. */
 export function subcommands(group: string): Record<string, string | OwnCommand> {
-  const found: Record<string, string | OwnCommand> = { ...(GROUPS[group]?.own ?? {}) };
+  const found: Record<string, string | OwnCommand> = Object.create(null) as Record<string, string | OwnCommand>;
+  Object.assign(found, GROUPS[group]?.own ?? {});
   for (const name of Object.keys(COMMANDS)) if (name.startsWith(`${group}-`)) found[name.slice(group.length + 1)] = name;
   return found;
 }
+
+/** Whether `name` is a key of `table` itself (a word typed on the command line can be "constructor"). */
+export const names = (table: object, name: string): boolean => Object.hasOwn(table, name);
 
 /** A conversation command's usage without its options: "say THREAD TEXT". */
 function synopsisOf(usage: string): string {
@@ -120,13 +124,13 @@ export async function printHelp(words: string[]): Promise<number | undefined> {
     return 0;
   }
   if (extra.length > 0) return undefined;
-  if (name in GROUPS) {
+  if (names(GROUPS, name)) {
     if (sub === undefined) {
       process.stdout.write(groupHelp(name));
       return 0;
     }
-    const target = subcommands(name)[sub];
-    if (target === undefined) return undefined;
+    if (!names(subcommands(name), sub)) return undefined;
+    const target = subcommands(name)[sub]!;
     if (typeof target === 'string') {
       process.stdout.write(commandHelp(target));
       return 0;
@@ -134,8 +138,8 @@ export async function printHelp(words: string[]): Promise<number | undefined> {
     return (await target.load())(['--help']);
   }
   if (sub !== undefined) return undefined;
-  if (name in OWN_COMMANDS) return (await OWN_COMMANDS[name]!.load())(['--help']);
-  if (name in COMMANDS) {
+  if (names(OWN_COMMANDS, name)) return (await OWN_COMMANDS[name]!.load())(['--help']);
+  if (names(COMMANDS, name)) {
     process.stdout.write(commandHelp(name));
     return 0;
   }

@@ -31,9 +31,8 @@ export async function main(argv: string[]): Promise<number> {
       if (answered === undefined) return unknownCommand(words.join(' '));
       return command === undefined ? EXIT_USAGE : answered;
     }
-    const own = help.OWN_COMMANDS[command];
-    if (own) return await (await own.load())(rest);
-    if (command in help.GROUPS) {
+    if (help.names(help.OWN_COMMANDS, command)) return await (await help.OWN_COMMANDS[command]!.load())(rest);
+    if (help.names(help.GROUPS, command)) {
       const [verb, ...args] = rest;
       if (verb === undefined || isHelpFlag(verb)) {
         if (verb === undefined) {
@@ -43,15 +42,15 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(help.groupHelp(command));
         return EXIT_OK;
       }
-      const target = help.subcommands(command)[verb];
-      if (target === undefined) return unknownCommand(`${command} ${verb}`, `parley ${command} --help`);
+      if (!help.names(help.subcommands(command), verb)) return unknownCommand(`${command} ${verb}`, `parley ${command} --help`);
+      const target = help.subcommands(command)[verb]!;
       named = `${command} ${verb}`;
       if (typeof target !== 'string') return await (await target.load())(args);
       const { runConversationCommand } = await import('./conversation.js');
       return await runConversationCommand(target, args);
     }
     const { COMMANDS, runConversationCommand } = await import('./conversation.js');
-    if (command in COMMANDS) return await runConversationCommand(command, rest);
+    if (help.names(COMMANDS, command)) return await runConversationCommand(command, rest);
     return unknownCommand(command);
   } catch (error) {
     return await reportError(error, named);

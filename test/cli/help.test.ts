@@ -77,7 +77,9 @@ describe('help', () => {
       expect(global.out, `--help lists ${words.join(' ')}`).toMatch(listed);
     }
     expect((await run('help')).out).toBe(global.out);
-    for (const argv of [['help', 'frobnicate'], ['thread', 'frobnicate'], ['help', 'thread', 'frobnicate'], ['thread']]) {
+    // Words that name something every JavaScript object has are no commands either.
+    const unknown = [['help', 'frobnicate'], ['thread', 'frobnicate'], ['help', 'thread', 'frobnicate'], ['thread'], ['constructor'], ['toString'], ['thread', 'constructor'], ['help', 'hasOwnProperty'], ['help', 'thread', '__proto__']];
+    for (const argv of unknown) {
       const answer = await run(...argv);
       expect(answer.code, argv.join(' ')).toBe(2);
       expect(answer.err.trim().split('\n'), argv.join(' ')).toHaveLength(1);
