@@ -34,11 +34,11 @@ export async function main(argv: string[]): Promise<number> {
     if (help.names(help.OWN_COMMANDS, command)) return await (await help.OWN_COMMANDS[command]!.load())(rest);
     if (help.names(help.GROUPS, command)) {
       const [verb, ...args] = rest;
-      if (verb === undefined || isHelpFlag(verb)) {
-        if (verb === undefined) {
-          process.stderr.write(`parley: ${command} needs a subcommand (${Object.keys(help.subcommands(command)).join(', ')}); run "parley ${command} --help".\n`);
-          return EXIT_USAGE;
-        }
+      if (verb === undefined) {
+        process.stderr.write(`parley: ${command} needs a subcommand (${Object.keys(help.subcommands(command)).join(', ')}); run "parley ${command} --help".\n`);
+        return EXIT_USAGE;
+      }
+      if (isHelpFlag(verb)) {
         process.stdout.write(help.groupHelp(command));
         return EXIT_OK;
       }
