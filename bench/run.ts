@@ -9,6 +9,7 @@ import { mcpRoundTrips } from './mcp.js';
 import { webBench } from './web.js';
 import { soak } from './soak.js';
 import { heavyReaderAttack } from './heavy-reader.js';
+import { startupBench } from './startup.js';
 import { DEFAULT_MCP_MAX_BATCH_SIZE } from '../src/config/defaults.js';
 
 /**
@@ -35,6 +36,24 @@ async function main(): Promise<void> {
     machine: { cpus: os.cpus().length, cpu: os.cpus()[0]?.model, node: process.version, platform: process.platform },
     date: new Date().toISOString(),
   };
+
+  // First, while nothing else of the benchmark has warmed or loaded the machine.
+  log('CLI start-up: node -e 0, parley --version, parley say against a running hub');
+  const startup = await startupBench({ runs: quick ? 10 : 30 });
+  results.startup = startup;
+  rows.push({ metric: `start-up, median of ${startup.runs}: node -e 0 (ms)`, value: fmt(startup.medianMs.node, 1), target: 'anchor', ok: null });
+  rows.push({
+    metric: `start-up: parley --version (ms; ${fmt(startup.ratio.version, 2)}x node)`,
+    value: fmt(startup.medianMs.version, 1),
+    target: '<= 2.5x node',
+    ok: startup.ratio.version <= 2.5,
+  });
+  rows.push({
+    metric: `start-up: parley say, running hub (ms; ${fmt(startup.ratio.say, 2)}x node)`,
+    value: fmt(startup.medianMs.say, 1),
+    target: '<= 4x node',
+    ok: startup.ratio.say <= 4,
+  });
 
   log('raw better-sqlite3 baseline');
   const raw = rawSqlite('NORMAL');

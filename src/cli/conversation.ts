@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { resolveHome } from '../config/load.js';
+import { resolveHome } from '../config/home.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
@@ -15,6 +15,7 @@ const COMMON = {
   as: { type: 'string' },
   session: { type: 'string' },
   home: { type: 'string' },
+  url: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -314,22 +315,28 @@ function meetingCommand(verb: 'join' | 'leave' | 'who' | 'status', method: 'GET'
   };
 }
 
+/** A conversation command's own help (`parley NAME --help`, `parley help NAME`). */
+export function commandHelp(name: string): string {
+  const command = COMMANDS[name]!;
+  return `Usage: ${command.usage} [--as HANDLE] [--session NAME] [--home DIR] [--url URL] [--json]\n\n${command.summary}.\nAuthenticates with PARLEY_TOKEN, or with the token "parley join" kept for --as HANDLE.\n`;
+}
+
 export async function runConversationCommand(name: string, argv: string[]): Promise<number> {
   const command = COMMANDS[name];
   if (!command) throw new Error(`unknown command ${name}`);
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { ...COMMON, ...(command.options ?? {}) } as never });
   const v = values as Record<string, unknown>;
   if (v.help) {
-    process.stdout.write(`Usage: ${command.usage} [--as HANDLE] [--session NAME] [--json]\n\n${command.summary}.\nAuthenticates with PARLEY_TOKEN, or with the token "parley join" kept for --as HANDLE.\n`);
+    process.stdout.write(commandHelp(name));
     return 0;
   }
   const [min, max] = Array.isArray(command.positionals) ? command.positionals : [command.positionals, command.positionals];
   if (positionals.length < min || positionals.length > max) {
-    process.stderr.write(`parley: usage: ${command.usage}; run "parley ${name} --help".\n`);
+    process.stderr.write(`parley: usage: ${command.usage}; run "parley ${name.replace(/^(thread|meeting)-/, '$1 ')} --help".\n`);
     return 2;
   }
   const token = tokenFor(v);
-  const url = hubUrl();
+  const url = hubUrl(v);
   const call: Caller = (method, route, body) => callHub(url, method, `/api/v1${route}`, token, body);
   const out = await command.run(call, positionals, v);
   process.stdout.write(`${v.json ? JSON.stringify(out.json) : out.text}\n`);

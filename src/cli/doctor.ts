@@ -3,12 +3,12 @@ import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { LOCK_INFO_FILENAME, STORE_FILENAME } from '../config/defaults.js';
+import { STORE_FILENAME } from '../config/defaults.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { isParleyError } from '../errors/parley-error.js';
 import { LATEST_STORE_VERSION } from '../store/migrations.js';
-import { hubUrl } from './hub-client.js';
+import { hubUrl, liveHub } from './hub-address.js';
 
 /**
  * `parley doctor`: checks what usually goes wrong — the home, the config, the
@@ -21,16 +21,18 @@ interface Check {
   detail: string;
 }
 
-const HELP = `Usage: parley doctor [--home DIR] [--config FILE] [--json]
+const HELP = `Usage: parley doctor [--home DIR] [--url URL] [--config FILE] [--json]
 
 Checks the home, the config, the store, the hub, the port and the password.
+The hub is the one running on the home (or at --url / PARLEY_URL); whether a
+password is set is what that hub says, not this command's environment.
 Exits 0 when every check passes, 1 otherwise.
 `;
 
 export async function doctor(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { home: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { home: { type: 'string' }, url: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     process.stdout.write(HELP);
@@ -72,13 +74,10 @@ export async function doctor(argv: string[]): Promise<number> {
     }
   }
 
-  const url = hubUrl();
-  let holder: { pid?: number; url?: string } | undefined;
-  try {
-    holder = JSON.parse(fs.readFileSync(path.join(home, LOCK_INFO_FILENAME), 'utf8')) as { pid?: number; url?: string };
-  } catch {
-    holder = undefined;
-  }
+  const holder = liveHub(home);
+  const url = hubUrl(values);
+  // Set when a hub answers at url: whether it has a password, as it says itself.
+  let passwordSet: boolean | undefined;
   let hubAnswers = false;
   try {
     const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) });
@@ -88,21 +87,38 @@ export async function doctor(argv: string[]): Promise<number> {
     checks.push({
       name: 'hub',
       ok: hubAnswers && same,
-      detail: same ? `${url} answers (version ${body.version ?? '?'})` : `${url} answers, but this home's hub serves ${holder?.url}; set PARLEY_URL=${holder?.url}`,
+      detail: same ? `${url} answers (version ${body.version ?? '?'})` : `${url} answers, but this home's hub serves ${holder?.url}; drop --url/PARLEY_URL, or set it to ${holder?.url}`,
     });
+    if (hubAnswers) passwordSet = await askPasswordSet(url);
   } catch {
     checks.push({ name: 'hub', ok: false, detail: `no hub answers at ${url}; start one with "parley serve"${holder?.url ? ` (this home's hub said it serves ${holder.url})` : ''}` });
   }
 
   if (config) {
     checks.push(await portCheck(config, hubAnswers ? holder?.url : undefined));
+  }
+  if (passwordSet !== undefined) {
+    // The running hub decides whether sign-in is on: its environment, not this command's, set the password.
+    checks.push({ name: 'password', ok: passwordSet, detail: passwordSet ? 'set (the running hub has sign-in on)' : 'not set on the running hub: restart it with PARLEY_WEBUI_PASSWORD or webui.password so the human can sign in' });
+  } else if (config) {
     const password = Boolean(config.webui.password);
-    checks.push({ name: 'password', ok: password, detail: password ? 'set' : 'not set: set PARLEY_WEBUI_PASSWORD or webui.password so the human can sign in' });
+    checks.push({ name: 'password', ok: password, detail: password ? 'set in the config a hub started here would read' : 'not set: set PARLEY_WEBUI_PASSWORD or webui.password so the human can sign in' });
   }
 
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
   else for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(9)} ${check.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+/** Whether the hub at url has a password (sign-in on), from its public login route; undefined when it does not say. */
+async function askPasswordSet(url: string): Promise<boolean | undefined> {
+  try {
+    const response = await fetch(`${url}/api/v1/login`, { signal: AbortSignal.timeout(3000) });
+    const body = (await response.json()) as { passwordSet?: unknown };
+    return typeof body.passwordSet === 'boolean' ? body.passwordSet : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

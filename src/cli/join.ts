@@ -1,19 +1,21 @@
 import { parseArgs } from 'node:util';
-import { resolveHome } from '../config/load.js';
+import { resolveHome } from '../config/home.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { readAdminToken } from '../http/admin-token.js';
 import type { Participant } from '../schema/participant.js';
 import { callHub, hubUrl, saveToken } from './hub-client.js';
 
 const JOIN_HELP = `Usage: parley join HANDLE [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...]
-                   [--nickname NAME] [--session NAME] [--home DIR] [--json]
+                   [--nickname NAME] [--session NAME] [--home DIR] [--url URL] [--json]
 
 Registers HANDLE with the running hub (joining again keeps the same identity and
 updates the profile fields given) and prints a new bearer token for it in the
 session (default "default"). The token is also kept in <home>/credentials.json.
+The hub is the one running on the home (its lock file says where it serves),
+unless --url or PARLEY_URL names another.
 `;
 
-const ROTATE_HELP = `Usage: parley token rotate HANDLE [--session NAME] [--home DIR] [--json]
+const ROTATE_HELP = `Usage: parley token rotate HANDLE [--session NAME] [--home DIR] [--url URL] [--json]
 
 Revokes every token of HANDLE in the session and prints a new one.
 `;
@@ -51,6 +53,7 @@ export async function join(argv: string[]): Promise<number> {
       nickname: { type: 'string' },
       session: { type: 'string' },
       home: { type: 'string' },
+      url: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -72,7 +75,7 @@ export async function join(argv: string[]): Promise<number> {
     ...(values.nickname === undefined ? {} : { nickname: values.nickname }),
     ...(values.role === undefined ? {} : { roles: values.role }),
   };
-  const result = await registerParticipant(hubUrl(), home, {
+  const result = await registerParticipant(hubUrl(values), home, {
     handle,
     ...(values.session === undefined ? {} : { session: values.session }),
     ...(Object.keys(profile).length ? { profile } : {}),
@@ -95,6 +98,7 @@ export async function rotateToken(argv: string[]): Promise<number> {
     options: {
       session: { type: 'string' },
       home: { type: 'string' },
+      url: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -110,7 +114,7 @@ export async function rotateToken(argv: string[]): Promise<number> {
   }
   const home = resolveHome(values.home);
   const result = await callHub<{ handle: string; session: string; token: string }>(
-    hubUrl(),
+    hubUrl(values),
     'POST',
     `/api/v1/participants/${encodeURIComponent(handle)}/tokens/rotate`,
     adminToken(home),

@@ -1,113 +1,96 @@
-import { parseArgs } from 'node:util';
-import { isParleyError, toParleyError } from '../errors/parley-error.js';
-import { styleFor } from './style.js';
 import { VERSION } from '../version.js';
-import { COMMANDS, runConversationCommand } from './conversation.js';
-import { join, rotateToken } from './join.js';
-import { doctor } from './doctor.js';
-import { tail } from './tail.js';
-import { mcp } from './mcp.js';
-import { serve } from './serve.js';
 
 /**
  * The `parley` command line. Exit codes: 0 success, 1 failure, 2 usage error;
  * errors are one line on stderr saying what to do.
+ *
+ * Start-up is part of every command (hooks run them on each tool call), so
+ * this module loads nothing else until it knows the command, and then only
+ * that command's module: `--version` loads no more than this file, and the
+ * conversation commands never load the hub, the store or the schemas.
  */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
 
-const HELP = `parley ${VERSION} — a local-first meeting place for AI agents and the humans who steer them
-
-Usage: parley <command> [options]
-
-Commands:
-  serve         Run the hub on this machine's home (what "npm start" runs)
-  join HANDLE   Register a participant with the running hub and print its token
-  mcp --as HANDLE
-                Serve MCP on stdio for an agent CLI (starts the hub if none runs)
-  token rotate HANDLE
-                Revoke a participant's tokens and print a new one
-  say THREAD TEXT      Post a message          dm HANDLE TEXT   Direct message
-  read THREAD          What is new in a thread inbox            What needs you
-  wait                 Block until woken       ack ID ...       Acknowledge
-  who                  Presence                threads          Threads, unread
-  search WORDS         Full-text search        export THREAD    Markdown/JSONL
-  tail [THREAD]        Follow live (--inbox), reconnecting without loss
-  doctor               Check home, config, store, hub, port and password
-  thread create|rename|side|close ...           Manage threads
-  request HANDLE INTENT / respond ID STATUS     Requests and responses
-  mute|unmute|pause|resume|prod|invite|done THREAD ...   Steer a thread
-  meeting join|leave|say|hear|who|status NAME ...        Meetings
-  version       Print the version
-
-Global options:
-  --home DIR      The hub's home (default $PARLEY_HOME or ~/.parley)
-  --config FILE   Config file (default <home>/config.json)
-  -h, --help      Show help for a command
-
-"parley serve" answers on http://127.0.0.1:7420: the REST API under /api/v1
-(OpenAPI at /api/v1/openapi.json) and its live stream. The other commands talk to
-it at PARLEY_URL with PARLEY_TOKEN, or with the token "parley join" kept in the
-home for --as HANDLE. Output is for people; --json is for scripts. Exit codes:
-0 done, 1 failed (the message says why), 2 usage or invalid input.
-`;
+const isHelpFlag = (word: string | undefined): boolean => word === '--help' || word === '-h';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'version' || command === '--version' || command === '-v') {
+    process.stdout.write(`${VERSION}\n`);
+    return EXIT_OK;
+  }
+  // The words naming the command, for the hint after a usage error ("thread create").
+  let named = command ?? '';
   try {
-    switch (command) {
-      case undefined:
-      case '-h':
-      case '--help':
-      case 'help':
-        process.stdout.write(HELP);
-        return command === undefined ? EXIT_USAGE : EXIT_OK;
-      case 'version':
-      case '--version':
-      case '-v':
-        process.stdout.write(`${VERSION}\n`);
-        return EXIT_OK;
-      case 'serve':
-        return await serve(rest);
-      case 'join':
-        return await join(rest);
-      case 'token':
-        if (rest[0] === 'rotate') return await rotateToken(rest.slice(1));
-        process.stderr.write('parley: usage: parley token rotate HANDLE [--session NAME]; run "parley token rotate --help".\n');
-        return EXIT_USAGE;
-      case 'tail':
-        return await tail(rest);
-      case 'mcp':
-        return await mcp(rest);
-      case 'doctor':
-        return await doctor(rest);
-      case 'thread':
-      case 'meeting': {
-        const sub = `${command}-${rest[0] ?? ''}`;
-        if (sub in COMMANDS) return await runConversationCommand(sub, rest.slice(1));
-        process.stderr.write(`parley: usage: parley ${command} ${command === 'thread' ? 'create|rename|side|close' : 'join|leave|say|hear|who|status'} ...; run "parley --help".\n`);
+    const help = await import('./help.js');
+    if (command === undefined || command === 'help' || isHelpFlag(command)) {
+      const words = command === 'help' ? rest : [];
+      const answered = await help.printHelp(words);
+      if (answered === undefined) return unknownCommand(words.join(' '));
+      return command === undefined ? EXIT_USAGE : answered;
+    }
+    if (help.names(help.OWN_COMMANDS, command)) return await (await help.OWN_COMMANDS[command]!.load())(rest);
+    if (help.names(help.GROUPS, command)) {
+      const [verb, ...args] = rest;
+      if (verb === undefined) {
+        process.stderr.write(`parley: ${command} needs a subcommand (${Object.keys(help.subcommands(command)).join(', ')}); run "parley ${command} --help".\n`);
         return EXIT_USAGE;
       }
-      default:
-        if (command in COMMANDS) return await runConversationCommand(command, rest);
-        process.stderr.write(`parley: unknown command "${command}"; run "parley --help" for the list.\n`);
-        return EXIT_USAGE;
+      if (isHelpFlag(verb)) {
+        process.stdout.write(help.groupHelp(command));
+        return EXIT_OK;
+      }
+      if (!help.names(help.subcommands(command), verb)) return unknownCommand(`${command} ${verb}`, `parley ${command} --help`);
+      const target = help.subcommands(command)[verb]!;
+      named = `${command} ${verb}`;
+      if (typeof target !== 'string') return await (await target.load())(args);
+      const { runConversationCommand } = await import('./conversation.js');
+      return await runConversationCommand(target, args);
     }
+    const { COMMANDS, runConversationCommand } = await import('./conversation.js');
+    if (help.names(COMMANDS, command)) return await runConversationCommand(command, rest);
+    return unknownCommand(command);
   } catch (error) {
-    if (isUsageError(error)) {
-      process.stderr.write(`parley: ${(error as Error).message}; run "parley ${command} --help".\n`);
-      return EXIT_USAGE;
-    }
-    const parleyError = toParleyError(error);
-    process.stderr.write(`${styleFor(process.stderr).error('parley:')} ${parleyError.messageFor('cli')}\n`);
-    return parleyError.code === 'CONFIG_INVALID' || parleyError.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_FAILURE;
+    return await reportError(error, named);
   }
 }
 
-function isUsageError(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return !isParleyError(error) && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
+function unknownCommand(words: string, hint = 'parley --help'): number {
+  process.stderr.write(`parley: unknown command "${words}"; run "${hint}" for the list.\n`);
+  return EXIT_USAGE;
 }
 
-export { parseArgs };
+/** One line on stderr: a usage mistake (exit 2) names the help to read; anything else says what failed (exit 1). */
+async function reportError(error: unknown, named: string): Promise<number> {
+  const usage = usageMessage(error);
+  if (usage) {
+    process.stderr.write(`parley: ${usage}; run "parley ${named} --help".\n`);
+    return EXIT_USAGE;
+  }
+  const [{ toParleyError }, { styleFor }] = await Promise.all([import('../errors/parley-error.js'), import('./style.js')]);
+  const parleyError = toParleyError(error);
+  process.stderr.write(`${styleFor(process.stderr).error('parley:')} ${parleyError.messageFor('cli')}\n`);
+  return parleyError.code === 'CONFIG_INVALID' || parleyError.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_FAILURE;
+}
+
+/**
+ * parseArgs' errors, said in Parley's words: its own message for an unknown
+ * option ends in an unbalanced quote and speaks of positionals.
+ */
+function usageMessage(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (!(error instanceof Error) || typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) return undefined;
+  const quoted = /'([^']*)'/.exec(error.message)?.[1] ?? '';
+  switch (code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option "${quoted}" (a text that starts with "-" goes after "--", as in: -- "${quoted}")`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return `option "${quoted.replace(/ <value>$/, '')}" needs a value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument "${quoted}"`;
+    default:
+      return error.message.replace(/\.$/, '');
+  }
+}

@@ -24,13 +24,14 @@ import { registerParticipant } from './join.js';
  * written to stdout; diagnostics go to stderr.
  */
 const HELP = `Usage: parley mcp --as HANDLE [--session NAME] [--rooms ROOM,...|all]
-                  [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...] [--home DIR]
+                  [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...] [--home DIR] [--url URL]
 
 Serves MCP on stdin/stdout for an agent CLI, acting as HANDLE in the session
 (default "default"). Configure it in the agent's MCP settings, e.g.
   {"command": "npx", "args": ["parley", "mcp", "--as", "coder-1"]}
-The hub is found at PARLEY_URL (default http://127.0.0.1:7420) and started in
-the background when none answers. PARLEY_TOKEN, when set, is used as the token.
+The hub is the one at --url or PARLEY_URL, else the one running on the home,
+else http://127.0.0.1:7420, where one is started in the background when none
+answers. PARLEY_TOKEN, when set, is used as the token.
 `;
 
 const START_TIMEOUT_MS = 20_000;
@@ -48,6 +49,7 @@ export async function mcp(argv: string[]): Promise<number> {
       model: { type: 'string' },
       role: { type: 'string', multiple: true },
       home: { type: 'string' },
+      url: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -61,7 +63,7 @@ export async function mcp(argv: string[]): Promise<number> {
   }
   const home = resolveHome(values.home);
   const config = loadConfig({ home });
-  const url = hubUrl();
+  const url = hubUrl(values);
   await ensureHub(url, home);
 
   const session = values.session ?? 'default';

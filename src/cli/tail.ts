@@ -28,6 +28,7 @@ export async function tail(argv: string[]): Promise<number> {
       as: { type: 'string' },
       session: { type: 'string' },
       home: { type: 'string' },
+      url: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -50,7 +51,7 @@ export async function tail(argv: string[]): Promise<number> {
   process.once('SIGTERM', () => stop.abort());
   while (!stop.signal.aborted) {
     try {
-      const response = await fetch(`${hubUrl()}/api/v1/stream?${query}`, {
+      const response = await fetch(`${hubUrl(values)}/api/v1/stream?${query}`, {
         headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastSeq ? { 'last-event-id': lastSeq } : {}) },
         signal: stop.signal,
       });

@@ -17,6 +17,10 @@ export const CREDENTIALS_FILENAME = 'credentials.json';
 /** Where a hub that "parley mcp" started writes its output. */
 export const HUB_LOG_FILENAME = 'hub.log';
 export const DEFAULT_URL = 'http://127.0.0.1:7420';
+/** How long `parley stop` waits for the hub to finish what is pending and close its store (--timeout overrides). */
+export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
+/** How long `parley status` and `parley stop` wait for the hub to answer about itself. */
+export const DEFAULT_HUB_QUERY_TIMEOUT_MS = 3_000;
 /** Password guessing, per account and per client: wrong passwords allowed before any wait. */
 export const DEFAULT_SIGN_IN_MAX_FAILURES = 10;
 /** The wait after the last allowed wrong password; each further one doubles it... */

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ParleyError } from '../errors/parley-error.js';
-import { CONFIG_FILENAME, DEFAULT_HOME_DIRNAME } from './defaults.js';
+import { CONFIG_FILENAME } from './defaults.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 /**
@@ -27,11 +26,7 @@ const ENV_ALIASES: Record<string, string> = {
   PARLEY_HOST: 'server.host',
 };
 
-export function resolveHome(flag?: string, env: NodeJS.ProcessEnv = process.env): string {
-  // An empty flag or variable means "not set", never the current directory.
-  const chosen = flag || env.PARLEY_HOME || path.join(os.homedir(), DEFAULT_HOME_DIRNAME);
-  return path.resolve(chosen);
-}
+export { resolveHome } from './home.js';
 
 export function defaultConfig(): Config {
   return ConfigSchema.parse({});

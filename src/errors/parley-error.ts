@@ -1,4 +1,5 @@
-import { z } from 'zod';
+// Types only: the CLI's one-shot commands use ParleyError without loading zod.
+import type { z } from 'zod';
 import { ERROR_CODES, type ErrorCode } from './codes.js';
 import { isHintKey, withHint, withoutRestHint, type HintKey, type Surface } from './hints.js';
 import { describeStorageFailure, storageFailureOf } from './storage-failure.js';
@@ -94,7 +95,7 @@ export function isParleyError(value: unknown): value is ParleyError {
  */
 export function toParleyError(value: unknown, place = "the hub's files"): ParleyError {
   if (value instanceof ParleyError) return value;
-  if (value instanceof z.ZodError) return fromZodError(value);
+  if (isZodError(value)) return fromZodError(value);
   const storage = storageFailureOf(value);
   if (storage) {
     return new ParleyError('STORAGE_UNAVAILABLE', describeStorageFailure(storage, place), {
@@ -111,6 +112,11 @@ export function toParleyError(value: unknown, place = "the hub's files"): Parley
   return new ParleyError('INTERNAL', `Internal error: ${message}. This is a bug in Parley; please report it.`, {
     cause: value,
   });
+}
+
+/** A zod validation error, recognised by its shape (zod's ZodError sets this name). */
+function isZodError(value: unknown): value is z.ZodError {
+  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as { issues?: unknown }).issues);
 }
 
 /** Names the first offending field and says what was expected. */

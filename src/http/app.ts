@@ -14,6 +14,7 @@ import { openApiDocument } from './openapi.js';
 import { WebAssets } from './web.js';
 import { LoginBodySchema, SwitchSessionBodySchema } from './schemas.js';
 import { participantRoutes } from './routes/participants.js';
+import { hubStatusRoutes } from './routes/hub-status.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { directoryRoutes } from './routes/directory.js';
 import { coordinationRoutes } from './routes/coordination.js';
@@ -57,7 +58,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
 
   if (options.admin) {
     const admin = options.admin;
-    // Only registering and token rotation need the admin token; listing participants is a participant's route.
+    // Only registering, token rotation and the hub's own status need the admin token; listing participants is a participant's route.
     const adminOnly: MiddlewareHandler = async (c, next) => {
       const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
       if (!match?.[1] || !admin.verify(match[1])) {
@@ -66,6 +67,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
       await next();
     };
     app.route('/api/v1/participants', participantRoutes(hub, adminOnly));
+    app.route('/api/v1/hub', hubStatusRoutes(hub, adminOnly));
   }
 
   const auth = new Authenticator(hub, hub.config.webui.password);

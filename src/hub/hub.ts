@@ -67,6 +67,8 @@ export class Hub {
   readonly #lock: HomeLock;
   readonly #meetingRedactor: Redactor;
   readonly #sweeper: NodeJS.Timeout;
+  /** When this hub opened its home, in epoch milliseconds (for `parley status`). */
+  readonly openedAt: number;
   #closed = false;
   #closing: Promise<void> | undefined;
 
@@ -77,6 +79,7 @@ export class Hub {
     this.#ctx = ctx;
     this.#lock = lock;
     this.#meetingRedactor = meetingRedactor;
+    this.openedAt = ctx.now();
     const sweepEvery = Math.max(1000, Math.min(30_000, (config.presence.ttlSeconds * 1000) / 4));
     this.#sweeper = setInterval(() => {
       for (const { session, presence } of ctx.presence.sweep()) ctx.bus.publish({ kind: 'presence', session, presence });
@@ -192,6 +195,16 @@ export class Hub {
       createdAt: new Date(s.createdAt).toISOString(),
       participants: s.members.size,
     }));
+  }
+
+  /** Who is connected now, in every session: each participant whose presence is not offline. */
+  connected(): Array<{ session: string; handle: string; state: string }> {
+    return [...this.#ctx.state.sessions.values()].flatMap((session) =>
+      this.#ctx.presence
+        .list(session.id)
+        .filter((presence) => presence.state !== 'offline')
+        .map((presence) => ({ session: session.name, handle: presence.handle, state: presence.state })),
+    );
   }
 
   participants(): Participant[] {

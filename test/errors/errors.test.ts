@@ -37,6 +37,15 @@ describe('errors', () => {
     expect(toParleyError('text')).toMatchObject({ code: 'INTERNAL' });
     const own = new ParleyError('HOP_LIMIT', 'x');
     expect(toParleyError(own)).toBe(own);
+    // A zod error thrown by a parse is bad input naming its field (recognised without loading zod at start-up).
+    const thrown = (() => {
+      try {
+        z.strictObject({ limit: z.number() }).parse({ limit: 'ten' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(toParleyError(thrown)).toMatchObject({ code: 'INVALID_INPUT', field: 'limit' });
   });
 
   it('errors - a hint is said in each surface\'s words, and survives the REST hop to be said again', () => {

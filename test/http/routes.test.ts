@@ -398,6 +398,8 @@ describe('http routes against a real hub', () => {
     await ok('POST', '/api/v1/logout', {});
     await ok('POST', '/api/v1/participants', {}, { ...admin, body: { handle: 'erin', session: 'proj' } });
     await ok('POST', '/api/v1/participants/{handle}/tokens/rotate', { handle: 'erin' }, { ...admin, body: { session: 'proj' } });
+    const running = await ok('GET', '/api/v1/hub', {}, admin);
+    expect(running).toMatchObject({ pid: expect.any(Number), uptimeSeconds: expect.any(Number), connected: expect.any(Array) });
     await ok('GET', '/api/v1/openapi.json', {}, asAlice);
     await ok('GET', '/api/v1/whoami', {}, asAlice);
     const listed = await ok('GET', '/api/v1/participants', {}, asAlice);

@@ -1,0 +1,47 @@
+import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
+import { readAdminToken } from '../http/admin-token.js';
+import type { LiveHub } from './hub-address.js';
+
+/**
+ * What the hub running on a home says about itself (GET /api/v1/hub with the
+ * home's admin token): `parley status` shows it, and `parley stop` checks
+ * that the pid in the lock file is that hub before signalling it.
+ */
+export interface HubStatus {
+  version: string;
+  pid: number;
+  home: string;
+  startedAt: string;
+  uptimeSeconds: number;
+  connected: Array<{ session: string; handle: string; state: string }>;
+}
+
+export type HubAnswer = { ok: true; status: HubStatus } | { ok: false; reason: string };
+
+export async function askHub(holder: LiveHub, home: string): Promise<HubAnswer> {
+  if (!holder.url) return { ok: false, reason: 'it has not said where it serves yet (still starting?)' };
+  const token = readAdminToken(home);
+  if (!token) return { ok: false, reason: `the home has no admin token (${home}/admin.token) to ask it with` };
+  let response: Response;
+  try {
+    response = await fetch(`${holder.url}/api/v1/hub`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal: AbortSignal.timeout(DEFAULT_HUB_QUERY_TIMEOUT_MS),
+    });
+  } catch {
+    return { ok: false, reason: `nothing answers at ${holder.url}` };
+  }
+  if (!response.ok) return { ok: false, reason: `${holder.url} answered ${response.status}` };
+  return { ok: true, status: (await response.json()) as HubStatus };
+}
+
+/** "2h 03m 10s", "4m 05s", "12s". */
+export function formatUptime(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const pad = (n: number): string => String(n).padStart(2, '0');
+  if (h > 0) return `${h}h ${pad(m)}m ${pad(s)}s`;
+  if (m > 0) return `${m}m ${pad(s)}s`;
+  return `${s}s`;
+}

@@ -1,0 +1,59 @@
+import { parseArgs } from 'node:util';
+import { resolveHome } from '../config/home.js';
+import { liveHub } from './hub-address.js';
+import { askHub, formatUptime } from './running-hub.js';
+
+/**
+ * `parley status`: whether a hub runs on this home, where it serves, its
+ * pid, how long it has run and who is connected. Exits 1 when none runs, so
+ * scripts can test for it.
+ */
+export const STATUS_HELP = `Usage: parley status [--home DIR] [--json]
+
+Says whether a hub is running on the home (default $PARLEY_HOME or ~/.parley):
+its URL, pid, uptime and the participants connected now. Exits 0 when one
+runs, 1 when none does.
+`;
+
+export async function status(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { home: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    process.stdout.write(STATUS_HELP);
+    return 0;
+  }
+  const home = resolveHome(values.home);
+  const holder = liveHub(home);
+  if (!holder) {
+    if (values.json) process.stdout.write(`${JSON.stringify({ running: false, home })}\n`);
+    else process.stdout.write(`No hub is running on home ${home}; start one with "parley serve".\n`);
+    return 1;
+  }
+  const answer = await askHub(holder, home);
+  if (!answer.ok) {
+    // The lock says a process holds the home, but it does not answer as a hub: say what is known.
+    if (values.json) process.stdout.write(`${JSON.stringify({ running: true, answering: false, home, pid: holder.pid, url: holder.url ?? null, reason: answer.reason })}\n`);
+    else process.stdout.write(`A hub (pid ${holder.pid}) holds home ${home}, but ${answer.reason}.\n`);
+    return 1;
+  }
+  const { status: hub } = answer;
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ running: true, answering: true, url: holder.url, ...hub, home })}\n`);
+    return 0;
+  }
+  const who = hub.connected.map((c) => `@${c.handle} (${c.session}, ${c.state})`).join(', ');
+  process.stdout.write(
+    [
+      `Parley hub running on home ${home}`,
+      `  URL:        ${holder.url}`,
+      `  pid:        ${hub.pid}`,
+      `  version:    ${hub.version}`,
+      `  uptime:     ${formatUptime(hub.uptimeSeconds)} (since ${hub.startedAt})`,
+      `  connected:  ${hub.connected.length}${who ? `: ${who}` : ''}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}

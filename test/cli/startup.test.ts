@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN, childEnv } from '../helpers/serve.js';
+import { tempHome } from '../helpers/hub.js';
+
+/**
+ * One-shot commands start fast because they load only what they use. Timing
+ * belongs to the benchmark (npm run bench); this checks the cause, which
+ * holds on any machine: the modules a command loads.
+ */
+const LOG_LOADS = `data:text/javascript,${encodeURIComponent(`
+import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+export async function load(url, context, next) {
+  if (url.startsWith('file:')) process.stderr.write('LOADED ' + url + '\\\\n');
+  return next(url, context);
+}\`));
+`)}`;
+
+/** The files (under dist/ or node_modules/) a `parley` command loads. */
+function loadedBy(args: string[], env: NodeJS.ProcessEnv): string[] {
+  const run = spawnSync(process.execPath, ['--import', LOG_LOADS, BIN, ...args], { env, encoding: 'utf8', timeout: 20_000 });
+  return [...run.stderr.matchAll(/^LOADED file:\/\/(.*)$/gm)].map((m) => m[1]!.replace(/^.*?\/(dist|node_modules)\//, '$1/'));
+}
+
+// Two small files are allowed: store/private-home.js (the home's file modes, for the tokens kept there) and
+// http/admin-token.js (reading the home's admin token); the rest of store/ is SQLite and the rest of http/ the server.
+const HEAVY = [
+  /node_modules\//,
+  /dist\/src\/(hub|mcp|schema|search|redaction|meeting)\//,
+  /dist\/src\/store\/(?!private-home\.js)/,
+  /dist\/src\/http\/(?!admin-token\.js)/,
+  /dist\/src\/config\/(schema|load)\.js/,
+];
+
+describe('start-up', () => {
+  it('startup - "parley --version" loads the entry and the version, nothing else', () => {
+    const { home, cleanup } = tempHome();
+    try {
+      const loaded = loadedBy(['--version'], childEnv(home));
+      expect(loaded.filter((file) => file.startsWith('dist/'))).toEqual(['dist/src/cli/main.js', 'dist/src/version.js']);
+      expect(loaded.filter((file) => file.startsWith('node_modules/'))).toEqual([]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('startup - the one-shot commands load no dependency, and none of the hub, store, HTTP server, MCP or schemas', () => {
+    const { home, cleanup } = tempHome();
+    try {
+      const env = childEnv(home, { PARLEY_URL: 'http://127.0.0.1:9', PARLEY_TOKEN: 'pt_unused' });
+      for (const args of [['say', 'general', 'hi'], ['read', 'general'], ['inbox'], ['status'], ['help'], ['help', 'say']]) {
+        const loaded = loadedBy(args, env);
+        expect(loaded, args.join(' ')).toContain('dist/src/cli/main.js');
+        expect(loaded.filter((file) => HEAVY.some((pattern) => pattern.test(file))), args.join(' ')).toEqual([]);
+      }
+    } finally {
+      cleanup();
+    }
+  });
+});
