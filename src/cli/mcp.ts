@@ -93,6 +93,8 @@ export async function mcp(argv: string[]): Promise<number> {
     const name = server.getClientVersion()?.name;
     if (name && !participant.profile.client) void client.updateProfile({ client: name.slice(0, 64) }).catch(() => undefined);
   };
+  // Present on the hub from before the first message until the session ends (stdin closes or the process exits).
+  const connection = await client.connect();
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -100,6 +102,7 @@ export async function mcp(argv: string[]): Promise<number> {
   });
   await server.connect(transport);
   await closed;
+  connection.close();
   await server.close().catch(() => undefined);
   client.close();
   return 0;

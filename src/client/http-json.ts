@@ -49,6 +49,39 @@ export class HttpJsonClient {
     throw toError(parsed, response.statusCode);
   }
 
+  /**
+   * Opens a response the hub keeps open (a stream), reading and dropping what
+   * it sends. Resolves once the hub has answered; `ended` resolves when the
+   * response ends, fails or is aborted with `signal`.
+   */
+  async open(route: string, signal: AbortSignal): Promise<{ ended: Promise<void> }> {
+    let response: Awaited<ReturnType<Pool['request']>>;
+    try {
+      response = await this.#pool.request({ method: 'GET', path: `/api/v1${route}`, headers: { authorization: `Bearer ${this.token}` }, signal });
+    } catch (error) {
+      if (error instanceof errors.RequestAbortedError || (error as Error).name === 'AbortError') throw error;
+      throw new ParleyError('HUB_CLOSED', `No hub answers at ${this.url} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); start one with "parley serve".`);
+    }
+    if (response.statusCode !== 200) {
+      const text = await response.body.text();
+      let parsed: unknown = {};
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not the hub's JSON error: the status says enough
+      }
+      throw toError(parsed, response.statusCode);
+    }
+    const body = response.body;
+    const ended = new Promise<void>((resolve) => {
+      body.once('end', () => resolve());
+      body.once('error', () => resolve());
+      body.once('close', () => resolve());
+    });
+    body.resume();
+    return { ended };
+  }
+
   close(): void {
     void this.#pool.close();
   }

@@ -2,6 +2,7 @@ import type { ParticipantApi } from '../hub/participant-api.js';
 import type { ControlInput } from '../schema/control.js';
 import type { InboxInput, MeetingHearInput, WaitInput } from '../schema/inputs.js';
 import { HttpJsonClient } from './http-json.js';
+import { HubConnection } from './hub-connection.js';
 
 /**
  * A participant of a running hub, reached over its REST API with a bearer
@@ -32,6 +33,11 @@ export class RestParticipant implements ParticipantApi {
 
   close(): void {
     this.#http.close();
+  }
+
+  /** Keeps this participant present on the hub until the connection is closed (see HubConnection). */
+  connect(): Promise<HubConnection> {
+    return HubConnection.open(this.#http);
   }
 
   whoami: Api['whoami'] = () => this.#http.request('GET', '/whoami');
