@@ -265,8 +265,9 @@ export class Actor implements ParticipantApi {
     if (!filter.inbox) assertChatAllowed(this.#ctx.config, this.#seat);
     const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
     const seat = this.#seat;
-    const release = holdPresence(this.#ctx, seat, 'stream');
-    return subscribe(
+    let release: (() => void) | undefined;
+    let ended = false;
+    const subscription = subscribe(
       this.#ctx,
       seat,
       {
@@ -275,8 +276,14 @@ export class Actor implements ParticipantApi {
         ...(filter.since === undefined ? {} : { since: filter.since }),
         ...(filter.ephemeral === undefined ? {} : { ephemeral: filter.ephemeral }),
       },
-      release,
+      () => {
+        ended = true;
+        release?.();
+      },
     );
+    // Held once subscribed, so the stream itself carries its participant coming online (the page sees itself connected).
+    if (!ended) release = holdPresence(this.#ctx, seat, 'stream');
+    return subscription;
   }
 
   /**

@@ -103,9 +103,11 @@ describe('presence through the hub', () => {
     const aliceLive = a.live();
     await a.setPresence({ state: 'thinking', seq: 7 });
     aliceLive.close();
-    const frames = [(await live.next()).value, (await live.next()).value, (await live.next()).value];
+    const frames = [(await live.next()).value, (await live.next()).value, (await live.next()).value, (await live.next()).value];
     live.close();
     expect(frames).toMatchObject([
+      // A stream carries its own participant coming online first (the page sees itself connected).
+      { kind: 'presence', presence: { handle: 'bob', state: 'listening', connection: 'connected' } },
       { kind: 'presence', presence: { handle: 'alice', state: 'listening', connection: 'connected' } },
       { kind: 'presence', presence: { handle: 'alice', state: 'thinking', connection: 'connected', seq: 7 } },
       { kind: 'presence', presence: { handle: 'alice', state: 'offline', connection: 'offline' } },
