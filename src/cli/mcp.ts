@@ -102,8 +102,11 @@ export async function mcp(argv: string[]): Promise<number> {
   });
   await server.connect(transport);
   await closed;
-  connection.close();
+  // Closing the server aborts waits; the calls still on their way (a meeting_join sent just before
+  // the agent quit) land before the connection ends, so the hub's leaving on disconnect comes after them.
   await server.close().catch(() => undefined);
+  await client.settle();
+  connection.close();
   client.close();
   return 0;
 }

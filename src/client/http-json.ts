@@ -12,6 +12,8 @@ import type { ErrorCode } from '../errors/codes.js';
  */
 export class HttpJsonClient {
   readonly #pool: Pool;
+  /** Requests not yet answered, so a client can let them finish before it goes (see settle). */
+  readonly #inflight = new Set<Promise<unknown>>();
 
   constructor(
     readonly url: string,
@@ -20,7 +22,20 @@ export class HttpJsonClient {
     this.#pool = new Pool(new URL(url).origin, { connections: 64 });
   }
 
-  async request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const sent = this.#request<T>(method, route, body, signal);
+    this.#inflight.add(sent);
+    const done = (): void => void this.#inflight.delete(sent);
+    sent.then(done, done);
+    return sent;
+  }
+
+  /** Resolves once every request sent so far has been answered (or failed). */
+  async settle(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  }
+
+  async #request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     let response: Awaited<ReturnType<Pool['request']>>;
     try {

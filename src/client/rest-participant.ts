@@ -35,6 +35,11 @@ export class RestParticipant implements ParticipantApi {
     this.#http.close();
   }
 
+  /** Resolves once every call made so far has been answered. */
+  settle(): Promise<void> {
+    return this.#http.settle();
+  }
+
   /** Keeps this participant present on the hub until the connection is closed (see HubConnection). */
   connect(): Promise<HubConnection> {
     return HubConnection.open(this.#http);

@@ -154,6 +154,17 @@ describe('presence follows live connections', () => {
     expect(await presenceOf(observer, 'stdio-agent')).toEqual({ connection: 'offline', state: 'offline' });
   });
 
+  it('presence - over stdio: a meeting_join sent just before the agent quits does not leave a ghost', async () => {
+    const observer = await http('observer', 'quit');
+    const agent = await stdio('hasty-agent', 'quit');
+    const joining = agent.call('meeting_join', { meeting: 'standup' }).catch(() => undefined);
+    await agent.close();
+    await joining;
+    await expect.poll(() => presenceOf(observer, 'hasty-agent'), { timeout: 10_000 }).toEqual({ connection: 'offline', state: 'offline' });
+    // The join landed (it created the meeting), and its seat went with the agent.
+    expect(await inMeeting(observer, 'standup')).toEqual([]);
+  });
+
   it(`meeting - clients that went away do not count toward the ${DEFAULT_MEETING_MAX_PARTICIPANTS}-member cap`, async () => {
     for (let i = 0; i < DEFAULT_MEETING_MAX_PARTICIPANTS; i++) {
       const ghost = await http(`ghost-${i}`, 'full');
