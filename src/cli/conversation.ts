@@ -134,13 +134,18 @@ export const COMMANDS: Record<string, Command> = {
   },
   who: {
     usage: 'parley who',
-    summary: 'Presence of everyone in the session',
+    summary: 'Presence of everyone in the session: connected, waiting or offline',
     positionals: 0,
     async run(call) {
-      const result = await call<{ presence: Array<{ handle: string; state: string; details: { profile: { kind: string; client?: string } } }> }>('GET', '/presence');
+      type Presence = { handle: string; connection: string; state: string; note?: string; details: { profile: { kind: string; client?: string } } };
+      const result = await call<{ presence: Presence[] }>('GET', '/presence');
+      // What they declared shows only when it says more than being there (listening) or not (offline).
+      const declared = (p: Presence): string => (p.state === 'listening' || p.state === 'offline' ? '' : `, ${p.state}`) + (p.note ? ` — ${p.note}` : '');
       return {
         json: result,
-        text: result.presence.map((p) => `@${p.handle.padEnd(16)} ${p.state.padEnd(9)} ${p.details.profile.kind}${p.details.profile.client ? ` (${p.details.profile.client})` : ''}`).join('\n'),
+        text: result.presence
+          .map((p) => `@${p.handle.padEnd(16)} ${p.connection.padEnd(9)} ${p.details.profile.kind}${p.details.profile.client ? ` (${p.details.profile.client})` : ''}${declared(p)}`)
+          .join('\n'),
       };
     },
   },

@@ -105,6 +105,8 @@ export async function mcp(argv: string[]): Promise<number> {
     const name = server.getClientVersion()?.name;
     if (name && !participant.profile.client) void client.updateProfile({ client: name.slice(0, 64) }).catch(() => undefined);
   };
+  // Present on the hub from before the first message until the session ends (stdin closes or the process exits).
+  const connection = await client.connect();
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = () => resolve();
@@ -112,7 +114,11 @@ export async function mcp(argv: string[]): Promise<number> {
   });
   await server.connect(transport);
   await closed;
+  // Closing the server aborts waits; the calls still on their way (a meeting_join sent just before
+  // the agent quit) land before the connection ends, so the hub's leaving on disconnect comes after them.
   await server.close().catch(() => undefined);
+  await client.settle();
+  connection.close();
   client.close();
   return 0;
 }

@@ -13,7 +13,7 @@ export interface HubStatus {
   home: string;
   startedAt: string;
   uptimeSeconds: number;
-  connected: Array<{ session: string; handle: string; state: string }>;
+  connected: Array<{ session: string; handle: string; connection: string; state: string }>;
 }
 
 export type HubAnswer = { ok: true; status: HubStatus } | { ok: false; reason: string };

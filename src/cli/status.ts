@@ -43,7 +43,7 @@ export async function status(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ running: true, answering: true, url: holder.url, ...hub, home })}\n`);
     return 0;
   }
-  const who = hub.connected.map((c) => `@${c.handle} (${c.session}, ${c.state})`).join(', ');
+  const who = hub.connected.map((c) => `@${c.handle} (${c.session}, ${c.connection}${c.state === 'listening' ? '' : ` · ${c.state}`})`).join(', ');
   process.stdout.write(
     [
       `Parley hub running on home ${home}`,

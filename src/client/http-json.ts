@@ -11,6 +11,8 @@ import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
  */
 export class HttpJsonClient {
   readonly #pool: Pool;
+  /** Requests not yet answered, so a client can let them finish before it goes (see settle). */
+  readonly #inflight = new Set<Promise<unknown>>();
 
   constructor(
     readonly url: string,
@@ -19,7 +21,20 @@ export class HttpJsonClient {
     this.#pool = new Pool(new URL(url).origin, { connections: 64 });
   }
 
-  async request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+    const sent = this.#request<T>(method, route, body, signal);
+    this.#inflight.add(sent);
+    const done = (): void => void this.#inflight.delete(sent);
+    sent.then(done, done);
+    return sent;
+  }
+
+  /** Resolves once every request sent so far has been answered (or failed). */
+  async settle(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  }
+
+  async #request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     let response: Awaited<ReturnType<Pool['request']>>;
     try {
@@ -46,6 +61,39 @@ export class HttpJsonClient {
       return (contentType.includes('application/json') ? parsed : { body: text, contentType: contentType || 'text/plain' }) as T;
     }
     throw parleyErrorFromBody(parsed, response.statusCode);
+  }
+
+  /**
+   * Opens a response the hub keeps open (a stream), reading and dropping what
+   * it sends. Resolves once the hub has answered; `ended` resolves when the
+   * response ends, fails or is aborted with `signal`.
+   */
+  async open(route: string, signal: AbortSignal): Promise<{ ended: Promise<void> }> {
+    let response: Awaited<ReturnType<Pool['request']>>;
+    try {
+      response = await this.#pool.request({ method: 'GET', path: `/api/v1${route}`, headers: { authorization: `Bearer ${this.token}` }, signal });
+    } catch (error) {
+      if (error instanceof errors.RequestAbortedError || (error as Error).name === 'AbortError') throw error;
+      throw new ParleyError('HUB_CLOSED', `No hub answers at ${this.url} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); start one with "parley serve".`);
+    }
+    if (response.statusCode !== 200) {
+      const text = await response.body.text();
+      let parsed: unknown = {};
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // not the hub's JSON error: the status says enough
+      }
+      throw parleyErrorFromBody(parsed, response.statusCode);
+    }
+    const body = response.body;
+    const ended = new Promise<void>((resolve) => {
+      body.once('end', () => resolve());
+      body.once('error', () => resolve());
+      body.once('close', () => resolve());
+    });
+    body.resume();
+    return { ended };
   }
 
   close(): void {

@@ -2,6 +2,7 @@ import type { ParticipantApi } from '../hub/participant-api.js';
 import type { ControlInput } from '../schema/control.js';
 import type { InboxInput, MeetingHearInput, WaitInput } from '../schema/inputs.js';
 import { HttpJsonClient } from './http-json.js';
+import { HubConnection } from './hub-connection.js';
 
 /**
  * A participant of a running hub, reached over its REST API with a bearer
@@ -32,6 +33,16 @@ export class RestParticipant implements ParticipantApi {
 
   close(): void {
     this.#http.close();
+  }
+
+  /** Resolves once every call made so far has been answered. */
+  settle(): Promise<void> {
+    return this.#http.settle();
+  }
+
+  /** Keeps this participant present on the hub until the connection is closed (see HubConnection). */
+  connect(): Promise<HubConnection> {
+    return HubConnection.open(this.#http);
   }
 
   /** Who this is, and what the hub allows it (`hub.chat`: whether it has chat there). */

@@ -79,6 +79,7 @@ export const MAX_READ_LIMIT = 1000;
 export const DEFAULT_LIVE_QUEUE_LIMIT = 10_000;
 
 // Presence (Meerkat / Agent Bridge).
+/** A meeting seat taken with one-shot calls (no live connection) is freed this long after the holder's last call. */
 export const DEFAULT_PRESENCE_TTL_SECONDS = 300;
 
 // Meetings (Katra).

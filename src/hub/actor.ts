@@ -28,6 +28,7 @@ import type { Redactor } from '../redaction/redactor.js';
 import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { assertChatAllowed } from './chat-exclusion.js';
+import { holdPresence } from './presence-hold.js';
 import { applyControl, type ControlResult } from './controls.js';
 import { acknowledge, deliveriesIn, readInbox, waitForInbox, type AckResult, type InboxResult, type WaitResult } from './inbox.js';
 import {
@@ -131,9 +132,18 @@ export class Actor implements ParticipantApi {
     });
   }
 
+  /** A one-shot call: last seen moves; being present takes a live connection (see holdPresence). */
   #alive(): void {
-    const changed = this.#ctx.presence.touch(this.#seat.session.id, this.#seat.participant);
-    if (changed) this.#ctx.bus.publish({ kind: 'presence', session: this.#seat.session.id, presence: changed });
+    this.#ctx.presence.touch(this.#seat.session.id, this.#seat.participant);
+  }
+
+  /**
+   * Holds this participant present while a connection of its lasts (an MCP
+   * session, say); returns the release. Its last release makes it offline and
+   * takes it out of every meeting.
+   */
+  holdPresence(kind: 'mcp' | 'stream'): () => void {
+    return holdPresence(this.#ctx, this.#seat, kind);
   }
 
   // Conversation ----------------------------------------------------------
@@ -222,11 +232,16 @@ export class Actor implements ParticipantApi {
     return this.#read(() => readInbox(this.#ctx, this.#seat, input, { peek: true }));
   }
 
-  /** Not counted as in flight: a shutdown ends waits (with HUB_CLOSED) instead of waiting for them. */
+  /**
+   * Not counted as in flight: a shutdown ends waits (with HUB_CLOSED) instead
+   * of waiting for them. While it waits, the participant's presence is waiting.
+   */
   wait(input: WaitInput = {}, signal?: AbortSignal): Promise<WaitResult> {
     if (this.#ctx.lifecycle.closing) return Promise.reject(closingError());
-    this.#alive();
-    return waitForInbox(this.#ctx, this.#seat, input, signal);
+    const release = holdPresence(this.#ctx, this.#seat, 'wait');
+    return Promise.resolve()
+      .then(() => waitForInbox(this.#ctx, this.#seat, input, signal))
+      .finally(release);
   }
 
   async ack(input: AckInput): Promise<AckResult> {
@@ -241,7 +256,7 @@ export class Actor implements ParticipantApi {
     });
   }
 
-  /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable. */
+  /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable; the participant is present while it is open. */
   live(input: LiveFilterInput = {}): LiveSubscription {
     if (this.#ctx.lifecycle.closing) throw closingError();
     this.#alive();
@@ -249,12 +264,46 @@ export class Actor implements ParticipantApi {
     // Only the inbox's own items for a participant excluded from chat: the rest is chat.
     if (!filter.inbox) assertChatAllowed(this.#ctx.config, this.#seat);
     const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
-    return subscribe(this.#ctx, this.#seat, {
-      ...(thread ? { thread } : {}),
-      ...(filter.inbox === undefined ? {} : { inbox: filter.inbox }),
-      ...(filter.since === undefined ? {} : { since: filter.since }),
-      ...(filter.ephemeral === undefined ? {} : { ephemeral: filter.ephemeral }),
-    });
+    const seat = this.#seat;
+    let release: (() => void) | undefined;
+    let ended = false;
+    const subscription = subscribe(
+      this.#ctx,
+      seat,
+      {
+        ...(thread ? { thread } : {}),
+        ...(filter.inbox === undefined ? {} : { inbox: filter.inbox }),
+        ...(filter.since === undefined ? {} : { since: filter.since }),
+        ...(filter.ephemeral === undefined ? {} : { ephemeral: filter.ephemeral }),
+      },
+      () => {
+        ended = true;
+        release?.();
+      },
+    );
+    // Held once subscribed, so the stream itself carries its participant coming online (the page sees itself connected).
+    if (!ended) release = holdPresence(this.#ctx, seat, 'stream');
+    return subscription;
+  }
+
+  /**
+   * Holds this participant present, as for an MCP session served in another
+   * process (`parley mcp` over stdio), until closed or the hub shuts down
+   * (`ended` resolves then).
+   */
+  connect(): { ended: Promise<void>; close(): void } {
+    if (this.#ctx.lifecycle.closing) throw closingError();
+    const release = holdPresence(this.#ctx, this.#seat, 'mcp');
+    let end: () => void = () => undefined;
+    const ended = new Promise<void>((resolve) => (end = resolve));
+    // Listening only to hear the hub shut down; the traffic itself is not wanted.
+    const unlisten = this.#ctx.bus.listen(this.#sessionId, () => undefined, () => close());
+    const close = (): void => {
+      unlisten();
+      release();
+      end();
+    };
+    return { ended, close };
   }
 
   /** The thread's whole log as Markdown (for people) or JSON Lines (for programs). */
@@ -326,7 +375,7 @@ export class Actor implements ParticipantApi {
     return { applied: presence !== undefined, presence: presence ?? this.#ctx.presence.get(this.#seat.session.id, this.#seat.participant.id) };
   }
 
-  /** Presence of every participant of the session (offline when never seen or silent past the TTL). */
+  /** Presence of every participant of the session (offline without a live connection). */
   async who(): Promise<PresenceInfo[]> {
     return this.#run(() => {
       const { session } = this.#seat;
@@ -334,7 +383,7 @@ export class Actor implements ParticipantApi {
         const known = this.#ctx.presence.get(session.id, id);
         if (known) return known;
         const p = this.#ctx.state.participant(id);
-        return { participant: id, handle: p.handle, state: 'offline', seq: 0, lastSeen: new Date(0).toISOString(), details: { profile: p.profile } };
+        return { participant: id, handle: p.handle, state: 'offline', connection: 'offline', seq: 0, lastSeen: new Date(0).toISOString(), details: { profile: p.profile } };
       });
     });
   }

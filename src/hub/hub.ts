@@ -21,6 +21,7 @@ import type { HubContext } from './context.js';
 import { ensureParticipant, ensureSession, enterSession } from './directory.js';
 import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
+import { dropGhosts } from './meeting-ops.js';
 import { PresenceTracker } from './presence.js';
 import { HubState, participantView } from './state.js';
 import { RateLimiter } from './rate-limit.js';
@@ -80,9 +81,10 @@ export class Hub {
     this.#lock = lock;
     this.#meetingRedactor = meetingRedactor;
     this.openedAt = ctx.now();
+    // Meeting seats of members that are gone (see dropGhosts) are freed within a quarter of the presence TTL.
     const sweepEvery = Math.max(1000, Math.min(30_000, (config.presence.ttlSeconds * 1000) / 4));
     this.#sweeper = setInterval(() => {
-      for (const { session, presence } of ctx.presence.sweep()) ctx.bus.publish({ kind: 'presence', session, presence });
+      for (const meeting of ctx.meetings.all()) dropGhosts(ctx, meeting);
     }, sweepEvery);
     this.#sweeper.unref();
   }
@@ -198,12 +200,12 @@ export class Hub {
   }
 
   /** Who is connected now, in every session: each participant whose presence is not offline. */
-  connected(): Array<{ session: string; handle: string; state: string }> {
+  connected(): Array<{ session: string; handle: string; connection: string; state: string }> {
     return [...this.#ctx.state.sessions.values()].flatMap((session) =>
       this.#ctx.presence
         .list(session.id)
-        .filter((presence) => presence.state !== 'offline')
-        .map((presence) => ({ session: session.name, handle: presence.handle, state: presence.state })),
+        .filter((presence) => presence.connection !== 'offline')
+        .map((presence) => ({ session: session.name, handle: presence.handle, connection: presence.connection, state: presence.state })),
     );
   }
 

@@ -1,5 +1,5 @@
 import { parseInput } from '../errors/parley-error.js';
-import type { MeetingMember, MeetingStatus } from '../meeting/meeting.js';
+import type { Meeting, MeetingMember, MeetingStatus } from '../meeting/meeting.js';
 import type { MeetingMessage } from '../meeting/ring.js';
 import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, MeetingStatusInputSchema, type MeetingHearInput } from '../schema/inputs.js';
 import type { HeardMessage, MeetingSummary, MeetingView, RingView } from '../schema/views.js';
@@ -36,6 +36,8 @@ function enterMeeting(ctx: HubContext, seat: Seat, name: string): MeetingView {
   const meeting = ctx.meetings.getOrCreate(seat.session.id, name, ctx.now());
   const me = seat.participant;
   const wasMember = meeting.isMember(me.id);
+  // Seats of members that are gone are freed before the cap is applied: ghosts do not fill a room.
+  if (!wasMember && meeting.active >= meeting.maxParticipants) dropGhosts(ctx, meeting);
   meeting.join({ id: me.id, handle: me.handle, ...(me.profile.roles[0] ? { role: me.profile.roles[0] } : {}) }, ctx.now());
   if (!wasMember) ctx.bus.publish({ kind: 'meeting', session: seat.session.id, meeting: meeting.name, action: 'joined', participant: me.handle });
   return { id: meeting.id, name: meeting.name, who: meeting.who().map(memberView) };
@@ -46,6 +48,25 @@ export function leaveMeeting(ctx: HubContext, seat: Seat, name: string): { left:
   const left = meeting.leave(seat.participant.id);
   if (left) ctx.bus.publish({ kind: 'meeting', session: seat.session.id, meeting: meeting.name, action: 'left', participant: seat.participant.handle });
   return { left };
+}
+
+/** A participant that went offline leaves every meeting of the session it was in. */
+export function leaveEveryMeeting(ctx: HubContext, session: string, participant: { id: string; handle: string }): void {
+  for (const meeting of ctx.meetings.list(session)) {
+    if (meeting.leave(participant.id)) ctx.bus.publish({ kind: 'meeting', session, meeting: meeting.name, action: 'left', participant: participant.handle });
+  }
+}
+
+/**
+ * Removes the members that are gone: no live connection and not seen for the
+ * presence TTL (a seat taken with one-shot calls, whose client never said it left).
+ */
+export function dropGhosts(ctx: HubContext, meeting: Meeting): void {
+  for (const member of meeting.who()) {
+    if (!ctx.presence.isGone(meeting.sessionId, member.id)) continue;
+    meeting.leave(member.id);
+    ctx.bus.publish({ kind: 'meeting', session: meeting.sessionId, meeting: meeting.name, action: 'left', participant: member.handle });
+  }
 }
 
 export async function sayInMeeting(

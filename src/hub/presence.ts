@@ -1,26 +1,35 @@
 import type { PresenceState } from '../schema/inputs.js';
 import type { Profile } from '../schema/participant.js';
+import type { PresenceConnection } from '../schema/views.js';
 
 /**
- * Presence: kept in memory only (Agent Bridge: ephemeral by default), per
- * session and participant. Conflicting updates resolve by the highest
- * per-participant seq (Meerkat), not by clock. A participant with no sign of
- * life for `ttlSeconds` reads as offline.
+ * Presence: kept in memory only (Agent Bridge: ephemeral by default, derived
+ * from live connections), per session and participant. A participant is
+ * present while it holds a live connection: an MCP session or a live stream
+ * makes it `connected`, a `wait` in progress makes it `waiting` (Meerkat's
+ * standby). A one-shot call only records when it was last seen. While present
+ * its state is the one it declared (Agent Bridge's listening, thinking, …;
+ * listening by default); without a connection it is offline. Declared updates
+ * resolve by the highest per-participant seq (Meerkat), not by clock.
  */
 export type { PresenceInfo } from '../schema/views.js';
 import type { PresenceInfo } from '../schema/views.js';
 
+/** What keeps a participant present: an MCP session, a live stream, or a wait in progress. */
+export type ConnectionKind = 'mcp' | 'stream' | 'wait';
+
 interface Entry {
   participant: string;
   handle: string;
+  /** The state the participant declared; shown while it is connected. */
   state: PresenceState;
   seq: number;
   lastSeen: number;
   thread?: string;
   note?: string;
   profile: Profile;
-  /** The state last published, so expiry to offline is announced once. */
-  announced: PresenceState;
+  /** Live connections held, by kind. */
+  held: Record<ConnectionKind, number>;
 }
 
 export interface PresenceUpdate {
@@ -30,6 +39,8 @@ export interface PresenceUpdate {
   note?: string;
 }
 
+type Who = { id: string; handle: string; profile: Profile };
+
 export class PresenceTracker {
   private readonly entries = new Map<string, Map<string, Entry>>();
 
@@ -38,8 +49,8 @@ export class PresenceTracker {
     private readonly now: () => number,
   ) {}
 
-  /** Applies an update; returns the new presence, or undefined when a newer seq already won. */
-  set(session: string, who: { id: string; handle: string; profile: Profile }, update: PresenceUpdate): PresenceInfo | undefined {
+  /** Applies a declared update; returns the new presence, or undefined when a newer seq already won. */
+  set(session: string, who: Who, update: PresenceUpdate): PresenceInfo | undefined {
     const entry = this.entry(session, who);
     const seq = update.seq ?? entry.seq + 1;
     if (update.seq !== undefined && update.seq <= entry.seq) return undefined;
@@ -51,25 +62,31 @@ export class PresenceTracker {
     else entry.thread = update.thread;
     if (update.note === undefined) delete entry.note;
     else entry.note = update.note;
-    entry.announced = update.state;
     return this.view(entry);
   }
 
-  /**
-   * Records a sign of life. Returns the presence when it changed what others
-   * see (the participant was offline or unknown), so the caller can announce it.
-   */
-  touch(session: string, who: { id: string; handle: string; profile: Profile }): PresenceInfo | undefined {
+  /** Records a sign of life (a one-shot call): last seen moves, presence does not. */
+  touch(session: string, who: Who): void {
+    this.entry(session, who).lastSeen = this.now();
+  }
+
+  /** A live connection opened. Returns the presence when what others see changed, so the caller can announce it. */
+  open(session: string, who: Who, kind: ConnectionKind): PresenceInfo | undefined {
     const entry = this.entry(session, who);
-    const wasOffline = this.effectiveState(entry) === 'offline';
+    const before = connectionOf(entry);
+    entry.held[kind] += 1;
     entry.lastSeen = this.now();
-    if (entry.state === 'offline') entry.state = 'listening';
-    if (wasOffline) {
-      entry.seq += 1;
-      entry.announced = entry.state;
-      return this.view(entry);
-    }
-    return undefined;
+    return connectionOf(entry) === before ? undefined : this.view(entry);
+  }
+
+  /** A live connection closed. Returns the presence when what others see changed. */
+  close(session: string, participant: string, kind: ConnectionKind): PresenceInfo | undefined {
+    const entry = this.entries.get(session)?.get(participant);
+    if (!entry || entry.held[kind] === 0) return undefined;
+    const before = connectionOf(entry);
+    entry.held[kind] -= 1;
+    entry.lastSeen = this.now();
+    return connectionOf(entry) === before ? undefined : this.view(entry);
   }
 
   get(session: string, participant: string): PresenceInfo | undefined {
@@ -81,21 +98,17 @@ export class PresenceTracker {
     return [...(this.entries.get(session)?.values() ?? [])].map((e) => this.view(e));
   }
 
-  /** Participants that went offline by expiry since the last sweep (to announce once each). */
-  sweep(): Array<{ session: string; presence: PresenceInfo }> {
-    const changed: Array<{ session: string; presence: PresenceInfo }> = [];
-    for (const [session, bySession] of this.entries) {
-      for (const entry of bySession.values()) {
-        if (entry.announced !== 'offline' && this.effectiveState(entry) === 'offline') {
-          entry.announced = 'offline';
-          changed.push({ session, presence: this.view(entry) });
-        }
-      }
-    }
-    return changed;
+  /**
+   * Gone: no live connection, and not seen for the TTL. A meeting seat taken
+   * by one-shot calls (the CLI) is kept that long after the last call.
+   */
+  isGone(session: string, participant: string): boolean {
+    const entry = this.entries.get(session)?.get(participant);
+    if (!entry) return true;
+    return connectionOf(entry) === 'offline' && this.now() - entry.lastSeen > this.ttlMs;
   }
 
-  private entry(session: string, who: { id: string; handle: string; profile: Profile }): Entry {
+  private entry(session: string, who: Who): Entry {
     let bySession = this.entries.get(session);
     if (!bySession) {
       bySession = new Map();
@@ -106,27 +119,24 @@ export class PresenceTracker {
       entry = {
         participant: who.id,
         handle: who.handle,
-        state: 'offline',
+        state: 'listening',
         seq: 0,
         lastSeen: 0,
         profile: who.profile,
-        announced: 'offline',
+        held: { mcp: 0, stream: 0, wait: 0 },
       };
       bySession.set(who.id, entry);
     }
     return entry;
   }
 
-  private effectiveState(entry: Entry): PresenceState {
-    if (entry.state === 'offline') return 'offline';
-    return this.now() - entry.lastSeen > this.ttlMs ? 'offline' : entry.state;
-  }
-
   private view(entry: Entry): PresenceInfo {
+    const connection = connectionOf(entry);
     return {
       participant: entry.participant,
       handle: entry.handle,
-      state: this.effectiveState(entry),
+      state: connection === 'offline' ? 'offline' : entry.state,
+      connection,
       seq: entry.seq,
       lastSeen: new Date(entry.lastSeen).toISOString(),
       ...(entry.thread === undefined ? {} : { thread: entry.thread }),
@@ -134,4 +144,9 @@ export class PresenceTracker {
       details: { profile: entry.profile },
     };
   }
+}
+
+function connectionOf(entry: Entry): PresenceConnection {
+  if (entry.held.wait > 0) return 'waiting';
+  return entry.held.mcp > 0 || entry.held.stream > 0 ? 'connected' : 'offline';
 }

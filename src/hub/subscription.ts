@@ -34,7 +34,8 @@ export interface LiveSubscription extends AsyncIterableIterator<LiveItem> {
 
 const REPLAY_PAGE = 500;
 
-export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter): LiveSubscription {
+/** `onEnd` runs once when the subscription ends, however it ends (closed, cut off, or the hub shutting down). */
+export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter, onEnd?: () => void): LiveSubscription {
   const me = seat.participant.id;
   const queue: LiveItem[] = [];
   let waiting: ((result: IteratorResult<LiveItem>) => void) | undefined;
@@ -120,6 +121,7 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter): Live
     if (closed) return;
     closed = true;
     unlisten();
+    onEnd?.();
     if (waiting) {
       const resolve = waiting;
       const reject = failing;

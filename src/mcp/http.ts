@@ -23,6 +23,7 @@ import { createMcpServer } from './server.js';
  * tools/list_changed travel on the session's GET stream, resumable with
  * Last-Event-ID. Idle sessions are closed; sessions are capped per token, per
  * participant and in all; revoking the token a session was opened with closes it.
+ * An open session keeps its participant present; however it closes, that ends.
  */
 interface Session {
   id: string;
@@ -35,6 +36,8 @@ interface Session {
   /** Answers still owed to clients: settled with an error if the session closes first. */
   pending: Set<(response: Response) => void>;
   detach: () => void;
+  /** Ends the presence the session holds: the participant's last one closing makes it offline and leaves its meetings. */
+  release: () => void;
 }
 
 const SWEEP_MS = 60_000;
@@ -145,10 +148,12 @@ export class McpHttpSessions {
       lastUsed: Date.now(),
       pending: new Set(),
       detach: () => undefined,
+      release: () => undefined,
       ...(credential ? { credential } : {}),
     };
     this.#makeRoomFor(session);
     this.#sessions.set(id, session);
+    session.release = actor.holdPresence('mcp');
     if (credential) {
       const onRevoked = (): void =>
         void this.#close(session, 401, 'The token this MCP session was opened with has been revoked; connect again with a valid token.');
@@ -218,6 +223,7 @@ export class McpHttpSessions {
     if (this.#sessions.get(session.id) === session) this.#sessions.delete(session.id);
     session.detach();
     session.detach = () => undefined;
+    session.release();
     const owed = [...session.pending];
     session.pending.clear();
     for (const resolve of owed) resolve(rpcError(status, -32001, reason));

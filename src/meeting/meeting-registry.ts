@@ -73,6 +73,11 @@ export class MeetingRegistry {
     return meeting;
   }
 
+  /** Every meeting of every session. */
+  *all(): IterableIterator<Meeting> {
+    for (const meetings of this.sessions.values()) yield* meetings.values();
+  }
+
   /** The session's meetings, in creation order. */
   list(sessionId: string): Meeting[] {
     return [...(this.sessions.get(sessionId)?.values() ?? [])];

@@ -71,10 +71,15 @@ export interface OpenRequest {
   reply_to?: string;
 }
 
+/** Whether a participant holds a live connection: an MCP session or live stream (connected), a wait in progress (waiting), or none. */
+export type PresenceConnection = 'connected' | 'waiting' | 'offline';
+
 export interface PresenceInfo {
   participant: string;
   handle: string;
+  /** What the participant declared (listening unless it said otherwise); offline without a live connection. */
   state: PresenceState;
+  connection: PresenceConnection;
   seq: number;
   /** ISO time of the last sign of life. */
   lastSeen: string;

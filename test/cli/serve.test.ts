@@ -163,7 +163,8 @@ describe('cli', () => {
     // The DM was only peeked at: wait returns it at once, and then nothing is left.
     expect(cli('wait', '--timeout', '50', '--as', 'reviewer').stdout).toContain('@coder: can you review?');
     expect(cli('wait', '--timeout', '50', '--as', 'reviewer').stdout.trim()).toBe('(nothing arrived)');
-    expect(cli('who', '--as', 'human').stdout).toMatch(/@coder\s+listening/);
+    // One-shot commands do not make anyone present: everyone here is offline, seen recently.
+    expect(cli('who', '--as', 'human').stdout).toMatch(/@coder\s+offline/);
     expect(cli('threads', '--as', 'human').stdout).toMatch(/channel\s+#general/);
     expect(cli('search', 'please', '--as', 'reviewer').stdout).toContain('@human: hello @coder, please start');
 

@@ -467,6 +467,13 @@ describe('http routes against a real hub', () => {
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     controller.abort();
     answered.add('GET /api/v1/stream');
+    // The connection answers 200 with keep-alives only, and keeps alice present while open.
+    const holding = new AbortController();
+    const connection = await fetch(`${hub.url}/api/v1/connection`, { headers: { authorization: `Bearer ${alice}` }, signal: holding.signal });
+    expect(connection.status).toBe(200);
+    expect(connection.headers.get('content-type')).toContain('text/event-stream');
+    holding.abort();
+    answered.add('GET /api/v1/connection');
     // MCP: initialize, the session's notification stream, and its end.
     const mcpHeaders = { authorization: `Bearer ${alice}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     const initialized = await fetch(`${hub.url}/mcp`, {

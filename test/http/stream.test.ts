@@ -46,13 +46,18 @@ describe('http stream', () => {
     await t.hub.join({ handle: 'bob', session: 's' });
     const token = await t.hub.issueToken('bob', 's');
     server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+    // alice is connected (an MCP session of hers is open), so what she declares shows.
+    const session = a.holdPresence('mcp');
     const stream = await openStream(`${server.url}/api/v1/stream`, token);
     await a.setPresence({ state: 'typing' });
     await a.meetingSay('standup', 'hello');
-    const frames = [await stream.next(), await stream.next(), await stream.next()];
+    const frames = [await stream.next(), await stream.next(), await stream.next(), await stream.next()];
     stream.drop();
-    expect(frames.map((f) => f.event)).toEqual(['presence', 'meeting', 'meeting']);
-    expect(JSON.parse(frames[0]!.data)).toMatchObject({ handle: 'alice', state: 'typing' });
+    session();
+    expect(frames.map((f) => f.event)).toEqual(['presence', 'presence', 'meeting', 'meeting']);
+    // First bob's own stream making him connected, then what alice declared.
+    expect(JSON.parse(frames[0]!.data)).toMatchObject({ handle: 'bob', connection: 'connected' });
+    expect(JSON.parse(frames[1]!.data)).toMatchObject({ handle: 'alice', state: 'typing', connection: 'connected' });
     expect(frames.some((f) => f.data.includes('"hello"'))).toBe(true);
     const bad = await fetch(`${server.url}/api/v1/stream`, { headers: { authorization: `Bearer ${token}`, 'last-event-id': 'abc' } });
     expect(bad.status).toBe(400);

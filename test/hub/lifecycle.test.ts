@@ -29,7 +29,7 @@ describe('live bus', () => {
     bus.listen('s1', () => {
       throw new Error('bad listener');
     });
-    const presence = { participant: 'p', handle: 'h', state: 'idle' as const, seq: 1, lastSeen: '', details: { profile: { kind: 'agent' as const, roles: [] } } };
+    const presence = { participant: 'p', handle: 'h', state: 'idle' as const, connection: 'connected' as const, seq: 1, lastSeen: '', details: { profile: { kind: 'agent' as const, roles: [] } } };
     bus.publish({ kind: 'presence', session: 's1', presence });
     bus.publish({ kind: 'presence', session: 's1', presence });
     expect(seen).toEqual(['s1:presence', 's1:presence']);

@@ -10,6 +10,7 @@ export type {
   HeardMessage as MeetingMessage,
   MeetingSummary,
   OpenRequest,
+  PresenceConnection,
   PresenceInfo,
   RingView as MeetingRing,
   ThreadDetail,

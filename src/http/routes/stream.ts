@@ -74,5 +74,35 @@ export function streamRoutes(settings: StreamSettings): Hono<Env> {
     })();
     return RESPONSE_ALREADY_SENT;
   });
+
+  /**
+   * Keeps the caller present while the response is open: what `parley mcp`
+   * (stdio) holds for as long as its MCP session lasts. Only keep-alive
+   * comments are sent; the stream ends when the client goes, its token is
+   * revoked, or the hub shuts down.
+   */
+  app.get('/connection', (c) => {
+    const { outgoing } = nodeBindings(c);
+    if (!outgoing) throw new ParleyError('INTERNAL', 'The connection is served by the hub\'s HTTP server only.');
+    const actor = c.get('actor');
+    const connection = actor.connect();
+    const sse = new SseWriter(outgoing, {
+      stallTimeoutMs: settings.stallTimeoutMs,
+      onDrop: (reason) => settings.logger.warn('connection client dropped', { participant: actor.participant.handle, reason }),
+    });
+    const revoked = c.get('credential')?.revoked;
+    const onRevoked = (): void => connection.close();
+    revoked?.addEventListener('abort', onRevoked, { once: true });
+    outgoing.once('close', () => connection.close());
+    const keepAlive = setInterval(() => sse.keepAlive(), settings.keepAliveMs);
+    void connection.ended.then(() => {
+      clearInterval(keepAlive);
+      revoked?.removeEventListener('abort', onRevoked);
+      sse.end();
+    });
+    sse.open();
+    if (revoked?.aborted) onRevoked();
+    return RESPONSE_ALREADY_SENT;
+  });
   return app;
 }

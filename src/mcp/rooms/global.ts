@@ -132,7 +132,8 @@ export const globalRoom: RoomDef = {
     }),
     tool({
       name: 'who',
-      description: 'Who is in the session and what they are doing (listening, thinking, typing, idle, offline), with their kind and client.',
+      description:
+        'Who is in the session: connection is connected (an open MCP session or live stream), waiting (blocked in wait) or offline (no live connection); state is what they said they are doing (listening, thinking, typing, idle), offline when not connected; with their kind and client.',
       input: z.strictObject({}),
       readOnly: true,
       async run(ctx) {
@@ -140,6 +141,7 @@ export const globalRoom: RoomDef = {
         return {
           participants: presence.map((p) => ({
             handle: p.handle,
+            connection: p.connection,
             state: p.state,
             kind: p.details.profile.kind,
             ...(p.details.profile.client ? { client: p.details.profile.client } : {}),

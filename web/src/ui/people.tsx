@@ -1,6 +1,6 @@
 import { me, participantByHandle, participants, presence } from '../state/store.js';
 import type { Participant } from '../types.js';
-import type { PresenceState } from '../types.js';
+import type { PresenceConnection, PresenceState } from '../types.js';
 
 /**
  * Who is speaking: the handle, then the kind as a badge, then the nickname.
@@ -30,21 +30,38 @@ export function AuthorChip({ handle }: { handle: string }) {
   );
 }
 
-const LABELS: Record<PresenceState, string> = {
-  listening: 'listening',
-  thinking: 'thinking',
-  typing: 'typing',
-  idle: 'idle',
+const CONNECTIONS: Record<PresenceConnection, string> = {
+  connected: 'connected',
+  waiting: 'waiting',
   offline: 'offline',
 };
 
-/** A participant's presence as a chip; no presence yet reads as offline. */
+const ACTIVITIES: Partial<Record<PresenceState, string>> = {
+  thinking: 'thinking',
+  typing: 'typing',
+  idle: 'idle',
+};
+
+/**
+ * A participant's presence as a chip: connected (an open MCP session or page),
+ * waiting (blocked in a wait for something to do) or offline, then what they
+ * said they are doing when it is more than listening. No presence yet reads
+ * as offline.
+ */
 export function PresenceChip({ handle }: { handle: string }) {
   const info = presence.value[handle];
-  const state = info?.state ?? 'offline';
+  const connection = info?.connection ?? 'offline';
+  const activity = connection === 'offline' ? undefined : ACTIVITIES[info?.state ?? 'offline'];
+  const label = activity ? `${CONNECTIONS[connection]} · ${activity}` : CONNECTIONS[connection];
   return (
-    <span class={`presence presence-${state}`} data-handle={handle} data-state={state} title={info?.note ?? LABELS[state]}>
-      {LABELS[state]}
+    <span
+      class={`presence presence-${connection}${activity ? ' presence-busy' : ''}`}
+      data-handle={handle}
+      data-connection={connection}
+      data-state={info?.state ?? 'offline'}
+      title={info?.note ?? label}
+    >
+      {label}
     </span>
   );
 }

@@ -1,0 +1,28 @@
+import type { HubContext } from './context.js';
+import { leaveEveryMeeting } from './meeting-ops.js';
+import type { ConnectionKind } from './presence.js';
+import type { Seat } from './seat.js';
+
+/**
+ * Holds a participant present for as long as one live connection lasts (an
+ * MCP session, a live stream, a wait). Changes of presence are announced on
+ * the live bus. When the participant's last connection ends it is offline,
+ * and it leaves every meeting it was in (Katra: join at session start, leave
+ * at session end), so a client that went away is not left in the room.
+ * Returns the release, which may be called more than once.
+ */
+export function holdPresence(ctx: HubContext, seat: Seat, kind: ConnectionKind): () => void {
+  const session = seat.session.id;
+  const participant = seat.participant;
+  const opened = ctx.presence.open(session, participant, kind);
+  if (opened) ctx.bus.publish({ kind: 'presence', session, presence: opened });
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    const closed = ctx.presence.close(session, participant.id, kind);
+    if (!closed) return;
+    ctx.bus.publish({ kind: 'presence', session, presence: closed });
+    if (closed.connection === 'offline') leaveEveryMeeting(ctx, session, participant);
+  };
+}
