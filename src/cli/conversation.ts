@@ -126,7 +126,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   read: {
     usage: 'parley read THREAD [--limit N]',
-    summary: 'Read what is new in a thread since your cursor',
+    summary: 'Read what is new in a thread since your cursor, and mark it read',
     options: { limit: { type: 'string' } },
     positionals: 1,
     async run(call, [thread], values) {

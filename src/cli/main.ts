@@ -29,11 +29,12 @@ Commands:
   token rotate HANDLE
                 Revoke a participant's tokens and print a new one
   say THREAD TEXT      Post a message          dm HANDLE TEXT   Direct message
-  read THREAD          What is new in a thread inbox            What needs you
-  wait                 Block until woken       ack ID ...       Acknowledge
+  read THREAD          What is new in a thread inbox            What needs you; marks it read (--peek: not)
+  wait                 Block, then mark read   ack ID ...       Acknowledge
   who                  Presence                threads          Threads, unread
   search WORDS         Full-text search        export THREAD    Markdown/JSONL
-  tail [THREAD]        Follow live (--inbox), reconnecting without loss
+  history THREAD       Recent events, oldest first (--limit N)
+  tail [THREAD]        Last events (--last N), then follow live (--inbox), reconnecting without loss
   doctor               Check home, config, store, hub, port and password
   thread create|rename|side|close ...           Manage threads
   request HANDLE INTENT / respond ID STATUS     Requests and responses

@@ -165,10 +165,12 @@ describe('cli output', () => {
       while (!printed.some((e) => e.content === text)) await new Promise<void>((resolve) => waiters.push(resolve));
     };
     // Post while the tail reads its history and connects, until a live post shows: some land in the seam.
-    for (let i = 1; !printed.some((e) => String(e.content).startsWith('during')); i++) {
+    // (A tail that exits instead, refusing --last, ends the loop and fails below.)
+    for (let i = 1; !printed.some((e) => String(e.content).startsWith('during')) && tailer.exitCode === null; i++) {
       ok('say', 'seam', `during ${i}`, '--as', 'human');
       await Promise.race([until(`during ${i}`), new Promise((resolve) => setTimeout(resolve, 100))]);
     }
+    expect(tailer.exitCode).toBeNull();
     ok('say', 'seam', 'after', '--as', 'human');
     await until('after');
     tailer.kill('SIGTERM');
@@ -196,10 +198,11 @@ describe('cli output', () => {
       seen += chunk;
       for (const wake of waiters.splice(0)) wake();
     });
-    for (let i = 1; !seen.includes('fresh'); i++) {
+    for (let i = 1; !seen.includes('fresh') && tailer.exitCode === null; i++) {
       ok('say', 'quiet', `fresh ${i}`, '--as', 'human');
       await Promise.race([new Promise<void>((resolve) => waiters.push(resolve)), new Promise((resolve) => setTimeout(resolve, 100))]);
     }
+    expect(tailer.exitCode).toBeNull();
     tailer.kill('SIGTERM');
     expect(seen).not.toContain('old news');
     expect(seen).not.toContain('created');
