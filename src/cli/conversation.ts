@@ -63,7 +63,8 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 /** What `inbox` and `wait` did to what they showed: reading marks read; peeking does not. */
 function inboxFooter(count: number, peeked: boolean, more: boolean): string {
   const told = peeked ? `${plural(count, 'item')}, not marked read (peek)` : `${plural(count, 'item')}, marked read; --peek to look without marking`;
-  return more ? `${told}\n(more are waiting: run "parley inbox" again)` : told;
+  if (!more) return told;
+  return `${told}\n(more are waiting${peeked ? ': raise --limit to see them' : ': run "parley inbox" again'})`;
 }
 
 interface InboxItemView {
@@ -139,7 +140,7 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
   history: {
-    usage: `parley history THREAD [--limit N]`,
+    usage: 'parley history THREAD [--limit N]',
     summary: `Show a thread's most recent events, oldest first (default ${DEFAULT_CLI_HISTORY_LIMIT}); marks nothing read`,
     options: { limit: { type: 'string' } },
     positionals: 1,
