@@ -1,7 +1,10 @@
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
+import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
-import type { ParleyEvent } from '../schema/event.js';
+import type { ParleyEvent, RequestContent } from '../schema/event.js';
+import { eventSentence, shortRequestId, type HandleOf } from '../format/event-text.js';
+import { HandleBook } from './handle-book.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
 import { styleFor, type Style } from './style.js';
 
@@ -32,17 +35,59 @@ type Caller = <T>(method: string, route: string, body?: unknown) => Promise<T>;
 
 const time = (iso: string): string => iso.slice(11, 19);
 
-/** One event as a line: time, author, text (coloured only on a terminal, see style.ts). */
-export function formatEvent(event: ParleyEvent, style: Style = styleFor(process.stdout)): string {
-  const content =
-    typeof event.content === 'string'
-      ? event.content
-      : event.type === 'request'
-        ? `${style.tag(`[request ${(event.content as { intent: string }).intent}]`)} ${JSON.stringify((event.content as { params: unknown }).params)}`
-        : event.type === 'response'
-          ? `${style.tag(`[response ${(event.content as { status: string }).status}]`)} ${(event.content as { text?: string }).text ?? ''}`
-          : `${style.tag(`[${event.type}]`)} ${JSON.stringify(event.content)}`;
-  return `${style.time(time(event.ts))} ${style.author(`@${event.author}`)}: ${content}`;
+/**
+ * One event as a line: time, then "@author: text" for a message, or a
+ * sentence for anything else ("@alice created #general", "@bob answered
+ * 4F7K2Q: Completed"); coloured only on a terminal (see style.ts).
+ */
+export function formatEvent(event: ParleyEvent, style: Style = styleFor(process.stdout), handleOf: HandleOf = (id) => id): string {
+  const author = `@${event.author}`;
+  const sentence = eventSentence(event, handleOf).slice(author.length);
+  const rest = event.type === 'message' ? sentence : style.tag(sentence);
+  return `${style.time(time(event.ts))} ${style.author(author)}${rest}`;
+}
+
+/** Formats events after learning the handles they name (one /participants call at most). */
+async function formatAll(call: Caller, events: ParleyEvent[]): Promise<string[]> {
+  const book = handleBookFor(call);
+  await book.learn(events);
+  const style = styleFor(process.stdout);
+  return events.map((event) => formatEvent(event, style, book.handleOf));
+}
+
+export function handleBookFor(call: Caller): HandleBook {
+  return new HandleBook(async () => (await call<{ participants: Array<{ id: string; handle: string }> }>('GET', '/participants')).participants);
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What `inbox` and `wait` did to what they showed: reading marks read; peeking does not. */
+function inboxFooter(count: number, peeked: boolean, more: boolean): string {
+  const told = peeked ? `${plural(count, 'item')}, not marked read (peek)` : `${plural(count, 'item')}, marked read; --peek to look without marking`;
+  if (!more) return told;
+  return `${told}\n(more are waiting${peeked ? ': raise --limit to see them' : ': run "parley inbox" again'})`;
+}
+
+interface InboxItemView {
+  priority: string;
+  reason: string;
+  respondHint: boolean;
+  thread: { name: string };
+  event: ParleyEvent;
+}
+
+/** Inbox items as lines; a request to answer says how ("parley respond 4F7K2Q STATUS"). */
+async function inboxLines(call: Caller, items: InboxItemView[]): Promise<string[]> {
+  const lines = await formatAll(call, items.map((i) => i.event));
+  return items.map((item, n) => {
+    const hint =
+      item.event.type === 'request' && item.reason === 'request'
+        ? `  ← parley respond ${shortRequestId((item.event.content as RequestContent).request_id)} Accepted|Rejected|Completed|Failed`
+        : item.respondHint
+          ? '  ← respond'
+          : '';
+    return `${item.priority.padEnd(6)} ${item.reason.padEnd(8)} ${item.thread.name}  ${lines[n]}${hint}`;
+  });
 }
 
 const enc = encodeURIComponent;
@@ -83,7 +128,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   read: {
     usage: 'parley read THREAD [--limit N]',
-    summary: 'Read what is new in a thread since your cursor',
+    summary: 'Read what is new in a thread since your cursor, and mark it read',
     options: { limit: { type: 'string' } },
     positionals: 1,
     async run(call, [thread], values) {
@@ -91,36 +136,49 @@ export const COMMANDS: Record<string, Command> = {
         'GET',
         `/threads/${enc(thread!)}/new${values.limit ? `?limit=${enc(String(values.limit))}` : ''}`,
       );
-      const lines = result.events.map((e) => formatEvent(e));
+      const lines = await formatAll(call, result.events);
       return { json: result, text: lines.length ? lines.join('\n') + (result.more ? '\n(more: read again)' : '') : '(nothing new)' };
+    },
+  },
+  history: {
+    usage: 'parley history THREAD [--limit N]',
+    summary: `Show a thread's most recent events, oldest first (default ${DEFAULT_CLI_HISTORY_LIMIT}); marks nothing read`,
+    options: { limit: { type: 'string' } },
+    positionals: 1,
+    async run(call, [thread], values) {
+      const limit = values.limit === undefined ? String(DEFAULT_CLI_HISTORY_LIMIT) : String(values.limit);
+      const result = await call<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${enc(thread!)}/history?limit=${enc(limit)}`);
+      const lines = await formatAll(call, result.events);
+      if (lines.length === 0) return { json: result, text: '(no history)' };
+      return { json: result, text: (result.more ? '(earlier events not shown: raise --limit)\n' : '') + lines.join('\n') };
     },
   },
   inbox: {
     usage: 'parley inbox [--peek] [--limit N]',
-    summary: 'What needs your attention, by priority',
+    summary: 'What needs your attention, by priority; marks what it shows read (--peek looks without marking)',
     options: { peek: { type: 'boolean' }, limit: { type: 'string' } },
     positionals: 0,
     async run(call, _args, values) {
       const query = [values.peek ? 'peek=true' : '', values.limit ? `limit=${enc(String(values.limit))}` : ''].filter(Boolean).join('&');
-      const result = await call<{ items: Array<{ priority: string; reason: string; respondHint: boolean; thread: { name: string }; event: ParleyEvent }> }>(
-        'GET',
-        `/inbox${query ? `?${query}` : ''}`,
-      );
-      const lines = result.items.map((i) => `${i.priority.padEnd(6)} ${i.reason.padEnd(8)} ${i.thread.name}  ${formatEvent(i.event)}${i.respondHint ? '  ← respond' : ''}`);
-      return { json: result, text: lines.length ? lines.join('\n') : '(inbox empty)' };
+      const result = await call<{ items: InboxItemView[]; more: boolean }>('GET', `/inbox${query ? `?${query}` : ''}`);
+      if (result.items.length === 0) return { json: result, text: '(inbox empty)' };
+      const lines = await inboxLines(call, result.items);
+      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, values.peek === true, result.more)}` };
     },
   },
   wait: {
     usage: 'parley wait [--timeout MS]',
-    summary: 'Block until something wakes you (or the timeout)',
+    summary: 'Block until something wakes you (or the timeout), then show your inbox and mark it read',
     options: { timeout: { type: 'string' } },
     positionals: 0,
     async run(call, _args, values) {
-      const result = await call<{ items: Array<{ priority: string; thread: { name: string }; event: ParleyEvent }>; timedOut: boolean }>(
+      const result = await call<{ items: InboxItemView[]; more: boolean; timedOut: boolean }>(
         'GET',
         `/inbox/wait${values.timeout ? `?timeout_ms=${enc(String(values.timeout))}` : ''}`,
       );
-      return { json: result, text: result.timedOut ? '(nothing arrived)' : result.items.map((i) => `${i.thread.name}  ${formatEvent(i.event)}`).join('\n') };
+      if (result.items.length === 0) return { json: result, text: '(nothing arrived)' };
+      const lines = await inboxLines(call, result.items);
+      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, false, result.more)}` };
     },
   },
   ack: {
@@ -170,7 +228,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: 1,
     async run(call, [query], values) {
       const result = await call<{ events: ParleyEvent[] }>('GET', `/search?q=${enc(query!)}${values.thread ? `&thread=${enc(String(values.thread))}` : ''}`);
-      return { json: result, text: result.events.length ? result.events.map((e) => formatEvent(e)).join('\n') : '(no match)' };
+      return { json: result, text: result.events.length ? (await formatAll(call, result.events)).join('\n') : '(no match)' };
     },
   },
 };
@@ -244,21 +302,22 @@ Object.assign(COMMANDS, {
         ...(values.thread ? { thread: values.thread } : {}),
         ...(values['reply-to'] ? { reply_to: values['reply-to'] } : {}),
       });
-      return { json: result, text: `request ${result.request_id} sent (hop ${result.hop})` };
+      const short = shortRequestId(result.request_id);
+      return { json: result, text: `request ${short} sent (hop ${result.hop}${short === result.request_id ? '' : `; full id ${result.request_id}`})` };
     },
   },
   respond: {
     usage: 'parley respond REQUEST_ID Accepted|Rejected|Completed|Failed [--text TEXT] [--result JSON]',
-    summary: 'Respond to a request',
+    summary: 'Respond to a request (REQUEST_ID: the id, or its short id as the inbox shows it)',
     options: { text: { type: 'string' }, result: { type: 'string' } },
     positionals: 2,
     async run(call, [id, status], values) {
-      const result = await call<{ status: string }>('POST', `/requests/${enc(id!)}/responses`, {
+      const result = await call<{ request_id: string; status: string }>('POST', `/requests/${enc(id!)}/responses`, {
         status,
         ...(values.text ? { text: values.text } : {}),
         ...(values.result === undefined ? {} : { result: jsonFlag(values.result, 'result') }),
       });
-      return { json: result, text: `responded ${result.status}` };
+      return { json: result, text: `responded ${result.status} to ${shortRequestId(result.request_id)}` };
     },
   },
   mute: control('mute', (handles) => ({ targets: handles }), 'parley mute THREAD HANDLE ...', 'Hard-mute participants in a thread', [2, 64]),

@@ -23,7 +23,7 @@ export const OWN_COMMANDS: Record<string, OwnCommand> = {
   join: { synopsis: 'join HANDLE', summary: 'Register a participant with the running hub and print its token', load: async () => (await import('./join.js')).join },
   mcp: { synopsis: 'mcp --as HANDLE', summary: 'Serve MCP on stdio for an agent CLI (starts the hub if none runs)', load: async () => (await import('./mcp.js')).mcp },
   doctor: { synopsis: 'doctor', summary: 'Check the home, config, store, hub, port and password', load: async () => (await import('./doctor.js')).doctor },
-  tail: { synopsis: 'tail [THREAD]', summary: 'Follow a thread, the inbox or the session live', load: async () => (await import('./tail.js')).tail },
+  tail: { synopsis: 'tail [THREAD]', summary: 'Print the last events of a thread (--last N), then follow it, the inbox or the session live', load: async () => (await import('./tail.js')).tail },
 };
 
 /** Groups of subcommands: `thread` and `meeting` gather COMMANDS entries named `thread-…`, `meeting-…`; `token` has its own. */

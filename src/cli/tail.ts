@@ -1,19 +1,26 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_TAIL_LAST, MAX_READ_LIMIT } from '../config/defaults.js';
+import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
-import { formatEvent, tokenFor } from './conversation.js';
-import { parleyErrorFromBody } from '../errors/parley-error.js';
-import { hubUrl } from './hub-client.js';
+import { formatEvent, handleBookFor, tokenFor } from './conversation.js';
+import { callHub, hubUrl } from './hub-client.js';
+import { styleFor } from './style.js';
 
 /**
  * `parley tail [THREAD] [--inbox]`: follows a thread, the inbox or the whole
- * session live over the SSE stream. When the connection drops (the hub
- * restarts, the network blinks) it reconnects with the last seq it printed,
- * so nothing is missed and nothing is printed twice.
+ * session live over the SSE stream. A thread's tail first prints its last few
+ * events (--last) and then follows from the last one printed, so the seam
+ * between history and live neither repeats nor drops an event. When the
+ * connection drops (the hub restarts, the network blinks) it reconnects with
+ * the last seq it printed, so nothing is missed and nothing is printed twice.
  */
-const HELP = `Usage: parley tail [THREAD] [--inbox] [--since SEQ] [--as HANDLE] [--session NAME] [--json]
+const HELP = `Usage: parley tail [THREAD] [--last N] [--inbox] [--since SEQ] [--as HANDLE] [--session NAME] [--json]
 
 Follows THREAD (or the inbox with --inbox, or the whole session) live, and
-reconnects without loss until interrupted.
+reconnects without loss until interrupted. Marks nothing read.
+
+  --last N     Print THREAD's last N events first (default ${DEFAULT_TAIL_LAST}; 0 for none)
+  --since SEQ  Print every event after SEQ first instead
 `;
 
 export const RECONNECT_DELAY_MS = 500;
@@ -25,6 +32,7 @@ export async function tail(argv: string[]): Promise<number> {
     options: {
       inbox: { type: 'boolean' },
       since: { type: 'string' },
+      last: { type: 'string' },
       as: { type: 'string' },
       session: { type: 'string' },
       home: { type: 'string' },
@@ -38,20 +46,44 @@ export async function tail(argv: string[]): Promise<number> {
     return 0;
   }
   if (positionals.length > 1) {
-    process.stderr.write('parley: usage: parley tail [THREAD] [--inbox]; run "parley tail --help".\n');
+    process.stderr.write('parley: usage: parley tail [THREAD] [--last N] [--inbox]; run "parley tail --help".\n');
     return 2;
   }
+  const thread = positionals[0];
+  if (values.last !== undefined && (thread === undefined || values.inbox)) {
+    throw new ParleyError('INVALID_INPUT', 'Invalid --last: it prints a thread\'s last events, so it needs a THREAD (and no --inbox).', { field: 'last' });
+  }
+  if (values.last !== undefined && values.since !== undefined) {
+    throw new ParleyError('INVALID_INPUT', 'Invalid --last: give --last N or --since SEQ, not both.', { field: 'last' });
+  }
+  const last = values.last === undefined ? DEFAULT_TAIL_LAST : Number(values.last);
+  if (!/^\d+$/.test(values.last ?? '0') || last > MAX_READ_LIMIT) {
+    throw new ParleyError('INVALID_INPUT', `Invalid --last: "${values.last}" is not a whole number from 0 to ${MAX_READ_LIMIT}.`, { field: 'last' });
+  }
   const token = tokenFor(values);
+  const url = hubUrl(values);
+  const book = handleBookFor((method, route, body) => callHub(url, method, `/api/v1${route}`, token, body));
+  const style = styleFor(process.stdout);
+  const print = async (event: ParleyEvent): Promise<void> => {
+    if (!values.json) await book.learn([event]);
+    process.stdout.write(`${values.json ? JSON.stringify(event) : formatEvent(event, style, book.handleOf)}\n`);
+  };
   const query = new URLSearchParams({ events_only: 'true' });
-  if (positionals[0]) query.set('thread', positionals[0]);
+  if (thread) query.set('thread', thread);
   if (values.inbox) query.set('inbox', 'true');
   let lastSeq = values.since ?? '';
+  if (thread && !values.inbox && values.since === undefined && last > 0) {
+    // The stream then starts after the last event printed: since 0 when the thread had none yet.
+    const recent = await callHub<{ events: ParleyEvent[] }>(url, 'GET', `/api/v1/threads/${encodeURIComponent(thread)}/history?limit=${last}`, token);
+    for (const event of recent.events) await print(event);
+    lastSeq = String(recent.events.at(-1)?.seq ?? 0);
+  }
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   process.once('SIGTERM', () => stop.abort());
   while (!stop.signal.aborted) {
     try {
-      const response = await fetch(`${hubUrl(values)}/api/v1/stream?${query}`, {
+      const response = await fetch(`${url}/api/v1/stream?${query}`, {
         headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastSeq ? { 'last-event-id': lastSeq } : {}) },
         signal: stop.signal,
       });
@@ -70,8 +102,7 @@ export async function tail(argv: string[]): Promise<number> {
           const id = /^id: ?(.*)$/m.exec(frame)?.[1];
           const data = [...frame.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
           if (!id || !data) continue;
-          const event = JSON.parse(data) as ParleyEvent;
-          process.stdout.write(`${values.json ? JSON.stringify(event) : formatEvent(event)}\n`);
+          await print(JSON.parse(data) as ParleyEvent);
           lastSeq = id;
         }
       }

@@ -75,6 +75,10 @@ export const DEFAULT_MAX_READ_BYTES = 128 * 1024;
 /** Heavy reads (history, search, inbox, export) one participant runs at once; more wait their turn, so one reader cannot crowd the hub. */
 export const DEFAULT_READS_PER_PARTICIPANT = 2;
 export const MAX_READ_LIMIT = 1000;
+/** Events `parley history` shows when no --limit is given (the most recent ones). */
+export const DEFAULT_CLI_HISTORY_LIMIT = 20;
+/** Events `parley tail THREAD` prints from the thread's history before following it live (--last). */
+export const DEFAULT_TAIL_LAST = 10;
 /** Live subscribers that fall this many events behind are cut off (they resume by seq). */
 export const DEFAULT_LIVE_QUEUE_LIMIT = 10_000;
 

@@ -1,6 +1,7 @@
 import { parseInput } from '../errors/parley-error.js';
 import { ExportInputSchema, type ExportInput } from '../schema/inputs.js';
 import type { ParleyEvent } from '../schema/event.js';
+import { describeEvent, type HandleOf } from '../format/event-text.js';
 import { rowToEvent } from '../store/event-log.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
@@ -48,23 +49,21 @@ export function exportThread(ctx: HubContext, seat: Seat, input: ExportInput): T
     };
   }
   const count = ctx.store.events.countInThread(thread.id, upTo);
+  const handleOf: HandleOf = (id) => ctx.state.participants.get(id)?.handle ?? id;
   return {
     contentType: 'text/markdown; charset=utf-8',
     chunks: (async function* () {
       yield [`# ${thread.kind === 'channel' ? '#' : ''}${thread.name}`, '', `Session "${seat.session.name}", ${count} events.`, '', ''].join('\n');
       for await (const events of pages()) {
-        yield events
-          .map((event) => `**@${event.author}** · ${event.ts} · ${event.type}${event.to !== 'all' ? ' (direct)' : ''}\n\n${describe(event)}\n\n`)
-          .join('');
+        yield events.map((event) => transcriptEntry(event, handleOf)).join('');
       }
     })(),
   };
 }
 
-function describe(event: ParleyEvent): string {
-  if (event.type === 'message') return String(event.content);
-  const content = event.content as Record<string, unknown>;
-  if (event.type === 'request') return `Request \`${String(content.intent)}\` (hop ${String(content.hop)}): ${JSON.stringify(content.params)}${content.text ? ` — ${String(content.text)}` : ''}`;
-  if (event.type === 'response') return `Response **${String(content.status)}** to ${String(content.request_id)}${content.text ? ` — ${String(content.text)}` : ''}`;
-  return `\`${JSON.stringify(content)}\``;
+/** A message under its author and time; anything else (a request, a rename, a mute) as one sentence. */
+function transcriptEntry(event: ParleyEvent, handleOf: HandleOf): string {
+  const direct = event.to !== 'all' ? ' (direct)' : '';
+  if (event.type === 'message') return `**@${event.author}** · ${event.ts} · message${direct}\n\n${String(event.content)}\n\n`;
+  return `**@${event.author}** ${describeEvent(event, handleOf)} · ${event.ts}${direct}\n\n`;
 }

@@ -7,6 +7,7 @@ import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
+import { findRequest } from './request-ref.js';
 import { canSee, dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
@@ -42,13 +43,16 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   assertJsonSize(ctx, parsed.params ?? {}, 'params');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   let hop = 0;
+  // The request followed up, by its whole id however it was named.
+  let replyTo: string | undefined;
   if (parsed.reply_to !== undefined) {
-    const parent = ctx.store.requests.get(parsed.reply_to);
+    const parent = findRequest(ctx, seat, parsed.reply_to, 'reply_to');
     const parentThread = parent ? ctx.state.threads.get(parent.thread_id) : undefined;
     if (!parent || parent.session_id !== seat.session.id || (parentThread && !canSee(parentThread, me.id))) {
       throw new ParleyError('NOT_FOUND', `No request ${parsed.reply_to} in this session to follow up on; check reply_to.`, { field: 'reply_to' });
     }
     hop = parent.hop + 1;
+    replyTo = parent.request_id;
   }
   if (hop > ctx.config.requests.maxHop) {
     throw new ParleyError(
@@ -79,7 +83,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
     request_id: requestId,
     intent: intent.value,
     params: params.value,
-    ...(parsed.reply_to === undefined ? {} : { reply_to: parsed.reply_to }),
+    ...(replyTo === undefined ? {} : { reply_to: replyTo }),
     hop,
     ...(redaction === undefined ? {} : { text: redaction.text }),
   };
@@ -104,7 +108,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
       to_id: target.id,
       intent: intent.value,
       hop,
-      reply_to: parsed.reply_to ?? null,
+      reply_to: replyTo ?? null,
       status: 'open',
       updated_seq: appended.seq,
     });
@@ -128,7 +132,7 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   const result = await redactInput(ctx, parsed.result);
-  const again = lookupRequest(ctx, seat, parsed.request_id);
+  const again = lookupRequest(ctx, seat, request.request_id);
   assertOpen(again);
   const thread = ctx.state.threads.get(request.thread_id);
   if (!thread) throw new ParleyError('NOT_FOUND', `The thread of request ${request.request_id} no longer exists.`, { field: 'request_id' });
@@ -228,7 +232,7 @@ function assertFreshRequestId(ctx: HubContext, requestId: string | undefined): v
 
 /** A request of another session, or in a DM of others, is not found, like one that does not exist. */
 function lookupRequest(ctx: HubContext, seat: Seat, requestId: string): RequestRow {
-  const request = ctx.store.requests.get(requestId);
+  const request = findRequest(ctx, seat, requestId, 'request_id');
   const thread = request ? ctx.state.threads.get(request.thread_id) : undefined;
   if (!request || request.session_id !== seat.session.id || (thread && !canSee(thread, seat.participant.id))) {
     throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${seat.session.name}".`, { field: 'request_id', hint: 'list-open-requests' });

@@ -24,6 +24,7 @@ export class RequestStore {
   private readonly updateStmt: Database.Statement;
   private readonly incomingStmt: Database.Statement;
   private readonly outgoingStmt: Database.Statement;
+  private readonly abbreviatedStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insertStmt = db.prepare(
@@ -38,6 +39,11 @@ export class RequestStore {
     this.outgoingStmt = db.prepare(
       `SELECT * FROM requests WHERE from_id = ? AND session_id = ? AND status IN ${OPEN_STATUSES} AND seq <= ? ORDER BY seq`,
     );
+    this.abbreviatedStmt = db.prepare(
+      `SELECT * FROM requests WHERE session_id = @session AND seq <= @upTo
+         AND (upper(substr(request_id, 1, length(@part))) = upper(@part) OR upper(substr(request_id, -length(@part))) = upper(@part))
+       ORDER BY seq`,
+    );
   }
 
   insert(row: RequestRow): void {
@@ -50,6 +56,11 @@ export class RequestStore {
 
   updateStatus(requestId: string, status: string, seq: number): void {
     this.updateStmt.run(status, seq, requestId);
+  }
+
+  /** Requests of a session whose id starts or ends with `part` (any case), among those committed up to `visibleUpTo`. */
+  abbreviated(sessionId: string, part: string, visibleUpTo: number): RequestRow[] {
+    return this.abbreviatedStmt.all({ session: sessionId, part, upTo: visibleUpTo }) as RequestRow[];
   }
 
   /** Open requests to the participant, among those committed up to `visibleUpTo`. */

@@ -189,8 +189,9 @@ describe('cli', () => {
     const malformed = cli('respond', sent.request_id, 'Completed', '--result', '{not json', '--as', 'reviewer');
     expect(malformed.status).toBe(2);
     expect(malformed.stderr).toContain('Invalid --result');
-    expect(cli('respond', sent.request_id, 'Completed', '--text', 'looks good', '--as', 'reviewer').stdout.trim()).toBe('responded Completed');
-    expect(cli('inbox', '--as', 'coder').stdout).toMatch(/\[response Completed\] looks good/);
+    const short = sent.request_id.slice(-6);
+    expect(cli('respond', sent.request_id, 'Completed', '--text', 'looks good', '--as', 'reviewer').stdout.trim()).toBe(`responded Completed to ${short}`);
+    expect(cli('inbox', '--as', 'coder').stdout).toContain(`@reviewer answered ${short}: Completed — looks good`);
 
     expect(cli('meeting', 'say', 'standup', 'draft is up', '--as', 'coder').stdout.trim()).toBe('said #1');
     expect(cli('meeting', 'hear', 'standup', '--as', 'human').stdout).toContain('#1 @coder: draft is up');
@@ -219,7 +220,7 @@ describe('cli', () => {
     expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
     expect(cli('join', 'coder').status).toBe(0);
 
-    const tailer = spawn(process.execPath, [BIN, 'tail', 'general', '--as', 'human'], { env: { ...env(home), PARLEY_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const tailer = spawn(process.execPath, [BIN, 'tail', 'general', '--last', '0', '--as', 'human'], { env: { ...env(home), PARLEY_URL: url }, stdio: ['ignore', 'pipe', 'pipe'] });
     track(tailer);
     let seen = '';
     const waiters: Array<() => void> = [];

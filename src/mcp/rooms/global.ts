@@ -7,11 +7,19 @@ import type { RoomDef } from './registry.js';
 /** The global room: always loaded. Who am I, which rooms exist, my inbox, waiting, presence. */
 const RoomId = z.string().min(1).max(64).describe('A room id, e.g. "meeting" (see rooms_list).');
 
-export function compactInbox(result: InboxResult & { timedOut?: boolean }): Record<string, unknown> {
+/**
+ * An inbox answer. `marked_read` says whether the items shown were marked read
+ * (inbox without peek, and wait, do: they do not come back), so an agent
+ * never loses items it did not expect to consume.
+ */
+export function compactInbox(result: InboxResult & { timedOut?: boolean }, marked: boolean): Record<string, unknown> {
+  const count = result.items.length;
   return {
     items: result.items.map(compactItem),
     ...(result.more ? { more: true } : {}),
     ...(result.timedOut === undefined ? {} : { timedOut: result.timedOut }),
+    marked_read: marked && count > 0,
+    ...(count === 0 ? {} : { note: marked ? `${count} item${count === 1 ? '' : 's'}, marked read: they will not come back; inbox with peek: true looks without marking` : `${count} item${count === 1 ? '' : 's'}, not marked read (peek)` }),
   };
 }
 
@@ -99,14 +107,14 @@ export const globalRoom: RoomDef = {
     tool({
       name: 'inbox',
       description:
-        'What needs your attention, high priority first (DMs, requests, responses, mentions, prods; then subscribed threads; muted last). Items with respondHint: true expect an answer. Reading marks them delivered; peek: true leaves them.',
+        'What needs your attention, high priority first (DMs, requests, responses, mentions, prods; then subscribed threads; muted last). Items with respondHint: true expect an answer. Marks the items it returns read, so they do not come back; peek: true looks without marking.',
       input: z.strictObject({
-        peek: z.boolean().optional().describe('Look without marking anything delivered.'),
+        peek: z.boolean().optional().describe('Look without marking anything read.'),
         limit: z.number().int().min(1).max(200).optional(),
       }),
       async run(ctx, { peek, limit }) {
         const input = limit === undefined ? {} : { limit };
-        return compactInbox(peek ? await ctx.api.peek(input) : await ctx.api.inbox(input));
+        return compactInbox(peek ? await ctx.api.peek(input) : await ctx.api.inbox(input), !peek);
       },
     }),
     tool({
@@ -120,14 +128,14 @@ export const globalRoom: RoomDef = {
     tool({
       name: 'wait',
       description:
-        'Blocks until something wakes you (a DM, request, response, mention or prod) or the timeout passes, then returns your inbox items. Use it when you have nothing else to do. timeout_ms is capped below your client\'s request timeout.',
+        'Blocks until something wakes you (a DM, request, response, mention or prod) or the timeout passes, then returns your inbox items and marks them read (like inbox without peek). Use it when you have nothing else to do. timeout_ms is capped below your client\'s request timeout.',
       input: z.strictObject({
         timeout_ms: z.number().int().min(0).optional().describe('How long to wait at most (default and cap: the hub\'s limit, about 25 s).'),
         limit: z.number().int().min(1).max(200).optional(),
       }),
       async run(ctx, { timeout_ms, limit }) {
         const timeout = Math.min(timeout_ms ?? ctx.settings.maxWaitMs, ctx.settings.maxWaitMs);
-        return compactInbox(await ctx.api.wait({ timeout_ms: timeout, ...(limit === undefined ? {} : { limit }) }, ctx.signal));
+        return compactInbox(await ctx.api.wait({ timeout_ms: timeout, ...(limit === undefined ? {} : { limit }) }, ctx.signal), true);
       },
     }),
     tool({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_REQUEST_ID_ABBREVIATION } from '../../hub/request-ref.js';
 import { RequestStatusSchema } from '../../schema/event.js';
 import { HandleSchema, ThreadRefSchema } from '../../schema/names.js';
 import { tool } from '../tool.js';
@@ -27,7 +28,7 @@ export const requestsRoom: RoomDef = {
         params: z.unknown().optional().describe('Any JSON the recipient needs (keep it small; reference files).'),
         text: z.string().optional(),
         thread: ThreadRefSchema.optional().describe('Where the request is posted (default: a DM with the recipient).'),
-        reply_to: z.string().min(1).max(64).optional().describe('The request_id you are handling, if this request serves it (hops are counted).'),
+        reply_to: z.string().min(1).max(64).optional().describe('The request_id you are handling, if this request serves it (hops are counted); an unambiguous start or end of it will do.'),
       }),
       async run(ctx, args) {
         const sent = await ctx.api.request(stripUndefined(args) as { to: string; intent: string });
@@ -38,14 +39,14 @@ export const requestsRoom: RoomDef = {
       name: 'request_respond',
       description: 'Answers a request sent to you: Accepted (working on it; stays open), Rejected, Completed (with result) or Failed.',
       input: z.strictObject({
-        request_id: z.string().min(1).max(64),
+        request_id: z.string().min(1).max(64).describe(`The request's id, or an unambiguous start or end of it (at least ${MIN_REQUEST_ID_ABBREVIATION} characters).`),
         status: RequestStatusSchema,
         result: z.unknown().optional(),
         text: z.string().optional(),
       }),
       async run(ctx, args) {
         const answered = await ctx.api.respond(stripUndefined(args) as { request_id: string; status: 'Accepted' });
-        return { id: answered.id, seq: answered.seq, status: answered.status };
+        return { request_id: answered.request_id, id: answered.id, seq: answered.seq, status: answered.status };
       },
     }),
     tool({

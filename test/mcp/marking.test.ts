@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectInMemory, type McpTestClient } from '../helpers/mcp.js';
+import { openTestHub, type TestHub } from '../helpers/hub.js';
+
+/** MCP inbox and wait mark what they return read, and say so: in the tool descriptions and in the answer. */
+let t: TestHub | undefined;
+const clients: McpTestClient[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close();
+  await t?.close();
+  t = undefined;
+});
+
+describe('mcp reads that consume', () => {
+  it('mcp inbox and wait - the descriptions and the answers say the items were marked read; peek says they were not', async () => {
+    t = await openTestHub();
+    await t.hub.join({ handle: 'coder', session: 'proj' });
+    const reviewer = await t.hub.join({ handle: 'reviewer', session: 'proj' });
+    const coder = await connectInMemory(t.hub, 'coder', 'proj');
+    clients.push(coder);
+    const tools = (await coder.client.listTools()).tools;
+    const description = (name: string): string => tools.find((tool) => tool.name === name)?.description ?? '';
+    expect(description('inbox')).toContain('Marks the items it returns read, so they do not come back; peek: true looks without marking');
+    expect(description('wait')).toContain('marks them read');
+
+    await reviewer.dm({ to: 'coder', text: 'one' });
+    await reviewer.dm({ to: 'coder', text: 'two' });
+    const peeked = await coder.call('inbox', { peek: true });
+    expect(peeked.value).toMatchObject({ marked_read: false, note: '2 items, not marked read (peek)' });
+    const read = await coder.call('inbox');
+    expect(read.value).toMatchObject({ marked_read: true, note: '2 items, marked read: they will not come back; inbox with peek: true looks without marking' });
+    expect((await coder.call('inbox')).value).toMatchObject({ items: [], marked_read: false });
+
+    await reviewer.dm({ to: 'coder', text: 'three' });
+    const woke = await coder.call('wait', { timeout_ms: 5000 });
+    expect(woke.value).toMatchObject({ timedOut: false, marked_read: true, note: expect.stringMatching(/^1 item, marked read/) });
+  });
+});
