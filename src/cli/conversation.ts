@@ -72,7 +72,7 @@ interface InboxItemView {
   priority: string;
   reason: string;
   respondHint: boolean;
-  thread: { name: string };
+  thread: { name: string; with?: string };
   event: ParleyEvent;
 }
 
@@ -86,7 +86,7 @@ async function inboxLines(call: Caller, items: InboxItemView[]): Promise<string[
         : item.respondHint
           ? '  ← respond'
           : '';
-    return `${item.priority.padEnd(6)} ${item.reason.padEnd(8)} ${item.thread.name}  ${lines[n]}${hint}`;
+    return `${item.priority.padEnd(6)} ${item.reason.padEnd(8)} ${item.thread.with ? `@${item.thread.with}` : item.thread.name}  ${lines[n]}${hint}`;
   });
 }
 

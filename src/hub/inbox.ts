@@ -9,6 +9,7 @@ import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
 import type { Seat } from './seat.js';
+import { dmPeer } from './thread-ref.js';
 import { canSee } from './threads.js';
 import type { ThreadKind, ThreadRecord } from './state.js';
 import { writeNow, type DeliveryReason } from './writer.js';
@@ -29,7 +30,8 @@ export interface InboxItem {
   respondHint: boolean;
   /** Delivery state, for targeted (High) items. */
   delivery?: DeliveryState;
-  thread: { id: string; name: string; kind: ThreadKind };
+  /** `with`: a DM's other participant, by whom DMs are shown. */
+  thread: { id: string; name: string; kind: ThreadKind; with?: string };
   event: ParleyEvent;
 }
 
@@ -161,6 +163,11 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
   return { items, more };
 }
 
+function withPeer(ctx: HubContext, thread: ThreadRecord, me: string): { with?: string } {
+  const peer = dmPeer(ctx, thread, me);
+  return peer === undefined ? {} : { with: peer };
+}
+
 function itemOf(
   ctx: HubContext,
   thread: ThreadRecord,
@@ -175,7 +182,7 @@ function itemOf(
     wakes: placement.wakes,
     respondHint: respondHint(ctx, thread, event, me, placement.reason),
     ...(delivery === undefined ? {} : { delivery }),
-    thread: { id: thread.id, name: thread.name, kind: thread.kind },
+    thread: { id: thread.id, name: thread.name, kind: thread.kind, ...withPeer(ctx, thread, me) },
     event,
   };
 }

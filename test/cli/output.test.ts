@@ -58,6 +58,13 @@ describe('cli output', () => {
     expect(answer).not.toMatch(/\[response/);
   }, 120_000);
 
+  it('cli inbox - a DM is shown by the handle of the other participant, not by its internal name', () => {
+    ok('dm', 'reviewer', 'can you look at the cache change?', '--as', 'coder');
+    const inbox = lines(ok('inbox', '--peek', '--as', 'reviewer')).find((l) => l.includes('can you look at the cache change?'));
+    expect(inbox).toMatch(/^high +dm +@coder +\d\d:\d\d:\d\d @coder: can you look at the cache change\?/);
+    expect(inbox).not.toContain('dm:');
+  }, 120_000);
+
   it('cli read, history, tail and export - thread changes and controls read as sentences, never raw JSON', async () => {
     ok('thread', 'create', 'ops', '--member', 'coder', '--as', 'human');
     ok('say', 'ops', 'standing by', '--as', 'coder');
