@@ -114,8 +114,13 @@ describe('chat.enabled=false', () => {
     expect((await call('coder', 'POST', '/meetings/standup/say', { text: 'done with the deploy' })).status).toBe(201);
     expect((await call('human', 'POST', '/meetings/standup/join')).status).toBe(200);
     expect((await call('human', 'GET', '/meetings/standup/hear')).json.messages).toEqual([expect.objectContaining({ content: 'done with the deploy' })]);
+    // Presence follows live connections: coder holds its inbox stream while it declares a state.
+    const held = await openStream(`${hub.url}/api/v1/stream?inbox=true&events_only=true`, tokens.coder);
     expect((await call('coder', 'PUT', '/presence', { state: 'thinking' })).status).toBe(200);
-    expect((await call('human', 'GET', '/presence')).json.presence).toEqual(expect.arrayContaining([expect.objectContaining({ handle: 'coder', state: 'thinking' })]));
+    expect((await call('human', 'GET', '/presence')).json.presence).toEqual(
+      expect.arrayContaining([expect.objectContaining({ handle: 'coder', connection: 'connected', state: 'thinking' })]),
+    );
+    held.drop();
     // The request's conversation is a DM kept for it; still no channel.
     expect(storedThreads().filter((t) => t.kind !== 'dm')).toEqual([]);
   });
