@@ -81,7 +81,7 @@ export async function serve(argv: string[]): Promise<number> {
       `  MCP:    ${server.url}/mcp   (stdio: parley mcp --as HANDLE)`,
       `  web:    ${server.url}/   (${!webPageBuilt() ? 'not built: run "npm run build"' : config.webui.password ? 'sign in with the hub password' : 'set a password to sign in'})`,
       `  data:   ${hub.storeFile}`,
-      `  stop:   Ctrl-C`,
+      `  stop:   Ctrl-C, or "parley stop" from another terminal`,
       '',
     ].join('\n'),
   );
