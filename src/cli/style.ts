@@ -23,6 +23,10 @@ export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv
 
 export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Style {
   const on = colourWanted(stream, env);
-  const paint = (format: Format) => (text: string) => (on ? styleText(format, text) : text);
+  // The choice is made here, for this stream and environment. Node 22.13+ would
+  // otherwise decide again against process.stdout and process.env (so the
+  // errors on a terminal's stderr, or a style asked for in a test, came out
+  // plain whenever stdout was piped); Node 20 ignores the option.
+  const paint = (format: Format) => (text: string) => (on ? styleText(format, text, { validateStream: false }) : text);
   return { time: paint('dim'), author: paint(['bold', 'cyan']), tag: paint('yellow'), error: paint('red') };
 }

@@ -1,8 +1,13 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { formatEvent } from '../../src/cli/conversation.js';
 import { colourWanted, styleFor } from '../../src/cli/style.js';
 import type { ParleyEvent } from '../../src/schema/event.js';
+
+const BUILT_STYLE = path.resolve(import.meta.dirname, '../../dist/src/cli/style.js');
 
 const event = {
   id: '01JABCDEFGHJKMNPQRSTVWXYZ0',
@@ -36,5 +41,15 @@ describe('cli style', () => {
     // Without the escape sequences it reads the same.
     expect(coloured).toContain('\x1b[');
     expect(stripVTControlCharacters(coloured)).toBe('10:04:05 @coder: the cache is warm');
+  });
+
+  it('style - the choice made for a stream holds whatever process.stdout is: a piped stdout does not turn off the colours of a terminal stderr', () => {
+    // A real process whose stdout is a pipe and whose environment says nothing about colour,
+    // styling for a stream that is a terminal (stderr, when only stdout is redirected).
+    const script = `import { styleFor } from ${JSON.stringify(pathToFileURL(BUILT_STYLE).href)};
+      process.stdout.write(styleFor({ isTTY: true }, {}).error('parley:'));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { PATH: process.env.PATH }, timeout: 20_000 });
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toBe('\x1b[31mparley:\x1b[39m');
   });
 });
