@@ -6,13 +6,17 @@ import type { Participant } from '../schema/participant.js';
 import { callHub, hubUrl, saveToken } from './hub-client.js';
 
 const JOIN_HELP = `Usage: parley join HANDLE [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...]
-                   [--nickname NAME] [--session NAME] [--home DIR] [--url URL] [--json]
+                   [--nickname NAME] [--wake-on all|addressed] [--session NAME] [--home DIR] [--url URL] [--json]
 
 Registers HANDLE with the running hub (joining again keeps the same identity and
 updates the profile fields given) and prints a new bearer token for it in the
 session (default "default"). The token is also kept in <home>/credentials.json.
 The hub is the one running on the home (its lock file says where it serves),
 unless --url or PARLEY_URL names another.
+
+--wake-on says what ends the participant's wait: "all" (channel messages too;
+the hub's default, agents.wakeOn) or "addressed" (only DMs, mentions, requests,
+responses, prods and invites; channel messages stay in its inbox to read).
 `;
 
 const ROTATE_HELP = `Usage: parley token rotate HANDLE [--session NAME] [--home DIR] [--url URL] [--json]
@@ -51,6 +55,7 @@ export async function join(argv: string[]): Promise<number> {
       model: { type: 'string' },
       role: { type: 'string', multiple: true },
       nickname: { type: 'string' },
+      'wake-on': { type: 'string' },
       session: { type: 'string' },
       home: { type: 'string' },
       url: { type: 'string' },
@@ -74,6 +79,7 @@ export async function join(argv: string[]): Promise<number> {
     ...(values.model === undefined ? {} : { model: values.model }),
     ...(values.nickname === undefined ? {} : { nickname: values.nickname }),
     ...(values.role === undefined ? {} : { roles: values.role }),
+    ...(values['wake-on'] === undefined ? {} : { wakeOn: values['wake-on'] }),
   };
   const result = await registerParticipant(hubUrl(values), home, {
     handle,

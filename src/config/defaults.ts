@@ -94,6 +94,10 @@ export const DEFAULT_MEETING_MAX_MESSAGE_CHARS = 1024;
 // Participation policy (Agent Bridge): threads with more members than this are conservative.
 export const DEFAULT_PERMISSIVE_MAX_MEMBERS = 3;
 
+// Agents.
+/** What wakes an agent that has not chosen (its profile's wakeOn): every inbox item but muted threads (Meerkat's rule). */
+export const DEFAULT_AGENT_WAKE_ON = 'all' as const;
+
 // Store.
 /** WAL + NORMAL: a process crash loses nothing acknowledged; only an OS crash or power loss can drop the last commits. */
 export const DEFAULT_STORE_SYNCHRONOUS = 'normal' as const;

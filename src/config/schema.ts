@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import * as D from './defaults.js';
+import { WakeOnSchema } from '../schema/participant.js';
 
 /**
  * The hub's configuration, as one zod schema: the single source of its type,
@@ -83,6 +84,10 @@ export const ParticipationConfigSchema = z.strictObject({
   permissiveMaxMembers: z.number().int().min(0).max(10_000).default(D.DEFAULT_PERMISSIVE_MAX_MEMBERS),
 });
 
+export const AgentsConfigSchema = z.strictObject({
+  wakeOn: WakeOnSchema.default(D.DEFAULT_AGENT_WAKE_ON),
+});
+
 export const StoreConfigSchema = z.strictObject({
   synchronous: z.enum(['full', 'normal']).default(D.DEFAULT_STORE_SYNCHRONOUS),
 });
@@ -114,6 +119,7 @@ export const ConfigSchema = z
     presence: PresenceConfigSchema.prefault({}),
     meeting: MeetingConfigSchema.prefault({}),
     participation: ParticipationConfigSchema.prefault({}),
+    agents: AgentsConfigSchema.prefault({}),
     store: StoreConfigSchema.prefault({}),
     mcp: McpConfigSchema.prefault({}),
   })

@@ -20,7 +20,7 @@ import type {
 } from '../schema/inputs.js';
 import { DeliveriesInputSchema, LiveFilterInputSchema, PresenceInputSchema, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
 import { exportThread, type ThreadExport } from './export.js';
-import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema, type Participant, type SelfProfilePatch } from '../schema/participant.js';
+import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema, type Participant, type SelfProfilePatch, type WakeOn } from '../schema/participant.js';
 import { ensureParticipant } from './directory.js';
 import { transact } from './writer.js';
 import type { DeliveryState } from '../store/delivery-store.js';
@@ -50,6 +50,7 @@ import { history, listThreads, readNew, search, type HistoryResult, type ReadNew
 import { openRequests, respond, sendRequest, type OpenRequest, type RequestResult, type ResponseResult } from './requests.js';
 import { resolveFor, type Seat } from './seat.js';
 import { participantView } from './state.js';
+import { wakeOnFor } from './wake-on.js';
 import { subscribe, type LiveSubscription } from './subscription.js';
 import { closeSide, createChannel, openSide, renameThread, setSubscription, type SideClosed, type SideOpened } from './thread-ops.js';
 import type { ThreadInfo } from './threads.js';
@@ -92,8 +93,8 @@ export class Actor implements ParticipantApi {
     return participantView(this.#seat.participant);
   }
 
-  async whoami(): Promise<{ participant: Participant; session: { id: string; name: string } }> {
-    return { participant: this.participant, session: this.session };
+  async whoami(): Promise<{ participant: Participant; session: { id: string; name: string }; wakeOn: WakeOn }> {
+    return { participant: this.participant, session: this.session, wakeOn: wakeOnFor(this.#ctx.config, this.#seat.participant.profile) };
   }
 
   get session(): { id: string; name: string } {

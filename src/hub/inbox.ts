@@ -11,6 +11,7 @@ import { placementOf, respondHint, type InboxReason, type Placement, type Priori
 import type { Seat } from './seat.js';
 import { dmPeer } from './thread-ref.js';
 import { canSee } from './threads.js';
+import { wakeOnFor } from './wake-on.js';
 import type { ThreadKind, ThreadRecord } from './state.js';
 import { writeNow, type DeliveryReason } from './writer.js';
 
@@ -78,6 +79,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
   };
 
   const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
+  const wakeOn = wakeOnFor(ctx.config, seat.participant.profile);
   const pending = ctx.store.deliveries.pending(me, seat.session.id, ctx.store.events.visibleUpTo, limit + 1);
   if (pending.length > limit) more = true;
   for (const delivery of pending.slice(0, limit)) {
@@ -117,7 +119,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
         lastScanned = row.seq;
         if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) continue;
         const event = rowToEvent(row);
-        const placement = placementOf(thread, event, me, undefined, chatOpen);
+        const placement = placementOf(thread, event, me, undefined, chatOpen, wakeOn);
         if (placement) {
           candidates.push({ row, event, placement });
           candidateBytes += rowSize(row);
@@ -222,7 +224,8 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
         if (item.kind !== 'event') return;
         const thread = ctx.state.threads.get(item.event.thread);
         if (!thread) return;
-        const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen);
+        // The participant's choice as it is now: changing it during a wait applies to that wait.
+        const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, seat.participant.profile));
         if (placement?.wakes) finish(true);
       },
       () => {

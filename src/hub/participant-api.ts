@@ -19,7 +19,7 @@ import type {
   SearchInput,
   WaitInput,
 } from '../schema/inputs.js';
-import type { Participant, SelfProfilePatch } from '../schema/participant.js';
+import type { Participant, SelfProfilePatch, WakeOn } from '../schema/participant.js';
 import type { ControlResult } from './controls.js';
 import type { AckResult, InboxResult, WaitResult } from './inbox.js';
 import type { HearView, MeetingView } from './meeting-ops.js';
@@ -38,7 +38,8 @@ import type { ThreadInfo } from './threads.js';
  * through `parley mcp` on stdio.
  */
 export interface ParticipantApi {
-  whoami(): Promise<{ participant: Participant; session: { id: string; name: string } }>;
+  /** `wakeOn`: what wakes this participant now (its own choice, else the hub's default). */
+  whoami(): Promise<{ participant: Participant; session: { id: string; name: string }; wakeOn: WakeOn }>;
   updateProfile(patch: SelfProfilePatch): Promise<Participant>;
   participants(): Promise<Participant[]>;
 

@@ -1,6 +1,7 @@
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import { reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
+import type { WakeOn } from '../schema/participant.js';
 import type { ThreadRecord } from './state.js';
 import type { DeliveryReason } from './writer.js';
 
@@ -15,7 +16,10 @@ export type InboxReason = DeliveryReason | 'channel' | 'muted';
 export interface Placement {
   priority: Priority;
   reason: InboxReason;
-  /** Low items are delivered but never wake a waiting participant. */
+  /**
+   * Low items are delivered but never wake a waiting participant; channel
+   * messages wake only one whose wakeOn is `all`.
+   */
   wakes: boolean;
 }
 
@@ -43,6 +47,7 @@ export function isThreadDone(ctx: HubContext, thread: ThreadRecord): boolean {
  * Where `event` goes for `participantId`, or undefined when it is not for them.
  * Without chat (`chatOpen` false: the toggle is off or their kind is excluded)
  * only requests addressed to them and responses to their requests land.
+ * `wakeOn` is the participant's choice of what wakes it (see wake-on.ts).
  */
 export function placementOf(
   thread: ThreadRecord,
@@ -50,6 +55,7 @@ export function placementOf(
   participantId: string,
   targetReason: DeliveryReason | undefined,
   chatOpen: boolean,
+  wakeOn: WakeOn,
 ): Placement | undefined {
   if (event.from === participantId) return undefined;
   if (!chatOpen && !reachesWithoutChat(targetReason)) return undefined;
@@ -58,9 +64,18 @@ export function placementOf(
   if (targetReason !== undefined) return { priority: 'high', reason: targetReason, wakes: true };
   const membership = thread.members.get(participantId);
   if (!membership) return undefined;
-  if (membership.subscription === 'subscribed') return { priority: 'normal', reason: 'channel', wakes: true };
+  if (membership.subscription === 'subscribed') return { priority: 'normal', reason: 'channel', wakes: wakeOn === 'all' };
   if (membership.subscription === 'muted') return { priority: 'low', reason: 'muted', wakes: false };
   return undefined;
+}
+
+/**
+ * Whether the live inbox stream pushes an item: everything placed but the
+ * channel messages its reader chose not to be woken by (wakeOn `addressed`),
+ * which wait in the inbox to be read. Muted ones still go, at low priority.
+ */
+export function pushes(placement: Placement): boolean {
+  return placement.wakes || placement.reason !== 'channel';
 }
 
 /** True when the reader is expected to answer this event. */

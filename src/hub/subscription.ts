@@ -3,9 +3,10 @@ import { rowToEvent, type EventRow } from '../store/event-log.js';
 import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
-import { placementOf } from './participation.js';
+import { placementOf, pushes } from './participation.js';
 import type { Seat } from './seat.js';
 import { canSee } from './threads.js';
+import { wakeOnFor } from './wake-on.js';
 import type { ThreadRecord } from './state.js';
 import type { DeliveryReason } from './writer.js';
 
@@ -54,8 +55,9 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter, onEnd
     if (item.kind !== 'event') return filter.ephemeral !== false;
     const thread = ctx.state.threads.get(item.event.thread);
     if (!visible(thread)) return false;
-    if (filter.inbox) return placementOf(thread, item.event, me, item.targets.get(me), chatOpen) !== undefined;
-    return true;
+    if (!filter.inbox) return true;
+    const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, seat.participant.profile));
+    return placement !== undefined && pushes(placement);
   };
 
   const push = (item: LiveItem): void => {

@@ -7,11 +7,23 @@ export type ParticipantKind = z.infer<typeof ParticipantKindSchema>;
 
 const shortText = (max: number) => z.string().trim().min(1).max(max).check(oneLineText);
 
+/**
+ * What wakes a participant (ends its `wait`): `all` — everything in its inbox
+ * but muted threads, channel messages included (Meerkat's rule); `addressed` —
+ * only what is addressed to it (DMs, mentions, requests, responses, prods,
+ * invites, controls), so a busy channel does not keep it awake; its channel
+ * messages still wait in the inbox to be read.
+ */
+export const WakeOnSchema = z.enum(['all', 'addressed']);
+export type WakeOn = z.infer<typeof WakeOnSchema>;
+
 /** What others need to know to interpret who is speaking (Agent Bridge profile). */
 const profileFields = {
   client: shortText(64).optional(),
   model: shortText(128).optional(),
   nickname: shortText(64).optional(),
+  /** Unset: the hub's default (`agents.wakeOn` for agents, `all` for humans). */
+  wakeOn: WakeOnSchema.optional(),
 };
 const Roles = z.array(shortText(64)).max(16);
 

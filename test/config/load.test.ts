@@ -59,6 +59,7 @@ describe('config loading', () => {
     expect(config.presence).toEqual({ ttlSeconds: 300 });
     expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
     expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
+    expect(config.agents).toEqual({ wakeOn: 'all' });
     expect(config.store).toEqual({ synchronous: 'normal' });
     expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
 
@@ -107,6 +108,7 @@ describe('config loading', () => {
         maxMessageChars: D.DEFAULT_MEETING_MAX_MESSAGE_CHARS,
       },
       participation: { permissiveMaxMembers: D.DEFAULT_PERMISSIVE_MAX_MEMBERS },
+      agents: { wakeOn: D.DEFAULT_AGENT_WAKE_ON },
       store: { synchronous: D.DEFAULT_STORE_SYNCHRONOUS },
       mcp: {
         rooms: [...D.DEFAULT_MCP_ROOMS],
@@ -223,7 +225,7 @@ describe('config loading', () => {
       const current = valueAt(defaults, key);
       // A valid value different from the default where one is easy to name.
       const next =
-        type === 'boolean' ? !current : type === 'number' ? (current as number) + 1 : key === 'store.synchronous' ? 'normal' : key === 'chat.defaultChannel' ? 'lobby' : 'set-by-env';
+        type === 'boolean' ? !current : type === 'number' ? (current as number) + 1 : key === 'store.synchronous' ? 'normal' : key === 'agents.wakeOn' ? 'addressed' : key === 'chat.defaultChannel' ? 'lobby' : 'set-by-env';
       // Lists are comma-separated in the environment.
       const [raw, expected] = type === 'list' ? ['meeting, requests', ['meeting', 'requests']] : [String(next), next];
       const config = load({ home: dir, env: { [env]: raw } });
@@ -323,6 +325,10 @@ describe('config loading', () => {
     const badEnum = configError(() => load({ home: clean, env: { PARLEY_STORE_SYNCHRONOUS: 'sometimes' } }));
     expect(badEnum.field).toBe('store.synchronous');
     expect(badEnum.message).toContain('(from PARLEY_STORE_SYNCHRONOUS)');
+
+    const badWakeOn = configError(() => load({ home: clean, env: { PARLEY_AGENTS_WAKE_ON: 'sometimes' } }));
+    expect(badWakeOn.field).toBe('agents.wakeOn');
+    expect(badWakeOn.message).toContain('"agents.wakeOn" (from PARLEY_AGENTS_WAKE_ON)');
   });
 
   it('config - sign-in waits that contradict each other are refused naming the key', () => {

@@ -5,6 +5,7 @@ import { parseInput } from '../../errors/parley-error.js';
 import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema } from '../../schema/participant.js';
 import type { Config } from '../../config/schema.js';
 import { chatOpenFor } from '../../hub/chat-exclusion.js';
+import { wakeOnFor } from '../../hub/wake-on.js';
 
 /** Who the caller is, who else is here, which sessions exist, and the caller's own profile. */
 type Env = { Variables: AuthVariables };
@@ -19,7 +20,7 @@ export function directoryRoutes(config: Config): Hono<Env> {
     const actor = c.get('actor');
     const head = actor.head;
     const participant = actor.participant;
-    return c.json({ participant, session: actor.session, hub: { chat: chatOpenFor(config, participant.profile), ...limits }, head });
+    return c.json({ participant, session: actor.session, wakeOn: wakeOnFor(config, participant.profile), hub: { chat: chatOpenFor(config, participant.profile), ...limits }, head });
   });
   app.get('/participants', async (c) => c.json({ participants: await c.get('actor').participants() }));
   app.get('/sessions', async (c) => c.json({ sessions: await c.get('actor').sessions() }));

@@ -53,12 +53,12 @@ export const globalRoom: RoomDef = {
   tools: [
     tool({
       name: 'whoami',
-      description: 'Your identity on the hub: handle, kind, session, and which tool rooms are loaded.',
+      description: 'Your identity on the hub: handle, kind, session, which tool rooms are loaded, and what wakes you (wakeOn: all, or addressed — only what is addressed to you).',
       input: z.strictObject({}),
       readOnly: true,
       async run(ctx) {
-        const { participant, session } = await ctx.api.whoami();
-        return { handle: participant.handle, id: participant.id, profile: participant.profile, session: session.name, rooms: ctx.rooms.loaded() };
+        const { participant, session, wakeOn } = await ctx.api.whoami();
+        return { handle: participant.handle, id: participant.id, profile: participant.profile, session: session.name, wakeOn, rooms: ctx.rooms.loaded() };
       },
     }),
     tool({
@@ -128,7 +128,7 @@ export const globalRoom: RoomDef = {
     tool({
       name: 'wait',
       description:
-        'Blocks until something wakes you (a DM, request, response, mention or prod) or the timeout passes, then returns your inbox items and marks them read (like inbox without peek). Use it when you have nothing else to do. timeout_ms is capped below your client\'s request timeout.',
+        'Blocks until something wakes you (a DM, request, response, mention or prod; and a message in a channel you follow, unless whoami says wakeOn "addressed": set it with presence_set wake_on) or the timeout passes, then returns your inbox items and marks them read (like inbox without peek). Use it when you have nothing else to do. timeout_ms is capped below your client\'s request timeout.',
       input: z.strictObject({
         timeout_ms: z.number().int().min(0).optional().describe('How long to wait at most (default and cap: the hub\'s limit, about 25 s).'),
         limit: z.number().int().min(1).max(200).optional(),
