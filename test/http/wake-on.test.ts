@@ -130,6 +130,9 @@ describe('wakeOn', () => {
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/^INVALID_INPUT: .*wake_on/);
     expect((await mcp.call('whoami')).value.wakeOn).toBe('addressed');
+    const unknownThread = await mcp.call('presence_set', { state: 'idle', thread: 'no-such-thread', wake_on: 'all' });
+    expect(unknownThread.isError).toBe(true);
+    expect((await mcp.call('whoami')).value.wakeOn).toBe('addressed');
     const presence = (await call(hub, human, 'GET', '/presence')).json.presence.find((p: Json) => p.handle === 'quiet-mcp');
     expect(presence.state).toBe('thinking');
   });

@@ -24,9 +24,10 @@ export const presenceRoom: RoomDef = {
         wake_on: WakeOnSchema.optional().describe('What wakes you from now on: all or addressed (kept until changed).'),
       }),
       async run(ctx, { wake_on, ...args }) {
+        // Presence first: a refused presence (an unknown thread) leaves wakeOn as it was.
+        const result = await ctx.api.setPresence(stripUndefined(args) as { state: 'idle' });
         // A setting of the participant, kept in its profile (as PATCH /profile's wakeOn), not part of its presence.
         const wakeOn = wake_on === undefined ? undefined : (await ctx.api.updateProfile({ wakeOn: wake_on })).profile.wakeOn;
-        const result = await ctx.api.setPresence(stripUndefined(args) as { state: 'idle' });
         return { applied: result.applied, ...(result.presence ? { state: result.presence.state } : {}), ...(wakeOn === undefined ? {} : { wakeOn }) };
       },
     }),
