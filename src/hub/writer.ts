@@ -85,7 +85,7 @@ export class Transaction {
       ctx.store.deliveries.add(participantId, event.seq, event.session, event.thread, reason);
     }
     // Posting in a thread answers what was addressed to the author there.
-    if (ANSWERING_TYPES.has(event.type)) ctx.store.deliveries.acknowledgeAnswered(draft.from, event.thread, event.seq, ts);
+    if (ANSWERING_TYPES.has(event.type)) ctx.store.deliveries.acknowledgeAnswered(draft.from, event.session, event.thread, event.seq, ts);
     this.committed.push({ event, targets });
     return event;
   }

@@ -59,7 +59,6 @@ export class DeliveryStore {
   private readonly isTargetedStmt: Database.Statement;
   private readonly markInjectedStmt: Database.Statement;
   private readonly answeredStmt: Database.Statement;
-  private readonly ofEventsStmt: Database.Statement;
   private readonly receivedStmt: Database.Statement;
   private readonly sentStmt: Database.Statement;
 
@@ -95,8 +94,9 @@ export class DeliveryStore {
        WHERE recipient_id = ? AND seq = ? AND state IN ('pending', 'delivered')`,
     );
     this.answeredStmt = db.prepare(
-      `UPDATE deliveries SET state = 'acknowledged', acknowledged_at = ?
-       WHERE recipient_id = ? AND thread_id = ? AND seq < ? AND state IN ('delivered', 'injected')`,
+      // By state, so an answer looks only at the author's unacknowledged items, not at every delivery it ever had.
+      `UPDATE deliveries INDEXED BY deliveries_by_state SET state = 'acknowledged', acknowledged_at = ?
+       WHERE recipient_id = ? AND session_id = ? AND state IN ('delivered', 'injected') AND seq < ? AND thread_id = ?`,
     );
     this.receivedStmt = db.prepare(
       `SELECT d.* FROM deliveries d JOIN events e ON e.seq = d.seq
@@ -110,10 +110,6 @@ export class DeliveryStore {
        WHERE e.from_id = @me AND e.session_id = @session AND e.seq <= @upTo AND ${STATE_MATCH_SQL}
          AND (@since IS NULL OR ${STATE_SINCE_SQL} <= @since)
        ORDER BY e.seq DESC, p.handle LIMIT @limit`,
-    );
-    this.ofEventsStmt = db.prepare(
-      `SELECT d.*, p.handle AS recipient_handle FROM deliveries d JOIN participants p ON p.id = d.recipient_id
-       WHERE d.seq IN (SELECT value FROM json_each(?)) ORDER BY d.seq, p.handle`,
     );
   }
 
@@ -165,8 +161,8 @@ export class DeliveryStore {
    * Answering in a thread acknowledges what was targeted at the author there
    * before the answer and already given to them (an item they never got stays unacknowledged).
    */
-  acknowledgeAnswered(recipientId: string, threadId: string, beforeSeq: number, now: number): number {
-    return this.answeredStmt.run(now, recipientId, threadId, beforeSeq).changes;
+  acknowledgeAnswered(recipientId: string, sessionId: string, threadId: string, beforeSeq: number, now: number): number {
+    return this.answeredStmt.run(now, recipientId, sessionId, beforeSeq, threadId).changes;
   }
 
   /** Targeted items of one recipient in a state, whose state began at or before `filter.since`, newest first. */
@@ -177,10 +173,5 @@ export class DeliveryStore {
   /** Per-recipient deliveries of the events one sender posted, newest events first. */
   sent(senderId: string, sessionId: string, visibleUpTo: number, filter: DeliveryFilter): SentDeliveryRow[] {
     return this.sentStmt.all({ me: senderId, session: sessionId, state: filter.state, upTo: visibleUpTo, since: filter.since ?? null, limit: filter.limit }) as SentDeliveryRow[];
-  }
-
-  /** Every recipient's delivery of the given events (the page's states under a sent message). */
-  ofEvents(seqs: readonly number[]): SentDeliveryRow[] {
-    return seqs.length === 0 ? [] : (this.ofEventsStmt.all(JSON.stringify(seqs)) as SentDeliveryRow[]);
   }
 }
