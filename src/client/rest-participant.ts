@@ -73,6 +73,14 @@ export class RestParticipant implements ParticipantApi {
   wait: Api['wait'] = (input: WaitInput = {}, signal?: AbortSignal) =>
     this.#http.request('GET', `/inbox/wait${query({ timeout_ms: input.timeout_ms, limit: input.limit })}`, undefined, signal);
   ack: Api['ack'] = (input) => this.#http.request('POST', '/inbox/ack', input);
+  inject: Api['inject'] = (input: InboxInput = {}) => this.#http.request('POST', '/inbox/inject', input);
+  sentDeliveries: Api['sentDeliveries'] = async (input = {}) =>
+    (
+      await this.#http.request<{ deliveries: Awaited<ReturnType<Api['sentDeliveries']>> }>(
+        'GET',
+        `/deliveries/sent${query({ state: input.state, older_than_ms: input.older_than_ms, limit: input.limit })}`,
+      )
+    ).deliveries;
 
   control: Api['control'] = (thread: string, control: ControlInput) => this.#http.request('POST', `/threads/${enc(thread)}/controls`, control);
 

@@ -69,6 +69,9 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 25_000;
 export const DEFAULT_MAX_WAIT_TIMEOUT_MS = 120_000;
 export const DEFAULT_INBOX_LIMIT = 50;
 export const MAX_INBOX_LIMIT = 500;
+/** How many of one's latest sent deliveries the MCP `inbox` tool shows with their states (the tool's `sent` argument overrides it). */
+export const DEFAULT_INBOX_SENT_SHOWN = 10;
+export const MAX_INBOX_SENT_SHOWN = 100;
 export const DEFAULT_READ_LIMIT = 200;
 /** One read (a history page, new messages, an inbox) returns at most about this many bytes of events, then says there is more. */
 export const DEFAULT_MAX_READ_BYTES = 128 * 1024;

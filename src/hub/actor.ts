@@ -18,12 +18,14 @@ import type {
   SearchInput,
   WaitInput,
 } from '../schema/inputs.js';
-import { DeliveriesInputSchema, LiveFilterInputSchema, PresenceInputSchema, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
+import { LiveFilterInputSchema, PresenceInputSchema, type DeliveriesInput, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
 import { exportThread, type ThreadExport } from './export.js';
 import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema, type Participant, type SelfProfilePatch, type WakeOn } from '../schema/participant.js';
 import { ensureParticipant } from './directory.js';
 import { transact } from './writer.js';
-import type { DeliveryState } from '../store/delivery-store.js';
+import type { DeliveryStateFilter } from '../store/delivery-store.js';
+import { deliveryFilterOf, sentDeliveries, type ReceivedDelivery, type SentDelivery } from './delivery-view.js';
+import { inject, type InjectResult } from './injection.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
@@ -249,12 +251,28 @@ export class Actor implements ParticipantApi {
     return this.#run(() => acknowledge(this.#ctx, this.#seat, input));
   }
 
-  /** Targeted items in one delivery state, e.g. `delivered` ones still awaiting an ack. */
-  async deliveries(state: DeliveryState = 'delivered', limit = 100): Promise<ReturnType<typeof deliveriesIn>> {
-    return this.#run(() => {
-      const parsed = parseInput(DeliveriesInputSchema, { state, limit });
-      return deliveriesIn(this.#ctx, this.#seat, parsed.state, parsed.limit);
-    });
+  /**
+   * Targeted items of the caller in one delivery state, e.g. `unacknowledged`
+   * ones (delivered or injected) still awaiting an ack after `olderThanMs`.
+   */
+  async deliveries(state: DeliveryStateFilter = 'delivered', limit = 100, olderThanMs?: number): Promise<ReceivedDelivery[]> {
+    return this.#run(() =>
+      deliveriesIn(this.#ctx, this.#seat, deliveryFilterOf(this.#ctx, { state, limit, ...(olderThanMs === undefined ? {} : { older_than_ms: olderThanMs }) })),
+    );
+  }
+
+  /** Per-recipient delivery states of what the caller sent (every state unless one is given), newest first. */
+  async sentDeliveries(input: DeliveriesInput = {}): Promise<SentDelivery[]> {
+    return this.#run(() => sentDeliveries(this.#ctx, this.#seat, deliveryFilterOf(this.#ctx, { ...input, state: input.state ?? 'all' })));
+  }
+
+  /**
+   * The caller's new waking inbox items that no read has given it yet, each
+   * once, for a hook or the LLM middleware to put into the agent's context;
+   * targeted ones become `injected`.
+   */
+  async inject(input: InboxInput = {}): Promise<InjectResult> {
+    return this.#read(() => inject(this.#ctx, this.#seat, input));
   }
 
   /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable; the participant is present while it is open. */

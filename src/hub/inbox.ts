@@ -2,7 +2,8 @@ import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { DEFAULT_INBOX_LIMIT } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { AckInputSchema, InboxInputSchema, WaitInputSchema, type AckInput, type InboxInput, type WaitInput } from '../schema/inputs.js';
-import type { DeliveryState } from '../store/delivery-store.js';
+import type { DeliveryFilter, DeliveryState } from '../store/delivery-store.js';
+import { deliveryTimes, type ReceivedDelivery } from './delivery-view.js';
 import { rowSize, rowToEvent, type EventRow } from '../store/event-log.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
@@ -62,7 +63,19 @@ interface ThreadScan {
   lastScanned: number;
 }
 
-export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: { peek: boolean }): InboxResult {
+/**
+ * How a read treats what it returns: `peek` marks nothing; a consuming read
+ * marks targeted items delivered and moves cursors; `inject` (a hook or the
+ * LLM middleware putting items into the agent's context) returns only waking
+ * items, marks targeted ones injected, and moves no cursor past an item it
+ * holds back, so those stay readable.
+ */
+export interface ReadMode {
+  peek: boolean;
+  inject?: boolean;
+}
+
+export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: ReadMode): InboxResult {
   const parsed = parseInput(InboxInputSchema, input);
   const limit = parsed.limit ?? DEFAULT_INBOX_LIMIT;
   const me = seat.participant.id;
@@ -94,7 +107,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     }
     const event = rowToEvent(row);
     const reason = delivery.reason as DeliveryReason;
-    items.push(itemOf(ctx, thread, event, me, { priority: 'high', reason, wakes: true }, mode.peek ? 'pending' : 'delivered'));
+    items.push(itemOf(ctx, thread, event, me, { priority: 'high', reason, wakes: true }, mode.peek ? 'pending' : mode.inject ? 'injected' : 'delivered'));
   }
 
   // Normal and Low: per thread, the events past the cursor that are not already High items (all chat: none without it).
@@ -108,18 +121,27 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     const page = Math.max(limit + 1, 64);
     let lastScanned = cursor;
     let exhausted = false;
+    // An injection stops at the first item it does not inject, so the cursor never passes it.
+    let held = false;
     // No read takes more than maxBytes, so no thread needs to offer more than that (bounds memory across many threads).
     let candidateBytes = 0;
     const full = (): boolean => candidates.length > limit || candidateBytes > maxBytes;
-    while (!full() && !exhausted) {
+    while (!full() && !exhausted && !held) {
       const rows = ctx.store.events.readAfter(thread.id, lastScanned, page);
       exhausted = rows.length < page;
       for (const row of rows) {
         if (full()) break;
-        lastScanned = row.seq;
-        if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) continue;
+        if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) {
+          lastScanned = row.seq;
+          continue;
+        }
         const event = rowToEvent(row);
         const placement = placementOf(thread, event, me, undefined, chatOpen, wakeOn);
+        if (mode.inject && placement && !placement.wakes) {
+          held = true;
+          break;
+        }
+        lastScanned = row.seq;
         if (placement) {
           candidates.push({ row, event, placement });
           candidateBytes += rowSize(row);
@@ -127,7 +149,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
       }
     }
     if (lastScanned === cursor) continue;
-    const cut = full();
+    const cut = full() || held;
     scans.push({ thread, cut, candidates, lastScanned });
   }
   const budget = Math.max(0, limit - items.length);
@@ -157,7 +179,10 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     if (advances.length > 0 || delivered.length > 0) {
       writeNow(ctx, () => {
         for (const [threadId, seq] of advances) ctx.store.deliveries.advance(me, threadId, seq);
-        for (const seq of delivered) ctx.store.deliveries.markDelivered(me, seq, now);
+        for (const seq of delivered) {
+          if (mode.inject) ctx.store.deliveries.markInjected(me, seq, now);
+          else ctx.store.deliveries.markDelivered(me, seq, now);
+        }
       });
     }
   }
@@ -268,15 +293,15 @@ export async function acknowledge(ctx: HubContext, seat: Seat, input: AckInput):
   return { acknowledged: value, not_targeted: notTargeted };
 }
 
-/** Targeted items in a given delivery state (e.g. delivered but not yet acknowledged), newest first. */
-export function deliveriesIn(ctx: HubContext, seat: Seat, state: DeliveryState, limit: number): Array<{ reason: string; state: DeliveryState; event: ParleyEvent }> {
+/** The caller's targeted items in a delivery state (e.g. delivered but not acknowledged for some minutes), newest first. */
+export function deliveriesIn(ctx: HubContext, seat: Seat, filter: DeliveryFilter): ReceivedDelivery[] {
   const me = seat.participant.id;
   const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
-  return ctx.store.deliveries.byState(me, seat.session.id, state, ctx.store.events.visibleUpTo, limit).flatMap((d) => {
+  return ctx.store.deliveries.received(me, seat.session.id, ctx.store.events.visibleUpTo, filter).flatMap((d) => {
     const row = ctx.store.events.bySeq(d.seq);
     const thread = ctx.state.threads.get(d.thread_id);
     if (!row || !thread || !canSee(thread, me)) return [];
     if (!chatOpen && !reachesWithoutChat(d.reason)) return [];
-    return [{ reason: d.reason, state: d.state, event: rowToEvent(row) }];
+    return [{ reason: d.reason, ...deliveryTimes(d), event: rowToEvent(row) }];
   });
 }

@@ -7,6 +7,7 @@ import type {
   CreateChannelInput,
   DmInput,
   HistoryInput,
+  DeliveriesInput,
   InboxInput,
   MeetingHearInput,
   OpenSideInput,
@@ -22,6 +23,8 @@ import type {
 import type { Participant, SelfProfilePatch, WakeOn } from '../schema/participant.js';
 import type { ControlResult } from './controls.js';
 import type { AckResult, InboxResult, WaitResult } from './inbox.js';
+import type { SentDelivery } from './delivery-view.js';
+import type { InjectResult } from './injection.js';
 import type { HearView, MeetingView } from './meeting-ops.js';
 import type { PostResult } from './posting.js';
 import type { PresenceInfo } from './presence.js';
@@ -62,6 +65,10 @@ export interface ParticipantApi {
   peek(input?: InboxInput): Promise<InboxResult>;
   wait(input?: WaitInput, signal?: AbortSignal): Promise<WaitResult>;
   ack(input: AckInput): Promise<AckResult>;
+  /** New waking items not yet given to the caller, each once (targeted ones become injected). */
+  inject(input?: InboxInput): Promise<InjectResult>;
+  /** Per-recipient delivery states of what the caller sent. */
+  sentDeliveries(input?: DeliveriesInput): Promise<SentDelivery[]>;
 
   control(thread: string, control: ControlInput): Promise<ControlResult>;
 

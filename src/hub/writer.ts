@@ -43,6 +43,9 @@ export interface CommittedEvent {
   targets: ReadonlyMap<string, DeliveryReason>;
 }
 
+/** Event types by which an author answers in a thread (not controls, presence or system notes). */
+const ANSWERING_TYPES: ReadonlySet<EventType> = new Set(['message', 'request', 'response', 'result']);
+
 export class Transaction {
   readonly committed: CommittedEvent[] = [];
 
@@ -81,6 +84,8 @@ export class Transaction {
     for (const [participantId, reason] of targets) {
       ctx.store.deliveries.add(participantId, event.seq, event.session, event.thread, reason);
     }
+    // Posting in a thread answers what was addressed to the author there.
+    if (ANSWERING_TYPES.has(event.type)) ctx.store.deliveries.acknowledgeAnswered(draft.from, event.session, event.thread, event.seq, ts);
     this.committed.push({ event, targets });
     return event;
   }

@@ -8,6 +8,7 @@ import {
   ThreadTitleSchema,
   UlidSchema,
 } from './names.js';
+import { DELIVERY_STATES } from '../store/delivery-store.js';
 import { RequestStatusSchema } from './event.js';
 import { JsonTextValueSchema, TextSchema, multiLineText, oneLineText } from './text.js';
 import { MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
@@ -156,8 +157,10 @@ export const LiveFilterInputSchema = z.strictObject({
 });
 export type LiveFilterInput = z.input<typeof LiveFilterInputSchema>;
 
+/** A list of deliveries: one state, `unacknowledged` (delivered or injected), or `all`; optionally only those in it for at least older_than_ms. */
 export const DeliveriesInputSchema = z.strictObject({
-  state: z.enum(['pending', 'delivered', 'acknowledged']).default('delivered'),
+  state: z.enum([...DELIVERY_STATES, 'unacknowledged', 'all']).default('delivered'),
+  older_than_ms: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(MAX_INBOX_LIMIT).default(100),
 });
 export type DeliveriesInput = z.input<typeof DeliveriesInputSchema>;

@@ -3,9 +3,12 @@ import type Database from 'better-sqlite3';
 /**
  * Read positions and per-recipient delivery state. Cursors say how far a
  * participant has read a thread; deliveries track each targeted event (DM,
- * request, response, mention, prod…) through pending → delivered → acknowledged.
+ * request, response, mention, prod…) through pending → delivered (returned by
+ * a consuming read) → injected (put into the agent's context by a hook or the
+ * LLM middleware) → acknowledged (acked or answered). States only move forward.
  */
-export type DeliveryState = 'pending' | 'delivered' | 'acknowledged';
+export const DELIVERY_STATES = ['pending', 'delivered', 'injected', 'acknowledged'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface DeliveryRow {
   recipient_id: string;
@@ -15,8 +18,34 @@ export interface DeliveryRow {
   reason: string;
   state: DeliveryState;
   delivered_at: number | null;
+  injected_at: number | null;
   acknowledged_at: number | null;
 }
+
+/** One recipient's delivery of an event the reader sent. */
+export interface SentDeliveryRow extends DeliveryRow {
+  recipient_handle: string;
+}
+
+/** Which deliveries to list: a state (or every not-yet-acknowledged one) held for at least `olderThanMs`. */
+/** A state to list: one state, `unacknowledged` (delivered or injected), or `all`. */
+export type DeliveryStateFilter = DeliveryState | 'unacknowledged' | 'all';
+
+export interface DeliveryFilter {
+  state: DeliveryStateFilter;
+  /** Only those whose state began at or before this time (ms since the epoch). */
+  since?: number;
+  limit: number;
+}
+
+/**
+ * When a delivery's current state began, as SQL: a pending item since it was
+ * posted, a delivered or injected one since it reached the recipient, an
+ * acknowledged one since it was acknowledged.
+ */
+const STATE_SINCE_SQL = `CASE d.state WHEN 'acknowledged' THEN d.acknowledged_at WHEN 'pending' THEN e.ts ELSE d.delivered_at END`;
+
+const STATE_MATCH_SQL = `(d.state = @state OR @state = 'all' OR (@state = 'unacknowledged' AND d.state IN ('delivered', 'injected')))`;
 
 export class DeliveryStore {
   private readonly getCursorStmt: Database.Statement;
@@ -27,8 +56,11 @@ export class DeliveryStore {
   private readonly markThreadDeliveredStmt: Database.Statement;
   private readonly ackStmt: Database.Statement;
   private readonly getStmt: Database.Statement;
-  private readonly byStateStmt: Database.Statement;
   private readonly isTargetedStmt: Database.Statement;
+  private readonly markInjectedStmt: Database.Statement;
+  private readonly answeredStmt: Database.Statement;
+  private readonly receivedStmt: Database.Statement;
+  private readonly sentStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.getCursorStmt = db.prepare('SELECT seq FROM cursors WHERE participant_id = ? AND thread_id = ?');
@@ -55,10 +87,30 @@ export class DeliveryStore {
          delivered_at = COALESCE(delivered_at, ?) WHERE recipient_id = ? AND seq = ? AND state <> 'acknowledged'`,
     );
     this.getStmt = db.prepare('SELECT * FROM deliveries WHERE recipient_id = ? AND seq = ?');
-    this.byStateStmt = db.prepare(
-      'SELECT * FROM deliveries WHERE recipient_id = ? AND session_id = ? AND state = ? AND seq <= ? ORDER BY seq DESC LIMIT ?',
-    );
     this.isTargetedStmt = db.prepare('SELECT 1 FROM deliveries WHERE recipient_id = ? AND seq = ?');
+    // An injection that skipped the consuming read also counts as delivered at that moment.
+    this.markInjectedStmt = db.prepare(
+      `UPDATE deliveries SET state = 'injected', injected_at = ?, delivered_at = COALESCE(delivered_at, ?)
+       WHERE recipient_id = ? AND seq = ? AND state IN ('pending', 'delivered')`,
+    );
+    this.answeredStmt = db.prepare(
+      // By state, so an answer looks only at the author's unacknowledged items, not at every delivery it ever had.
+      `UPDATE deliveries INDEXED BY deliveries_by_state SET state = 'acknowledged', acknowledged_at = ?
+       WHERE recipient_id = ? AND session_id = ? AND state IN ('delivered', 'injected') AND seq < ? AND thread_id = ?`,
+    );
+    this.receivedStmt = db.prepare(
+      `SELECT d.* FROM deliveries d JOIN events e ON e.seq = d.seq
+       WHERE d.recipient_id = @me AND d.session_id = @session AND ${STATE_MATCH_SQL} AND d.seq <= @upTo
+         AND (@since IS NULL OR ${STATE_SINCE_SQL} <= @since)
+       ORDER BY d.seq DESC LIMIT @limit`,
+    );
+    this.sentStmt = db.prepare(
+      `SELECT d.*, p.handle AS recipient_handle FROM events e
+         JOIN deliveries d ON d.seq = e.seq JOIN participants p ON p.id = d.recipient_id
+       WHERE e.from_id = @me AND e.session_id = @session AND e.seq <= @upTo AND ${STATE_MATCH_SQL}
+         AND (@since IS NULL OR ${STATE_SINCE_SQL} <= @since)
+       ORDER BY e.seq DESC, p.handle LIMIT @limit`,
+    );
   }
 
   cursor(participantId: string, threadId: string): number {
@@ -96,11 +148,30 @@ export class DeliveryStore {
     return this.getStmt.get(recipientId, seq) as DeliveryRow | undefined;
   }
 
-  byState(recipientId: string, sessionId: string, state: DeliveryState, visibleUpTo: number, limit: number): DeliveryRow[] {
-    return this.byStateStmt.all(recipientId, sessionId, state, visibleUpTo, limit) as DeliveryRow[];
-  }
-
   isTargeted(recipientId: string, seq: number): boolean {
     return this.isTargetedStmt.get(recipientId, seq) !== undefined;
+  }
+
+  /** Marks a pending or delivered item injected; false when it already was (or was acknowledged). */
+  markInjected(recipientId: string, seq: number, now: number): boolean {
+    return this.markInjectedStmt.run(now, now, recipientId, seq).changes > 0;
+  }
+
+  /**
+   * Answering in a thread acknowledges what was targeted at the author there
+   * before the answer and already given to them (an item they never got stays unacknowledged).
+   */
+  acknowledgeAnswered(recipientId: string, sessionId: string, threadId: string, beforeSeq: number, now: number): number {
+    return this.answeredStmt.run(now, recipientId, sessionId, beforeSeq, threadId).changes;
+  }
+
+  /** Targeted items of one recipient in a state, whose state began at or before `filter.since`, newest first. */
+  received(recipientId: string, sessionId: string, visibleUpTo: number, filter: DeliveryFilter): DeliveryRow[] {
+    return this.receivedStmt.all({ me: recipientId, session: sessionId, state: filter.state, upTo: visibleUpTo, since: filter.since ?? null, limit: filter.limit }) as DeliveryRow[];
+  }
+
+  /** Per-recipient deliveries of the events one sender posted, newest events first. */
+  sent(senderId: string, sessionId: string, visibleUpTo: number, filter: DeliveryFilter): SentDeliveryRow[] {
+    return this.sentStmt.all({ me: senderId, session: sessionId, state: filter.state, upTo: visibleUpTo, since: filter.since ?? null, limit: filter.limit }) as SentDeliveryRow[];
   }
 }

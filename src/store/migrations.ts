@@ -142,6 +142,35 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX tokens_by_seat ON tokens(participant_id, session_id);
     `,
   },
+  {
+    version: 3,
+    name: 'injected delivery state',
+    up: `
+      -- A delivery may now be injected (put into the agent's context by a hook or the LLM middleware),
+      -- between delivered and acknowledged. SQLite cannot change a CHECK, so the table is rebuilt.
+      CREATE TABLE deliveries_v3 (
+        recipient_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        session_id TEXT NOT NULL,
+        thread_id TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'delivered', 'injected', 'acknowledged')),
+        delivered_at INTEGER,
+        injected_at INTEGER,
+        acknowledged_at INTEGER,
+        PRIMARY KEY (recipient_id, seq)
+      ) WITHOUT ROWID;
+      INSERT INTO deliveries_v3 (recipient_id, seq, session_id, thread_id, reason, state, delivered_at, acknowledged_at)
+        SELECT recipient_id, seq, session_id, thread_id, reason, state, delivered_at, acknowledged_at FROM deliveries;
+      DROP TABLE deliveries;
+      ALTER TABLE deliveries_v3 RENAME TO deliveries;
+      CREATE INDEX deliveries_by_state ON deliveries(recipient_id, session_id, state, seq);
+      -- The sender's view: every recipient of one event.
+      CREATE INDEX deliveries_by_seq ON deliveries(seq);
+      -- Who sent what (the sender's view of its deliveries).
+      CREATE INDEX events_by_sender ON events(from_id, session_id, seq);
+    `,
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

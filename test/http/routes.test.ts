@@ -113,6 +113,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/threads/{thread}/controls': { pause: { on: true } },
   'POST /api/v1/dm': { to: 'bob', text: 'hi' },
   'POST /api/v1/inbox/ack': { ids: ['01JZZZZZZZZZZZZZZZZZZZZZZZ'] },
+  'POST /api/v1/inbox/inject': { limit: 10 },
   'POST /api/v1/requests': { to: 'bob', intent: 'review' },
   'POST /api/v1/requests/{id}/responses': { status: 'Accepted' },
   'PUT /api/v1/presence': { state: 'thinking' },
@@ -305,6 +306,9 @@ describe('http routes against a real hub', () => {
       ['/api/v1/inbox?peek=maybe', 'peek'],
       ['/api/v1/inbox/wait?timeout_ms=soon', 'timeout_ms'],
       ['/api/v1/deliveries?state=lost', 'state'],
+      ['/api/v1/deliveries?older_than_ms=-1', 'older_than_ms'],
+      ['/api/v1/deliveries/sent?state=lost', 'state'],
+      ['/api/v1/deliveries/sent?older_than_ms=-1', 'older_than_ms'],
       ['/api/v1/stream?since=yesterday', 'since'],
       ['/api/v1/stream?inbox=perhaps', 'inbox'],
       ['/api/v1/meetings/standup/hear?last_heard=x', 'last_heard'],
@@ -444,6 +448,8 @@ describe('http routes against a real hub', () => {
     expect(waited.status).toBe(200);
     answered.add('GET /api/v1/inbox/wait');
     await ok('GET', '/api/v1/deliveries', {}, asBob);
+    await ok('GET', '/api/v1/deliveries/sent', {}, asAlice);
+    await ok('POST', '/api/v1/inbox/inject', {}, { ...asBob, body: {} });
     await ok('POST', '/api/v1/inbox/ack', {}, { ...asBob, body: { ids: [dm.id] } });
     const asked = await ok('POST', '/api/v1/requests', {}, { ...asAlice, body: { to: 'bob', intent: 'review', params: { file: 'src/a.ts' } } });
     await ok('POST', '/api/v1/requests/{id}/responses', { id: asked.request_id as string }, { ...asBob, body: { status: 'Completed', result: { ok: true } } });

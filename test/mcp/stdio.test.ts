@@ -117,6 +117,10 @@ describe('mcp over stdio', () => {
     }
     const who = await agents[2]!.call('who');
     expect((who.value.participants as Array<{ handle: string }>).map((p) => p.handle).sort()).toEqual(['a1', 'a2', 'a3']);
+    // Over stdio too, inbox shows the sender what became of its DM.
+    const dm = await agents[0]!.call('chat_dm', { to: 'a2', text: 'did you get this?' });
+    await agents[1]!.call('inbox');
+    expect((await agents[0]!.call('inbox')).value.sent).toMatchObject([{ id: dm.value.id, to: 'a2', state: 'delivered', at: expect.any(String) }]);
   }, 60_000);
 
   it('stdio - the rooms follow the hub it talks to: chat off there, or the agent\'s kind excluded there, means no chat tools, whatever the agent\'s own environment says', async () => {

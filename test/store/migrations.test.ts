@@ -125,6 +125,38 @@ describe('store migrations', () => {
     expect(again.code).toBe('STORE_VERSION');
   });
 
+  it('migrations - a home from before the injected state opens, and keeps its deliveries with their states and times', async () => {
+    const file = storeFile();
+    const old = scratch(file);
+    expect(migrate(old, MIGRATIONS.filter((m) => m.version <= 2))).toEqual({ from: 0, to: 2 });
+    const insert = old.prepare(
+      `INSERT INTO deliveries (recipient_id, seq, session_id, thread_id, reason, state, delivered_at, acknowledged_at) VALUES (?, ?, 'S', 'T', 'dm', ?, ?, ?)`,
+    );
+    insert.run('P', 1, 'pending', null, null);
+    insert.run('P', 2, 'delivered', 1_000, null);
+    insert.run('P', 3, 'acknowledged', 1_000, 2_000);
+    old.close();
+
+    // The hub opens the old home (migrating it) and closes it again.
+    const home = path.dirname(file);
+    const hub = await openHub({ home, logger: createSilentLogger() });
+    await hub.close();
+
+    const store = openStore({ file });
+    cleanups.push(() => store.close());
+    expect(currentVersion(store.db)).toBe(LATEST_STORE_VERSION);
+    expect([1, 2, 3].map((seq) => store.deliveries.get('P', seq))).toEqual([
+      { recipient_id: 'P', seq: 1, session_id: 'S', thread_id: 'T', reason: 'dm', state: 'pending', delivered_at: null, injected_at: null, acknowledged_at: null },
+      { recipient_id: 'P', seq: 2, session_id: 'S', thread_id: 'T', reason: 'dm', state: 'delivered', delivered_at: 1_000, injected_at: null, acknowledged_at: null },
+      { recipient_id: 'P', seq: 3, session_id: 'S', thread_id: 'T', reason: 'dm', state: 'acknowledged', delivered_at: 1_000, injected_at: null, acknowledged_at: 2_000 },
+    ]);
+    // The new state is accepted by the rebuilt table; an acknowledged item is not taken back.
+    expect(store.deliveries.markInjected('P', 1, 3_000)).toBe(true);
+    expect(store.deliveries.markInjected('P', 3, 3_000)).toBe(false);
+    expect(store.deliveries.get('P', 1)).toMatchObject({ state: 'injected', delivered_at: 3_000, injected_at: 3_000 });
+    expect(store.integrityCheck()).toBe('ok');
+  });
+
   it('migrations - a migration that throws is rolled back whole and leaves the version unchanged', () => {
     const db = scratch(path.join(path.dirname(storeFile()), 'scratch.db'));
     const first: Migration = { version: 1, name: 'first', up: 'CREATE TABLE a (x INTEGER);' };

@@ -39,3 +39,15 @@ export interface MeetingFrame {
   participant: string;
   message?: { number: number; speaker: string; content: string; ts: number };
 }
+
+/** One recipient's delivery of something the human sent (GET /deliveries/sent). */
+export interface SentDelivery {
+  id: string;
+  seq: number;
+  to: string;
+  reason: string;
+  state: 'pending' | 'delivered' | 'injected' | 'acknowledged';
+  delivered_at?: string;
+  injected_at?: string;
+  acknowledged_at?: string;
+}

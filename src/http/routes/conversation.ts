@@ -107,6 +107,8 @@ export function conversationRoutes(): Hono<Env> {
     return c.json(boolQuery(c, 'peek') ? await actor.peek(input) : await actor.inbox(input));
   });
   app.post('/inbox/ack', async (c) => c.json(await c.get('actor').ack((await jsonBody(c)) as never)));
+  // What a client hook puts into the agent's context: POST, since it consumes (each item is returned once).
+  app.post('/inbox/inject', async (c) => c.json(await c.get('actor').inject((await jsonBody(c)) as never)));
   app.get('/inbox/wait', async (c) => {
     const [timeout, limit] = [intQuery(c, 'timeout_ms'), intQuery(c, 'limit')];
     // A client that goes away ends its wait, and so does revoking the token it waits with.
@@ -131,8 +133,13 @@ export function conversationRoutes(): Hono<Env> {
     }
   });
   app.get('/deliveries', async (c) => {
-    const limit = intQuery(c, 'limit');
-    return c.json({ deliveries: await c.get('actor').deliveries((c.req.query('state') ?? 'delivered') as never, limit ?? 100) });
+    const [limit, olderThan] = [intQuery(c, 'limit'), intQuery(c, 'older_than_ms')];
+    return c.json({ deliveries: await c.get('actor').deliveries((c.req.query('state') ?? 'delivered') as never, limit ?? 100, olderThan) });
+  });
+  app.get('/deliveries/sent', async (c) => {
+    const [limit, olderThan, state] = [intQuery(c, 'limit'), intQuery(c, 'older_than_ms'), c.req.query('state')];
+    const input = { ...(state === undefined ? {} : { state }), ...(limit === undefined ? {} : { limit }), ...(olderThan === undefined ? {} : { older_than_ms: olderThan }) };
+    return c.json({ deliveries: await c.get('actor').sentDeliveries(input as never) });
   });
 
   return app;

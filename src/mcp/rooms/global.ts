@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_INBOX_SENT_SHOWN, MAX_INBOX_SENT_SHOWN } from '../../config/defaults.js';
+import type { SentDelivery } from '../../hub/delivery-view.js';
 import type { InboxItem, InboxResult } from '../../hub/inbox.js';
 import { UlidSchema } from '../../schema/names.js';
 import { compactEvent, tool, type ToolContext } from '../tool.js';
@@ -30,6 +32,18 @@ function compactItem(item: InboxItem): Record<string, unknown> {
     respondHint: item.respondHint,
     thread: item.thread.name,
     ...compactEvent(item.event),
+  };
+}
+
+/** One recipient's delivery of something you sent: its state and when it was reached. */
+function compactSent(delivery: SentDelivery): Record<string, unknown> {
+  const at = delivery.acknowledged_at ?? delivery.injected_at ?? delivery.delivered_at;
+  return {
+    id: delivery.id,
+    thread: delivery.thread.name,
+    to: delivery.to,
+    state: delivery.state,
+    ...(at === undefined ? {} : { at }),
   };
 }
 
@@ -107,14 +121,24 @@ export const globalRoom: RoomDef = {
     tool({
       name: 'inbox',
       description:
-        'What needs your attention, high priority first (DMs, requests, responses, mentions, prods; then subscribed threads; muted last). Items with respondHint: true expect an answer. Marks the items it returns read, so they do not come back; peek: true looks without marking.',
+        'What needs your attention, high priority first (DMs, requests, responses, mentions, prods; then subscribed threads; muted last). Items with respondHint: true expect an answer. Marks the items it returns read, so they do not come back; peek: true looks without marking. Also lists, under sent, what became of your latest DMs, requests and mentions per recipient: pending, delivered (read), injected (in their agent\'s context) or acknowledged.',
       input: z.strictObject({
         peek: z.boolean().optional().describe('Look without marking anything read.'),
         limit: z.number().int().min(1).max(200).optional(),
+        sent: z
+          .number()
+          .int()
+          .min(0)
+          .max(MAX_INBOX_SENT_SHOWN)
+          .optional()
+          .describe(`How many of your latest sent deliveries to list with their states (default ${DEFAULT_INBOX_SENT_SHOWN}; 0 for none).`),
       }),
-      async run(ctx, { peek, limit }) {
+      async run(ctx, { peek, limit, sent }) {
         const input = limit === undefined ? {} : { limit };
-        return compactInbox(peek ? await ctx.api.peek(input) : await ctx.api.inbox(input), !peek);
+        const inbox = compactInbox(peek ? await ctx.api.peek(input) : await ctx.api.inbox(input), !peek);
+        const shown = sent ?? DEFAULT_INBOX_SENT_SHOWN;
+        const deliveries = shown === 0 ? [] : await ctx.api.sentDeliveries({ state: 'all', limit: shown });
+        return deliveries.length === 0 ? inbox : { ...inbox, sent: deliveries.map(compactSent) };
       },
     }),
     tool({

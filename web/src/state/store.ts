@@ -10,6 +10,7 @@ import type {
   Participant,
   PresenceInfo,
   RequestStatus,
+  SentDelivery,
   SessionInfo,
   ThreadDetail,
   ThreadInfo,
@@ -46,6 +47,8 @@ export interface ForYouItem {
 export const forYou = signal<ForYouItem[]>([]);
 /** The latest status of each request seen in the log (response events), by request id. */
 export const requestStatus = signal<Record<string, RequestStatus>>({});
+/** Per sent event id, what became of it for each recipient: delivered, in their agent's context, acknowledged. */
+export const sentDeliveries = signal<Record<string, SentDelivery[]>>({});
 export const view = signal<View>({ kind: 'home' });
 export const detail = signal<ThreadDetail | undefined>(undefined);
 export const meetingRing = signal<MeetingRing | undefined>(undefined);
@@ -135,7 +138,7 @@ export async function loadSession(): Promise<number> {
     sessions.value = s.sessions;
   });
   loadMeetingSeen();
-  await Promise.all([refreshRequests(), refreshForYou()]);
+  await Promise.all([refreshRequests(), refreshForYou(), refreshSent()]);
   return t.head;
 }
 
@@ -159,10 +162,26 @@ export async function refreshRequests(): Promise<void> {
 export async function refreshForYou(): Promise<void> {
   const [pendingItems, delivered] = await Promise.all([
     api<{ deliveries: ForYouItem[] }>('GET', '/deliveries?state=pending&limit=200'),
-    api<{ deliveries: ForYouItem[] }>('GET', '/deliveries?state=delivered&limit=200'),
+    api<{ deliveries: ForYouItem[] }>('GET', '/deliveries?state=unacknowledged&limit=200'),
   ]);
   forYou.value = [...pendingItems.deliveries, ...delivered.deliveries].sort((a, b) => b.event.seq - a.event.seq);
 }
+
+/** The latest delivery states of what the human sent, by event. */
+export async function refreshSent(): Promise<void> {
+  const { deliveries } = await api<{ deliveries: SentDelivery[] }>('GET', `/deliveries/sent?limit=${SENT_SHOWN}`);
+  const byEvent: Record<string, SentDelivery[]> = {};
+  for (const d of deliveries) (byEvent[d.id] ??= []).push(d);
+  sentDeliveries.value = byEvent;
+}
+
+/** How many of the latest sent deliveries the page shows states for. */
+const SENT_SHOWN = 200;
+/** States change without an event on the stream (an agent's hook reads its inbox), so the page re-reads them this often. */
+const SENT_REFRESH_MS = 5_000;
+setInterval(() => {
+  if (me.value && document.visibilityState === 'visible' && view.value.kind === 'thread') void refreshSent().catch(() => undefined);
+}, SENT_REFRESH_MS);
 
 /** Marks items done (acknowledged): they leave the list, and the agents' delivery state says so. */
 export async function acknowledge(ids: string[]): Promise<void> {
@@ -342,6 +361,8 @@ export function applyEvent(event: ParleyEvent): void {
     soon('threads', refreshThreads);
   }
   if (event.type === 'request' || event.type === 'response') soon('requests', refreshRequests);
+  // My own DM or request now has recipients; an answer from one acknowledges what I sent.
+  if (event.type !== 'presence') soon('sent', refreshSent);
   const myId = me.value?.participant.id;
   if (myId && event.from !== myId && (event.to === myId || event.meta?.mentions?.includes(myId) || event.type === 'control')) soon('for-you', refreshForYou);
 }
@@ -400,7 +421,7 @@ async function refreshRing(name: string): Promise<void> {
 /** After the stream comes back: counts, people and requests may have changed while it was down. */
 export async function resync(): Promise<void> {
   await attempt(async () => {
-    await Promise.all([refreshThreads(), refreshParticipants(), refreshRequests(), refreshMeetings(), refreshForYou()]);
+    await Promise.all([refreshThreads(), refreshParticipants(), refreshRequests(), refreshMeetings(), refreshForYou(), refreshSent()]);
     const w = await api<{ presence: PresenceInfo[] }>('GET', '/presence');
     presence.value = Object.fromEntries(w.presence.map((x) => [x.handle, x]));
     const v = view.value;

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
-import type { ParleyEvent, RequestStatus } from '../types.js';
-import { me, openRequests, openThread, participants, requestStatus, threads } from '../state/store.js';
+import type { ParleyEvent, RequestStatus, SentDelivery } from '../types.js';
+import { me, openRequests, openThread, participants, requestStatus, sentDeliveries, threads } from '../state/store.js';
 import { renderMarkdown } from './markdown.js';
 import { Time } from './time.js';
 import { AuthorChip } from './people.js';
@@ -66,7 +66,46 @@ export function EventRow({ event, actions, focused }: { event: ParleyEvent; acti
       </header>
       {event.meta?.reply_to && <ReplyQuote id={event.meta.reply_to} actions={actions} />}
       <Body event={event} actions={actions} />
+      {mine && <Deliveries deliveries={sentDeliveries.value[event.id]} />}
     </article>
+  );
+}
+
+/** Under a message I sent: what became of it for each recipient it targeted. */
+function Deliveries({ deliveries }: { deliveries: SentDelivery[] | undefined }) {
+  if (!deliveries?.length) return null;
+  return (
+    <p class="deliveries">
+      {deliveries.map((d, i) => (
+        <span key={d.to} class={`delivery delivery-${d.state}`} data-to={d.to} data-state={d.state}>
+          {i > 0 && ' · '}
+          {deliveryText(d)}
+        </span>
+      ))}
+    </p>
+  );
+}
+
+/** "seen by @coder-1's context 2 minutes ago": the state in words, and when it was reached. */
+function deliveryText(d: SentDelivery) {
+  const [label, at] =
+    d.state === 'acknowledged'
+      ? [`acknowledged by @${d.to}`, d.acknowledged_at]
+      : d.state === 'injected'
+        ? [`seen by @${d.to}'s context`, d.injected_at]
+        : d.state === 'delivered'
+          ? [`delivered to @${d.to}`, d.delivered_at]
+          : [`not yet delivered to @${d.to}`, undefined];
+  return (
+    <>
+      {label}
+      {at && (
+        <>
+          {' '}
+          <Time iso={at} />
+        </>
+      )}
+    </>
   );
 }
 

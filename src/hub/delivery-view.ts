@@ -1,0 +1,79 @@
+import { parseInput } from '../errors/parley-error.js';
+import { DeliveriesInputSchema, type DeliveriesInput } from '../schema/inputs.js';
+import type { ParleyEvent } from '../schema/event.js';
+import type { DeliveryFilter, DeliveryRow, DeliveryState, SentDeliveryRow } from '../store/delivery-store.js';
+import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
+import type { HubContext } from './context.js';
+import type { Seat } from './seat.js';
+import { dmPeer } from './thread-ref.js';
+import type { ThreadKind } from './state.js';
+
+/**
+ * Delivery states as participants see them: for what they received (which
+ * items still await an acknowledgement) and for what they sent (per
+ * recipient: delivered, put into the agent's context, acknowledged, and when).
+ */
+export interface DeliveryTimes {
+  state: DeliveryState;
+  /** ISO times each state was reached; absent until it is. */
+  delivered_at?: string;
+  injected_at?: string;
+  acknowledged_at?: string;
+}
+
+export interface ReceivedDelivery extends DeliveryTimes {
+  reason: string;
+  event: ParleyEvent;
+}
+
+export interface SentDelivery extends DeliveryTimes {
+  /** The sent event. */
+  id: string;
+  seq: number;
+  thread: { id: string; name: string; kind: ThreadKind; with?: string };
+  /** The recipient's handle. */
+  to: string;
+  reason: string;
+}
+
+/** Which deliveries a list shows: a state (default: unacknowledged ones) held for at least older_than_ms. */
+export function deliveryFilterOf(ctx: HubContext, input: DeliveriesInput): DeliveryFilter {
+  const parsed = parseInput(DeliveriesInputSchema, input);
+  return { state: parsed.state, limit: parsed.limit, ...(parsed.older_than_ms === undefined ? {} : { since: ctx.now() - parsed.older_than_ms }) };
+}
+
+const iso = (ms: number | null): string | undefined => (ms === null ? undefined : new Date(ms).toISOString());
+
+export function deliveryTimes(row: DeliveryRow): DeliveryTimes {
+  const [delivered, injected, acknowledged] = [iso(row.delivered_at), iso(row.injected_at), iso(row.acknowledged_at)];
+  return {
+    state: row.state,
+    ...(delivered === undefined ? {} : { delivered_at: delivered }),
+    ...(injected === undefined ? {} : { injected_at: injected }),
+    ...(acknowledged === undefined ? {} : { acknowledged_at: acknowledged }),
+  };
+}
+
+/** Per-recipient deliveries of what the caller sent, newest first. */
+export function sentDeliveries(ctx: HubContext, seat: Seat, filter: DeliveryFilter): SentDelivery[] {
+  const me = seat.participant.id;
+  const rows: SentDeliveryRow[] = ctx.store.deliveries.sent(me, seat.session.id, ctx.store.events.visibleUpTo, filter);
+  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
+  return rows.flatMap((row) => {
+    const thread = ctx.state.threads.get(row.thread_id);
+    const event = ctx.store.events.bySeq(row.seq);
+    if (!thread || !event) return [];
+    if (!chatOpen && !reachesWithoutChat(row.reason)) return [];
+    const peer = dmPeer(ctx, thread, me);
+    return [
+      {
+        id: event.id,
+        seq: row.seq,
+        thread: { id: thread.id, name: thread.name, kind: thread.kind, ...(peer === undefined ? {} : { with: peer }) },
+        to: row.recipient_handle,
+        reason: row.reason,
+        ...deliveryTimes(row),
+      },
+    ];
+  });
+}

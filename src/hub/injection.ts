@@ -1,0 +1,59 @@
+import type { InboxInput } from '../schema/inputs.js';
+import type { HubContext } from './context.js';
+import { readInbox, type InboxItem } from './inbox.js';
+import type { Seat } from './seat.js';
+
+/**
+ * Injection: what a client hook (or the LLM middleware) puts into an agent's
+ * context. It takes the caller's new waking (High and Normal) inbox items that
+ * no read has given it yet, each once: targeted ones are marked injected, and
+ * thread cursors move as a consuming read moves them. The answer is compact,
+ * ready to be turned into a few lines of context text.
+ */
+export interface InjectedItem {
+  id: string;
+  seq: number;
+  ts: string;
+  priority: 'high' | 'normal';
+  reason: string;
+  /** Thread name; `with` is a DM's other participant. */
+  thread: string;
+  with?: string;
+  from: string;
+  /** Present for events other than messages. */
+  type?: string;
+  /** A message's text, or another event's content as JSON. */
+  text: string;
+  /** Set when the agent is expected to respond. */
+  respond?: true;
+}
+
+export interface InjectResult {
+  items: InjectedItem[];
+  /** More items are waiting beyond this answer (the next call gets them). */
+  more?: true;
+}
+
+export function inject(ctx: HubContext, seat: Seat, input: InboxInput): InjectResult {
+  const result = readInbox(ctx, seat, input, { peek: false, inject: true });
+  // Oldest first: the order the agent should read them in.
+  const items = result.items.map(injectedItem).sort((a, b) => a.seq - b.seq);
+  return { items, ...(result.more ? { more: true as const } : {}) };
+}
+
+function injectedItem(item: InboxItem): InjectedItem {
+  const { event } = item;
+  return {
+    id: event.id,
+    seq: event.seq,
+    ts: event.ts,
+    priority: item.priority === 'high' ? 'high' : 'normal',
+    reason: item.reason,
+    thread: item.thread.name,
+    ...(item.thread.with === undefined ? {} : { with: item.thread.with }),
+    from: event.author,
+    ...(event.type === 'message' ? {} : { type: event.type }),
+    text: typeof event.content === 'string' ? event.content : JSON.stringify(event.content),
+    ...(item.respondHint ? { respond: true as const } : {}),
+  };
+}

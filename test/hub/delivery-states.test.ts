@@ -1,0 +1,153 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Actor } from '../../src/hub/actor.js';
+import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+
+let t: TestHub | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const START = Date.parse('2026-11-24T10:00:00.000Z');
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** A hub on a clock the test moves, with three participants whose inboxes start empty. */
+async function trio(): Promise<{ clock: { now: number }; human: Actor; alice: Actor; bob: Actor }> {
+  const clock = { now: START };
+  t = await openTestHub({ now: () => clock.now });
+  const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
+  const alice = await t.hub.join({ handle: 'alice', session: 's' });
+  const bob = await t.hub.join({ handle: 'bob', session: 's' });
+  for (const a of [human, alice, bob]) await a.inbox({ limit: 500 });
+  return { clock, human, alice, bob };
+}
+
+describe('delivery states', () => {
+  it('delivery states - a DM goes pending → delivered → acknowledged, or through a hook pending → injected → acknowledged, each with its time, as its sender sees', async () => {
+    const { clock, alice, bob } = await trio();
+    const dm = await alice.dm({ to: 'bob', text: 'review my branch?' });
+    expect(await alice.sentDeliveries()).toEqual([
+      { id: dm.id, seq: dm.seq, thread: expect.objectContaining({ kind: 'dm', with: 'bob' }), to: 'bob', reason: 'dm', state: 'pending' },
+    ]);
+
+    clock.now = START + 1_000;
+    expect((await bob.inbox()).items.map((i) => [i.event.id, i.delivery])).toEqual([[dm.id, 'delivered']]);
+    expect(await alice.sentDeliveries()).toMatchObject([{ to: 'bob', state: 'delivered', delivered_at: iso(START + 1_000) }]);
+
+    // A later injection of an item already read gives nothing new: it was already given to bob.
+    expect(await bob.inject()).toEqual({ items: [] });
+
+    clock.now = START + 5_000;
+    await bob.ack({ ids: [dm.id] });
+    const [acked] = await alice.sentDeliveries();
+    expect(acked).toMatchObject({ state: 'acknowledged', delivered_at: iso(START + 1_000), acknowledged_at: iso(START + 5_000) });
+    expect(acked?.injected_at).toBeUndefined();
+
+    // Through a hook: pending → injected (given to the agent, so delivered at that moment too) → acknowledged.
+    const second = await alice.dm({ to: 'bob', text: 'and this one?' });
+    clock.now = START + 7_000;
+    expect((await bob.inject()).items.map((i) => i.id)).toEqual([second.id]);
+    expect((await alice.sentDeliveries())[0]).toEqual({
+      id: second.id,
+      seq: second.seq,
+      thread: expect.objectContaining({ kind: 'dm', with: 'bob' }),
+      to: 'bob',
+      reason: 'dm',
+      state: 'injected',
+      delivered_at: iso(START + 7_000),
+      injected_at: iso(START + 7_000),
+    });
+    clock.now = START + 9_000;
+    await bob.ack({ ids: [second.id] });
+    expect((await alice.sentDeliveries())[0]).toMatchObject({
+      state: 'acknowledged',
+      delivered_at: iso(START + 7_000),
+      injected_at: iso(START + 7_000),
+      acknowledged_at: iso(START + 9_000),
+    });
+  });
+
+  it('delivery states - inject returns new waking items once, oldest first, compact, and marks targeted ones injected', async () => {
+    const { clock, human, alice, bob } = await trio();
+    const dm = await alice.dm({ to: 'bob', text: 'psst' });
+    const plain = await human.post({ thread: 'general', text: 'fyi, standup moved' });
+    const request = await alice.request({ to: 'bob', intent: 'review', params: { pr: 7 } });
+
+    clock.now = START + 2_000;
+    const first = await bob.inject();
+    expect(first).toEqual({
+      items: [
+        { id: dm.id, seq: dm.seq, ts: iso(START), priority: 'high', reason: 'dm', thread: expect.any(String), with: 'alice', from: 'alice', text: 'psst', respond: true },
+        { id: plain.id, seq: plain.seq, ts: iso(START), priority: 'normal', reason: 'channel', thread: 'general', from: 'human', text: 'fyi, standup moved', respond: true },
+        expect.objectContaining({ id: request.id, priority: 'high', reason: 'request', from: 'alice', type: 'request' }),
+      ],
+    });
+    expect(JSON.parse(first.items[2]?.text ?? '')).toMatchObject({ intent: 'review', params: { pr: 7 } });
+
+    // Each item once: a second call, and a consuming inbox read, find nothing new.
+    expect(await bob.inject()).toEqual({ items: [] });
+    expect((await bob.inbox()).items).toEqual([]);
+
+    const states = await alice.sentDeliveries();
+    expect(states.map((d) => [d.id, d.state, d.injected_at, d.delivered_at])).toEqual([
+      [request.id, 'injected', iso(START + 2_000), iso(START + 2_000)],
+      [dm.id, 'injected', iso(START + 2_000), iso(START + 2_000)],
+    ]);
+    expect((await bob.deliveries('injected')).map((d) => d.event.id)).toEqual([request.id, dm.id]);
+  });
+
+  it('delivery states - inject leaves muted (non-waking) items readable: the cursor does not pass them', async () => {
+    const { alice, bob } = await trio();
+    await alice.createChannel({ name: 'quiet', members: ['bob'] });
+    await bob.inbox();
+    await bob.mute('quiet');
+    const low = await alice.post({ thread: 'quiet', text: 'low noise' });
+    const dm = await alice.dm({ to: 'bob', text: 'but this matters' });
+    expect((await bob.inject()).items.map((i) => i.id)).toEqual([dm.id]);
+    expect((await bob.inbox()).items.map((i) => [i.event.id, i.priority])).toEqual([[low.id, 'low']]);
+  });
+
+  it('delivery states - an injected item never goes back to delivered; answering in the thread acknowledges it', async () => {
+    const { clock, alice, bob } = await trio();
+    const dm = await alice.dm({ to: 'bob', text: 'are you there?' });
+    const unseen = await alice.post({ thread: 'general', text: '@bob later' });
+    clock.now = START + 1_000;
+    await bob.inject({ limit: 1 });
+    // A consuming read of the DM thread after the injection keeps it injected.
+    await bob.readNew({ thread: dm.thread });
+    expect((await alice.sentDeliveries()).find((d) => d.id === dm.id)?.state).toBe('injected');
+
+    clock.now = START + 3_000;
+    await bob.dm({ to: 'alice', text: 'yes' });
+    expect((await alice.sentDeliveries()).map((d) => [d.id, d.state, d.acknowledged_at])).toEqual([
+      // The mention bob was never given is not acknowledged by his answer elsewhere.
+      [unseen.id, 'pending', undefined],
+      [dm.id, 'acknowledged', iso(START + 3_000)],
+    ]);
+  });
+
+  it('delivery states - delivered or injected but not acknowledged after N ms, for the recipient and the sender', async () => {
+    const { clock, alice, bob } = await trio();
+    const old = await alice.dm({ to: 'bob', text: 'old' });
+    await bob.inbox();
+    clock.now = START + 10 * 60_000;
+    const fresh = await alice.dm({ to: 'bob', text: 'fresh' });
+    await bob.inject();
+    clock.now = START + 12 * 60_000;
+
+    const fiveMinutes = 5 * 60_000;
+    expect((await bob.deliveries('unacknowledged', 100, fiveMinutes)).map((d) => d.event.id)).toEqual([old.id]);
+    expect((await bob.deliveries('unacknowledged')).map((d) => d.event.id)).toEqual([fresh.id, old.id]);
+    expect((await alice.sentDeliveries({ state: 'unacknowledged', older_than_ms: fiveMinutes })).map((d) => d.id)).toEqual([old.id]);
+    expect((await alice.sentDeliveries({ state: 'injected', older_than_ms: 0 })).map((d) => d.id)).toEqual([fresh.id]);
+  });
+
+  it('delivery states - bad input names the field: an unknown state, a negative age', async () => {
+    const { alice, bob } = await trio();
+    expect(await caught(() => bob.deliveries('seen' as never))).toMatchObject({ code: 'INVALID_INPUT', field: 'state' });
+    expect(await caught(() => bob.deliveries('delivered', 100, -1))).toMatchObject({ code: 'INVALID_INPUT', field: 'older_than_ms' });
+    expect(await caught(() => alice.sentDeliveries({ state: 'read' as never }))).toMatchObject({ code: 'INVALID_INPUT', field: 'state' });
+    expect(await caught(() => alice.sentDeliveries({ older_than_ms: -60_000 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'older_than_ms' });
+    expect(await caught(() => bob.inject({ limit: 0 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'limit' });
+  });
+});
