@@ -107,6 +107,17 @@ describe('delivery states', () => {
     expect((await bob.inbox()).items.map((i) => [i.event.id, i.priority])).toEqual([[low.id, 'low']]);
   });
 
+  it('delivery states - under wakeOn addressed, inject gives what is addressed and leaves channel messages readable, unread', async () => {
+    const { alice, bob } = await trio();
+    await bob.updateProfile({ wakeOn: 'addressed' });
+    const chatter = await alice.post({ thread: 'general', text: 'channel chatter' });
+    const mention = await alice.post({ thread: 'general', text: '@bob over to you' });
+    const dm = await alice.dm({ to: 'bob', text: 'a direct word' });
+    expect((await bob.inject()).items.map((i) => i.id).sort()).toEqual([mention.id, dm.id].sort());
+    // The channel message did not wake bob, so it was not put into his context: it is still new to him.
+    expect((await bob.peek()).items.map((i) => [i.event.id, i.wakes])).toEqual([[chatter.id, false]]);
+  });
+
   it('delivery states - an injected item never goes back to delivered; answering in the thread acknowledges it', async () => {
     const { clock, alice, bob } = await trio();
     const dm = await alice.dm({ to: 'bob', text: 'are you there?' });
