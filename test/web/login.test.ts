@@ -36,7 +36,8 @@ describe('web page sign-in', () => {
     // The session picker lists only the human's own sessions ("other" is the agent's), and
     // moves the human to another session named on request; moving reloads the page into it.
     const picker = page.getByLabel('Session', { exact: true });
-    expect(await picker.locator('option').allTextContents()).toEqual(['proj (1)', 'Another session…']);
+    // The counts come with the sessions list, which loads after the page shows the human.
+    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(['proj (1)', 'Another session…']);
     await picker.selectOption({ label: 'Another session…' });
     await page.getByLabel('Session name').fill('other');
     await page.screenshot({ path: screenshotPath('session-picker-another') });
@@ -47,7 +48,7 @@ describe('web page sign-in', () => {
     await page.locator('.live-live').waitFor();
     expect(await page.evaluate(() => fetch('/api/v1/whoami').then((r) => r.json() as Promise<{ session: { name: string } }>).then((w) => w.session.name))).toBe('other');
     // Joined now, "other" is listed, and the picker moves back and forth between the two.
-    expect(await picker.locator('option').allTextContents()).toEqual(['other (2)', 'proj (1)', 'Another session…']);
+    await expect.poll(() => picker.locator('option').allTextContents()).toEqual(['other (2)', 'proj (1)', 'Another session…']);
     const back = page.waitForEvent('load');
     await picker.selectOption('proj');
     await back;
