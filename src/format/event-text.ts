@@ -97,7 +97,8 @@ function describeSystem(content: Record<string, unknown>): string {
   }
 }
 
-function describeControl(content: Record<string, unknown>, handleOf: HandleOf): string {
+/** A steering control as the rest of a sentence ("muted @coder"); the page says it the same way. */
+export function describeControl(content: Record<string, unknown>, handleOf: HandleOf): string {
   const [kind, value] = Object.entries(content)[0] ?? ['control', undefined];
   const v = (value ?? {}) as Record<string, unknown>;
   const handles = (ids: unknown): string => (Array.isArray(ids) ? ids.map((id) => `@${handleOf(String(id))}`).join(', ') : '');

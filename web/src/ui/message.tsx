@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { describeControl } from '../../../src/format/event-text.js';
 import { useMemo } from 'preact/hooks';
 import type { ParleyEvent, RequestStatus, SentDelivery } from '../types.js';
 import { me, openRequests, openThread, participants, requestStatus, sentDeliveries, threads } from '../state/store.js';
@@ -214,8 +215,6 @@ export function summaryOf(event: ParleyEvent): string {
   return c.text ?? c.status ?? event.type;
 }
 
-const handles = (ids: unknown): string => (Array.isArray(ids) ? ids.map((id) => `@${handleOf(String(id))}`).join(', ') : '');
-
 const KIND_NAMES: Record<string, string> = { channel: 'channel', side: 'side channel', dm: 'direct message' };
 
 /** A piece of author text inside a sentence of the page's own, isolated from it. */
@@ -239,31 +238,6 @@ function describeNote(event: ParleyEvent): ComponentChildren {
         return String(c.action ?? 'changed the thread');
     }
   }
-  if (event.type === 'control') {
-    const [kind, value] = Object.entries(c)[0] ?? ['control', undefined];
-    const v = (value ?? {}) as Record<string, unknown>;
-    switch (kind) {
-      case 'mute':
-        return `muted ${handles(v.targets)}`;
-      case 'unmute':
-        return `unmuted ${handles(v.targets)}`;
-      case 'pause':
-        return v.on ? 'paused the thread' : 'resumed the thread';
-      case 'prod':
-        return `prodded ${handles(value)}`;
-      case 'done':
-        return value ? 'marked the thread done' : 'reopened the thread';
-      case 'discussion':
-        return v.on ? `turned discussion mode on${v.allow_agent_mentions ? ' (agents may mention agents)' : ''}` : 'turned discussion mode off';
-      case 'invited_auto':
-        return v.on ? 'let invited participants answer without a mention' : 'stopped invited participants answering unprompted';
-      case 'invite':
-        return `invited @${handleOf(String(v.participant_id ?? ''))}`;
-      case 'ttl_seconds':
-        return value === null ? 'removed the time limit' : `set a time limit of ${String(value)} s`;
-      default:
-        return `set ${kind}`;
-    }
-  }
+  if (event.type === 'control') return describeControl(c, handleOf);
   return event.type;
 }
