@@ -94,3 +94,16 @@ export async function joinOver(hub: RunningHub, body: { handle: string; session?
   if (res.status !== 201 && res.status !== 200) throw new Error(`join ${body.handle} answered ${res.status}: ${await res.text()}`);
   return ((await res.json()) as { token: string }).token;
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON, read field by field in the assertions
+export type Json = Record<string, any>;
+
+/** One REST call to a running hub with a participant's token: the status and the JSON answer. */
+export async function restCall(hub: RunningHub, token: string, method: string, route: string, body?: unknown): Promise<{ status: number; json: Json }> {
+  const res = await fetch(`${hub.url}/api/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, json: (await res.json()) as Json };
+}

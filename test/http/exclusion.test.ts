@@ -2,7 +2,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
 import { tempHome } from '../helpers/hub.js';
-import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { joinOver, restCall, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 import { openStream } from '../helpers/sse.js';
 import { fileSnapshot } from '../helpers/store-snapshot.js';
 
@@ -31,17 +31,7 @@ afterAll(async () => {
   cleanup();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON, read field by field in the assertions
-type Json = Record<string, any>;
-
-async function call(who: keyof typeof tokens, method: string, route: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${hub.url}/api/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const call = (who: keyof typeof tokens, method: string, route: string, body?: unknown) => restCall(hub, tokens[who], method, route, body);
 
 async function mcpAs(who: keyof typeof tokens): Promise<McpTestClient> {
   const client = await connectHttp(hub.url, tokens[who], '?rooms=all');

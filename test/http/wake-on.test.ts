@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
 import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
-import { cliAt, joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { cliAt, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
 import { openStream } from '../helpers/sse.js';
 
 /**
@@ -29,17 +29,7 @@ afterAll(async () => {
   cleanup();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON, read field by field in the assertions
-type Json = Record<string, any>;
-
-async function call(at: RunningHub, token: string, method: string, route: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${at.url}/api/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const call = restCall;
 
 /** Resolves once the hub shows `handle` blocked in a wait (its listener is then in place). */
 async function untilWaiting(at: RunningHub, observer: string, handle: string): Promise<void> {
