@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DEFAULT_URL, LOCK_INFO_FILENAME } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
+import { ParleyError } from '../errors/parley-error.js';
 
 /**
  * Which hub a command talks to: `--url`, else `PARLEY_URL`, else the hub
@@ -23,10 +24,24 @@ export interface HubChoice {
 }
 
 export function hubUrl(choice: HubChoice = {}, env: NodeJS.ProcessEnv = process.env): string {
-  const explicit = (typeof choice.url === 'string' && choice.url) || env.PARLEY_URL;
-  if (explicit) return trimSlash(explicit);
+  if (typeof choice.url === 'string' && choice.url) return trimSlash(checkedUrl(choice.url, '--url'));
+  if (env.PARLEY_URL) return trimSlash(checkedUrl(env.PARLEY_URL, 'PARLEY_URL'));
   const home = resolveHome(typeof choice.home === 'string' ? choice.home : undefined, env);
   return trimSlash(liveHub(home)?.url ?? DEFAULT_URL);
+}
+
+/** A hub address someone typed: an http(s) URL, or INVALID_INPUT naming where it came from. */
+function checkedUrl(value: string, field: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:') {
+    throw new ParleyError('INVALID_INPUT', `Invalid ${field}: "${value}" is not an http:// or https:// URL; give the hub's address, e.g. http://127.0.0.1:7420.`, { field });
+  }
+  return value;
 }
 
 /**

@@ -75,6 +75,17 @@ describe('the hub a command talks to', () => {
     expect(hubUrl({}, { PARLEY_HOME: dir })).toBe(hub.url);
   });
 
+  it('hub address - a --url or PARLEY_URL that is not an http(s) URL is a usage error naming it, and nothing is sent', async () => {
+    const dir = home();
+    const badFlag = await runCli(['join', 'bob', '--home', dir, '--url', 'notaurl'], bareEnv());
+    expect(badFlag.status).toBe(2);
+    expect(badFlag.stderr).toContain('Invalid --url: "notaurl" is not an http:// or https:// URL');
+    const badEnv = await runCli(['say', 'general', 'hi', '--home', dir], bareEnv({ PARLEY_URL: 'ftp://127.0.0.1:7420', PARLEY_TOKEN: 'pt_unused' }));
+    expect(badEnv.status).toBe(2);
+    expect(badEnv.stderr).toContain('Invalid PARLEY_URL: "ftp://127.0.0.1:7420"');
+    expect(fs.existsSync(path.join(dir, 'credentials.json'))).toBe(false);
+  });
+
   it('hub address - a lock file left by a hub that died is not trusted: its pid is checked', async () => {
     const dir = home();
     fs.writeFileSync(path.join(dir, 'hub.lock.json'), JSON.stringify({ pid: await deadPid(), startedAt: new Date().toISOString(), url: 'http://127.0.0.1:4' }));
