@@ -1,6 +1,8 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
+import { Coordinator } from '../coordinator/coordinator.js';
+import { InProcessDoor } from '../coordinator/in-process-door.js';
 import { openHub } from '../hub/hub.js';
 import { createAdminCredential } from '../http/admin-token.js';
 import { webPageBuilt } from '../http/web.js';
@@ -19,7 +21,7 @@ until SIGINT or SIGTERM, then commits what is pending and closes cleanly.
 `;
 
 /** `--set key=value` pairs as dotted config keys (validated by the config loader). */
-function parseSets(sets: string[]): Record<string, string> {
+export function parseSets(sets: string[]): Record<string, string> {
   const flags: Record<string, string> = {};
   for (const item of sets) {
     const eq = item.indexOf('=');
@@ -66,6 +68,17 @@ export async function serve(argv: string[]): Promise<number> {
     throw error;
   }
   hub.describe({ url: server.url });
+  let coordinator: Coordinator | undefined;
+  if (config.coordinator.enabled) {
+    try {
+      coordinator = await Coordinator.start({ door: new InProcessDoor(hub, server.url), config: config.coordinator, logger });
+    } catch (error) {
+      const serverClosed = server.close();
+      await hub.close();
+      await serverClosed;
+      throw error;
+    }
+  }
   // Listening for the stop signal before saying "running": whoever reads that line may send it at once.
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
@@ -81,11 +94,14 @@ export async function serve(argv: string[]): Promise<number> {
       `  MCP:    ${server.url}/mcp   (stdio: parley mcp --as HANDLE)`,
       `  web:    ${server.url}/   (${!webPageBuilt() ? 'not built: run "npm run build"' : config.webui.password ? 'sign in with the hub password' : 'set a password to sign in'})`,
       `  data:   ${hub.storeFile}`,
+      ...(coordinator ? [`  coordinator: @${config.coordinator.handle} answers for ${Object.keys(config.coordinator.agents).map((h) => `@${h}`).join(', ') || 'no one yet (coordinator.agents is empty)'}; notices in #${config.coordinator.channel}`] : []),
       `  stop:   Ctrl-C, or "parley stop" from another terminal`,
       '',
     ].join('\n'),
   );
   await stopped;
+  // The coordinator's runs are killed and reported while the hub still takes their notices.
+  await coordinator?.stop();
   // Stop taking connections; the hub then finishes what is in flight and ends
   // waits and streams, which lets the remaining connections close.
   const serverClosed = server.close();

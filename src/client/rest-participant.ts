@@ -1,6 +1,7 @@
 import type { ParticipantApi } from '../hub/participant-api.js';
 import type { ControlInput } from '../schema/control.js';
 import type { InboxInput, MeetingHearInput, WaitInput } from '../schema/inputs.js';
+import type { ThreadDetail } from '../schema/views.js';
 import { HttpJsonClient } from './http-json.js';
 import { HubConnection } from './hub-connection.js';
 
@@ -62,6 +63,9 @@ export class RestParticipant implements ParticipantApi {
   subscribe: Api['subscribe'] = (thread) => this.#subscription(thread, 'subscribed');
   unsubscribe: Api['unsubscribe'] = (thread) => this.#subscription(thread, 'unsubscribed');
   mute: Api['mute'] = (thread) => this.#subscription(thread, 'muted');
+
+  /** A thread's steering state and members (what the page's steering panel shows). */
+  threadDetail = (thread: string): Promise<ThreadDetail> => this.#http.request('GET', `/threads/${enc(thread)}`);
 
   readNew: Api['readNew'] = ({ thread, limit }) => this.#http.request('GET', `/threads/${enc(thread)}/new${query({ limit })}`);
   history: Api['history'] = ({ thread, limit, before, after }) =>

@@ -129,3 +129,34 @@ export const DEFAULT_MCP_MAX_SESSIONS_PER_PARTICIPANT = 32;
 export const DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN = 16;
 /** Messages in one JSON-RPC batch at most (clients send one at a time; MCP 2025-06-18 dropped batches). */
 export const DEFAULT_MCP_MAX_BATCH_SIZE = 8;
+
+// The coordinator (Agent Bridge's automation, `parley coordinate`).
+/** Whether `parley serve` runs the coordinator inside the hub (`parley coordinate` runs it alone). */
+export const DEFAULT_COORDINATOR_ENABLED = false;
+/** The coordinator's own participant: it signs every start, finish, timeout and refusal with this handle. */
+export const DEFAULT_COORDINATOR_HANDLE = 'coordinator';
+/** The channel where the coordinator shows what it does (a channel of its own, so its notices wake no agent). */
+export const DEFAULT_COORDINATOR_CHANNEL = 'coordinator';
+/** The sessions the coordinator answers in. */
+export const DEFAULT_COORDINATOR_SESSIONS: readonly string[] = ['default'];
+/** An adapter run is killed (its whole process group) after this long, unless its agent sets its own. */
+export const DEFAULT_COORDINATOR_TIMEOUT_SECONDS = 300;
+/**
+ * The loop guard: a human's message is depth 0, an answer the coordinator
+ * posts for a trigger at depth d is depth d+1, and a trigger at this depth or
+ * deeper is refused. 2 lets a human ask, an agent answer and another agent
+ * answer that, then stops the exchange.
+ */
+export const DEFAULT_COORDINATOR_MAX_DEPTH = 2;
+/** An adapter's output beyond this many characters is cut (and said to be) before it is posted. */
+export const DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS = 16_000;
+/** How often `parley coordinate` (outside the hub) looks for new messages; inside `parley serve` it is woken by each event. */
+export const DEFAULT_COORDINATOR_POLL_MS = 500;
+/** After its timeout, an adapter is asked to stop (SIGTERM) and killed (SIGKILL) this long later if it has not. */
+export const COORDINATOR_KILL_GRACE_MS = 2_000;
+/** The coordinator reads at most this many inbox items of one agent per turn; the rest wait for the next turn. */
+export const COORDINATOR_INBOX_LIMIT = 100;
+/** The tag that carries an answer's depth for the loop guard, followed by the number (e.g. "parley:depth=1"). */
+export const COORDINATOR_DEPTH_TAG_PREFIX = 'parley:depth=';
+/** The events of the answered thread an adapter is shown at most (the newest; every trigger is always shown). */
+export const COORDINATOR_CONTEXT_EVENTS = 50;

@@ -109,6 +109,50 @@ export const McpConfigSchema = z.strictObject({
   maxBatchSize: z.number().int().min(1).max(1000).default(D.DEFAULT_MCP_MAX_BATCH_SIZE),
 });
 
+const HANDLE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+const handleText = 'must be a participant handle: letters, digits, "_", "." or "-", starting with a letter or digit';
+
+/**
+ * How the coordinator runs one participant's adapter: an argv (no shell, so
+ * nothing in it is interpreted), an optional working directory, timeout and
+ * extra environment.
+ */
+export const CoordinatorAgentConfigSchema = z.strictObject({
+  command: z
+    .array(z.string().min(1, 'must not be an empty word'))
+    .min(1, 'must name the program to run and its arguments, e.g. ["claude", "-p"]'),
+  cwd: z.string().min(1).optional(),
+  timeoutSeconds: z.number().int().min(1).max(86_400).optional(),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string()).default({}),
+});
+export type CoordinatorAgentConfig = z.output<typeof CoordinatorAgentConfigSchema>;
+
+export const CoordinatorConfigSchema = z
+  .strictObject({
+    enabled: z.boolean().default(D.DEFAULT_COORDINATOR_ENABLED),
+    handle: z.string().regex(HANDLE_PATTERN, handleText).default(D.DEFAULT_COORDINATOR_HANDLE),
+    channel: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a channel name like "coordinator"').default(D.DEFAULT_COORDINATOR_CHANNEL),
+    sessions: z
+      .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'must be a session name like "default"'))
+      .min(1, 'must name at least one session')
+      .max(64)
+      .default([...D.DEFAULT_COORDINATOR_SESSIONS]),
+    timeoutSeconds: z.number().int().min(1).max(86_400).default(D.DEFAULT_COORDINATOR_TIMEOUT_SECONDS),
+    maxDepth: z.number().int().min(1).max(32).default(D.DEFAULT_COORDINATOR_MAX_DEPTH),
+    maxOutputChars: z.number().int().min(32).max(1_000_000).default(D.DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS),
+    pollMs: z.number().int().min(10).max(60_000).default(D.DEFAULT_COORDINATOR_POLL_MS),
+    /** By participant handle: the adapter that answers for it. Only these participants are ever run. */
+    agents: z.record(z.string().regex(HANDLE_PATTERN, handleText), CoordinatorAgentConfigSchema).default({}),
+  })
+  .superRefine((coordinator, ctx) => {
+    const own = coordinator.handle.toLowerCase();
+    for (const handle of Object.keys(coordinator.agents)) {
+      if (handle.toLowerCase() === own) {
+        ctx.addIssue({ code: 'custom', path: ['agents', handle], message: `is the coordinator's own handle; give the coordinator another handle (coordinator.handle) or remove this adapter` });
+      }
+    }
+  });
+
 export const ConfigSchema = z
   .strictObject({
     server: ServerConfigSchema.prefault({}),
@@ -122,6 +166,7 @@ export const ConfigSchema = z
     agents: AgentsConfigSchema.prefault({}),
     store: StoreConfigSchema.prefault({}),
     mcp: McpConfigSchema.prefault({}),
+    coordinator: CoordinatorConfigSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     if (config.inbox.waitTimeoutMs > config.inbox.maxWaitTimeoutMs) {

@@ -6,6 +6,7 @@ import { ParleyError, parseInput, toParleyError } from '../errors/parley-error.j
 import { MeetingRegistry } from '../meeting/meeting-registry.js';
 import { createRedactor, type Redactor } from '../redaction/redactor.js';
 import type { SecretScanner } from '../redaction/scanner.js';
+import type { ParleyEvent } from '../schema/event.js';
 import { JoinInputSchema, type JoinInput, type Participant } from '../schema/participant.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { SearchIndex, type SearchDoc, type SearchSource } from '../search/search-index.js';
@@ -188,6 +189,21 @@ export class Hub {
       throw new ParleyError('NOT_FOUND', `"@${handleName}" has not joined session "${sessionName}"; join first.`, { field: 'handle' });
     }
     return new Actor(this.#ctx, { participant, session: sessionRecord }, this.#meetingRedactor);
+  }
+
+  /**
+   * Calls `listener` with each event committed in a session from now on, until
+   * the returned stop or the hub's shutdown: what wakes the coordinator when it
+   * runs inside the hub.
+   */
+  onEvents(session: string, listener: (event: ParleyEvent) => void): () => void {
+    this.#assertOpen();
+    const sessionName = parseInput(SessionNameSchema, session, 'session');
+    const record = this.#ctx.state.sessionByName(sessionName);
+    if (!record) throw new ParleyError('NOT_FOUND', `No session "${sessionName}" on this hub; join it first to create it.`, { field: 'session' });
+    return this.#ctx.bus.listen(record.id, (item) => {
+      if (item.kind === 'event') listener(item.event);
+    });
   }
 
   sessions(): SessionInfo[] {

@@ -1,0 +1,85 @@
+import { parseArgs } from 'node:util';
+import { loadConfig, resolveHome } from '../config/load.js';
+import { Coordinator } from '../coordinator/coordinator.js';
+import { RestDoor } from '../coordinator/rest-door.js';
+import { ParleyError } from '../errors/parley-error.js';
+import { readAdminToken } from '../http/admin-token.js';
+import { createStderrLogger } from '../util/logger.js';
+import { hubUrl } from './hub-address.js';
+import { parseSets } from './serve.js';
+
+const HELP = `Usage: parley coordinate [--home DIR] [--config FILE] [--url URL] [--set KEY=VALUE ...]
+
+Runs the coordinator beside the hub running on the home, until SIGINT or
+SIGTERM: for each participant with an adapter in coordinator.agents, when a
+message is addressed to it (a DM, "to" it, an @mention, a request), it is
+prodded, or a human writes to all in a thread with invited_auto on where it is
+invited — and it has no session of its own open — it runs the adapter with the
+new messages on stdin and posts what it prints as that participant, in that
+thread (a request gets a response). One run at a time per participant, a
+timeout (coordinator.timeoutSeconds), and a loop guard (coordinator.maxDepth);
+muted, paused, done and expired threads are not answered. Every start, finish,
+failure, timeout and refusal is posted by @coordinator in #coordinator.
+
+It acts for the participants with tokens it gets with the home's admin token,
+so it must run as the hub's own user. "parley serve" runs the same coordinator
+inside the hub when coordinator.enabled is true.
+
+Example config (<home>/config.json):
+  { "coordinator": { "agents": {
+      "coder-1": { "command": ["claude", "-p"], "cwd": "/path/to/project" },
+      "helper":  { "command": ["node", "/path/to/answer.mjs"], "timeoutSeconds": 60 } } } }
+`;
+
+/** `parley coordinate`: the coordinator in a process of its own, against the home's running hub. */
+export async function coordinate(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      home: { type: 'string' },
+      config: { type: 'string' },
+      url: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const home = resolveHome(values.home);
+  const config = loadConfig({ home, configFile: values.config, flags: parseSets(values.set ?? []) });
+  if (Object.keys(config.coordinator.agents).length === 0) {
+    throw new ParleyError('CONFIG_INVALID', 'Invalid config key "coordinator.agents": it names no participant, so there is nothing to coordinate; add an adapter, e.g. {"coder-1": {"command": ["claude", "-p"]}}.', {
+      field: 'coordinator.agents',
+    });
+  }
+  if (config.coordinator.enabled) {
+    throw new ParleyError('CONFLICT', 'The hub of this home runs the coordinator itself (coordinator.enabled is true); a second one would answer every message twice. Run one or the other.', {
+      field: 'coordinator.enabled',
+    });
+  }
+  const url = hubUrl(values);
+  const adminToken = readAdminToken(home);
+  if (!adminToken) {
+    throw new ParleyError('HUB_CLOSED', `No running hub has written its admin token in ${home}; start one with "parley serve" (same --home).`);
+  }
+  // Notices go to stdout; the log (stderr) keeps only what went wrong.
+  const logger = createStderrLogger('warn');
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  const coordinator = await Coordinator.start({ door: new RestDoor(url, home, adminToken, config.coordinator.pollMs), config: config.coordinator, logger });
+  coordinator.onNotice((notice) => process.stdout.write(`[${notice.session}] ${notice.text}\n`));
+  const handles = Object.keys(config.coordinator.agents).map((h) => `@${h}`).join(', ');
+  process.stdout.write(
+    `Parley coordinator running (pid ${process.pid}) at ${url} for ${handles} in session${config.coordinator.sessions.length === 1 ? '' : 's'} ${config.coordinator.sessions.join(', ')}; ` +
+      `its notices are in #${config.coordinator.channel}. Stop: Ctrl-C.\n`,
+  );
+  await stopped;
+  await coordinator.stop();
+  process.stdout.write('Parley coordinator stopped.\n');
+  return 0;
+}

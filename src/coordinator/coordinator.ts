@@ -1,0 +1,405 @@
+import path from 'node:path';
+import { COORDINATOR_CONTEXT_EVENTS, MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
+import type { CoordinatorAgentConfig, CoordinatorConfigSchema } from '../config/schema.js';
+import type { ParleyEvent, RequestContent } from '../schema/event.js';
+import type { ParticipantKind } from '../schema/participant.js';
+import type { ThreadDetail } from '../schema/views.js';
+import { createSilentLogger, type Logger } from '../util/logger.js';
+import { adapterEnv, adapterFor, adapterTimeoutMs } from './adapters.js';
+import { adapterInput } from './adapter-input.js';
+import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
+import { depthTag, stopsAt, triggerDepth } from './loop-guard.js';
+import { NoticeBoard, seconds, threadLabel, type Notice } from './notices.js';
+import { runAdapter, type RunOutcome } from './runner.js';
+import { refusalFor } from './steering-gate.js';
+import { triggerOf, type TriggerKind } from './triggers.js';
+import type { z } from 'zod';
+
+/**
+ * The coordinator (Agent Bridge's automation, as a visible participant): for
+ * each participant with an adapter in `coordinator.agents`, when something
+ * asks for its answer and no session of its own is open, it runs the adapter
+ * with the new events on stdin and posts the output as that participant, in
+ * that thread. One run at a time per participant; what comes in during a run
+ * is taken by the next. Its queue is the participant's own hub-kept inbox and
+ * thread cursors: a stopped coordinator misses nothing, and what a run has
+ * taken is never taken again (after a restart neither).
+ */
+export type CoordinatorConfig = z.output<typeof CoordinatorConfigSchema>;
+
+export interface CoordinatorOptions {
+  door: CoordinatorDoor;
+  config: CoordinatorConfig;
+  logger?: Logger;
+  /** The environment adapters inherit (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+interface AgentState {
+  seat: CoordinatedSeat;
+  id: string;
+  adapter: CoordinatorAgentConfig;
+  /** The turn loop in progress, if any (one per participant: runs never overlap). */
+  draining?: Promise<void>;
+  /** Woken while a turn was under way: look again when it ends. */
+  again: boolean;
+  /** The last run, for the loop guard (what the participant posts during it is one deeper). */
+  lastRun?: { depth: number; startedAt: string; endedAt?: string };
+}
+
+interface SessionState {
+  name: string;
+  coordinator: CoordinatedSeat;
+  board: NoticeBoard;
+  agents: AgentState[];
+  stopWatching: () => void;
+}
+
+interface People {
+  kindOf(handle: string): ParticipantKind | undefined;
+  handleOf(id: string): string;
+}
+
+interface Trigger {
+  event: ParleyEvent;
+  kind: TriggerKind;
+  depth: number;
+}
+
+export class Coordinator {
+  readonly #door: CoordinatorDoor;
+  readonly #config: CoordinatorConfig;
+  readonly #logger: Logger;
+  readonly #env: NodeJS.ProcessEnv;
+  readonly #sessions: SessionState[] = [];
+  readonly #stopping = new AbortController();
+  readonly #noticeListeners = new Set<(notice: Notice & { session: string }) => void>();
+
+  private constructor(options: CoordinatorOptions) {
+    this.#door = options.door;
+    this.#config = options.config;
+    this.#logger = options.logger ?? createSilentLogger();
+    this.#env = options.env ?? process.env;
+  }
+
+  /** Seats the coordinator and every configured participant in each session, then answers what is already waiting. */
+  static async start(options: CoordinatorOptions): Promise<Coordinator> {
+    const coordinator = new Coordinator(options);
+    try {
+      for (const session of options.config.sessions) await coordinator.#open(session);
+    } catch (error) {
+      await coordinator.stop();
+      throw error;
+    }
+    for (const session of coordinator.#sessions) coordinator.#wake(session);
+    return coordinator;
+  }
+
+  /** Calls `listener` after each notice is posted (tests and the CLI's log follow the coordinator this way). */
+  onNotice(listener: (notice: Notice & { session: string }) => void): () => void {
+    this.#noticeListeners.add(listener);
+    return () => this.#noticeListeners.delete(listener);
+  }
+
+  /** Stops watching, kills the adapters that run (their whole process groups), and waits for the turns to end. */
+  async stop(): Promise<void> {
+    this.#stopping.abort();
+    for (const session of this.#sessions) session.stopWatching();
+    await Promise.allSettled(this.#sessions.flatMap((s) => s.agents.map((a) => a.draining)));
+    await this.#door.close();
+  }
+
+  async #open(sessionName: string): Promise<void> {
+    const { handle, channel, agents } = this.#config;
+    const coordinator = await this.#door.seat(handle, sessionName, { kind: 'agent', client: 'parley', nickname: 'coordinator' });
+    const session: SessionState = {
+      name: sessionName,
+      coordinator,
+      board: new NoticeBoard(coordinator.api, channel),
+      agents: [],
+      stopWatching: () => undefined,
+    };
+    this.#sessions.push(session);
+    for (const agentHandle of Object.keys(agents)) {
+      const seat = await this.#door.seat(agentHandle, sessionName);
+      const { participant } = await seat.api.whoami();
+      session.agents.push({ seat, id: participant.id, adapter: adapterFor(agents, agentHandle)!, again: false });
+    }
+    session.stopWatching = this.#door.watch(sessionName, () => this.#wake(session));
+  }
+
+  #wake(session: SessionState): void {
+    for (const agent of session.agents) this.#kick(session, agent);
+  }
+
+  #kick(session: SessionState, agent: AgentState): void {
+    if (this.#stopping.signal.aborted) return;
+    if (agent.draining) {
+      agent.again = true;
+      return;
+    }
+    agent.draining = this.#drain(session, agent).finally(() => {
+      agent.draining = undefined;
+    });
+  }
+
+  async #drain(session: SessionState, agent: AgentState): Promise<void> {
+    let more = true;
+    while (more && !this.#stopping.signal.aborted) {
+      agent.again = false;
+      try {
+        more = (await this.#turn(session, agent)) || agent.again;
+      } catch (error) {
+        // The next wake tries again (the hub may be restarting).
+        if (!this.#stopping.signal.aborted) this.#logger.warn('coordinator turn failed', { handle: agent.seat.handle, error: String(error) });
+        more = false;
+      }
+    }
+  }
+
+  /**
+   * One turn for one participant: finds the thread with the oldest trigger in
+   * its inbox (without taking anything), and, if it has no live session, takes
+   * that thread's new events and answers them. True when it took something
+   * (look again), false when there was nothing to do.
+   */
+  async #turn(session: SessionState, agent: AgentState): Promise<boolean> {
+    const { api } = agent.seat;
+    const peek = await api.peek({ limit: MAX_INBOX_LIMIT });
+    if (peek.items.length === 0) return false;
+    const people = await this.#people(agent);
+    const details = new Map<string, ThreadDetail>();
+    let target: { thread: string; seq: number } | undefined;
+    for (const item of peek.items) {
+      if (item.event.from === agent.id || (target && item.event.seq >= target.seq)) continue;
+      let detail = details.get(item.thread.id);
+      if (!detail) {
+        detail = await api.threadDetail(item.thread.id);
+        details.set(item.thread.id, detail);
+      }
+      if (triggerOf(item.event, this.#reader(agent), detail, people.kindOf(item.event.author))) {
+        target = { thread: item.thread.id, seq: item.event.seq };
+      }
+    }
+    if (!target) return false;
+    if (await this.#live(agent)) {
+      this.#logger.debug('coordinator leaves a live participant to its session', { handle: agent.seat.handle });
+      return false;
+    }
+    await this.#answerThread(session, agent, target.thread, people);
+    return true;
+  }
+
+  /** Takes the thread's new events (moving the participant's cursor, so nothing is taken twice) and answers what asks for it. */
+  async #answerThread(session: SessionState, agent: AgentState, thread: string, people: People): Promise<void> {
+    const { api, handle } = agent.seat;
+    const events: ParleyEvent[] = [];
+    for (;;) {
+      const page = await api.readNew({ thread, limit: MAX_READ_LIMIT });
+      events.push(...page.events);
+      if (!page.more || page.events.length === 0) break;
+    }
+    const detail = await api.threadDetail(thread);
+    const triggers: Trigger[] = [];
+    for (const event of events) {
+      const kind = triggerOf(event, this.#reader(agent), detail, people.kindOf(event.author));
+      if (kind) triggers.push({ event, kind, depth: triggerDepth(event, this.#runDepthAt(session, event)) });
+    }
+    if (triggers.length === 0) return;
+    const where = threadLabel(detail.thread);
+    const refusal = refusalFor(detail, handle, Date.now());
+    if (refusal) {
+      await this.#notice(session, {
+        kind: 'refused',
+        handle,
+        text: `@${handle} not run for ${countOf(triggers)} in ${where} (${idList(triggers)}): ${refusal.says}.`,
+      });
+      return;
+    }
+    // A request gets its own run and its own response; the rest of the thread is answered by one reply.
+    const units = [...triggers.filter((t) => t.kind === 'request').map((t) => [t]), triggers.filter((t) => t.kind !== 'request')].filter((u) => u.length > 0);
+    for (const unit of units) {
+      if (this.#stopping.signal.aborted) return;
+      const depth = Math.max(...unit.map((t) => t.depth));
+      if (stopsAt(depth, this.#config.maxDepth)) {
+        await this.#notice(session, {
+          kind: 'refused',
+          handle,
+          text: `@${handle} not run for ${countOf(unit)} in ${where} (${idList(unit)}): the loop guard stops at depth ${this.#config.maxDepth} (coordinator.maxDepth), and this is depth ${depth}.`,
+        });
+        continue;
+      }
+      await this.#run(session, agent, { detail, events, unit, depth, people });
+    }
+  }
+
+  async #run(
+    session: SessionState,
+    agent: AgentState,
+    { detail, events, unit, depth, people }: { detail: ThreadDetail; events: ParleyEvent[]; unit: Trigger[]; depth: number; people: People },
+  ): Promise<void> {
+    const { api, handle } = agent.seat;
+    const thread = detail.thread.id;
+    const where = threadLabel(detail.thread);
+    const newest = unit[unit.length - 1]!.event;
+    const request = unit[0]!.kind === 'request' ? (unit[0]!.event.content as RequestContent).request_id : undefined;
+    const answer = request === undefined ? { kind: 'reply' as const, to: newest.id } : { kind: 'respond' as const, requestId: request };
+    const triggerIds = new Set(unit.map((t) => t.event.id));
+    // The adapter sees every trigger of its run and the newest of the rest.
+    const shown = events.filter((e, i) => triggerIds.has(e.id) || i >= events.length - COORDINATOR_CONTEXT_EVENTS);
+    const stdin = adapterInput({
+      handle,
+      session: session.name,
+      thread: detail.thread,
+      events: shown,
+      triggers: triggerIds,
+      answer,
+      handleOf: people.handleOf,
+    });
+    const program = path.basename(agent.adapter.command[0]!);
+    const release = await agent.seat.hold();
+    let outcome: RunOutcome;
+    try {
+      await api.setPresence({ state: 'thinking', thread, note: 'answering through the coordinator' });
+      await this.#notice(session, {
+        kind: 'started',
+        handle,
+        text: `@${handle}: run of ${program} started for ${countOf(unit)} in ${where} (${idList(unit)}; depth ${depth}).`,
+      });
+      agent.lastRun = { depth, startedAt: new Date().toISOString() };
+      outcome = await runAdapter({
+        argv: agent.adapter.command,
+        ...(agent.adapter.cwd === undefined ? {} : { cwd: agent.adapter.cwd }),
+        env: adapterEnv(this.#env, agent.adapter, {
+          url: this.#door.url,
+          token: agent.seat.token,
+          handle,
+          thread,
+          session: session.name,
+          home: this.#door.home,
+          depth: depth + 1,
+          ...(request === undefined ? {} : { requestId: request }),
+        }),
+        stdin,
+        timeoutMs: adapterTimeoutMs(agent.adapter, this.#config.timeoutSeconds),
+        maxOutputChars: this.#config.maxOutputChars,
+        signal: this.#stopping.signal,
+      });
+      agent.lastRun.endedAt = new Date().toISOString();
+    } finally {
+      await api.setPresence({ state: 'listening' }).catch(() => undefined);
+      await release();
+    }
+    await this.#report(session, agent, { where, thread, answer, depth, outcome, program });
+  }
+
+  /** Posts the answer of a finished run, and says how the run ended. */
+  async #report(
+    session: SessionState,
+    agent: AgentState,
+    run: {
+      where: string;
+      thread: string;
+      answer: { kind: 'reply'; to: string } | { kind: 'respond'; requestId: string };
+      depth: number;
+      outcome: RunOutcome;
+      program: string;
+    },
+  ): Promise<void> {
+    const { api, handle } = agent.seat;
+    const { outcome, where } = run;
+    const took = seconds(outcome.elapsedMs);
+    const say = (kind: Notice['kind'], text: string): Promise<void> => this.#notice(session, { kind, handle, text });
+    switch (outcome.kind) {
+      case 'timed-out':
+        return say('timeout', `@${handle}: run in ${where} timed out after ${took}; its process group was killed and nothing was posted.`);
+      case 'stopped':
+        return say('stopped', `@${handle}: run in ${where} stopped after ${took}: the coordinator is shutting down; nothing was posted.`);
+      case 'not-started':
+        return say('failed', `@${handle}: ${run.program} could not be started (${outcome.reason}); nothing was posted. Check coordinator.agents.${handle}.command.`);
+      case 'failed': {
+        const status = outcome.exitCode === null ? `signal ${outcome.exitSignal ?? 'unknown'}` : `exit code ${outcome.exitCode}`;
+        const stderr = outcome.stderr ? ` stderr: ${oneLine(outcome.stderr)}` : '';
+        return say('failed', `@${handle}: run in ${where} failed with ${status} after ${took}; nothing was posted.${stderr}`);
+      }
+      case 'exited':
+        break;
+    }
+    const text = outcome.output.trim();
+    if (text === '') return say('finished', `@${handle}: run in ${where} finished after ${took} with no output; nothing was posted.`);
+    const body = outcome.cut ? `${text}\n… [cut at ${this.#config.maxOutputChars} characters (coordinator.maxOutputChars)]` : text;
+    try {
+      if (run.answer.kind === 'respond') {
+        await api.respond({ request_id: run.answer.requestId, status: 'Completed', text: body });
+        return say('finished', `@${handle}: run in ${where} finished after ${took}; responded to request ${run.answer.requestId} (depth ${run.depth + 1}).`);
+      }
+      const posted = await api.post({ thread: run.thread, text: body, reply_to: run.answer.to, tags: [depthTag(run.depth + 1)] });
+      return say('finished', `@${handle}: run in ${where} finished after ${took}; posted ${posted.id} in reply to ${run.answer.to} (depth ${run.depth + 1}).`);
+    } catch (error) {
+      return say('failed', `@${handle}: run in ${where} finished after ${took}, but its answer was refused: ${oneLine((error as Error).message)}`);
+    }
+  }
+
+  async #notice(session: SessionState, notice: Notice): Promise<void> {
+    try {
+      await session.board.post(notice);
+    } catch (error) {
+      this.#logger.warn('coordinator notice not posted', { notice: notice.text, error: String(error) });
+      return;
+    }
+    this.#logger.info(notice.text, { session: session.name });
+    for (const listener of this.#noticeListeners) listener({ ...notice, session: session.name });
+  }
+
+  /** Whether the participant has a session of its own open (an MCP connection, a live stream, a wait). */
+  async #live(agent: AgentState): Promise<boolean> {
+    const presence = (await agent.seat.api.who()).find((p) => p.participant === agent.id);
+    return presence !== undefined && presence.connection !== 'offline';
+  }
+
+  /** The depth of the run of `event`'s author that was under way when it was posted, if it was one of ours. */
+  #runDepthAt(session: SessionState, event: ParleyEvent): number | undefined {
+    const author = session.agents.find((a) => a.id === event.from);
+    const run = author?.lastRun;
+    if (!run || event.ts < run.startedAt || (run.endedAt !== undefined && event.ts > run.endedAt)) return undefined;
+    return run.depth;
+  }
+
+  #reader(agent: AgentState): { id: string; handle: string } {
+    return { id: agent.id, handle: agent.seat.handle };
+  }
+
+  /** The session's participants as a turn needs them: the kind of an author (by handle), the handle of an id. */
+  async #people(agent: AgentState): Promise<People> {
+    const all = await agent.seat.api.participants();
+    const kinds = new Map(all.map((p) => [p.handle.toLowerCase(), p.profile.kind]));
+    const handles = new Map(all.map((p) => [p.id, p.handle]));
+    return { kindOf: (handle) => kinds.get(handle.toLowerCase()), handleOf: (id) => handles.get(id) ?? id };
+  }
+}
+
+function countOf(triggers: Trigger[]): string {
+  const noun = triggers.length === 1 ? `1 ${nameOf(triggers[0]!.kind)}` : `${triggers.length} events`;
+  return noun;
+}
+
+function nameOf(kind: TriggerKind): string {
+  switch (kind) {
+    case 'request':
+      return 'request';
+    case 'prod':
+      return 'prod';
+    case 'dm':
+      return 'direct message';
+    default:
+      return 'message';
+  }
+}
+
+function idList(triggers: Trigger[]): string {
+  return triggers.map((t) => t.event.id).join(', ');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

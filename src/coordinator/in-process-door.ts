@@ -1,0 +1,41 @@
+import type { Hub } from '../hub/hub.js';
+import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
+
+/**
+ * The coordinator inside `parley serve`: it acts through the hub's own Actors
+ * and is woken by each committed event of the sessions it serves.
+ */
+export class InProcessDoor implements CoordinatorDoor {
+  constructor(
+    private readonly hub: Hub,
+    readonly url: string,
+  ) {}
+
+  get home(): string {
+    return this.hub.home;
+  }
+
+  async seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat> {
+    const actor = await this.hub.join({ handle, session, ...(profile === undefined ? {} : { profile }) });
+    const token = await this.hub.issueToken(actor.participant.handle, session);
+    return {
+      handle: actor.participant.handle,
+      session,
+      api: actor,
+      token,
+      hold: async () => {
+        const release = actor.holdPresence('mcp');
+        // In process the hub sees the release at once.
+        return async () => release();
+      },
+    };
+  }
+
+  watch(session: string, wake: () => void): () => void {
+    return this.hub.onEvents(session, () => wake());
+  }
+
+  async close(): Promise<void> {
+    // The hub belongs to `parley serve`, which closes it.
+  }
+}

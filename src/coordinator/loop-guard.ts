@@ -1,0 +1,39 @@
+import { COORDINATOR_DEPTH_TAG_PREFIX } from '../config/defaults.js';
+import type { ParleyEvent } from '../schema/event.js';
+
+/**
+ * The loop guard: no agent-to-agent ping-pong beyond `coordinator.maxDepth`.
+ * A human's message is depth 0; an answer the coordinator posts for a trigger
+ * at depth d carries depth d+1, as a visible tag ("parley:depth=1") that
+ * survives restarts and reads the same through every door. A trigger at
+ * maxDepth or deeper is refused.
+ */
+export function depthTag(depth: number): string {
+  return `${COORDINATOR_DEPTH_TAG_PREFIX}${depth}`;
+}
+
+/** The depth an answer carries, from its tag; undefined for an event the coordinator did not post. */
+export function taggedDepth(event: ParleyEvent): number | undefined {
+  for (const tag of event.meta?.tags ?? []) {
+    if (!tag.startsWith(COORDINATOR_DEPTH_TAG_PREFIX)) continue;
+    const depth = Number(tag.slice(COORDINATOR_DEPTH_TAG_PREFIX.length));
+    if (Number.isInteger(depth) && depth >= 0) return depth;
+  }
+  return undefined;
+}
+
+/**
+ * The depth of a trigger. Untagged, it is 0 — unless its author is an agent
+ * the coordinator ran, which may have posted through its own tools (an adapter
+ * with Parley's MCP) instead of its stdout: then it counts one deeper than the
+ * run that gave it the turn, so a loop through tools is bounded too.
+ */
+export function triggerDepth(event: ParleyEvent, lastRunDepthOfAuthor: number | undefined): number {
+  const tagged = taggedDepth(event);
+  if (tagged !== undefined) return tagged;
+  return lastRunDepthOfAuthor === undefined ? 0 : lastRunDepthOfAuthor + 1;
+}
+
+export function stopsAt(depth: number, maxDepth: number): boolean {
+  return depth >= maxDepth;
+}

@@ -1,0 +1,72 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { HttpJsonClient } from '../client/http-json.js';
+import { RestParticipant } from '../client/rest-participant.js';
+import type { Participant } from '../schema/participant.js';
+import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
+
+/** How long a release waits to see the hub count the participant gone, and how often it looks. */
+const RELEASE_SEEN_WITHIN_MS = 5_000;
+const RELEASE_LOOK_EVERY_MS = 20;
+
+/**
+ * `parley coordinate` beside a running hub: it registers (joins) the
+ * participants it acts for with the home's admin token, as `parley join`
+ * does, and acts for each with the token that gives. It has no window on the
+ * hub's events, so it looks at the inboxes every `pollMs`.
+ */
+export class RestDoor implements CoordinatorDoor {
+  readonly #admin: HttpJsonClient;
+  readonly #clients = new Set<RestParticipant>();
+
+  constructor(
+    readonly url: string,
+    readonly home: string,
+    adminToken: string,
+    private readonly pollMs: number,
+  ) {
+    this.#admin = new HttpJsonClient(url, adminToken);
+  }
+
+  async seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat> {
+    const joined = await this.#admin.request<{ participant: Participant; token: string }>('POST', '/participants', {
+      handle,
+      session,
+      ...(profile === undefined ? {} : { profile }),
+    });
+    const api = new RestParticipant(this.url, joined.token);
+    this.#clients.add(api);
+    const me = joined.participant.id;
+    return {
+      handle: joined.participant.handle,
+      session,
+      api,
+      token: joined.token,
+      hold: async () => {
+        const connection = await api.connect();
+        return async () => {
+          connection.close();
+          // The hub sees the connection go a moment later; until it does, the participant would look live.
+          const until = Date.now() + RELEASE_SEEN_WITHIN_MS;
+          while (Date.now() < until) {
+            const presence = (await api.who()).find((p) => p.participant === me);
+            if (!presence || presence.connection === 'offline') return;
+            await delay(RELEASE_LOOK_EVERY_MS);
+          }
+        };
+      },
+    };
+  }
+
+  watch(_session: string, wake: () => void): () => void {
+    const timer = setInterval(wake, this.pollMs);
+    return () => clearInterval(timer);
+  }
+
+  async close(): Promise<void> {
+    for (const client of this.#clients) {
+      await client.settle();
+      client.close();
+    }
+    this.#admin.close();
+  }
+}

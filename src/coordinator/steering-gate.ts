@@ -1,0 +1,26 @@
+import type { ThreadDetail } from '../schema/views.js';
+
+/**
+ * The steering a run must honour (Agent Bridge): a hard-muted participant is
+ * not run, nor is any non-human in a paused thread, nor anyone in a thread
+ * that is done, closed or past its ttl. Returns why not, or undefined when the
+ * run may go ahead.
+ */
+export type Refusal = { reason: 'muted' | 'paused' | 'done' | 'ttl'; says: string };
+
+export function refusalFor(detail: ThreadDetail, handle: string, now: number): Refusal | undefined {
+  const { controls } = detail;
+  if (controls.done) return { reason: 'done', says: `the thread is done${by(controls.doneBy)}` };
+  if (controls.closed) return { reason: 'done', says: 'the side channel is closed' };
+  if (controls.expiresAt !== undefined && Date.parse(controls.expiresAt) <= now) {
+    return { reason: 'ttl', says: `the thread's ttl ran out at ${controls.expiresAt}` };
+  }
+  const member = detail.members.find((m) => m.handle.toLowerCase() === handle.toLowerCase());
+  if (member?.hardMuted) return { reason: 'muted', says: `@${handle} is hard-muted there${by(member.mutedBy)}` };
+  if (controls.paused) return { reason: 'paused', says: `the thread is paused${by(controls.pausedBy)}` };
+  return undefined;
+}
+
+function by(handle: string | undefined): string {
+  return handle === undefined ? '' : ` (by @${handle})`;
+}
