@@ -33,7 +33,14 @@ export interface CoordinatorOptions {
   logger?: Logger;
   /** The environment adapters inherit (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** The clock that decides whether a thread's ttl has run out (epoch ms). */
+  now?: () => number;
 }
+
+/** How one participant's turn ended: nothing asked for it, it was left to its own live session, or the coordinator took a thread's new events. */
+export type TurnResult = 'nothing' | 'live' | 'taken';
+export type NoticeListener = (notice: Notice & { session: string }) => void;
+export type TurnListener = (turn: { session: string; handle: string; result: TurnResult }) => void;
 
 interface AgentState {
   seat: CoordinatedSeat;
@@ -73,13 +80,16 @@ export class Coordinator {
   readonly #env: NodeJS.ProcessEnv;
   readonly #sessions: SessionState[] = [];
   readonly #stopping = new AbortController();
-  readonly #noticeListeners = new Set<(notice: Notice & { session: string }) => void>();
+  readonly #now: () => number;
+  readonly #noticeListeners = new Set<NoticeListener>();
+  readonly #turnListeners = new Set<TurnListener>();
 
   private constructor(options: CoordinatorOptions) {
     this.#door = options.door;
     this.#config = options.config;
     this.#logger = options.logger ?? createSilentLogger();
     this.#env = options.env ?? process.env;
+    this.#now = options.now ?? Date.now;
   }
 
   /** Seats the coordinator and every configured participant in each session, then answers what is already waiting. */
@@ -96,9 +106,15 @@ export class Coordinator {
   }
 
   /** Calls `listener` after each notice is posted (tests and the CLI's log follow the coordinator this way). */
-  onNotice(listener: (notice: Notice & { session: string }) => void): () => void {
+  onNotice(listener: NoticeListener): () => void {
     this.#noticeListeners.add(listener);
     return () => this.#noticeListeners.delete(listener);
+  }
+
+  /** Calls `listener` after each participant's turn (what the coordinator decided, for diagnostics and tests). */
+  onTurn(listener: TurnListener): () => void {
+    this.#turnListeners.add(listener);
+    return () => this.#turnListeners.delete(listener);
   }
 
   /** Stops watching, kills the adapters that run (their whole process groups), and waits for the turns to end. */
@@ -148,7 +164,9 @@ export class Coordinator {
     while (more && !this.#stopping.signal.aborted) {
       agent.again = false;
       try {
-        more = (await this.#turn(session, agent)) || agent.again;
+        const result = await this.#turn(session, agent);
+        for (const listener of this.#turnListeners) listener({ session: session.name, handle: agent.seat.handle, result });
+        more = result === 'taken' || agent.again;
       } catch (error) {
         // The next wake tries again (the hub may be restarting).
         if (!this.#stopping.signal.aborted) this.#logger.warn('coordinator turn failed', { handle: agent.seat.handle, error: String(error) });
@@ -160,13 +178,12 @@ export class Coordinator {
   /**
    * One turn for one participant: finds the thread with the oldest trigger in
    * its inbox (without taking anything), and, if it has no live session, takes
-   * that thread's new events and answers them. True when it took something
-   * (look again), false when there was nothing to do.
+   * that thread's new events and answers them.
    */
-  async #turn(session: SessionState, agent: AgentState): Promise<boolean> {
+  async #turn(session: SessionState, agent: AgentState): Promise<TurnResult> {
     const { api } = agent.seat;
     const peek = await api.peek({ limit: MAX_INBOX_LIMIT });
-    if (peek.items.length === 0) return false;
+    if (peek.items.length === 0) return 'nothing';
     const people = await this.#people(agent);
     const details = new Map<string, ThreadDetail>();
     let target: { thread: string; seq: number } | undefined;
@@ -181,13 +198,10 @@ export class Coordinator {
         target = { thread: item.thread.id, seq: item.event.seq };
       }
     }
-    if (!target) return false;
-    if (await this.#live(agent)) {
-      this.#logger.debug('coordinator leaves a live participant to its session', { handle: agent.seat.handle });
-      return false;
-    }
+    if (!target) return 'nothing';
+    if (await this.#live(agent)) return 'live';
     await this.#answerThread(session, agent, target.thread, people);
-    return true;
+    return 'taken';
   }
 
   /** Takes the thread's new events (moving the participant's cursor, so nothing is taken twice) and answers what asks for it. */
@@ -207,7 +221,7 @@ export class Coordinator {
     }
     if (triggers.length === 0) return;
     const where = threadLabel(detail.thread);
-    const refusal = refusalFor(detail, handle, Date.now());
+    const refusal = refusalFor(detail, handle, this.#now());
     if (refusal) {
       await this.#notice(session, {
         kind: 'refused',

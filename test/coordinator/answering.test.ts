@@ -1,0 +1,122 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { messagesIn, openBench, stubRuns, type Bench } from '../helpers/coordinator.js';
+
+let bench: Bench | undefined;
+afterEach(async () => {
+  await bench?.close();
+  bench = undefined;
+});
+
+describe('the coordinator answers for participants with no session open', () => {
+  it('runs an invited agent for a human\'s to-all message in an invited_auto thread, and posts its answer as that agent', async () => {
+    bench = await openBench({ 'coder-1': { env: { STUB_REPLY: 'I would split the module.' } }, 'coder-2': {} });
+    const { human, t } = bench;
+    await human.createChannel({ name: 'plan' });
+    await human.invite('plan', 'coder-1');
+    await human.control('plan', { invited_auto: { on: true } });
+    const asked = await human.post({ thread: 'plan', text: 'How should we structure the parser?' });
+
+    const finished = await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
+    const answer = (await messagesIn(human, 'plan')).find((e) => e.author === 'coder-1');
+    expect(answer).toMatchObject({ content: 'I would split the module.', from: t.hub.participant('coder-1')!.id, meta: { reply_to: asked.id, tags: ['parley:depth=1'] } });
+    expect(finished.text).toContain(answer!.id);
+
+    // The adapter read the message with its id, and had the participant's context to act as it.
+    const [start] = stubRuns(bench.logs['coder-1']!);
+    expect(start!.stdin).toContain('@human: How should we structure the parser?');
+    expect(start!.stdin).toContain(asked.id);
+    expect(start!.env).toMatchObject({
+      PARLEY_URL: bench.server.url,
+      PARLEY_HANDLE: 'coder-1',
+      PARLEY_THREAD: asked.thread,
+      PARLEY_SESSION: 'default',
+      PARLEY_HOME: t.home,
+      PARLEY_DEPTH: '1',
+    });
+    expect(t.hub.authenticate(start!.env!.PARLEY_TOKEN!)?.participant.handle).toBe('coder-1');
+    // coder-2 has an adapter too, but was not invited: the message did not ask it.
+    expect(stubRuns(bench.logs['coder-2']!)).toEqual([]);
+
+    // The coordinator's start and finish notices are its own messages in its own channel, where no agent is a member.
+    const notices = await messagesIn(human, 'coordinator');
+    expect(notices.map((e) => e.author)).toEqual(['coordinator', 'coordinator']);
+    expect(notices.map((e) => e.meta?.tags?.[0])).toEqual(['coordinator:started', 'coordinator:finished']);
+    const members = (await human.threadDetail('coordinator')).members.map((m) => m.handle);
+    expect(members).toEqual(['coordinator']);
+  });
+
+  it('answers a DM to an offline agent in the DM, shows it thinking while its adapter runs, and offline after', async () => {
+    bench = await openBench({ 'coder-1': { env: { STUB_GATE: '$DIR/gate' } } });
+    const gate = path.join(bench.dir, 'gate');
+    const { human } = bench;
+    const dm = await human.dm({ to: 'coder-1', text: 'Can you look at issue 7?' });
+
+    await bench.notice((n) => n.kind === 'started' && n.handle === 'coder-1');
+    const during = (await human.who()).find((p) => p.handle === 'coder-1');
+    expect(during).toMatchObject({ state: 'thinking', connection: 'connected', thread: dm.thread });
+
+    fs.writeFileSync(gate, '');
+    await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
+    const answer = (await messagesIn(human, '@coder-1')).find((e) => e.author === 'coder-1');
+    expect(answer).toMatchObject({ content: 'answer from @coder-1', meta: { reply_to: dm.id } });
+    const after = (await human.who()).find((p) => p.handle === 'coder-1');
+    expect(after).toMatchObject({ state: 'offline', connection: 'offline' });
+  });
+
+  it('answers a request to it with a response (Completed), not a message', async () => {
+    bench = await openBench({ 'coder-1': { env: { STUB_REPLY: 'Reviewed: looks good.' } } });
+    const { human } = bench;
+    const sent = await human.request({ to: 'coder-1', intent: 'review', text: 'Review the lexer please.' });
+    await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
+    const [start] = stubRuns(bench.logs['coder-1']!);
+    expect(start!.env!.PARLEY_REQUEST_ID).toBe(sent.request_id);
+    expect(start!.stdin).toContain(`request ${sent.request_id}`);
+    const open = await human.openRequests();
+    expect(open.outgoing).toEqual([]);
+    const history = (await human.history({ thread: sent.thread, limit: 100 })).events;
+    expect(history.find((e) => e.type === 'response')).toMatchObject({ author: 'coder-1', content: { request_id: sent.request_id, status: 'Completed', text: 'Reviewed: looks good.' } });
+  });
+
+  it('does not run an agent that has a live session of its own; once it is gone, the next message gets one run for both', async () => {
+    bench = await openBench({ 'coder-1': {} });
+    const { human, t } = bench;
+    const coder = t.hub.actor('coder-1');
+    const release = coder.holdPresence('mcp');
+    const skipped = bench.turn('coder-1', 'live');
+    const first = await human.dm({ to: 'coder-1', text: 'first, while you are connected' });
+    await skipped;
+    expect(stubRuns(bench.logs['coder-1']!)).toEqual([]);
+    expect(bench.notices).toEqual([]);
+
+    release();
+    const second = await human.dm({ to: 'coder-1', text: 'second, after you left' });
+    await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
+    const runs = stubRuns(bench.logs['coder-1']!).filter((r) => r.at === 'start');
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.stdin).toContain(`* [${first.ts}]`);
+    expect(runs[0]!.stdin).toContain(`* [${second.ts}]`);
+    const answers = (await messagesIn(human, '@coder-1')).filter((e) => e.author === 'coder-1');
+    expect(answers).toHaveLength(1);
+    expect(answers[0]!.meta?.reply_to).toBe(second.id);
+  });
+
+  it('reports a failing adapter (exit code and stderr) and posts nothing', async () => {
+    bench = await openBench({ 'coder-1': { env: { STUB_EXIT: '3' } } });
+    const { human } = bench;
+    await human.dm({ to: 'coder-1', text: 'please fail' });
+    const failed = await bench.notice((n) => n.kind === 'failed' && n.handle === 'coder-1');
+    expect(failed.text).toMatch(/failed with exit code 3 after .*nothing was posted\. stderr: stub failed on purpose/);
+    expect((await messagesIn(human, '@coder-1')).filter((e) => e.author === 'coder-1')).toEqual([]);
+  });
+
+  it('posts nothing for an empty answer, and says so', async () => {
+    bench = await openBench({ 'coder-1': { env: { STUB_REPLY: '  \n' } } });
+    const { human } = bench;
+    await human.dm({ to: 'coder-1', text: 'anything to add?' });
+    const finished = await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
+    expect(finished.text).toContain('with no output; nothing was posted');
+    expect((await messagesIn(human, '@coder-1')).filter((e) => e.author === 'coder-1')).toEqual([]);
+  });
+});
