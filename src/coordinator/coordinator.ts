@@ -9,7 +9,7 @@ import { adapterEnv, adapterFor, adapterTimeoutMs } from './adapters.js';
 import { adapterInput } from './adapter-input.js';
 import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
 import { depthTag, stopsAt, triggerDepth } from './loop-guard.js';
-import { NoticeBoard, seconds, threadLabel, type Notice } from './notices.js';
+import { NoticeBoard, seconds, threadLabel, unmentioned, type Notice } from './notices.js';
 import { runAdapter, type RunOutcome } from './runner.js';
 import { refusalFor } from './steering-gate.js';
 import { triggerOf, type TriggerKind } from './triggers.js';
@@ -57,6 +57,8 @@ interface AgentState {
 interface SessionState {
   name: string;
   coordinator: CoordinatedSeat;
+  /** The coordinator's participant id: its own notices never ask anyone to answer. */
+  coordinatorId: string;
   board: NoticeBoard;
   agents: AgentState[];
   stopWatching: () => void;
@@ -131,6 +133,7 @@ export class Coordinator {
     const session: SessionState = {
       name: sessionName,
       coordinator,
+      coordinatorId: (await coordinator.api.whoami()).participant.id,
       board: new NoticeBoard(coordinator.api, channel),
       agents: [],
       stopWatching: () => undefined,
@@ -188,7 +191,7 @@ export class Coordinator {
     const details = new Map<string, ThreadDetail>();
     let target: { thread: string; seq: number } | undefined;
     for (const item of peek.items) {
-      if (item.event.from === agent.id || (target && item.event.seq >= target.seq)) continue;
+      if (item.event.from === agent.id || item.event.from === session.coordinatorId || (target && item.event.seq >= target.seq)) continue;
       let detail = details.get(item.thread.id);
       if (!detail) {
         detail = await api.threadDetail(item.thread.id);
@@ -216,6 +219,7 @@ export class Coordinator {
     const detail = await api.threadDetail(thread);
     const triggers: Trigger[] = [];
     for (const event of events) {
+      if (event.from === session.coordinatorId) continue;
       const kind = triggerOf(event, this.#reader(agent), detail, people.kindOf(event.author));
       if (kind) triggers.push({ event, kind, depth: triggerDepth(event, this.#runDepthAt(session, event)) });
     }
@@ -226,7 +230,7 @@ export class Coordinator {
       await this.#notice(session, {
         kind: 'refused',
         handle,
-        text: `@${handle} not run for ${countOf(triggers)} in ${where} (${idList(triggers)}): ${refusal.says}.`,
+        text: `${handle} not run for ${countOf(triggers)} in ${where} (${idList(triggers)}): ${refusal.says}.`,
       });
       return;
     }
@@ -239,7 +243,7 @@ export class Coordinator {
         await this.#notice(session, {
           kind: 'refused',
           handle,
-          text: `@${handle} not run for ${countOf(unit)} in ${where} (${idList(unit)}): the loop guard stops at depth ${this.#config.maxDepth} (coordinator.maxDepth), and this is depth ${depth}.`,
+          text: `${handle} not run for ${countOf(unit)} in ${where} (${idList(unit)}): the loop guard stops at depth ${this.#config.maxDepth} (coordinator.maxDepth), and this is depth ${depth}.`,
         });
         continue;
       }
@@ -278,7 +282,7 @@ export class Coordinator {
       await this.#notice(session, {
         kind: 'started',
         handle,
-        text: `@${handle}: run of ${program} started for ${countOf(unit)} in ${where} (${idList(unit)}; depth ${depth}).`,
+        text: `${handle}: run of ${program} started for ${countOf(unit)} in ${where} (${idList(unit)}; depth ${depth}).`,
       });
       agent.lastRun = { depth, startedAt: new Date().toISOString() };
       outcome = await runAdapter({
@@ -326,35 +330,36 @@ export class Coordinator {
     const say = (kind: Notice['kind'], text: string): Promise<void> => this.#notice(session, { kind, handle, text });
     switch (outcome.kind) {
       case 'timed-out':
-        return say('timeout', `@${handle}: run in ${where} timed out after ${took}; its process group was killed and nothing was posted.`);
+        return say('timeout', `${handle}: run in ${where} timed out after ${took}; its process group was killed and nothing was posted.`);
       case 'stopped':
-        return say('stopped', `@${handle}: run in ${where} stopped after ${took}: the coordinator is shutting down; nothing was posted.`);
+        return say('stopped', `${handle}: run in ${where} stopped after ${took}: the coordinator is shutting down; nothing was posted.`);
       case 'not-started':
-        return say('failed', `@${handle}: ${run.program} could not be started (${outcome.reason}); nothing was posted. Check coordinator.agents.${handle}.command.`);
+        return say('failed', `${handle}: ${run.program} could not be started (${outcome.reason}); nothing was posted. Check coordinator.agents.${handle}.command.`);
       case 'failed': {
         const status = outcome.exitCode === null ? `signal ${outcome.exitSignal ?? 'unknown'}` : `exit code ${outcome.exitCode}`;
         const stderr = outcome.stderr ? ` stderr: ${oneLine(outcome.stderr)}` : '';
-        return say('failed', `@${handle}: run in ${where} failed with ${status} after ${took}; nothing was posted.${stderr}`);
+        return say('failed', `${handle}: run in ${where} failed with ${status} after ${took}; nothing was posted.${stderr}`);
       }
       case 'exited':
         break;
     }
     const text = outcome.output.trim();
-    if (text === '') return say('finished', `@${handle}: run in ${where} finished after ${took} with no output; nothing was posted.`);
+    if (text === '') return say('finished', `${handle}: run in ${where} finished after ${took} with no output; nothing was posted.`);
     const body = outcome.cut ? `${text}\n… [cut at ${this.#config.maxOutputChars} characters (coordinator.maxOutputChars)]` : text;
     try {
       if (run.answer.kind === 'respond') {
         await api.respond({ request_id: run.answer.requestId, status: 'Completed', text: body });
-        return say('finished', `@${handle}: run in ${where} finished after ${took}; responded to request ${run.answer.requestId} (depth ${run.depth + 1}).`);
+        return say('finished', `${handle}: run in ${where} finished after ${took}; responded to request ${run.answer.requestId} (depth ${run.depth + 1}).`);
       }
       const posted = await api.post({ thread: run.thread, text: body, reply_to: run.answer.to, tags: [depthTag(run.depth + 1)] });
-      return say('finished', `@${handle}: run in ${where} finished after ${took}; posted ${posted.id} in reply to ${run.answer.to} (depth ${run.depth + 1}).`);
+      return say('finished', `${handle}: run in ${where} finished after ${took}; posted ${posted.id} in reply to ${run.answer.to} (depth ${run.depth + 1}).`);
     } catch (error) {
-      return say('failed', `@${handle}: run in ${where} finished after ${took}, but its answer was refused: ${oneLine((error as Error).message)}`);
+      return say('failed', `${handle}: run in ${where} finished after ${took}, but its answer was refused: ${oneLine((error as Error).message)}`);
     }
   }
 
-  async #notice(session: SessionState, notice: Notice): Promise<void> {
+  async #notice(session: SessionState, said: Notice): Promise<void> {
+    const notice = { ...said, text: unmentioned(said.text) };
     try {
       await session.board.post(notice);
     } catch (error) {

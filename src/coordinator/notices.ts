@@ -21,14 +21,25 @@ export interface Notice {
   text: string;
 }
 
+/**
+ * A notice mentions no one: "@coder-1" in it would make it a mention, which
+ * wakes coder-1 and asks it to answer — the coordinator would run it for its
+ * own notice, and again for the notice about that run. Handles are written
+ * bare ("coder-1: run started"), and any "@" before a name (from an adapter's
+ * stderr, say) is dropped.
+ */
+export function unmentioned(text: string): string {
+  return text.replace(/@(?=[A-Za-z0-9])/g, '');
+}
+
 /** Machine-readable tags on each notice: "coordinator:finished", "agent:coder-1". */
 export function noticeTags(notice: Notice): string[] {
   return [`coordinator:${notice.kind}`, `agent:${notice.handle}`];
 }
 
-/** How a notice names a thread: "#general", side channel "review", "a DM from @human". */
+/** How a notice names a thread: "#general", side channel "review", "a direct message with human". */
 export function threadLabel(thread: ThreadInfo): string {
-  if (thread.kind === 'dm') return thread.with === undefined ? 'a direct message' : `a direct message with @${thread.with}`;
+  if (thread.kind === 'dm') return thread.with === undefined ? 'a direct message' : `a direct message with ${thread.with}`;
   if (thread.kind === 'side') return `side channel "${thread.name}"`;
   return `#${thread.name}`;
 }

@@ -16,11 +16,11 @@ export function refusalFor(detail: ThreadDetail, handle: string, now: number): R
     return { reason: 'ttl', says: `the thread's ttl ran out at ${controls.expiresAt}` };
   }
   const member = detail.members.find((m) => m.handle.toLowerCase() === handle.toLowerCase());
-  if (member?.hardMuted) return { reason: 'muted', says: `@${handle} is hard-muted there${by(member.mutedBy)}` };
+  if (member?.hardMuted) return { reason: 'muted', says: `${handle} is hard-muted there${by(member.mutedBy)}` };
   if (controls.paused) return { reason: 'paused', says: `the thread is paused${by(controls.pausedBy)}` };
   return undefined;
 }
 
 function by(handle: string | undefined): string {
-  return handle === undefined ? '' : ` (by @${handle})`;
+  return handle === undefined ? '' : ` (by ${handle})`;
 }

@@ -45,6 +45,14 @@ describe('the coordinator answers for participants with no session open', () => 
     expect(notices.map((e) => e.meta?.tags?.[0])).toEqual(['coordinator:started', 'coordinator:finished']);
     const members = (await human.threadDetail('coordinator')).members.map((m) => m.handle);
     expect(members).toEqual(['coordinator']);
+    // They mention no one (a mention of coder-1 would make it answer its own notice), so no agent has them in its inbox.
+    expect(notices.map((e) => e.meta?.mentions)).toEqual([undefined, undefined]);
+    expect(notices[0]!.content).toMatch(/^coder-1: run of node started for 1 message in #plan/);
+    for (const handle of ['coder-1', 'coder-2']) {
+      const inbox = await t.hub.actor(handle).peek();
+      expect(inbox.items.filter((i) => i.event.author === 'coordinator'), handle).toEqual([]);
+    }
+    expect(stubRuns(bench.logs['coder-1']!).filter((r) => r.at === 'start')).toHaveLength(1);
   });
 
   it('answers a DM to an offline agent in the DM, shows it thinking while its adapter runs, and offline after', async () => {

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { processAlive } from '../../src/cli/hub-address.js';
+import { messagesIn, openBench, stubRuns, type Bench } from '../helpers/coordinator.js';
+
+let bench: Bench | undefined;
+afterEach(async () => {
+  await bench?.close();
+  bench = undefined;
+});
+
+describe('the coordinator keeps runs bounded', () => {
+  it('kills a run that outlasts its timeout, with every process it started, and reports the timeout', async () => {
+    bench = await openBench({ 'coder-1': { timeoutSeconds: 1, env: { STUB_SLEEP_MS: '600000', STUB_CHILD: '1' } } });
+    const { human } = bench;
+    await human.dm({ to: 'coder-1', text: 'take your time' });
+    const timeout = await bench.notice((n) => n.kind === 'timeout' && n.handle === 'coder-1');
+    expect(timeout.text).toMatch(/timed out after 1\.\d s; its process group was killed and nothing was posted/);
+    const [start] = stubRuns(bench.logs['coder-1']!);
+    expect(processAlive(start!.pid)).toBe(false);
+    // Its child went with it (the whole group is killed; the signal may take a moment to land).
+    await expect.poll(() => processAlive(start!.child!)).toBe(false);
+    expect((await messagesIn(human, '@coder-1')).filter((e) => e.author === 'coder-1')).toEqual([]);
+  });
+
+  it('stops a ping-pong between two coordinated agents at maxDepth: exactly maxDepth answers, then a refusal', async () => {
+    bench = await openBench({ 'agent-a': { env: { STUB_REPLY: '@agent-b ping' } }, 'agent-b': { env: { STUB_REPLY: '@agent-a pong' } } }, { maxDepth: 2 });
+    const { human } = bench;
+    await human.createChannel({ name: 'pp' });
+    await human.post({ thread: 'pp', text: '@agent-a start' });
+    const refused = await bench.notice((n) => n.kind === 'refused');
+    expect(refused.handle).toBe('agent-a');
+    expect(refused.text).toContain('the loop guard stops at depth 2 (coordinator.maxDepth), and this is depth 2');
+    const answers = (await messagesIn(human, 'pp')).filter((e) => e.author !== 'human');
+    expect(answers.map((e) => [e.author, e.content, e.meta?.tags])).toEqual([
+      ['agent-a', '@agent-b ping', ['parley:depth=1']],
+      ['agent-b', '@agent-a pong', ['parley:depth=2']],
+    ]);
+    expect(bench.notices.filter((n) => n.kind === 'finished')).toHaveLength(2);
+  });
+
+  it('never overlaps two runs of one participant: what comes in during a run is taken by the next run', async () => {
+    bench = await openBench({ 'coder-1': { env: { STUB_GATE: '$DIR/gate' } } });
+    const { human } = bench;
+    const first = await human.dm({ to: 'coder-1', text: 'first' });
+    await bench.notice((n) => n.kind === 'started');
+    const second = await human.dm({ to: 'coder-1', text: 'second' });
+    const third = await human.dm({ to: 'coder-1', text: 'third' });
+    fs.writeFileSync(path.join(bench.dir, 'gate'), '');
+    await bench.notice((n) => n.kind === 'finished' && n.text.includes(`in reply to ${third.id}`));
+
+    const runs = stubRuns(bench.logs['coder-1']!);
+    expect(runs.map((r) => r.at)).toEqual(['start', 'end', 'start', 'end']);
+    expect(runs[2]!.time).toBeGreaterThanOrEqual(runs[1]!.time);
+    expect(runs[0]!.stdin).toContain(`* [${first.ts}]`);
+    expect(runs[2]!.stdin).not.toContain(`* [${first.ts}]`);
+    expect(runs[2]!.stdin).toContain(`* [${second.ts}]`);
+    expect(runs[2]!.stdin).toContain(`* [${third.ts}]`);
+    const answers = (await messagesIn(human, '@coder-1')).filter((e) => e.author === 'coder-1');
+    expect(answers.map((e) => e.meta?.reply_to)).toEqual([first.id, third.id]);
+  });
+
+  it('answers a message once across a restart, and answers what came in while it was stopped', async () => {
+    bench = await openBench({ 'coder-1': {} });
+    const { human } = bench;
+    const before = await human.dm({ to: 'coder-1', text: 'before the restart' });
+    await bench.notice((n) => n.kind === 'finished' && n.text.includes(before.id));
+    await bench.stopCoordinator();
+    const during = await human.dm({ to: 'coder-1', text: 'while it was stopped' });
+    await bench.restart();
+    await bench.notice((n) => n.kind === 'finished' && n.text.includes(during.id));
+
+    const answers = (await messagesIn(human, '@coder-1')).filter((e) => e.author === 'coder-1');
+    expect(answers.map((e) => e.meta?.reply_to)).toEqual([before.id, during.id]);
+    const starts = stubRuns(bench.logs['coder-1']!).filter((r) => r.at === 'start');
+    expect(starts).toHaveLength(2);
+    expect(starts[1]!.stdin).not.toContain(before.id);
+  });
+});
+
+describe('the coordinator honours steering, and says when it does not run someone', () => {
+  it('does not run a hard-muted participant', async () => {
+    bench = await openBench({ 'coder-1': {} });
+    const { human } = bench;
+    await human.createChannel({ name: 'quiet', members: ['coder-1'] });
+    await human.hardMute('quiet', ['coder-1']);
+    const asked = await human.post({ thread: 'quiet', text: '@coder-1 are you there?' });
+    const refused = await bench.notice((n) => n.kind === 'refused');
+    expect(refused.text).toBe(`coder-1 not run for 1 message in #quiet (${asked.id}): coder-1 is hard-muted there (by human).`);
+    expect(stubRuns(bench.logs['coder-1']!)).toEqual([]);
+  });
+
+  it('does not run an agent in a paused thread', async () => {
+    bench = await openBench({ 'coder-1': {} });
+    const { human } = bench;
+    await human.createChannel({ name: 'held' });
+    await human.pause('held');
+    await human.post({ thread: 'held', text: '@coder-1 wait for it' });
+    const refused = await bench.notice((n) => n.kind === 'refused');
+    expect(refused.text).toContain('the thread is paused (by human)');
+    expect(stubRuns(bench.logs['coder-1']!)).toEqual([]);
+  });
+
+  it('does not run anyone in a thread that is done', async () => {
+    bench = await openBench({ 'coder-1': {} });
+    const { human } = bench;
+    await human.createChannel({ name: 'finished' });
+    await human.done('finished');
+    await human.post({ thread: 'finished', text: '@coder-1 one last thing' });
+    const refused = await bench.notice((n) => n.kind === 'refused');
+    expect(refused.text).toContain('the thread is done (by human)');
+    expect(stubRuns(bench.logs['coder-1']!)).toEqual([]);
+  });
+
+  it("does not run anyone in a thread whose ttl has run out", async () => {
+    // The coordinator's clock is an hour ahead of the hub's: the thread's 60 s are over for it, not for the hub (which takes the post).
+    bench = await openBench({ 'coder-1': {} }, {}, () => Date.now() + 3_600_000);
+    const { human } = bench;
+    await human.createChannel({ name: 'brief' });
+    await human.control('brief', { ttl_seconds: 60 });
+    await human.post({ thread: 'brief', text: '@coder-1 quick question' });
+    const refused = await bench.notice((n) => n.kind === 'refused');
+    expect(refused.text).toMatch(/the thread's ttl ran out at \d{4}-/);
+    expect(stubRuns(bench.logs['coder-1']!)).toEqual([]);
+  });
+});
