@@ -1,0 +1,151 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { processAlive } from '../../src/cli/hub-address.js';
+import { parseConfig } from '../../src/config/load.js';
+import { stubRuns, writeStub } from '../helpers/coordinator.js';
+import { tempHome } from '../helpers/hub.js';
+import { BIN, childEnv, joinOver, restCall, startServe, stopHubs, track, type Json, type RunningHub } from '../helpers/serve.js';
+
+const cleanups: Array<() => void> = [];
+afterEach(async () => {
+  await stopHubs();
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+function home(): string {
+  const made = tempHome('parley-coordinate-');
+  cleanups.push(made.cleanup);
+  return made.home;
+}
+
+function writeConfig(dir: string, coordinator: Record<string, unknown>): void {
+  fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ coordinator }));
+}
+
+/** Collects a child's stdout; `until(text)` resolves once it has appeared (rejects if the child exits first). */
+function follow(child: ChildProcess): { out: () => string; until: (text: string) => Promise<void> } {
+  let out = '';
+  const waiters = new Set<() => void>();
+  child.stdout!.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const waiter of [...waiters]) waiter();
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  return {
+    out: () => out,
+    until: (text) =>
+      new Promise((resolve, reject) => {
+        const waiter = (): void => {
+          if (!out.includes(text)) return;
+          waiters.delete(waiter);
+          resolve();
+        };
+        child.once('exit', (code) => reject(new Error(`exited with ${code} before saying "${text}": ${out}`)));
+        waiters.add(waiter);
+        waiter();
+      }),
+  };
+}
+
+async function dmHistory(hub: RunningHub, token: string): Promise<Json[]> {
+  const { json } = await restCall(hub, token, 'GET', `/threads/${encodeURIComponent('@coder-1')}/history?limit=100`);
+  return (json.events as Json[]).filter((e) => e.type === 'message');
+}
+
+describe('coordinator config', () => {
+  it('refuses bad coordinator config with an error naming the key', () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ agents: { 'coder-1': { command: [] } } }, 'coordinator.agents.coder-1.command'],
+      [{ agents: { 'coder-1': { command: 'claude -p' } } }, 'coordinator.agents.coder-1.command'],
+      [{ agents: { 'coder-1': { command: ['x'], timeoutSeconds: 0 } } }, 'coordinator.agents.coder-1.timeoutSeconds'],
+      [{ agents: { 'coder-1': { command: ['x'], shell: true } } }, 'coordinator.agents.coder-1.shell'],
+      [{ agents: { coordinator: { command: ['x'] } } }, 'coordinator.agents.coordinator'],
+      [{ maxDepth: 0 }, 'coordinator.maxDepth'],
+      [{ timeoutSeconds: -1 }, 'coordinator.timeoutSeconds'],
+    ];
+    for (const [coordinator, key] of cases) {
+      expect(() => parseConfig({ coordinator }), key).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', field: key, message: expect.stringContaining(`"${key}"`) }));
+    }
+  });
+
+  it('parley coordinate says which key is wrong (exit 2), and that it has no one to coordinate without agents', () => {
+    const dir = home();
+    writeConfig(dir, { agents: { 'coder-1': { command: [] } } });
+    const bad = spawnSync(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), encoding: 'utf8' });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('Invalid config key "coordinator.agents.coder-1.command"');
+    writeConfig(dir, {});
+    const empty = spawnSync(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), encoding: 'utf8' });
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('"coordinator.agents"');
+  });
+});
+
+describe('parley coordinate', () => {
+  it('runs as its own process against the running hub, answers a DM as the agent, and on SIGTERM kills a running adapter and exits 0', async () => {
+    const dir = home();
+    const quick = writeStub(dir, 'quick');
+    const slow = writeStub(dir, 'slow');
+    writeConfig(dir, {
+      pollMs: 50,
+      agents: {
+        'coder-1': { command: quick.command, env: { STUB_LOG: quick.log, STUB_REPLY: 'on it' } },
+        'slow-1': { command: slow.command, env: { STUB_LOG: slow.log, STUB_GATE: path.join(dir, 'never') } },
+      },
+    });
+    const hub = await startServe(dir);
+    const human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
+    await joinOver(hub, { handle: 'coder-1' });
+    // A message that comes while no coordinator runs is answered once one does.
+    const early = (await restCall(hub, human, 'POST', '/dm', { to: 'coder-1', text: 'are you there?' })).json;
+
+    const child = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] }));
+    const output = follow(child);
+    await output.until('Parley coordinator running');
+    expect(output.out()).toContain(`at ${hub.url} for @coder-1, @slow-1 in session default; its notices are in #coordinator`);
+    await output.until(`in reply to ${early.id}`);
+    const answers = (await dmHistory(hub, human)).filter((e) => e.author === 'coder-1');
+    expect(answers).toMatchObject([{ content: 'on it', meta: { reply_to: early.id, tags: ['parley:depth=1'] } }]);
+
+    // A run under way when the coordinator is told to stop is killed, said to be, and the coordinator exits cleanly.
+    await restCall(hub, human, 'POST', '/dm', { to: 'slow-1', text: 'this will take a while' });
+    await output.until('slow-1: run of node started');
+    // The notice comes just before the adapter starts: wait until the stub has read its input.
+    await expect.poll(() => stubRuns(slow.log).length, { timeout: 20_000, interval: 20 }).toBe(1);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(output.out()).toMatch(/slow-1: run in a direct message with human stopped after .*: the coordinator is shutting down; nothing was posted\./);
+    expect(output.out()).toContain('Parley coordinator stopped.');
+    const [slowRun] = stubRuns(slow.log);
+    expect(processAlive(slowRun!.pid)).toBe(false);
+    expect(stubRuns(quick.log).filter((r) => r.at === 'start')).toHaveLength(1);
+  });
+
+  it('runs inside parley serve when coordinator.enabled is true', async () => {
+    const dir = home();
+    const stub = writeStub(dir, 'inside');
+    writeConfig(dir, { enabled: true, agents: { 'coder-1': { command: stub.command, env: { STUB_LOG: stub.log, STUB_REPLY: 'answered from inside the hub' } } } });
+    const hub = await startServe(dir);
+    expect(hub.output()).toContain('coordinator: @coordinator answers for @coder-1; notices in #coordinator');
+    const human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
+    const sent = (await restCall(hub, human, 'POST', '/dm', { to: 'coder-1', text: 'hello from outside' })).json;
+    // The hub logs each notice; the finish names the message answered.
+    await expect.poll(() => hub.output(), { timeout: 20_000, interval: 50 }).toContain(`in reply to ${sent.id}`);
+    const answers = (await dmHistory(hub, human)).filter((e) => e.author === 'coder-1');
+    expect(answers).toMatchObject([{ content: 'answered from inside the hub', meta: { reply_to: sent.id } }]);
+    const notices = (await restCall(hub, human, 'GET', '/threads/coordinator/history?limit=100')).json.events as Json[];
+    expect(notices.filter((e) => e.type === 'message').map((e) => e.author)).toEqual(['coordinator', 'coordinator']);
+    expect(await hub.stop()).toBe(0);
+  });
+
+  it('refuses to run beside a hub that runs the coordinator itself', () => {
+    const dir = home();
+    writeConfig(dir, { enabled: true, agents: { 'coder-1': { command: ['x'] } } });
+    const result = spawnSync(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), encoding: 'utf8' });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('coordinator.enabled is true');
+  });
+});
