@@ -55,6 +55,11 @@ export async function coordinate(argv: string[]): Promise<number> {
       field: 'coordinator.agents',
     });
   }
+  if (config.coordinator.sessions.length === 0) {
+    throw new ParleyError('CONFIG_INVALID', 'Invalid config key "coordinator.sessions": it names no session to answer in; give at least one, e.g. ["default"].', {
+      field: 'coordinator.sessions',
+    });
+  }
   if (config.coordinator.enabled) {
     throw new ParleyError('CONFLICT', 'The hub of this home runs the coordinator itself (coordinator.enabled is true); a second one would answer every message twice. Run one or the other.', {
       field: 'coordinator.enabled',

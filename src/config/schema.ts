@@ -134,7 +134,6 @@ export const CoordinatorConfigSchema = z
     channel: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a channel name like "coordinator"').default(D.DEFAULT_COORDINATOR_CHANNEL),
     sessions: z
       .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'must be a session name like "default"'))
-      .min(1, 'must name at least one session')
       .max(64)
       .default([...D.DEFAULT_COORDINATOR_SESSIONS]),
     timeoutSeconds: z.number().int().min(1).max(86_400).default(D.DEFAULT_COORDINATOR_TIMEOUT_SECONDS),

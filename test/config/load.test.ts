@@ -123,6 +123,17 @@ describe('config loading', () => {
         maxSessionsPerToken: D.DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN,
         maxBatchSize: D.DEFAULT_MCP_MAX_BATCH_SIZE,
       },
+      coordinator: {
+        enabled: D.DEFAULT_COORDINATOR_ENABLED,
+        handle: D.DEFAULT_COORDINATOR_HANDLE,
+        channel: D.DEFAULT_COORDINATOR_CHANNEL,
+        sessions: [...D.DEFAULT_COORDINATOR_SESSIONS],
+        timeoutSeconds: D.DEFAULT_COORDINATOR_TIMEOUT_SECONDS,
+        maxDepth: D.DEFAULT_COORDINATOR_MAX_DEPTH,
+        maxOutputChars: D.DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS,
+        pollMs: D.DEFAULT_COORDINATOR_POLL_MS,
+        agents: {},
+      },
     });
     expect(defaultConfig()).toEqual(config);
   });
@@ -238,7 +249,7 @@ describe('config loading', () => {
   it('config - every list-valued key takes a JSON list from --set and the environment; a malformed one is refused naming the key and source', () => {
     const dir = home();
     const listKeys = configKeys().filter((k) => k.type === 'list');
-    expect(listKeys.map((k) => k.key).sort()).toEqual(['mcp.excludedKinds', 'mcp.rooms']);
+    expect(listKeys.map((k) => k.key).sort()).toEqual(['coordinator.sessions', 'mcp.excludedKinds', 'mcp.rooms']);
     const valueAt = (config: unknown, key: string): unknown =>
       key.split('.').reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], config);
     for (const { key, env } of listKeys) {
