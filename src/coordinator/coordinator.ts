@@ -190,32 +190,44 @@ export class Coordinator {
     const people = await this.#people(agent);
     const details = new Map<string, ThreadDetail>();
     let target: { thread: string; seq: number } | undefined;
+    const asking: ParleyEvent[] = [];
     for (const item of peek.items) {
-      if (item.event.from === agent.id || item.event.from === session.coordinatorId || (target && item.event.seq >= target.seq)) continue;
+      if (item.event.from === agent.id || item.event.from === session.coordinatorId) continue;
       let detail = details.get(item.thread.id);
       if (!detail) {
         detail = await api.threadDetail(item.thread.id);
         details.set(item.thread.id, detail);
       }
-      if (triggerOf(item.event, this.#reader(agent), detail, people.kindOf(item.event.author))) {
-        target = { thread: item.thread.id, seq: item.event.seq };
-      }
+      if (!triggerOf(item.event, this.#reader(agent), detail, people.kindOf(item.event.author))) continue;
+      asking.push(item.event);
+      if (!target || item.event.seq < target.seq) target = { thread: item.thread.id, seq: item.event.seq };
     }
     if (!target) return 'nothing';
     if (await this.#live(agent)) return 'live';
-    await this.#answerThread(session, agent, target.thread, people);
+    const thread = target.thread;
+    await this.#answerThread(session, agent, thread, asking.filter((e) => e.thread === thread), people);
     return 'taken';
   }
 
-  /** Takes the thread's new events (moving the participant's cursor, so nothing is taken twice) and answers what asks for it. */
-  async #answerThread(session: SessionState, agent: AgentState, thread: string, people: People): Promise<void> {
+  /**
+   * Takes the thread's new events and answers what asks for it. The
+   * participant's cursor moves past what is read and each trigger is
+   * acknowledged for it (durably, before anything runs), so nothing is taken
+   * twice — after a restart neither. `asking` are the triggers the inbox
+   * showed: a targeted one can wait in the inbox behind the thread's cursor
+   * (an inbox read with a small limit leaves it so), where reading the thread
+   * would not find it.
+   */
+  async #answerThread(session: SessionState, agent: AgentState, thread: string, asking: ParleyEvent[], people: People): Promise<void> {
     const { api, handle } = agent.seat;
-    const events: ParleyEvent[] = [];
+    const read: ParleyEvent[] = [];
     for (;;) {
       const page = await api.readNew({ thread, limit: MAX_READ_LIMIT });
-      events.push(...page.events);
+      read.push(...page.events);
       if (!page.more || page.events.length === 0) break;
     }
+    const seen = new Set(read.map((e) => e.id));
+    const events = [...read, ...asking.filter((e) => !seen.has(e.id))].sort((a, b) => a.seq - b.seq);
     const detail = await api.threadDetail(thread);
     const triggers: Trigger[] = [];
     for (const event of events) {
@@ -224,8 +236,9 @@ export class Coordinator {
       if (kind) triggers.push({ event, kind, depth: triggerDepth(event, this.#runDepthAt(session, event)) });
     }
     if (triggers.length === 0) return;
+    await api.ack({ ids: triggers.map((t) => t.event.id) });
     const where = threadLabel(detail.thread);
-    const refusal = refusalFor(detail, handle, this.#now());
+    const refusal = refusalFor(detail, handle, people.kindOf(handle), this.#now());
     if (refusal) {
       await this.#notice(session, {
         kind: 'refused',

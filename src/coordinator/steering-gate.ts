@@ -1,3 +1,4 @@
+import type { ParticipantKind } from '../schema/participant.js';
 import type { ThreadDetail } from '../schema/views.js';
 
 /**
@@ -8,7 +9,7 @@ import type { ThreadDetail } from '../schema/views.js';
  */
 export type Refusal = { reason: 'muted' | 'paused' | 'done' | 'ttl'; says: string };
 
-export function refusalFor(detail: ThreadDetail, handle: string, now: number): Refusal | undefined {
+export function refusalFor(detail: ThreadDetail, handle: string, kind: ParticipantKind | undefined, now: number): Refusal | undefined {
   const { controls } = detail;
   if (controls.done) return { reason: 'done', says: `the thread is done${by(controls.doneBy)}` };
   if (controls.closed) return { reason: 'done', says: 'the side channel is closed' };
@@ -17,7 +18,8 @@ export function refusalFor(detail: ThreadDetail, handle: string, now: number): R
   }
   const member = detail.members.find((m) => m.handle.toLowerCase() === handle.toLowerCase());
   if (member?.hardMuted) return { reason: 'muted', says: `${handle} is hard-muted there${by(member.mutedBy)}` };
-  if (controls.paused) return { reason: 'paused', says: `the thread is paused${by(controls.pausedBy)}` };
+  // A paused thread still takes humans' messages (seed): only non-humans wait for it to resume.
+  if (controls.paused && kind !== 'human') return { reason: 'paused', says: `the thread is paused${by(controls.pausedBy)}` };
   return undefined;
 }
 

@@ -79,6 +79,30 @@ describe('the coordinator keeps runs bounded', () => {
   });
 });
 
+describe('the coordinator makes progress on what its inbox holds', () => {
+  it('answers a DM still waiting in the inbox behind the thread\'s read cursor (an inbox read with a small limit leaves it so), once', async () => {
+    bench = await openBench({ 'coder-1': {} });
+    const { human, t } = bench;
+    const coder = t.hub.actor('coder-1');
+    const release = coder.holdPresence('mcp');
+    const skipped = bench.turn('coder-1', 'live');
+    await human.dm({ to: 'coder-1', text: 'one' });
+    await human.dm({ to: 'coder-1', text: 'two' });
+    await skipped;
+    // Its session reads one item; the DM thread's cursor moves past both.
+    expect((await coder.inbox({ limit: 1 })).items).toHaveLength(1);
+    const [left] = (await coder.peek()).items.filter((i) => i.reason === 'dm');
+    expect((await coder.readNew({ thread: left!.thread.id })).events).toEqual([]);
+    release();
+
+    await human.post({ thread: 'general', text: 'something else happens' });
+    await bench.notice((n) => n.kind === 'finished' && n.text.includes(`in reply to ${left!.event.id}`));
+    await bench.turn('coder-1', 'nothing');
+    expect(stubRuns(bench.logs['coder-1']!).filter((r) => r.at === 'start')).toHaveLength(1);
+    expect((await coder.peek()).items.filter((i) => i.reason === 'dm')).toEqual([]);
+  });
+});
+
 describe('the coordinator honours steering, and says when it does not run someone', () => {
   it('does not run a hard-muted participant', async () => {
     bench = await openBench({ 'coder-1': {} });
