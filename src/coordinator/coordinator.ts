@@ -62,6 +62,8 @@ interface SessionState {
   board: NoticeBoard;
   agents: AgentState[];
   stopWatching: () => void;
+  /** The coordinator is present (listening) in the session while it runs. */
+  leave: () => Promise<void>;
 }
 
 interface People {
@@ -124,6 +126,7 @@ export class Coordinator {
     this.#stopping.abort();
     for (const session of this.#sessions) session.stopWatching();
     await Promise.allSettled(this.#sessions.flatMap((s) => s.agents.map((a) => a.draining)));
+    await Promise.allSettled(this.#sessions.map((s) => s.leave()));
     await this.#door.close();
   }
 
@@ -137,6 +140,7 @@ export class Coordinator {
       board: new NoticeBoard(coordinator.api, channel),
       agents: [],
       stopWatching: () => undefined,
+      leave: await coordinator.hold(),
     };
     this.#sessions.push(session);
     for (const agentHandle of Object.keys(agents)) {

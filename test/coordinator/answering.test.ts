@@ -71,6 +71,10 @@ describe('the coordinator answers for participants with no session open', () => 
     expect(answer).toMatchObject({ content: 'answer from @coder-1', meta: { reply_to: dm.id } });
     const after = (await human.who()).find((p) => p.handle === 'coder-1');
     expect(after).toMatchObject({ state: 'offline', connection: 'offline' });
+    // The coordinator itself is present while it runs, and gone once stopped.
+    expect((await human.who()).find((p) => p.handle === 'coordinator')).toMatchObject({ state: 'listening', connection: 'connected' });
+    await bench.stopCoordinator();
+    expect((await human.who()).find((p) => p.handle === 'coordinator')).toMatchObject({ connection: 'offline' });
   });
 
   it('answers a request to it with a response (Completed), not a message', async () => {
