@@ -114,6 +114,21 @@ describe('the coordinator answers for participants with no session open', () => 
     expect(answers[0]!.meta?.reply_to).toBe(second.id);
   });
 
+  it('runs a prodded agent and replies to the prod; a channel message that does not address it starts nothing', async () => {
+    bench = await openBench({ 'coder-1': {} });
+    const { human } = bench;
+    await human.createChannel({ name: 'work', members: ['coder-1'] });
+    await human.post({ thread: 'work', text: 'just thinking out loud' });
+    const prod = await human.prod('work', ['coder-1']);
+    await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
+    const answers = (await messagesIn(human, 'work')).filter((e) => e.author === 'coder-1');
+    expect(answers).toMatchObject([{ meta: { reply_to: prod.id } }]);
+    const [start] = stubRuns(bench.logs['coder-1']!);
+    // The chatter came along as context; the prod is what asked.
+    expect(start!.stdin).toMatch(/\n {2}\[[^\n]*@human: just thinking out loud/);
+    expect(start!.stdin).toMatch(/\n\* \[[^\n]*@human prodded/);
+  });
+
   it('reports a failing adapter (exit code and stderr) and posts nothing', async () => {
     bench = await openBench({ 'coder-1': { env: { STUB_EXIT: '3' } } });
     const { human } = bench;
