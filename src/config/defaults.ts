@@ -129,3 +129,14 @@ export const DEFAULT_MCP_MAX_SESSIONS_PER_PARTICIPANT = 32;
 export const DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN = 16;
 /** Messages in one JSON-RPC batch at most (clients send one at a time; MCP 2025-06-18 dropped batches). */
 export const DEFAULT_MCP_MAX_BATCH_SIZE = 8;
+
+// Agent CLI installs ("parley install").
+/** The client's timeout for Parley's quick hooks (tool runs, prompts, session start and end): they make one small request, so a hub that hangs never holds the agent long. */
+export const INSTALL_HOOK_TIMEOUT_SECONDS = 10;
+/** How much longer than the hub's stop wait the client lets the stop hook run, so the hook ends its wait itself. */
+export const INSTALL_STOP_TIMEOUT_MARGIN_SECONDS = 30;
+/** Codex's start-up timeout for Parley's MCP server: `parley mcp` may first start a hub and wait for it (up to 20 s). */
+export const INSTALL_MCP_STARTUP_TIMEOUT_SECONDS = 30;
+/** Where the install ledger is kept in the home, and the originals of the files install changed. */
+export const INSTALL_LEDGER_FILENAME = 'installs.json';
+export const INSTALL_BACKUP_DIRNAME = 'install-backups';
