@@ -76,7 +76,9 @@ export function applyInstall(plan: Plan, home: string): InstallRecord {
       created: prior?.created ?? change.before === undefined,
       createdDirs,
       ...(backup === undefined ? {} : { backup }),
-      written: digest(change.after!),
+      // A file the user has edited since install keeps the digest of what install left, so that uninstall
+      // takes out only Parley's entries rather than putting back the original over the user's edits.
+      written: prior && change.before !== undefined && digest(change.before) !== prior.written ? prior.written : digest(change.after!),
       added: change.additions!,
     };
   });
