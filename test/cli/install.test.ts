@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientEnv, expected, expectedFiles, FIXTURES, parseToml, runParley, sandbox, snapshot, type Sandbox } from '../helpers/install.js';
-import { startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
+import { BIN, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
 
 /**
  * `parley install` / `parley uninstall` for the four clients, as a user runs
@@ -127,5 +127,19 @@ describe('parley install', () => {
     }
     // It reached the test's hub through the --home/--url the config names: nothing fell back to a hub on the sandbox's default home.
     expect(fs.existsSync(path.join(box.home, '.parley'))).toBe(false);
+  });
+
+  it("install - the README's examples are what --dry-run prints for each client with the default home and hub", async () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+    const box = sandbox(base, 'readme');
+    const empty = fs.mkdtempSync(path.join(base, 'empty-project-'));
+    for (const client of ['claude', 'codex', 'gemini', 'cursor']) {
+      const dry = await runParley(['install', client, '--as', 'coder-1', '--dry-run'], box.home, empty);
+      expect(dry.status, dry.stderr).toBe(0);
+      const printed = dry.stdout.replaceAll(BIN, '/opt/parley/bin/parley').replaceAll(process.execPath, '/usr/local/bin/node').replaceAll(`${empty}/`, '');
+      const files = [...printed.matchAll(/^--- create (\S+):\n([\s\S]*?)(?=^--- |^record the install)/gm)];
+      expect(files.length).toBeGreaterThan(0);
+      for (const [, file, body] of files) expect(readme, `${client} ${file}`).toContain(`\`${file}\`:\n\n\`\`\`${file!.endsWith('.toml') ? 'toml' : 'json'}\n${body}\`\`\``);
+    }
   });
 });
