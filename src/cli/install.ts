@@ -77,7 +77,8 @@ function where(positionals: string[], values: { dir?: string | undefined; user?:
   if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
     throw new ParleyError('INVALID_INPUT', `Invalid --dir: ${root} is not an existing folder; give the project's folder.`, { field: '--dir' });
   }
-  return { client, scope: 'project', root };
+  // One spelling per folder (a symlinked path names the same project), so uninstall finds what install recorded.
+  return { client, scope: 'project', root: fs.realpathSync(root) };
 }
 
 function validated<T>(schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, value: string, flag: string): T {

@@ -130,7 +130,7 @@ export const DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN = 16;
 /** Messages in one JSON-RPC batch at most (clients send one at a time; MCP 2025-06-18 dropped batches). */
 export const DEFAULT_MCP_MAX_BATCH_SIZE = 8;
 
-// Agent CLI installs ("parley install").
+// Agent CLI installs ("parley install"; config keys install.*).
 /** The client's timeout for Parley's quick hooks (tool runs, prompts, session start and end): they make one small request, so a hub that hangs never holds the agent long. */
 export const INSTALL_HOOK_TIMEOUT_SECONDS = 10;
 /** How much longer than the hub's stop wait the client lets the stop hook run, so the hook ends its wait itself. */

@@ -109,6 +109,13 @@ export const McpConfigSchema = z.strictObject({
   maxBatchSize: z.number().int().min(1).max(1000).default(D.DEFAULT_MCP_MAX_BATCH_SIZE),
 });
 
+/** What "parley install" writes into agent CLIs' configs (client-side timeouts). */
+export const InstallConfigSchema = z.strictObject({
+  hookTimeoutSeconds: z.number().int().min(1).max(3600).default(D.INSTALL_HOOK_TIMEOUT_SECONDS),
+  stopTimeoutMarginSeconds: z.number().int().min(1).max(3600).default(D.INSTALL_STOP_TIMEOUT_MARGIN_SECONDS),
+  mcpStartupTimeoutSeconds: z.number().int().min(1).max(3600).default(D.INSTALL_MCP_STARTUP_TIMEOUT_SECONDS),
+});
+
 export const ConfigSchema = z
   .strictObject({
     server: ServerConfigSchema.prefault({}),
@@ -122,6 +129,7 @@ export const ConfigSchema = z
     agents: AgentsConfigSchema.prefault({}),
     store: StoreConfigSchema.prefault({}),
     mcp: McpConfigSchema.prefault({}),
+    install: InstallConfigSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     if (config.inbox.waitTimeoutMs > config.inbox.maxWaitTimeoutMs) {

@@ -14,6 +14,16 @@ export function readText(file: string): string | undefined {
   }
 }
 
+/** Refuses a file whose folder cannot be made because something on its way is a file: before anything is written. */
+export function checkFolders(file: string): void {
+  for (let dir = path.dirname(file); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const stat = fs.statSync(dir, { throwIfNoEntry: false });
+    if (stat === undefined) continue;
+    if (!stat.isDirectory()) throw new ParleyError('CONFIG_INVALID', `Cannot write ${file}: ${dir} is a file, not a folder. Nothing was written.`, { field: dir });
+    return;
+  }
+}
+
 /** Creates the missing folders above `file`; returns those it created, outermost first. */
 export function makeParents(file: string): string[] {
   const missing: string[] = [];

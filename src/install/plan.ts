@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { ParleyError } from '../errors/parley-error.js';
-import { makeParents, readText, removeEmptyFolders, writeText } from './files.js';
+import { checkFolders, makeParents, readText, removeEmptyFolders, writeText } from './files.js';
 import { jsonStyleOf, NEW_FILE_STYLE, parseJsonObject, sameJson, serializeJson, type JsonObject } from './json-document.js';
 import { addToJson, removeFromJson } from './json-merge.js';
 import { digest, dropBackup, keepBackup, sameRecord, type FileRecord, type InstallRecord } from './ledger.js';
@@ -42,6 +42,7 @@ export function planInstall(spec: ClientSpec, context: InstallContext, installs:
       throw new ParleyError('CONFLICT', `${file.path} also holds the install for ${owner.client} (${owner.scope} scope, ${owner.root}); uninstall that one first. Nothing was written.`, { field: file.path });
     }
     const prior = previous?.files.find((f) => f.path === file.path);
+    checkFolders(file.path);
     const before = readText(file.path);
     if (file.format === 'toml') {
       return { path: file.path, before, after: addTomlBlock(file.path, before, file), additions: { format: 'toml', tomlBlock: true }, ...(prior ? { previous: prior } : {}) };
@@ -58,31 +59,48 @@ function scopeWords(context: InstallContext): string {
   return context.scope === 'user' ? ' --user' : ` --dir ${context.root}`;
 }
 
-/** Writes the planned files (keeping each original once) and returns the install's record for the ledger. */
+/**
+ * Writes the planned files (keeping each original once) and returns the
+ * install's record for the ledger. Should a write fail half-way, the files
+ * already written get their text back, so no change is left unrecorded.
+ */
 export function applyInstall(plan: Plan, home: string): InstallRecord {
-  const files = plan.changes.map((change): FileRecord => {
-    const prior = change.previous;
-    let backup = prior?.backup;
-    let createdDirs = prior?.createdDirs ?? [];
-    if (change.after !== change.before) {
-      // The original is the text before the first install; a later run never replaces it.
-      if (change.before !== undefined && !prior) backup = keepBackup(home, change.path, change.before);
-      const made = makeParents(change.path);
-      if (!prior) createdDirs = made;
-      writeText(change.path, change.after!);
+  const done: Array<{ change: FileChange; made: string[] }> = [];
+  const backups: string[] = [];
+  try {
+    const files = plan.changes.map((change): FileRecord => {
+      const prior = change.previous;
+      let backup = prior?.backup;
+      let createdDirs = prior?.createdDirs ?? [];
+      if (change.after !== change.before) {
+        // The original is the text before the first install; a later run never replaces it.
+        if (change.before !== undefined && !prior) backups.push((backup = keepBackup(home, change.path, change.before)));
+        const made = makeParents(change.path);
+        if (!prior) createdDirs = made;
+        done.push({ change, made });
+        writeText(change.path, change.after!);
+      }
+      return {
+        path: change.path,
+        created: prior?.created ?? change.before === undefined,
+        createdDirs,
+        ...(backup === undefined ? {} : { backup }),
+        // A file the user has edited since install keeps the digest of what install left, so that uninstall
+        // takes out only Parley's entries rather than putting back the original over the user's edits.
+        written: prior && change.before !== undefined && digest(change.before) !== prior.written ? prior.written : digest(change.after!),
+        added: change.additions!,
+      };
+    });
+    return { ...plan.record, files };
+  } catch (error) {
+    for (const { change, made } of done.reverse()) {
+      if (change.before === undefined) fs.rmSync(change.path, { force: true });
+      else writeText(change.path, change.before);
+      removeEmptyFolders(made);
     }
-    return {
-      path: change.path,
-      created: prior?.created ?? change.before === undefined,
-      createdDirs,
-      ...(backup === undefined ? {} : { backup }),
-      // A file the user has edited since install keeps the digest of what install left, so that uninstall
-      // takes out only Parley's entries rather than putting back the original over the user's edits.
-      written: prior && change.before !== undefined && digest(change.before) !== prior.written ? prior.written : digest(change.after!),
-      added: change.additions!,
-    };
-  });
-  return { ...plan.record, files };
+    for (const backup of backups) dropBackup(backup);
+    throw error;
+  }
 }
 
 /**

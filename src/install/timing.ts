@@ -1,4 +1,3 @@
-import { INSTALL_HOOK_TIMEOUT_SECONDS, INSTALL_MCP_STARTUP_TIMEOUT_SECONDS, INSTALL_STOP_TIMEOUT_MARGIN_SECONDS } from '../config/defaults.js';
 import type { Config } from '../config/schema.js';
 import type { HookTiming } from './spec.js';
 
@@ -20,9 +19,9 @@ function numberAt(section: unknown, key: string): number | undefined {
 export function hookTiming(config: Config): HookTiming {
   const stopWait = numberAt(config.agents, 'stayAvailableSeconds') ?? STOP_WAIT_SECONDS_IF_UNSET;
   return {
-    quickSeconds: INSTALL_HOOK_TIMEOUT_SECONDS,
-    stopSeconds: Math.ceil(stopWait) + INSTALL_STOP_TIMEOUT_MARGIN_SECONDS,
+    quickSeconds: config.install.hookTimeoutSeconds,
+    stopSeconds: Math.ceil(stopWait) + config.install.stopTimeoutMarginSeconds,
     stopLoopLimit: numberAt(config.agents, 'maxStopContinuations') ?? STOP_CONTINUATIONS_IF_UNSET,
-    mcpStartupSeconds: INSTALL_MCP_STARTUP_TIMEOUT_SECONDS,
+    mcpStartupSeconds: config.install.mcpStartupTimeoutSeconds,
   };
 }

@@ -58,6 +58,8 @@ describe('parley install: refusals and edits', () => {
     const mcp = readJson(path.join(box.project, '.mcp.json'));
     mcp.mcpServers.parley = { command: 'npx', args: ['parley', 'mcp', '--as', 'mine'] };
     fs.writeFileSync(path.join(box.project, '.mcp.json'), JSON.stringify(mcp));
+    const blocked = fs.mkdtempSync(path.join(base, 'blocked-'));
+    fs.writeFileSync(path.join(blocked, '.codex'), 'not a folder');
     const before = state(box);
     const refusals: Array<[string[], number, RegExp]> = [
       [['install', 'vscode', '--as', 'x', '--dir', box.project], 2, /one client, claude, codex, gemini, cursor \(got "vscode"\)/],
@@ -70,6 +72,7 @@ describe('parley install: refusals and edits', () => {
       [['install', 'codex', '--as', 'x', '--user'], 1, new RegExp(`${path.join(box.home, '.codex', 'config.toml')} already defines \\[mcp_servers.parley\\] outside Parley's managed block`)],
       [['install', 'claude', '--as', 'x', '--dir', box.project], 1, /\.mcp\.json already has an MCP server named "parley" that "parley install" did not write/],
       [['uninstall', 'cursor', '--dir', box.project], 1, /No install for Cursor \(project .*\) is recorded/],
+      [['install', 'codex', '--as', 'x', '--dir', blocked], 2, new RegExp(`Cannot write ${path.join(blocked, '.codex', 'config.toml')}: ${path.join(blocked, '.codex')} is a file, not a folder`)],
     ];
     for (const [args, status, message] of refusals) {
       const result = await runParley([...args, ...(args[0] === 'install' ? hubFlags() : ['--home', parleyHome])], box.home, box.project);
@@ -79,6 +82,7 @@ describe('parley install: refusals and edits', () => {
       expect(result.stdout).toBe('');
       expect(state(box), args.join(' ')).toEqual(before);
     }
+    expect(snapshot(blocked)).toEqual({ '.codex': 'not a folder' });
   });
 
   it("uninstall - a file edited after install keeps the user's edits and loses only Parley's entries; an approval the user had stays; the original is never replaced by a later run's text", async () => {
@@ -164,5 +168,21 @@ describe('parley install: refusals and edits', () => {
     const pid = startedHubs.pop()!;
     process.kill(pid, 'SIGTERM');
     await expect.poll(() => alive(pid), { timeout: 10_000 }).toBe(false);
+  });
+
+  it("install - the client-side timeouts come from the home's config (install.*), and a bad value there is refused naming the key", async () => {
+    const box = sandbox(base, 'timeouts');
+    const home = fs.mkdtempSync(path.join(base, 'configured-home-'));
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ install: { hookTimeoutSeconds: 20, stopTimeoutMarginSeconds: 45, mcpStartupTimeoutSeconds: 50 } }));
+    const dry = await runParley(['install', 'codex', '--as', 'timed', '--dir', box.project, '--home', home, '--dry-run'], box.home, box.project);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('startup_timeout_sec = 50');
+    expect(dry.stdout.match(/"timeout": \d+/g)).toEqual(['"timeout": 5', '"timeout": 345', '"timeout": 20', '"timeout": 20', '"timeout": 20']);
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ install: { hookTimeoutSeconds: 0 } }));
+    const before = state(box);
+    const bad = await runParley(['install', 'codex', '--as', 'timed', '--dir', box.project, '--home', home], box.home, box.project);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('install.hookTimeoutSeconds');
+    expect(state(box)).toEqual(before);
   });
 });
