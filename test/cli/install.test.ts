@@ -41,7 +41,7 @@ const both = (box: Sandbox): Record<string, string> => ({
 });
 
 describe('parley install', () => {
-  it.each(CASES)('install - $client ($scope scope): the dry run writes nothing; install writes the documented entries beside the unrelated ones and keeps the originals; a second run changes no byte; uninstall restores every byte', async ({ client, scope }) => {
+  it.each(CASES)('install - $client ($scope scope): the dry run writes nothing; install writes the documented entries beside the unrelated ones and keeps the originals; a second run changes no byte; uninstall (after its own dry run, which writes nothing) restores every byte', async ({ client, scope }) => {
     const box = sandbox(base, `${client}-${scope}`);
     const root = scope === 'user' ? box.home : box.project;
     const original = both(box);
@@ -93,7 +93,14 @@ describe('parley install', () => {
     expect(both(box)).toEqual(installed);
     expect(fs.readFileSync(ledgerFile(), 'utf8')).toBe(ledgerAfterFirst);
 
-    const undo = await runParley(['uninstall', client, ...scopeFlags(box, scope), '--home', parleyHome], box.home, box.project);
+    const undoArgs = ['uninstall', client, ...scopeFlags(box, scope), '--home', parleyHome];
+    const dryUndo = await runParley([...undoArgs, '--dry-run'], box.home, box.project);
+    expect(dryUndo.status).toBe(0);
+    expect(dryUndo.stdout).toContain('Dry run: nothing is changed');
+    expect(both(box)).toEqual(installed);
+    expect(fs.readFileSync(ledgerFile(), 'utf8')).toBe(ledgerAfterFirst);
+
+    const undo = await runParley(undoArgs, box.home, box.project);
     expect(undo.stderr).toBe('');
     expect(undo.status).toBe(0);
     expect(both(box)).toEqual(original);
