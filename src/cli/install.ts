@@ -6,6 +6,7 @@ import { DEFAULT_HOME_DIRNAME, DEFAULT_URL } from '../config/defaults.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { CLIENTS, isClientName } from '../install/clients.js';
+import { shellQuote } from '../install/command-line.js';
 import { readLedger, ledgerPath, sameRecord, writeLedger, type InstallRecord } from '../install/ledger.js';
 import { applyInstall, applyUninstall, planInstall, planUninstall, type FileChange } from '../install/plan.js';
 import { CLIENT_NAMES, type ClientName, type InstallContext, type Scope } from '../install/spec.js';
@@ -182,7 +183,7 @@ export async function install(argv: string[]): Promise<number> {
     process.stdout.write(`  ${line} ${change.path}${line === 'changed' && file.backup ? ` (original kept in ${file.backup})` : ''}\n`);
   }
   process.stdout.write(`${joined}\nBefore the next session:\n${spec.notes(context).map((note) => `  - ${note}\n`).join('')}`);
-  const undo = [`parley uninstall ${target.client}`, target.scope === 'user' ? '--user' : `--dir '${target.root}'`, ...(context.launch.home ? [`--home '${home}'`] : [])];
+  const undo = [`parley uninstall ${target.client}`, target.scope === 'user' ? '--user' : `--dir ${shellQuote(target.root)}`, ...(context.launch.home ? [`--home ${shellQuote(home)}`] : [])];
   process.stdout.write(`Undo with: ${undo.join(' ')}\n`);
   return 0;
 }
