@@ -1,17 +1,12 @@
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { RestParticipant } from '../client/rest-participant.js';
-import { HUB_LOG_FILENAME } from '../config/defaults.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { humanHandles } from '../mcp/instructions.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Participant } from '../schema/participant.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-home.js';
+import { ensureHub } from './background-hub.js';
 import { hubUrl, loadToken } from './hub-client.js';
 import { registerParticipant } from './join.js';
 
@@ -33,9 +28,6 @@ The hub is the one at --url or PARLEY_URL, else the one running on the home,
 else http://127.0.0.1:7420, where one is started in the background when none
 answers. PARLEY_TOKEN, when set, is used as the token.
 `;
-
-const START_TIMEOUT_MS = 20_000;
-const BIN = fileURLToPath(new URL('../../../bin/parley', import.meta.url));
 
 export async function mcp(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -121,38 +113,4 @@ export async function mcp(argv: string[]): Promise<number> {
   connection.close();
   client.close();
   return 0;
-}
-
-async function healthy(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
-/** Starts `parley serve` on the home, detached, unless a hub answers; resolves once one does. */
-async function ensureHub(url: string, home: string): Promise<void> {
-  if (await healthy(url)) return;
-  const target = new URL(url);
-  if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname)) {
-    throw new ParleyError('HUB_CLOSED', `No hub answers at ${url}, and a hub is only started here for a local address; start it there.`);
-  }
-  fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const log = fs.openSync(path.join(home, HUB_LOG_FILENAME), 'a', PRIVATE_FILE_MODE);
-  const child = spawn(process.execPath, [BIN, 'serve', '--home', home, '--port', target.port || '80'], {
-    detached: true,
-    stdio: ['ignore', log, log],
-    env: { ...process.env, PARLEY_HOME: home },
-  });
-  child.unref();
-  fs.closeSync(log);
-  process.stderr.write(`parley: no hub answered at ${url}; started one (pid ${child.pid}, log ${path.join(home, HUB_LOG_FILENAME)}).\n`);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (await healthy(url)) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new ParleyError('HUB_CLOSED', `The hub did not come up at ${url} within ${START_TIMEOUT_MS / 1000} s; see ${path.join(home, HUB_LOG_FILENAME)}.`);
 }

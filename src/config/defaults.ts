@@ -160,3 +160,13 @@ export const COORDINATOR_INBOX_LIMIT = 100;
 export const COORDINATOR_DEPTH_TAG_PREFIX = 'parley:depth=';
 /** The events of the answered thread an adapter is shown at most (the newest; every trigger is always shown). */
 export const COORDINATOR_CONTEXT_EVENTS = 50;
+// Agent CLI installs ("parley install"; config keys install.*).
+/** The client's timeout for Parley's quick hooks (tool runs, prompts, session start and end): they make one small request, so a hub that hangs never holds the agent long. */
+export const INSTALL_HOOK_TIMEOUT_SECONDS = 10;
+/** How much longer than the hub's stop wait the client lets the stop hook run, so the hook ends its wait itself. */
+export const INSTALL_STOP_TIMEOUT_MARGIN_SECONDS = 30;
+/** Codex's start-up timeout for Parley's MCP server: `parley mcp` may first start a hub and wait for it (up to 20 s). */
+export const INSTALL_MCP_STARTUP_TIMEOUT_SECONDS = 30;
+/** Where the install ledger is kept in the home, and the originals of the files install changed. */
+export const INSTALL_LEDGER_FILENAME = 'installs.json';
+export const INSTALL_BACKUP_DIRNAME = 'install-backups';

@@ -151,6 +151,12 @@ export const CoordinatorConfigSchema = z
       }
     }
   });
+/** What "parley install" writes into agent CLIs' configs (client-side timeouts). */
+export const InstallConfigSchema = z.strictObject({
+  hookTimeoutSeconds: z.number().int().min(1).max(3600).default(D.INSTALL_HOOK_TIMEOUT_SECONDS),
+  stopTimeoutMarginSeconds: z.number().int().min(1).max(3600).default(D.INSTALL_STOP_TIMEOUT_MARGIN_SECONDS),
+  mcpStartupTimeoutSeconds: z.number().int().min(1).max(3600).default(D.INSTALL_MCP_STARTUP_TIMEOUT_SECONDS),
+});
 
 export const ConfigSchema = z
   .strictObject({
@@ -166,6 +172,7 @@ export const ConfigSchema = z
     store: StoreConfigSchema.prefault({}),
     mcp: McpConfigSchema.prefault({}),
     coordinator: CoordinatorConfigSchema.prefault({}),
+    install: InstallConfigSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     if (config.inbox.waitTimeoutMs > config.inbox.maxWaitTimeoutMs) {

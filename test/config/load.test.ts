@@ -61,6 +61,7 @@ describe('config loading', () => {
     expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
     expect(config.agents).toEqual({ wakeOn: 'all' });
     expect(config.store).toEqual({ synchronous: 'normal' });
+    expect(config.install).toEqual({ hookTimeoutSeconds: 10, stopTimeoutMarginSeconds: 30, mcpStartupTimeoutSeconds: 30 });
     expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
 
     // The same values, by their names in defaults.ts.
@@ -133,6 +134,11 @@ describe('config loading', () => {
         maxOutputChars: D.DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS,
         pollMs: D.DEFAULT_COORDINATOR_POLL_MS,
         agents: {},
+      },
+      install: {
+        hookTimeoutSeconds: D.INSTALL_HOOK_TIMEOUT_SECONDS,
+        stopTimeoutMarginSeconds: D.INSTALL_STOP_TIMEOUT_MARGIN_SECONDS,
+        mcpStartupTimeoutSeconds: D.INSTALL_MCP_STARTUP_TIMEOUT_SECONDS,
       },
     });
     expect(defaultConfig()).toEqual(config);

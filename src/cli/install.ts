@@ -1,0 +1,228 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEFAULT_HOME_DIRNAME, DEFAULT_URL } from '../config/defaults.js';
+import { loadConfig, resolveHome } from '../config/load.js';
+import { ParleyError } from '../errors/parley-error.js';
+import { CLIENTS, isClientName } from '../install/clients.js';
+import { shellQuote } from '../install/command-line.js';
+import { readLedger, ledgerPath, sameRecord, writeLedger, type InstallRecord } from '../install/ledger.js';
+import { applyInstall, applyUninstall, planInstall, planUninstall, type FileChange } from '../install/plan.js';
+import { CLIENT_NAMES, type ClientName, type InstallContext, type Scope } from '../install/spec.js';
+import { hookTiming } from '../install/timing.js';
+import { HandleSchema, SessionNameSchema } from '../schema/names.js';
+import { ensureHub } from './background-hub.js';
+import { callHub, hubUrl, loadToken } from './hub-client.js';
+import { registerParticipant } from './join.js';
+import { PARLEY_BIN } from './parley-bin.js';
+
+/**
+ * `parley install CLIENT --as HANDLE` connects an agent CLI: its MCP server
+ * entry and its hooks, written into that client's own config files (see
+ * src/install/), and the participant joined so that `parley mcp --as` and
+ * `parley hook --as` find its token in the home. `parley uninstall CLIENT`
+ * takes out exactly what install put in.
+ */
+const CLIENT_LIST = CLIENT_NAMES.join('|');
+
+const INSTALL_HELP = `Usage: parley install <${CLIENT_LIST}> --as HANDLE [--dir PROJECT] [--user] [--dry-run]
+                      [--session NAME] [--home DIR] [--url URL]
+
+Connects an agent CLI to Parley as HANDLE: writes Parley's MCP server
+("parley mcp --as HANDLE") and its hooks ("parley hook CLIENT EVENT --as HANDLE")
+into the client's own config files, and joins HANDLE (its token kept in the
+home). When no hub answers at a local address, one is started in the
+background on the home, as "parley mcp" does.
+
+  --dir PROJECT  The project whose config to change (default: the current folder)
+  --user         Change the user's config (in the home folder) instead
+  --dry-run      Print each file as it would be written; change nothing
+
+The commands written are absolute (node and this Parley's bin/parley) and name
+--home and --url when they are not the defaults, so they work from the client's
+environment. Existing files are merged (other entries are kept) and their
+originals kept in <home>/install-backups/; <home>/installs.json records what
+was written for "parley uninstall". Running it again changes nothing.
+`;
+
+const UNINSTALL_HELP = `Usage: parley uninstall <${CLIENT_LIST}> [--dir PROJECT] [--user] [--dry-run] [--home DIR]
+
+Takes out what "parley install" wrote for the client in the project (default:
+the current folder) or, with --user, in the user's config: a file left as
+install wrote it gets its original back (or goes, if install created it); a
+file edited since keeps the edits and loses only Parley's entries. The
+participant stays joined.
+`;
+
+interface Where {
+  client: ClientName;
+  scope: Scope;
+  root: string;
+}
+
+/** The client word, and the project folder or the user's home folder. */
+function where(positionals: string[], values: { dir?: string | undefined; user?: boolean | undefined }, command: string): Where | number {
+  const [client, ...extra] = positionals;
+  if (!isClientName(client) || extra.length > 0) {
+    const got = client === undefined ? 'no client' : `"${[client, ...extra].join(' ')}"`;
+    process.stderr.write(`parley: ${command} takes one client, ${CLIENT_NAMES.join(', ')} (got ${got}); run "parley ${command} --help".\n`);
+    return 2;
+  }
+  if (values.user && values.dir !== undefined) {
+    process.stderr.write(`parley: ${command} takes --dir (a project) or --user (your home), not both; run "parley ${command} --help".\n`);
+    return 2;
+  }
+  if (values.user) return { client, scope: 'user', root: os.homedir() };
+  const root = path.resolve(values.dir ?? process.cwd());
+  if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new ParleyError('INVALID_INPUT', `Invalid --dir: ${root} is not an existing folder; give the project's folder.`, { field: '--dir' });
+  }
+  // One spelling per folder (a symlinked path names the same project), so uninstall finds what install recorded.
+  return { client, scope: 'project', root: fs.realpathSync(root) };
+}
+
+function validated<T>(schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: Array<{ message: string }> } } }, value: string, flag: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ParleyError('INVALID_INPUT', `Invalid ${flag} "${value}": ${parsed.error.issues[0]?.message ?? 'not allowed'}.`, { field: flag });
+  return parsed.data;
+}
+
+function describe(target: Where): string {
+  return target.scope === 'user' ? `user scope, ${target.root}` : `project ${target.root}`;
+}
+
+function printFile(change: FileChange, verb: { create: string; change: string; same: string; remove: string }): void {
+  if (change.after === change.before) {
+    process.stdout.write(`${verb.same} ${change.path}\n`);
+    return;
+  }
+  if (change.after === undefined) {
+    process.stdout.write(`${verb.remove} ${change.path}\n`);
+    return;
+  }
+  process.stdout.write(`--- ${change.before === undefined ? verb.create : verb.change} ${change.path}:\n${change.after}${change.after.endsWith('\n') ? '' : '\n'}`);
+}
+
+/** Joins HANDLE unless the home already holds a token the hub accepts; says which. */
+async function joinIfNeeded(url: string, home: string, handle: string, session: string | undefined): Promise<string> {
+  await ensureHub(url, home);
+  const token = loadToken(home, session ?? 'default', handle);
+  if (token) {
+    const known = await callHub<{ participant: { handle: string } }>(url, 'GET', '/api/v1/whoami', token).catch(() => undefined);
+    if (known) return `@${known.participant.handle} was already joined (its token is in ${home}).`;
+  }
+  const joined = await registerParticipant(url, home, { handle, ...(session === undefined ? {} : { session }), profile: { kind: 'agent' } });
+  return `Joined @${joined.participant.handle} in session "${joined.session.name}" (its token is kept in ${home}).`;
+}
+
+export async function install(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      as: { type: 'string' },
+      dir: { type: 'string' },
+      user: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      session: { type: 'string' },
+      home: { type: 'string' },
+      url: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(INSTALL_HELP);
+    return 0;
+  }
+  const target = where(positionals, values, 'install');
+  if (typeof target === 'number') return target;
+  if (values.as === undefined) {
+    process.stderr.write('parley: install needs --as HANDLE (who the agent is on Parley); run "parley install --help".\n');
+    return 2;
+  }
+  const handle = validated(HandleSchema, values.as, '--as');
+  const session = values.session === undefined ? undefined : validated(SessionNameSchema, values.session, '--session');
+  const home = resolveHome(values.home);
+  const url = hubUrl(values);
+  const spec = CLIENTS[target.client];
+  const context: InstallContext = {
+    scope: target.scope,
+    root: target.root,
+    launch: {
+      node: process.execPath,
+      bin: PARLEY_BIN,
+      handle,
+      ...(session === undefined || session === 'default' ? {} : { session }),
+      ...(home === path.join(os.homedir(), DEFAULT_HOME_DIRNAME) ? {} : { home }),
+      ...(url === DEFAULT_URL ? {} : { url }),
+    },
+    timing: hookTiming(loadConfig({ home })),
+  };
+  const installs = readLedger(home);
+  const plan = planInstall(spec, context, installs);
+
+  if (values['dry-run']) {
+    process.stdout.write(`Dry run: nothing is written. "parley install ${target.client}" as @${handle} (${describe(target)}) would:\n`);
+    process.stdout.write(`join @${handle} with the hub at ${url}, unless ${home} already holds its token (starting a hub on that home if none answers)\n`);
+    for (const change of plan.changes) printFile(change, { create: 'create', change: 'change', same: 'leave unchanged', remove: 'remove' });
+    process.stdout.write(`record the install in ${ledgerPath(home)}\n`);
+    return 0;
+  }
+
+  const joined = await joinIfNeeded(url, home, handle, session);
+  const record = applyInstall(plan, home);
+  const others = installs.filter((r) => !sameRecord(r, record));
+  const previous = installs.find((r) => sameRecord(r, record));
+  if (JSON.stringify(previous) !== JSON.stringify(record)) writeLedger(home, [...others, record]);
+
+  process.stdout.write(`Parley is installed for ${spec.title} as @${handle} (${describe(target)}):\n`);
+  for (const change of plan.changes) {
+    const file = record.files.find((f) => f.path === change.path)!;
+    const line = change.after === change.before ? 'unchanged' : change.before === undefined ? 'created' : 'changed';
+    process.stdout.write(`  ${line} ${change.path}${line === 'changed' && file.backup ? ` (original kept in ${file.backup})` : ''}\n`);
+  }
+  process.stdout.write(`${joined}\nBefore the next session:\n${spec.notes(context).map((note) => `  - ${note}\n`).join('')}`);
+  const undo = [`parley uninstall ${target.client}`, target.scope === 'user' ? '--user' : `--dir ${shellQuote(target.root)}`, ...(context.launch.home ? [`--home ${shellQuote(home)}`] : [])];
+  process.stdout.write(`Undo with: ${undo.join(' ')}\n`);
+  return 0;
+}
+
+export async function uninstall(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      dir: { type: 'string' },
+      user: { type: 'boolean' },
+      'dry-run': { type: 'boolean' },
+      home: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(UNINSTALL_HELP);
+    return 0;
+  }
+  const target = where(positionals, values, 'uninstall');
+  if (typeof target === 'number') return target;
+  const home = resolveHome(values.home);
+  const installs = readLedger(home);
+  const record: InstallRecord | undefined = installs.find((r) => sameRecord(r, target));
+  if (!record) {
+    throw new ParleyError('NOT_FOUND', `No install for ${CLIENTS[target.client].title} (${describe(target)}) is recorded in ${ledgerPath(home)}; check --dir, --user and --home.`);
+  }
+  const changes = planUninstall(record);
+  const dry = values['dry-run'] === true;
+  if (dry) process.stdout.write(`Dry run: nothing is changed. "parley uninstall ${target.client}" (${describe(target)}) would leave:\n`);
+  else {
+    applyUninstall(record, changes);
+    writeLedger(home, installs.filter((r) => r !== record));
+    process.stdout.write(`Parley is uninstalled from ${CLIENTS[target.client].title} (${describe(target)}); @${record.handle} stays joined:\n`);
+  }
+  for (const change of changes) {
+    if (dry && change.after !== undefined && change.after !== change.before) process.stdout.write(`--- ${change.path} ${change.how}:\n${change.after}${change.after.endsWith('\n') ? '' : '\n'}`);
+    else process.stdout.write(`  ${change.path}: ${change.how}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,65 @@
+import os from 'node:os';
+import path from 'node:path';
+import { hookCommand, mcpServerCommand } from './command-line.js';
+import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
+
+/**
+ * Claude Code (https://code.claude.com/docs/en/mcp, /hooks, /settings).
+ * Project scope: the server in `.mcp.json`; the hooks, and the approval of the
+ * project's `parley` server, in `.claude/settings.local.json` — the personal
+ * settings file, not the committed one, since the commands hold this machine's
+ * paths and handle. User scope: the server in `~/.claude.json` (top-level
+ * `mcpServers`), the hooks in `~/.claude/settings.json`. Hook timeouts are in
+ * seconds; UserPromptSubmit and Stop take no matcher.
+ */
+const EVENTS: Array<[event: string, hook: string, matcher?: string]> = [
+  ['SessionStart', 'session-start'],
+  ['UserPromptSubmit', 'user-prompt-submit'],
+  ['PostToolUse', 'post-tool-use', '*'],
+  ['Stop', 'stop'],
+  ['SessionEnd', 'session-end'],
+];
+
+function hooks(context: InstallContext): HookEntry[] {
+  return EVENTS.map(([event, hook, matcher]) => {
+    const command = hookCommand(context.launch, 'claude', hook);
+    const timeout = event === 'Stop' ? context.timing.stopSeconds : context.timing.quickSeconds;
+    return { event, command, item: { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command, timeout }] } };
+  });
+}
+
+export const claude: ClientSpec = {
+  name: 'claude',
+  title: 'Claude Code',
+  files: (context) => {
+    const server = { path: ['mcpServers'], name: 'parley', entry: { type: 'stdio', ...mcpServerCommand(context.launch) } };
+    const hookSpec = { grouped: true, entries: hooks(context) };
+    if (context.scope === 'user') {
+      const home = os.homedir();
+      return [
+        { format: 'json', path: path.join(home, '.claude.json'), mcpServer: server },
+        { format: 'json', path: path.join(home, '.claude', 'settings.json'), hooks: hookSpec },
+      ];
+    }
+    return [
+      { format: 'json', path: path.join(context.root, '.mcp.json'), mcpServer: server },
+      {
+        format: 'json',
+        path: path.join(context.root, '.claude', 'settings.local.json'),
+        approval: { key: 'enabledMcpjsonServers', value: 'parley', unlessTrue: 'enableAllProjectMcpServers' },
+        hooks: hookSpec,
+      },
+    ];
+  },
+  notes: (context) =>
+    context.scope === 'user'
+      ? [
+          'Claude Code rewrites ~/.claude.json while it runs: quit it before installing or uninstalling, then start a new session.',
+          'Cursor also runs the hooks in ~/.claude/settings.json; "parley hook claude" does nothing when Cursor runs it.',
+        ]
+      : [
+          'Claude Code honours .claude/settings.local.json (the hooks and the approval of the "parley" server) only in a folder you have trusted: accept the trust dialog when it starts there.',
+          '.claude/settings.local.json is personal; if Claude Code did not create it, make sure git ignores it. .mcp.json now holds this machine\'s paths: keep that entry out of commits (or install with --user).',
+          'Cursor also runs the hooks in .claude/settings*.json; "parley hook claude" does nothing when Cursor runs it.',
+        ],
+};

@@ -1,0 +1,42 @@
+import os from 'node:os';
+import path from 'node:path';
+import { hookCommand, mcpServerCommand } from './command-line.js';
+import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
+
+/**
+ * Cursor (https://cursor.com/docs/mcp, https://cursor.com/docs/hooks).
+ * `mcpServers.parley` (type "stdio") in `.cursor/mcp.json` and the hooks in
+ * `.cursor/hooks.json` (version 1; handlers directly under each event; timeouts
+ * in seconds; `loop_limit` caps stop follow-ups), under the project or under ~
+ * for --user. beforeSubmitPrompt is not installed: Cursor documents no way for
+ * it to add context.
+ */
+function hooks(context: InstallContext): HookEntry[] {
+  const entry = (event: string, hook: string, extra: Record<string, unknown> = {}): HookEntry => {
+    const command = hookCommand(context.launch, 'cursor', hook);
+    return { event, command, item: { command, timeout: context.timing.quickSeconds, ...extra } };
+  };
+  return [
+    entry('sessionStart', 'session-start'),
+    entry('postToolUse', 'post-tool-use'),
+    entry('stop', 'stop', { timeout: context.timing.stopSeconds, loop_limit: context.timing.stopLoopLimit }),
+    entry('sessionEnd', 'session-end'),
+  ];
+}
+
+export const cursor: ClientSpec = {
+  name: 'cursor',
+  title: 'Cursor',
+  files: (context) => {
+    const folder = path.join(context.scope === 'user' ? os.homedir() : context.root, '.cursor');
+    return [
+      { format: 'json', path: path.join(folder, 'mcp.json'), mcpServer: { path: ['mcpServers'], name: 'parley', entry: { type: 'stdio', ...mcpServerCommand(context.launch) } } },
+      { format: 'json', path: path.join(folder, 'hooks.json'), required: { version: 1 }, hooks: { grouped: false, entries: hooks(context) } },
+    ];
+  },
+  notes: (context) => [
+    ...(context.scope === 'project' ? ['Cursor runs a project\'s hooks only in a trusted workspace; it reloads hooks.json when the file changes.'] : []),
+    'Cursor asks before each call of a tool of the "parley" server unless you allow it (Settings > MCP).',
+    'Cursor also runs Claude Code\'s hooks (.claude/settings*.json); "parley hook claude" does nothing there, so a Claude install beside this one stays apart.',
+  ],
+};
