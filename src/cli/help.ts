@@ -23,6 +23,11 @@ export const OWN_COMMANDS: Record<string, OwnCommand> = {
   join: { synopsis: 'join HANDLE', summary: 'Register a participant with the running hub and print its token', load: async () => (await import('./join.js')).join },
   mcp: { synopsis: 'mcp --as HANDLE', summary: 'Serve MCP on stdio for an agent CLI (starts the hub if none runs)', load: async () => (await import('./mcp.js')).mcp },
   doctor: { synopsis: 'doctor', summary: 'Check the home, config, store, hub, port and password', load: async () => (await import('./doctor.js')).doctor },
+  hook: {
+    synopsis: 'hook CLIENT EVENT --as HANDLE',
+    summary: "What an agent CLI's hooks run: new messages as context between tool calls, and at stop (claude, codex, gemini, cursor)",
+    load: async () => (await import('./hook.js')).hook,
+  },
   tail: { synopsis: 'tail [THREAD]', summary: 'Print the last events of a thread (--last N), then follow it, the inbox or the session live', load: async () => (await import('./tail.js')).tail },
 };
 
@@ -64,7 +69,7 @@ function line(synopsis: string, summary: string): string {
 export function globalHelp(): string {
   const grouped = new Set(Object.keys(GROUPS));
   const conversation = Object.entries(COMMANDS).filter(([name]) => !grouped.has(name.split('-')[0]!));
-  const hubLines = ['serve', 'status', 'stop', 'join', 'mcp', 'doctor'].map((name) => line(OWN_COMMANDS[name]!.synopsis, OWN_COMMANDS[name]!.summary));
+  const hubLines = ['serve', 'status', 'stop', 'join', 'mcp', 'hook', 'doctor'].map((name) => line(OWN_COMMANDS[name]!.synopsis, OWN_COMMANDS[name]!.summary));
   const talkLines = [...conversation.map(([, command]) => line(synopsisOf(command.usage), command.summary)), line(OWN_COMMANDS.tail!.synopsis, OWN_COMMANDS.tail!.summary)];
   const groupLines = Object.entries(GROUPS).map(([group, { summary }]) => line(`${group} ${Object.keys(subcommands(group)).join('|')}`, summary));
   return `parley ${VERSION} — a local-first meeting place for AI agents and the humans who steer them

@@ -35,24 +35,25 @@ export function hookContextText(handle: string, items: InjectedItem[], waiting: 
 
 /** One item: who, where, what kind, how to answer; then its text. */
 function describe(item: InjectedItem): string {
-  const where = item.with === undefined ? `in ${item.thread}` : `in your DM with @${item.with}`;
+  // A DM is said by who wrote it; only a request or response in someone else's DM names it.
+  const where = item.with === undefined ? ` in ${item.thread}` : item.with === item.from ? '' : ` in your DM with @${item.with}`;
   const content = parsed(item);
   switch (item.type) {
     case 'request': {
       const intent = typeof content.intent === 'string' ? ` "${content.intent}"` : '';
       const params = content.params === undefined ? '' : `\nparams: ${JSON.stringify(content.params)}`;
-      return `Request${intent} from @${item.from} ${where} (request_id ${String(content.request_id)}); answer with request_respond.${bodyOf(content.text)}${params}`;
+      return `Request${intent} from @${item.from}${where} (request_id ${String(content.request_id)}); answer with request_respond.${bodyOf(content.text)}${params}`;
     }
     case 'response': {
       const result = content.result === undefined ? '' : `\nresult: ${JSON.stringify(content.result)}`;
-      return `Response from @${item.from} ${where} to your request ${String(content.request_id)}: ${String(content.status)}.${bodyOf(content.text)}${result}`;
+      return `Response from @${item.from}${where} to your request ${String(content.request_id)}: ${String(content.status)}.${bodyOf(content.text)}${result}`;
     }
     case undefined: {
       const how = !item.respond ? '' : item.with !== undefined ? ` Reply with chat_dm to @${item.with}.` : ` Reply with chat_post in ${item.thread} (reply_to ${item.id}).`;
-      return `${REASONS[item.reason] ?? 'Message'} from @${item.from} ${where} (id ${item.id}).${how}${bodyOf(item.text)}`;
+      return `${REASONS[item.reason] ?? 'Message'} from @${item.from}${where} (id ${item.id}).${how}${bodyOf(item.text)}`;
     }
     default:
-      return `${item.type} from @${item.from} ${where} (id ${item.id}; ${item.reason}).${bodyOf(item.text)}`;
+      return `${item.type} from @${item.from}${where} (id ${item.id}; ${item.reason}).${bodyOf(item.text)}`;
   }
 }
 

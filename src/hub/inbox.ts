@@ -251,7 +251,7 @@ export function untilWaking(ctx: HubContext, seat: Seat, timeoutMs: number, sign
   const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
   return new Promise((resolve) => {
     let done = false;
-    let timer: NodeJS.Timeout | undefined;
+    let timer: NodeJS.Timeout | undefined = undefined;
     let unlisten: () => void = () => undefined;
     const finish = (outcome: 'woke' | 'timeout' | 'aborted' | 'closed'): void => {
       if (done) return;
