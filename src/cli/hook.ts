@@ -98,7 +98,7 @@ export async function hook(argv: string[]): Promise<number> {
   if (!handle) return usage('--as HANDLE is required (the participant whose hook this is)');
   if (urlFlag !== undefined && !isHttpUrl(urlFlag)) return usage(`--url "${urlFlag}" is not an http:// or https:// URL`);
   // Cursor runs Claude Code's hooks too: they are Claude's participant's, not this agent's.
-  if (client === 'claude' && process.env.CURSOR_VERSION) return drained(EXIT_OK);
+  if (client === 'claude' && process.env.CURSOR_VERSION) return EXIT_OK;
 
   const home = resolveHome(homeFlag);
   const address = hubAddress({ url: urlFlag, home }, process.env);
@@ -106,22 +106,19 @@ export async function hook(argv: string[]): Promise<number> {
   const token = loadToken(home, session, handle);
   if (!token) return problem(`no token for "${handle}" in session "${session}" in ${home}; run "parley join ${handle}${session === 'default' ? '' : ` --session ${session}`}" with the same home`, client);
 
-  // A tool run needs nothing from the event JSON: the request goes at once, while stdin is read.
-  const input = readInput();
-  const facts = event.hub === 'tool' ? {} : factsOf(await input);
+  // A tool run needs nothing from the event JSON (the clients let a hook leave its stdin unread, as "echo" would): not read.
+  const facts = event.hub === 'tool' ? {} : factsOf(await readInput());
   const body = JSON.stringify({ event: event.hub, ...facts });
   const timeoutMs = event.hub === 'stop' ? stopWaitMs(home) + HOOK_STOP_TIMEOUT_MARGIN_MS : HOOK_REQUEST_TIMEOUT_MS;
   let answer: HubAnswer;
   try {
     answer = await post(`${address.url.replace(/\/+$/, '')}/api/v1/agent/hook`, token, body, timeoutMs);
   } catch (error) {
-    await input;
     const message = (error as Error).message;
     // No hub: the agent works on, and nothing is said.
     if (message === 'unreachable') return quiet(client);
     return problem(message, client);
   }
-  await input;
   const output = clientOutput(client, event, answer);
   if (output !== undefined) process.stdout.write(`${output}\n`);
   return EXIT_OK;
@@ -129,7 +126,7 @@ export async function hook(argv: string[]): Promise<number> {
 
 function usage(message: string): number {
   process.stderr.write(`parley hook: ${message}; run "parley hook --help".\n`);
-  return drained(EXIT_HOOK_USAGE);
+  return EXIT_HOOK_USAGE;
 }
 
 /** A problem at run time: one line on stderr, the client's "nothing" on stdout, exit 0. */
@@ -141,19 +138,10 @@ function problem(message: string, client: ClientName): number {
 function quiet(client: ClientName): number {
   const output = silentOutput(client);
   if (output !== undefined) process.stdout.write(`${output}\n`);
-  return drained(EXIT_OK);
+  return EXIT_OK;
 }
 
-/** Ends without using the event JSON: stdin is read to its end and dropped, so the client never writes into a closed pipe. */
-function drained(code: number): number {
-  if (!process.stdin.isTTY) process.stdin.resume();
-  return code;
-}
-
-/**
- * All of stdin, as the client writes it (read to the end, so the client never
- * writes into a closed pipe), keeping the first HOOK_MAX_STDIN_BYTES.
- */
+/** All of stdin, as the client writes it, keeping the first HOOK_MAX_STDIN_BYTES (the rest is read and dropped). */
 function readInput(): Promise<{ text: string; whole: boolean }> {
   const stdin = process.stdin;
   if (stdin.isTTY) return Promise.resolve({ text: '', whole: true });

@@ -102,6 +102,8 @@ function runHook(args: string[], event: unknown, env: NodeJS.ProcessEnv = client
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  // A hook may leave its stdin unread (as a hook running "echo" does): the clients, like this, take that in their stride.
+  child.stdin!.on('error', () => undefined);
   child.stdin!.end(JSON.stringify(event));
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
@@ -131,7 +133,7 @@ async function presenceOf(handle: string): Promise<Json | undefined> {
 
 beforeAll(() => {
   join('human', '--kind', 'human');
-  for (const handle of ['coder', 'waiter', 'capped', 'gem', 'cur', 'cdx', 'under-cursor', 'active']) join(handle);
+  for (const handle of ['coder', 'waiter', 'capped', 'verbose', 'gem', 'cur', 'cdx', 'under-cursor', 'active']) join(handle);
   // Channel posts go to a session of their own, so that they wake no agent of the other tests.
   join('side-human', '--kind', 'human', '--session', 'side');
   join('quiet', '--wake-on', 'addressed', '--session', 'side');
@@ -222,6 +224,22 @@ describe('parley hook', () => {
     expect(contextOf(await capped('claude', 'user-prompt-submit', claude.userPromptSubmit('k1')))).toContain('third');
     await dmCapped('fourth');
     expect(JSON.parse((await capped('claude', 'stop', claude.stop('k1'))).stdout).reason).toContain('fourth');
+  });
+
+  it('hook - event JSON past 1 MiB: a tool run still injects; a stop still finds its client session in the JSON\'s first fields', async () => {
+    const verbose = hookOf('verbose');
+    await call('human', 'POST', '/dm', { to: 'verbose', text: 'after a big read' });
+    const bigTool = { ...claude.postToolUse('v1'), tool_response: { filePath: '/home/u/proj/big.txt', content: 'y'.repeat(3 * 1024 * 1024) } };
+    expect(contextOf(await verbose('claude', 'post-tool-use', bigTool))).toContain('after a big read');
+
+    for (const text of ['one', 'two']) {
+      await call('human', 'POST', '/dm', { to: 'verbose', text });
+      expect(JSON.parse((await verbose('claude', 'stop', claude.stop('v1'))).stdout).reason).toContain(text);
+    }
+    // Two blocked in a row in client session v1: the cap. Read whole, this stop would parse as no session and be blocked.
+    await call('human', 'POST', '/dm', { to: 'verbose', text: 'three' });
+    const bigStop = { ...claude.stop('v1'), last_assistant_message: 'z'.repeat(2 * 1024 * 1024) };
+    expect(await verbose('claude', 'stop', bigStop)).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   it('hook - cursor: {} when nothing is new, additional_context after a tool, followup_message at stop unless loop_count reached the cap', async () => {
