@@ -296,7 +296,7 @@ describe('parley hook', () => {
     expect(await presenceOf('active')).toMatchObject({ state: 'offline', connection: 'offline' });
   });
 
-  it('hook - hub down: exit 0 and silent (Cursor: {}); no token: exit 0, one line on stderr; a mistake in the command: exit 1 with usage', async () => {
+  it('hook - hub down: exit 0 and silent (Cursor: {}); no token or one the hub refuses: exit 0, one line on stderr; a mistake in the command: exit 1 with usage', async () => {
     const down = 'http://127.0.0.1:9';
     expect(await runHook(['claude', 'stop', '--as', 'coder', '--home', home, '--url', down], claude.stop())).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(await runHook(['cursor', 'post-tool-use', '--as', 'coder', '--home', home, '--url', down], cursor.postToolUse)).toEqual({ code: 0, stdout: '{}\n', stderr: '' });
@@ -305,6 +305,13 @@ describe('parley hook', () => {
     expect(noToken.code).toBe(0);
     expect(noToken.stdout).toBe('');
     expect(noToken.stderr.trim().split('\n')).toEqual([expect.stringContaining('no token for "nobody"')]);
+
+    // A token the hub does not know (revoked, or from another hub): the hub's error, on one line; the agent works on.
+    const credentials = path.join(home, 'credentials.json');
+    fs.writeFileSync(credentials, JSON.stringify({ ...JSON.parse(fs.readFileSync(credentials, 'utf8')), 'default/stale': 'pt_not-a-token-of-this-hub' }));
+    const stale = await runHook(['codex', 'stop', '--as', 'stale', '--home', home, '--url', hub.url], codex.stop);
+    expect([stale.code, stale.stdout]).toEqual([0, '']);
+    expect(stale.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^parley hook: the hub answered UNAUTHORIZED: /)]);
 
     const unknownEvent = await runHook(['claude', 'pre-tool-use', '--as', 'coder', '--home', home, '--url', hub.url], {});
     expect([unknownEvent.code, unknownEvent.stdout]).toEqual([1, '']);
