@@ -26,7 +26,7 @@ describe('hook activity', () => {
 
     // With a live connection it reverts to the declared state.
     tracker.open('s', alice, 'mcp');
-    tracker.set('s', alice, { state: 'busy' });
+    tracker.set('s', alice, { state: 'typing' });
     expect(tracker.report('s', alice, 'thinking', 60_000)).toMatchObject({ state: 'thinking', connection: 'connected' });
     expect(tracker.set('s', alice, { state: 'idle' })).toMatchObject({ state: 'idle' });
     tracker.report('s', alice, 'listening', 60_000);
