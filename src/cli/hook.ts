@@ -29,7 +29,9 @@ import { hubAddress, isHttpUrl } from './live-hub.js';
  * would erase the user's prompt or refuse to stop, feeding the usage text to
  * the model as the reason).
  */
-export const HOOK_HELP = `Usage: parley hook <client> <event> --as HANDLE [--session NAME] [--home DIR] [--url URL]
+
+/** The help, built only when asked for (the hook itself runs without it). */
+export const hookHelp = (): string => `Usage: parley hook <client> <event> --as HANDLE [--session NAME] [--home DIR] [--url URL]
 
 What an agent CLI's hooks run ("parley install" writes them). Reads the event
 JSON the client passes on stdin and prints that client's documented answer:
@@ -75,7 +77,7 @@ interface ClientFacts {
 
 export async function hook(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(HOOK_HELP);
+    process.stdout.write(hookHelp());
     return EXIT_OK;
   }
   let parsed;
