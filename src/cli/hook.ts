@@ -172,7 +172,8 @@ function factsOf(input: { text: string; whole: boolean }): ClientFacts {
   }
   const session = event.session_id ?? event.conversation_id;
   return {
-    ...(typeof session === 'string' && session.length > 0 && session.length <= 256 ? { session } : {}),
+    // Client session ids are UUIDs and the like; anything else the hub would refuse is left out (one session then).
+    ...(typeof session === 'string' && /^[\x20-\x7e]{1,256}$/.test(session) ? { session } : {}),
     ...(typeof event.stop_hook_active === 'boolean' ? { stop_hook_active: event.stop_hook_active } : {}),
     ...(Number.isSafeInteger(event.loop_count) && (event.loop_count as number) >= 0 ? { loop_count: event.loop_count as number } : {}),
   };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { oneLineText } from './text.js';
 
 /**
  * What an agent CLI's hook reports to the hub (`parley hook` sends it, one
@@ -12,7 +13,7 @@ export type AgentHookEvent = (typeof AGENT_HOOK_EVENTS)[number];
 export const AgentHookInputSchema = z.strictObject({
   event: z.enum(AGENT_HOOK_EVENTS),
   /** The client's own session (conversation) id: stop continuations are counted per client session. */
-  session: z.string().min(1).max(256).optional(),
+  session: z.string().min(1).max(256).check(oneLineText).optional(),
   /** Claude Code, Codex and Gemini: the agent is already continuing because a stop hook blocked. */
   stop_hook_active: z.boolean().optional(),
   /** Cursor: follow-ups its stop hooks already triggered in this conversation. */
