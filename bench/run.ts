@@ -9,7 +9,7 @@ import { mcpRoundTrips } from './mcp.js';
 import { webBench } from './web.js';
 import { soak } from './soak.js';
 import { heavyReaderAttack } from './heavy-reader.js';
-import { startupBench } from './startup.js';
+import { HOOK_TARGET_RATIO, startupBench } from './startup.js';
 import { DEFAULT_MCP_MAX_BATCH_SIZE } from '../src/config/defaults.js';
 
 /**
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
   };
 
   // First, while nothing else of the benchmark has warmed or loaded the machine.
-  log('CLI start-up: node -e 0, parley --version, parley say against a running hub');
+  log('CLI start-up: node -e 0, parley --version, parley say and parley hook against a running hub');
   const startup = await startupBench({ runs: quick ? 10 : 30 });
   results.startup = startup;
   rows.push({ metric: `start-up, median of ${startup.runs}: node -e 0 (ms)`, value: fmt(startup.medianMs.node, 1), target: 'anchor', ok: null });
@@ -53,6 +53,12 @@ async function main(): Promise<void> {
     value: fmt(startup.medianMs.say, 1),
     target: '<= 4x node',
     ok: startup.ratio.say <= 4,
+  });
+  rows.push({
+    metric: `start-up: parley hook claude post-tool-use, nothing new (ms; ${fmt(startup.ratio.hook, 2)}x node)`,
+    value: fmt(startup.medianMs.hook, 1),
+    target: `<= ${HOOK_TARGET_RATIO}x node`,
+    ok: startup.ratio.hook <= HOOK_TARGET_RATIO,
   });
 
   log('raw better-sqlite3 baseline');

@@ -34,6 +34,11 @@ export const OWN_COMMANDS: Record<string, OwnCommand> = {
     load: async () => (await import('./install.js')).install,
   },
   uninstall: { synopsis: 'uninstall CLIENT', summary: 'Take out what "parley install" wrote for the client', load: async () => (await import('./install.js')).uninstall },
+  hook: {
+    synopsis: 'hook CLIENT EVENT --as HANDLE',
+    summary: "What an agent CLI's hooks run: new messages as context between tool calls, and at stop (claude, codex, gemini, cursor)",
+    load: async () => (await import('./hook.js')).hook,
+  },
   tail: { synopsis: 'tail [THREAD]', summary: 'Print the last events of a thread (--last N), then follow it, the inbox or the session live', load: async () => (await import('./tail.js')).tail },
 };
 
@@ -75,7 +80,7 @@ function line(synopsis: string, summary: string): string {
 export function globalHelp(): string {
   const grouped = new Set(Object.keys(GROUPS));
   const conversation = Object.entries(COMMANDS).filter(([name]) => !grouped.has(name.split('-')[0]!));
-  const hubLines = ['serve', 'status', 'stop', 'join', 'mcp', 'install', 'uninstall', 'coordinate', 'doctor'].map((name) => line(OWN_COMMANDS[name]!.synopsis, OWN_COMMANDS[name]!.summary));
+  const hubLines = ['serve', 'status', 'stop', 'join', 'mcp', 'install', 'uninstall', 'hook', 'coordinate', 'doctor'].map((name) => line(OWN_COMMANDS[name]!.synopsis, OWN_COMMANDS[name]!.summary));
   const talkLines = [...conversation.map(([, command]) => line(synopsisOf(command.usage), command.summary)), line(OWN_COMMANDS.tail!.synopsis, OWN_COMMANDS.tail!.summary)];
   const groupLines = Object.entries(GROUPS).map(([group, { summary }]) => line(`${group} ${Object.keys(subcommands(group)).join('|')}`, summary));
   return `parley ${VERSION} — a local-first meeting place for AI agents and the humans who steer them

@@ -6,6 +6,7 @@ import { PRIVATE_DIR_MODE } from '../store/private-home.js';
 
 /** The CLI's side of the HTTP API: the hub's address, requests, and the token cache in the home. */
 export { hubUrl } from './hub-address.js';
+export { loadToken } from './credentials.js';
 
 /**
  * One request to the hub. Over node:http rather than fetch: a one-shot command
@@ -67,13 +68,4 @@ export function saveToken(home: string, session: string, handle: string, token: 
   const temporary = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(temporary, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
   fs.renameSync(temporary, file);
-}
-
-export function loadToken(home: string, session: string, handle: string): string | undefined {
-  try {
-    const all = JSON.parse(fs.readFileSync(path.join(home, CREDENTIALS_FILENAME), 'utf8')) as Record<string, string>;
-    return all[`${session}/${handle.toLowerCase()}`];
-  } catch {
-    return undefined;
-  }
 }

@@ -21,6 +21,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return EXIT_OK;
   }
+  // An agent CLI's hook runs on every tool call: straight to its own small module, before the help (which loads the conversation commands).
+  if (command === 'hook' && !rest.some(isHelpFlag)) return (await import('./hook.js')).hook(rest);
   // The words naming the command, for the hint after a usage error ("thread create").
   let named = command ?? '';
   try {

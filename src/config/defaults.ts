@@ -101,6 +101,28 @@ export const DEFAULT_PERMISSIVE_MAX_MEMBERS = 3;
 /** What wakes an agent that has not chosen (its profile's wakeOn): every inbox item but muted threads (Meerkat's rule). */
 export const DEFAULT_AGENT_WAKE_ON = 'all' as const;
 
+// Agent hooks (`parley hook`: messages between tool calls and at stop).
+/** Handles whose stop hook waits for a message before letting the agent stop ("*": every agent); none by default. */
+export const DEFAULT_AGENTS_STAY_AVAILABLE: readonly string[] = [];
+/** How long a stop hook of an available agent waits for a message before it lets the agent stop. */
+export const DEFAULT_AGENTS_STAY_AVAILABLE_SECONDS = 300;
+/** Stops blocked in a row (no prompt from the human in between) before the hub lets the next one through. */
+export const DEFAULT_AGENTS_MAX_STOP_CONTINUATIONS = 5;
+/** The longest stop wait a config may ask for. */
+export const MAX_AGENTS_STAY_AVAILABLE_SECONDS = 3600;
+/** Context a hook adds at most: Claude Code's cap on additionalContext and on a hook's output. */
+export const HOOK_CONTEXT_MAX_CHARS = 10_000;
+/** Items one hook answer carries at most; more are said to wait. */
+export const HOOK_MAX_ITEMS = 20;
+/** Client sessions whose consecutive stop blocks the hub remembers; the oldest are forgotten first. */
+export const HOOK_TRACKED_CLIENT_SESSIONS = 10_000;
+/** The hook's request to the hub for events that do not wait (a tool run, a prompt): a hook must not hold its agent up. */
+export const HOOK_REQUEST_TIMEOUT_MS = 5_000;
+/** What a stop hook's request allows beyond the hub's stop wait before giving up. */
+export const HOOK_STOP_TIMEOUT_MARGIN_MS = 10_000;
+/** The event JSON a hook reads from its client at most (more is read and dropped). */
+export const HOOK_MAX_STDIN_BYTES = 1024 * 1024;
+
 // Store.
 /** WAL + NORMAL: a process crash loses nothing acknowledged; only an OS crash or power loss can drop the last commits. */
 export const DEFAULT_STORE_SYNCHRONOUS = 'normal' as const;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as D from './defaults.js';
 import { WakeOnSchema } from '../schema/participant.js';
+import { HandleSchema } from '../schema/names.js';
 
 /**
  * The hub's configuration, as one zod schema: the single source of its type,
@@ -86,6 +87,13 @@ export const ParticipationConfigSchema = z.strictObject({
 
 export const AgentsConfigSchema = z.strictObject({
   wakeOn: WakeOnSchema.default(D.DEFAULT_AGENT_WAKE_ON),
+  // Agent hooks (parley hook).
+  stayAvailable: z
+    .array(z.union([z.literal('*'), HandleSchema], { error: 'must be a participant handle, or "*" for every agent' }))
+    .max(1000)
+    .default([...D.DEFAULT_AGENTS_STAY_AVAILABLE]),
+  stayAvailableSeconds: z.number().int().min(0).max(D.MAX_AGENTS_STAY_AVAILABLE_SECONDS).default(D.DEFAULT_AGENTS_STAY_AVAILABLE_SECONDS),
+  maxStopContinuations: z.number().int().min(0).max(1000).default(D.DEFAULT_AGENTS_MAX_STOP_CONTINUATIONS),
 });
 
 export const StoreConfigSchema = z.strictObject({

@@ -19,6 +19,7 @@ import { conversationRoutes } from './routes/conversation.js';
 import { directoryRoutes } from './routes/directory.js';
 import { coordinationRoutes } from './routes/coordination.js';
 import { streamRoutes } from './routes/stream.js';
+import { agentHookRoutes } from './routes/agent-hook.js';
 
 /**
  * The hub's HTTP application: `/healthz` without authentication, the REST API
@@ -113,6 +114,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   api.route('/', directoryRoutes(hub.config));
   api.route('/', conversationRoutes());
   api.route('/', coordinationRoutes());
+  api.route('/', agentHookRoutes());
   api.route('/', streamRoutes({ keepAliveMs: hub.config.server.sseKeepAliveMs, stallTimeoutMs: hub.config.server.sseStallTimeoutMs, logger }));
   app.route('/api/v1', api);
   return app;

@@ -15,6 +15,7 @@ import {
   RespondInputSchema,
 } from '../schema/inputs.js';
 import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
+import { AgentHookInputSchema } from '../schema/agent-hook.js';
 import { VERSION } from '../version.js';
 import { LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RotateTokenBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
 
@@ -88,6 +89,13 @@ export const ROUTES: readonly RouteDoc[] = [
     path: '/api/v1/deliveries/sent',
     summary: 'Per-recipient delivery state and times of what the caller sent (state defaults to all), newest first',
     query: ['state', 'older_than_ms', 'limit'],
+  },
+  {
+    method: 'post',
+    path: '/api/v1/agent/hook',
+    summary:
+      "What an agent CLI's hook (parley hook) calls once per run: event tool or prompt shows the agent thinking; the new waking items, each once (injected), come back as {injected,text?} with text a short context within 10,000 characters; at stop, new items (or, for a handle in agents.stayAvailable, one arriving within agents.stayAvailableSeconds while it shows listening) come back with block:true, at most agents.maxStopContinuations times in a row per client session (counted again from a prompt or session-start); session-end shows it offline unless a live connection holds it",
+    body: AgentHookInputSchema,
   },
   { method: 'get', path: '/api/v1/stream', summary: 'Live events as Server-Sent Events (id = seq; resume with Last-Event-ID)', query: ['since', 'thread', 'inbox', 'events_only'] },
   { method: 'post', path: '/api/v1/requests', summary: 'Send a request', body: RequestInputSchema },

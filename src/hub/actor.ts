@@ -26,6 +26,8 @@ import { transact } from './writer.js';
 import type { DeliveryStateFilter } from '../store/delivery-store.js';
 import { deliveryFilterOf, sentDeliveries, type ReceivedDelivery, type SentDelivery } from './delivery-view.js';
 import { inject, type InjectResult } from './injection.js';
+import { agentHook } from './agent-hook.js';
+import type { AgentHookInput, AgentHookResult } from '../schema/agent-hook.js';
 import type { Redactor } from '../redaction/redactor.js';
 import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
@@ -273,6 +275,18 @@ export class Actor implements ParticipantApi {
    */
   async inject(input: InboxInput = {}): Promise<InjectResult> {
     return this.#read(() => inject(this.#ctx, this.#seat, input));
+  }
+
+  /**
+   * An agent CLI's hook run (`parley hook`, see agentHook): presence from the
+   * agent's activity, its new items as context, and whether to block its
+   * stop. Not counted in flight as a whole: a stop hook's wait ends at
+   * shutdown instead of holding it up (its reads are counted).
+   */
+  agentHook(input: AgentHookInput, signal?: AbortSignal): Promise<AgentHookResult> {
+    if (this.#ctx.lifecycle.closing) return Promise.reject(closingError());
+    this.#alive();
+    return Promise.resolve().then(() => agentHook(this.#ctx, this.#seat, input, signal));
   }
 
   /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable; the participant is present while it is open. */

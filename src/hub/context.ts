@@ -7,6 +7,7 @@ import type { Logger } from '../util/logger.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { LiveBus } from './live-bus.js';
 import type { PresenceTracker } from './presence.js';
+import type { StopContinuations } from './stop-continuations.js';
 import type { HubState } from './state.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { ReadGate } from './read-gate.js';
@@ -19,6 +20,8 @@ export interface HubContext {
   state: HubState;
   bus: LiveBus;
   presence: PresenceTracker;
+  /** Stops blocked in a row by an agent's stop hook, per client session. */
+  stopContinuations: StopContinuations;
   meetings: MeetingRegistry;
   redactor: Redactor;
   search: SearchIndex;

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { REDACTION_NOTE, SEARCH_FILENAME, STORE_FILENAME } from '../config/defaults.js';
+import { HOOK_TRACKED_CLIENT_SESSIONS, REDACTION_NOTE, SEARCH_FILENAME, STORE_FILENAME } from '../config/defaults.js';
 import { parseConfig } from '../config/load.js';
 import type { Config, ConfigInput } from '../config/schema.js';
 import { ParleyError, parseInput, toParleyError } from '../errors/parley-error.js';
@@ -24,6 +24,7 @@ import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
 import { dropGhosts } from './meeting-ops.js';
 import { PresenceTracker } from './presence.js';
+import { StopContinuations } from './stop-continuations.js';
 import { HubState, participantView } from './state.js';
 import { RateLimiter } from './rate-limit.js';
 import { ReadGate } from './read-gate.js';
@@ -82,10 +83,12 @@ export class Hub {
     this.#lock = lock;
     this.#meetingRedactor = meetingRedactor;
     this.openedAt = ctx.now();
-    // Meeting seats of members that are gone (see dropGhosts) are freed within a quarter of the presence TTL.
+    // Meeting seats of members that are gone (see dropGhosts) are freed within a quarter of the presence TTL,
+    // and an agent whose hooks stopped reporting is shown back in its declared state as soon.
     const sweepEvery = Math.max(1000, Math.min(30_000, (config.presence.ttlSeconds * 1000) / 4));
     this.#sweeper = setInterval(() => {
       for (const meeting of ctx.meetings.all()) dropGhosts(ctx, meeting);
+      for (const { session, presence } of ctx.presence.expireActivities()) ctx.bus.publish({ kind: 'presence', session, presence });
     }, sweepEvery);
     this.#sweeper.unref();
   }
@@ -351,6 +354,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       state,
       bus: new LiveBus(),
       presence: new PresenceTracker(config.presence.ttlSeconds * 1000, now),
+      stopContinuations: new StopContinuations(HOOK_TRACKED_CLIENT_SESSIONS),
       // The meeting's own cap leaves room for the scanner's note; the redactor enforces the configured limit.
       meetings: new MeetingRegistry({
         ringSize: config.meeting.ringSize,

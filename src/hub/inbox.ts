@@ -232,18 +232,38 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
   if (peek.items.some((i) => i.wakes)) return { ...readInbox(ctx, seat, inboxInput, { peek: false }), timedOut: false };
   if (timeout === 0 || signal?.aborted) return { items: [], more: false, timedOut: timeout === 0 };
 
+  const outcome = await untilWaking(ctx, seat, timeout, signal);
+  if (outcome === 'closed') throw new ParleyError('HUB_CLOSED', 'The hub shut down during the wait; reconnect and wait again.');
+  if (outcome !== 'woke') return { items: [], more: false, timedOut: outcome === 'timeout' };
+  return { ...readInbox(ctx, seat, inboxInput, { peek: false }), timedOut: false };
+}
+
+/**
+ * Resolves when a waking item for the participant is posted ("woke"), after
+ * `timeoutMs` ("timeout"), when `signal` aborts ("aborted") or when the hub
+ * shuts down ("closed"). It listens on the live bus: nothing is polled. The
+ * caller checks the inbox first, in the same turn, so nothing posted before
+ * the listener is in place is missed.
+ */
+export function untilWaking(ctx: HubContext, seat: Seat, timeoutMs: number, signal?: AbortSignal): Promise<'woke' | 'timeout' | 'aborted' | 'closed'> {
+  if (signal?.aborted) return Promise.resolve('aborted');
   const me = seat.participant.id;
   const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
-  let closedByHub = false;
-  const woke = await new Promise<boolean>((resolve) => {
-    const finish = (value: boolean): void => {
+  return new Promise((resolve) => {
+    let done = false;
+    let timer: NodeJS.Timeout | undefined = undefined;
+    let unlisten: () => void = () => undefined;
+    const finish = (outcome: 'woke' | 'timeout' | 'aborted' | 'closed'): void => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
       unlisten();
       signal?.removeEventListener('abort', onAbort);
-      resolve(value);
+      resolve(outcome);
     };
-    const onAbort = (): void => finish(false);
-    const unlisten = ctx.bus.listen(
+    const onAbort = (): void => finish('aborted');
+    // A bus already closed calls back at once: `finish` is ready for it.
+    unlisten = ctx.bus.listen(
       seat.session.id,
       (item: LiveItem) => {
         if (item.kind !== 'event') return;
@@ -251,19 +271,17 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
         if (!thread) return;
         // The participant's choice as it is now: changing it during a wait applies to that wait.
         const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, seat.participant.profile));
-        if (placement?.wakes) finish(true);
+        if (placement?.wakes) finish('woke');
       },
-      () => {
-        closedByHub = true;
-        finish(false);
-      },
+      () => finish('closed'),
     );
-    const timer = setTimeout(() => finish(false), timeout);
+    if (done) {
+      unlisten();
+      return;
+    }
+    timer = setTimeout(() => finish('timeout'), timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-  if (closedByHub) throw new ParleyError('HUB_CLOSED', 'The hub shut down during the wait; reconnect and wait again.');
-  if (!woke) return { items: [], more: false, timedOut: !signal?.aborted };
-  return { ...readInbox(ctx, seat, inboxInput, { peek: false }), timedOut: false };
 }
 
 export interface AckResult {

@@ -11,6 +11,11 @@ import type { PresenceConnection } from '../schema/views.js';
  * its state is the one it declared (Agent Bridge's listening, thinking, …;
  * listening by default); without a connection it is offline. Declared updates
  * resolve by the highest per-participant seq (Meerkat), not by clock.
+ *
+ * An agent CLI's hooks also report what the agent is doing (a tool run or a
+ * prompt: thinking; a stop hook's wait: listening). A report is shown over the
+ * declared state, and keeps the agent present, for the presence TTL unless
+ * another report or a declaration comes first.
  */
 export type { PresenceInfo } from '../schema/views.js';
 import type { PresenceInfo } from '../schema/views.js';
@@ -30,6 +35,8 @@ interface Entry {
   profile: Profile;
   /** Live connections held, by kind. */
   held: Record<ConnectionKind, number>;
+  /** What a hook last reported the agent doing, shown until `until` (ms). */
+  activity?: { state: PresenceState; until: number };
 }
 
 export interface PresenceUpdate {
@@ -56,6 +63,8 @@ export class PresenceTracker {
     if (update.seq !== undefined && update.seq <= entry.seq) return undefined;
     entry.seq = seq;
     entry.state = update.state;
+    // A declaration is newer than any hook's report.
+    delete entry.activity;
     entry.lastSeen = this.now();
     entry.profile = who.profile;
     if (update.thread === undefined) delete entry.thread;
@@ -63,6 +72,46 @@ export class PresenceTracker {
     if (update.note === undefined) delete entry.note;
     else entry.note = update.note;
     return this.view(entry);
+  }
+
+  /**
+   * A hook's report of what the agent is doing: shown (and the agent present)
+   * for `forMs`. Returns the presence when what others see changed.
+   */
+  report(session: string, who: Who, state: PresenceState, forMs: number): PresenceInfo | undefined {
+    const entry = this.entry(session, who);
+    const before = this.shown(entry);
+    entry.activity = { state, until: this.now() + forMs };
+    entry.lastSeen = this.now();
+    entry.profile = who.profile;
+    return this.changed(entry, before);
+  }
+
+  /** The reported activity ends now (the agent's session ended). Returns the presence when what others see changed. */
+  endActivity(session: string, participant: string): PresenceInfo | undefined {
+    const entry = this.entries.get(session)?.get(participant);
+    if (!entry?.activity) return undefined;
+    const before = this.shown(entry);
+    delete entry.activity;
+    entry.lastSeen = this.now();
+    return this.changed(entry, before);
+  }
+
+  /** Reports whose time is up, dropped; returns each presence whose view changed, to announce. */
+  expireActivities(): Array<{ session: string; presence: PresenceInfo }> {
+    const ended: Array<{ session: string; presence: PresenceInfo }> = [];
+    const now = this.now();
+    for (const [session, bySession] of this.entries) {
+      for (const entry of bySession.values()) {
+        if (!entry.activity || entry.activity.until > now) continue;
+        // Shown as it was until now; it reverts to the declared state (or offline).
+        const before = `${entry.activity.state}/${connectionOf(entry) === 'offline' ? 'connected' : connectionOf(entry)}`;
+        delete entry.activity;
+        const presence = this.changed(entry, before);
+        if (presence) ended.push({ session, presence });
+      }
+    }
+    return ended;
   }
 
   /** Records a sign of life (a one-shot call): last seen moves, presence does not. */
@@ -73,20 +122,20 @@ export class PresenceTracker {
   /** A live connection opened. Returns the presence when what others see changed, so the caller can announce it. */
   open(session: string, who: Who, kind: ConnectionKind): PresenceInfo | undefined {
     const entry = this.entry(session, who);
-    const before = connectionOf(entry);
+    const before = this.shown(entry);
     entry.held[kind] += 1;
     entry.lastSeen = this.now();
-    return connectionOf(entry) === before ? undefined : this.view(entry);
+    return this.changed(entry, before);
   }
 
   /** A live connection closed. Returns the presence when what others see changed. */
   close(session: string, participant: string, kind: ConnectionKind): PresenceInfo | undefined {
     const entry = this.entries.get(session)?.get(participant);
     if (!entry || entry.held[kind] === 0) return undefined;
-    const before = connectionOf(entry);
+    const before = this.shown(entry);
     entry.held[kind] -= 1;
     entry.lastSeen = this.now();
-    return connectionOf(entry) === before ? undefined : this.view(entry);
+    return this.changed(entry, before);
   }
 
   get(session: string, participant: string): PresenceInfo | undefined {
@@ -105,7 +154,7 @@ export class PresenceTracker {
   isGone(session: string, participant: string): boolean {
     const entry = this.entries.get(session)?.get(participant);
     if (!entry) return true;
-    return connectionOf(entry) === 'offline' && this.now() - entry.lastSeen > this.ttlMs;
+    return this.connection(entry) === 'offline' && this.now() - entry.lastSeen > this.ttlMs;
   }
 
   private entry(session: string, who: Who): Entry {
@@ -130,12 +179,32 @@ export class PresenceTracker {
     return entry;
   }
 
+  /** A fresh report keeps the agent present: its hooks run, so it is there. */
+  private connection(entry: Entry): PresenceConnection {
+    const held = connectionOf(entry);
+    return held === 'offline' && this.activityOf(entry) ? 'connected' : held;
+  }
+
+  private activityOf(entry: Entry): PresenceState | undefined {
+    return entry.activity && entry.activity.until > this.now() ? entry.activity.state : undefined;
+  }
+
+  /** What others see of the entry (its state and connection), to tell whether a change is worth announcing. */
+  private shown(entry: Entry): string {
+    const view = this.view(entry);
+    return `${view.state}/${view.connection}`;
+  }
+
+  private changed(entry: Entry, before: string): PresenceInfo | undefined {
+    return this.shown(entry) === before ? undefined : this.view(entry);
+  }
+
   private view(entry: Entry): PresenceInfo {
-    const connection = connectionOf(entry);
+    const connection = this.connection(entry);
     return {
       participant: entry.participant,
       handle: entry.handle,
-      state: connection === 'offline' ? 'offline' : entry.state,
+      state: connection === 'offline' ? 'offline' : (this.activityOf(entry) ?? entry.state),
       connection,
       seq: entry.seq,
       lastSeen: new Date(entry.lastSeen).toISOString(),

@@ -51,6 +51,9 @@ const HEAVY = [
   /dist\/src\/config\/(schema|load)\.js/,
 ];
 
+/** What an agent CLI's hook must not load: it runs on every tool call (issue 13: within 1.5x of bare Node). */
+const HOOK_HEAVY = [...HEAVY, /dist\/src\/errors\//, /dist\/src\/cli\/(help|conversation|hub-client|hub-address|style)\.js$/];
+
 describe('start-up', () => {
   it('startup - "parley --version" loads the entry and the version, nothing else', () => {
     const { home, cleanup } = tempHome();
@@ -58,6 +61,35 @@ describe('start-up', () => {
       const loaded = loadedBy(['--version'], childEnv(home));
       expect(loaded.filter((file) => file.startsWith('dist/'))).toEqual(['dist/src/cli/main.js', 'dist/src/version.js']);
       expect(loaded.filter((file) => file.startsWith('node_modules/'))).toEqual([]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('startup - "parley hook" loads Node\'s built-ins and its own few small modules: no zod, SDK, SQLite, hono, error model, help or conversation commands', () => {
+    const { home, cleanup } = tempHome();
+    try {
+      fs.writeFileSync(path.join(home, 'credentials.json'), JSON.stringify({ 'default/coder': 'pt_unused' }));
+      // No PARLEY_* variable: the hook is told its home and hub as install writes it (this hub is down: nothing answers on port 9).
+      const env: NodeJS.ProcessEnv = {};
+      for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PARLEY_')) env[key] = value;
+      for (const event of ['post-tool-use', 'stop']) {
+        const loaded = loadedBy(['hook', 'claude', event, '--as', 'coder', '--home', home, '--url', 'http://127.0.0.1:9'], env);
+        expect(loaded, event).toContain('dist/src/cli/hook.js');
+        expect(loaded.filter((file) => HOOK_HEAVY.some((pattern) => pattern.test(file))), event).toEqual([]);
+        expect(loaded.filter((file) => file.startsWith('dist/')).sort(), event).toEqual(
+          [
+            'dist/src/cli/credentials.js',
+            'dist/src/cli/hook-clients.js',
+            'dist/src/cli/hook.js',
+            'dist/src/cli/live-hub.js',
+            'dist/src/cli/main.js',
+            'dist/src/config/defaults.js',
+            'dist/src/config/home.js',
+            'dist/src/version.js',
+          ],
+        );
+      }
     } finally {
       cleanup();
     }

@@ -59,7 +59,7 @@ describe('config loading', () => {
     expect(config.presence).toEqual({ ttlSeconds: 300 });
     expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
     expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
-    expect(config.agents).toEqual({ wakeOn: 'all' });
+    expect(config.agents).toEqual({ wakeOn: 'all', stayAvailable: [], stayAvailableSeconds: 300, maxStopContinuations: 5 });
     expect(config.store).toEqual({ synchronous: 'normal' });
     expect(config.install).toEqual({ hookTimeoutSeconds: 10, stopTimeoutMarginSeconds: 30, mcpStartupTimeoutSeconds: 30 });
     expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
@@ -109,7 +109,12 @@ describe('config loading', () => {
         maxMessageChars: D.DEFAULT_MEETING_MAX_MESSAGE_CHARS,
       },
       participation: { permissiveMaxMembers: D.DEFAULT_PERMISSIVE_MAX_MEMBERS },
-      agents: { wakeOn: D.DEFAULT_AGENT_WAKE_ON },
+      agents: {
+        wakeOn: D.DEFAULT_AGENT_WAKE_ON,
+        stayAvailable: [...D.DEFAULT_AGENTS_STAY_AVAILABLE],
+        stayAvailableSeconds: D.DEFAULT_AGENTS_STAY_AVAILABLE_SECONDS,
+        maxStopContinuations: D.DEFAULT_AGENTS_MAX_STOP_CONTINUATIONS,
+      },
       store: { synchronous: D.DEFAULT_STORE_SYNCHRONOUS },
       mcp: {
         rooms: [...D.DEFAULT_MCP_ROOMS],
@@ -255,7 +260,7 @@ describe('config loading', () => {
   it('config - every list-valued key takes a JSON list from --set and the environment; a malformed one is refused naming the key and source', () => {
     const dir = home();
     const listKeys = configKeys().filter((k) => k.type === 'list');
-    expect(listKeys.map((k) => k.key).sort()).toEqual(['coordinator.sessions', 'mcp.excludedKinds', 'mcp.rooms']);
+    expect(listKeys.map((k) => k.key).sort()).toEqual(['agents.stayAvailable', 'coordinator.sessions', 'mcp.excludedKinds', 'mcp.rooms']);
     const valueAt = (config: unknown, key: string): unknown =>
       key.split('.').reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], config);
     for (const { key, env } of listKeys) {
@@ -346,6 +351,17 @@ describe('config loading', () => {
     const badWakeOn = configError(() => load({ home: clean, env: { PARLEY_AGENTS_WAKE_ON: 'sometimes' } }));
     expect(badWakeOn.field).toBe('agents.wakeOn');
     expect(badWakeOn.message).toContain('"agents.wakeOn" (from PARLEY_AGENTS_WAKE_ON)');
+
+    // The agent hooks' keys.
+    const longWait = configError(() => load({ home: clean, env: { PARLEY_AGENTS_STAY_AVAILABLE_SECONDS: '3601' } }));
+    expect(longWait.field).toBe('agents.stayAvailableSeconds');
+    expect(longWait.message).toContain('(from PARLEY_AGENTS_STAY_AVAILABLE_SECONDS)');
+    const badHandle = configError(() => load({ home: clean, flags: { 'agents.stayAvailable': '["coder-1","not a handle"]' } }));
+    expect(badHandle.field).toBe('agents.stayAvailable.1');
+    expect(badHandle.message).toContain('"*" for every agent');
+    const negativeCap = configError(() => load({ home: clean, flags: { 'agents.maxStopContinuations': '-1' } }));
+    expect(negativeCap.field).toBe('agents.maxStopContinuations');
+    expect(load({ home: clean, flags: { 'agents.stayAvailable': '*' } }).agents.stayAvailable).toEqual(['*']);
   });
 
   it('config - sign-in waits that contradict each other are refused naming the key', () => {

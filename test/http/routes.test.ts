@@ -114,6 +114,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/dm': { to: 'bob', text: 'hi' },
   'POST /api/v1/inbox/ack': { ids: ['01JZZZZZZZZZZZZZZZZZZZZZZZ'] },
   'POST /api/v1/inbox/inject': { limit: 10 },
+  'POST /api/v1/agent/hook': { event: 'tool', session: 'client-session-1' },
   'POST /api/v1/requests': { to: 'bob', intent: 'review' },
   'POST /api/v1/requests/{id}/responses': { status: 'Accepted' },
   'PUT /api/v1/presence': { state: 'thinking' },
@@ -450,6 +451,7 @@ describe('http routes against a real hub', () => {
     await ok('GET', '/api/v1/deliveries', {}, asBob);
     await ok('GET', '/api/v1/deliveries/sent', {}, asAlice);
     await ok('POST', '/api/v1/inbox/inject', {}, { ...asBob, body: {} });
+    await ok('POST', '/api/v1/agent/hook', {}, { ...asBob, body: { event: 'prompt', session: 'client-session-1' } });
     await ok('POST', '/api/v1/inbox/ack', {}, { ...asBob, body: { ids: [dm.id] } });
     const asked = await ok('POST', '/api/v1/requests', {}, { ...asAlice, body: { to: 'bob', intent: 'review', params: { file: 'src/a.ts' } } });
     await ok('POST', '/api/v1/requests/{id}/responses', { id: asked.request_id as string }, { ...asBob, body: { status: 'Completed', result: { ok: true } } });

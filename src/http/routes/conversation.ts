@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
-import { unauthorized } from '../http-error.js';
+import { whileRequestLasts } from '../request-lasts.js';
 import { parseInput } from '../../errors/parley-error.js';
 import { boolQuery, intQuery, jsonBody } from '../body.js';
 import { MarkReadBodySchema, SubscriptionBodySchema } from '../schemas.js';
@@ -111,26 +111,11 @@ export function conversationRoutes(): Hono<Env> {
   app.post('/inbox/inject', async (c) => c.json(await c.get('actor').inject((await jsonBody(c)) as never)));
   app.get('/inbox/wait', async (c) => {
     const [timeout, limit] = [intQuery(c, 'timeout_ms'), intQuery(c, 'limit')];
-    // A client that goes away ends its wait, and so does revoking the token it waits with.
-    const revoked = c.get('credential')?.revoked;
-    const ended = new AbortController();
-    const end = (): void => ended.abort();
-    const gone = c.req.raw.signal;
-    gone.addEventListener('abort', end, { once: true });
-    revoked?.addEventListener('abort', end, { once: true });
-    if (revoked?.aborted) end();
-    try {
-      const result = await c.get('actor').wait(
-        { ...(timeout === undefined ? {} : { timeout_ms: timeout }), ...(limit === undefined ? {} : { limit }) },
-        ended.signal,
-      );
-      if (revoked?.aborted) throw unauthorized('The token this wait was made with has been revoked; sign in or get a new token.');
-      return c.json(result);
-    } finally {
-      // The token's signal outlives this request: leave no listener on it.
-      gone.removeEventListener('abort', end);
-      revoked?.removeEventListener('abort', end);
-    }
+    return c.json(
+      await whileRequestLasts(c, (signal) =>
+        c.get('actor').wait({ ...(timeout === undefined ? {} : { timeout_ms: timeout }), ...(limit === undefined ? {} : { limit }) }, signal),
+      ),
+    );
   });
   app.get('/deliveries', async (c) => {
     const [limit, olderThan] = [intQuery(c, 'limit'), intQuery(c, 'older_than_ms')];

@@ -1,0 +1,118 @@
+import { HOOK_CONTEXT_MAX_CHARS, HOOK_MAX_ITEMS, MAX_INBOX_LIMIT } from '../config/defaults.js';
+import { parseInput } from '../errors/parley-error.js';
+import { AgentHookInputSchema, type AgentHookInput, type AgentHookResult } from '../schema/agent-hook.js';
+import type { PresenceState } from '../schema/inputs.js';
+import type { HubContext } from './context.js';
+import { hookContextText, type Waiting } from './hook-context-text.js';
+import { readInbox, untilWaking } from './inbox.js';
+import { inject } from './injection.js';
+import { leaveEveryMeeting } from './meeting-ops.js';
+import { holdPresence } from './presence-hold.js';
+import type { Seat } from './seat.js';
+
+/**
+ * What an agent CLI's hook asks of the hub (`parley hook`), one request per
+ * hook run. A tool run or a prompt shows the agent thinking and returns its
+ * new waking inbox items as context, each once (injected). At a stop, new
+ * items keep the agent going (block); an agent configured to stay available
+ * (agents.stayAvailable) waits, listening, up to agents.stayAvailableSeconds
+ * for one. Stops blocked in a row are capped (agents.maxStopContinuations)
+ * per client session, counted again from a prompt or a new session, so a
+ * hook can never keep an agent going forever. A session's end shows the agent
+ * offline unless another live connection holds it.
+ */
+export async function agentHook(ctx: HubContext, seat: Seat, input: AgentHookInput, signal?: AbortSignal): Promise<AgentHookResult> {
+  const parsed = parseInput(AgentHookInputSchema, input);
+  const me = seat.participant.id;
+  // A client that names no session of its own is one session.
+  const clientSession = parsed.session ?? '';
+  switch (parsed.event) {
+    case 'session-start':
+      ctx.stopContinuations.reset(me, clientSession);
+      return injectNow(ctx, seat);
+    case 'prompt':
+      ctx.stopContinuations.reset(me, clientSession);
+      report(ctx, seat, 'thinking');
+      return injectNow(ctx, seat);
+    case 'tool':
+      report(ctx, seat, 'thinking');
+      return injectNow(ctx, seat);
+    case 'session-end':
+      ctx.stopContinuations.reset(me, clientSession);
+      endActivity(ctx, seat);
+      return { injected: 0 };
+    case 'stop':
+      return stop(ctx, seat, clientSession, parsed, signal);
+  }
+}
+
+async function stop(ctx: HubContext, seat: Seat, clientSession: string, input: { stop_hook_active?: boolean; loop_count?: number }, signal?: AbortSignal): Promise<AgentHookResult> {
+  const me = seat.participant.id;
+  // The larger of the hub's count and the client's: either may have been lost (a hub restart, a client that does not say).
+  const inARow = Math.max(ctx.stopContinuations.count(me, clientSession), input.loop_count ?? 0, input.stop_hook_active ? 1 : 0);
+  if (inARow >= ctx.config.agents.maxStopContinuations) {
+    // Let the stop through, leaving new items in the inbox for the agent's next turn.
+    endActivity(ctx, seat);
+    return { injected: 0 };
+  }
+  let result = await injectNow(ctx, seat);
+  if (result.injected === 0 && staysAvailable(ctx, seat)) {
+    report(ctx, seat, 'listening');
+    const release = holdPresence(ctx, seat, 'wait');
+    try {
+      // Checked in the same turn as the listener starts, so nothing posted since the injection is missed.
+      const waking = readInbox(ctx, seat, {}, { peek: true }).items.some((item) => item.wakes);
+      const outcome = waking ? 'woke' : await untilWaking(ctx, seat, ctx.config.agents.stayAvailableSeconds * 1000, signal);
+      if (outcome === 'woke' && !signal?.aborted && !ctx.lifecycle.closing) result = await injectNow(ctx, seat);
+    } finally {
+      release();
+    }
+  }
+  if (result.injected === 0) {
+    endActivity(ctx, seat);
+    return result;
+  }
+  ctx.stopContinuations.blocked(me, clientSession);
+  report(ctx, seat, 'thinking');
+  return { ...result, block: true };
+}
+
+/** The new waking items, each once, as context text (nothing when none is new). */
+async function injectNow(ctx: HubContext, seat: Seat): Promise<AgentHookResult> {
+  const me = seat.participant.id;
+  // A heavy read like any inbox read: in the participant's turn, and counted in flight for a clean shutdown.
+  const { items, waiting } = await ctx.lifecycle.track(
+    ctx.reads.run(me, () => {
+      const injected = inject(ctx, seat, { limit: HOOK_MAX_ITEMS });
+      return { items: injected.items, waiting: injected.more ? waitingCount(ctx, seat) : undefined };
+    }),
+  );
+  if (items.length === 0) return { injected: 0 };
+  return { injected: items.length, text: hookContextText(seat.participant.handle, items, waiting, HOOK_CONTEXT_MAX_CHARS) };
+}
+
+/** Waking items still in the inbox after an injection (counted up to the inbox's largest page). */
+function waitingCount(ctx: HubContext, seat: Seat): Waiting {
+  const peek = readInbox(ctx, seat, { limit: MAX_INBOX_LIMIT }, { peek: true });
+  return { count: peek.items.filter((item) => item.wakes).length, atLeast: peek.more };
+}
+
+function staysAvailable(ctx: HubContext, seat: Seat): boolean {
+  const { stayAvailable, stayAvailableSeconds } = ctx.config.agents;
+  const handle = seat.participant.handle.toLowerCase();
+  return stayAvailableSeconds > 0 && stayAvailable.some((entry) => entry === '*' || entry.toLowerCase() === handle);
+}
+
+/** What the agent is doing, as its hook says, shown for the presence TTL. */
+function report(ctx: HubContext, seat: Seat, state: PresenceState): void {
+  const presence = ctx.presence.report(seat.session.id, seat.participant, state, ctx.config.presence.ttlSeconds * 1000);
+  if (presence) ctx.bus.publish({ kind: 'presence', session: seat.session.id, presence });
+}
+
+/** The agent is idle or gone: its declared state again, or offline without a live connection (then it leaves its meetings). */
+function endActivity(ctx: HubContext, seat: Seat): void {
+  const presence = ctx.presence.endActivity(seat.session.id, seat.participant.id);
+  if (!presence) return;
+  ctx.bus.publish({ kind: 'presence', session: seat.session.id, presence });
+  if (presence.connection === 'offline') leaveEveryMeeting(ctx, seat.session.id, seat.participant);
+}

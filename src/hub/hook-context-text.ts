@@ -1,0 +1,95 @@
+import type { InjectedItem } from './injection.js';
+
+/**
+ * The context an agent CLI's hook adds for the agent: a short factual text
+ * (the clients advise against imperative, system-style wording) saying who
+ * wrote, where, what, and how to answer, with the tool names of Parley's MCP
+ * server. Rendered on the hub so that the hook command stays tiny. It fits in
+ * `maxChars`: each item gets a fair share, a short one leaving the rest to the
+ * next, and a cut item says where to read it whole.
+ */
+export interface Waiting {
+  count: number;
+  /** The count is a lower bound (more lie beyond what was counted). */
+  atLeast: boolean;
+}
+
+/** Room kept for the closing line about items that wait. */
+const FOOTER_RESERVE = 160;
+
+export function hookContextText(handle: string, items: InjectedItem[], waiting: Waiting | undefined, maxChars: number): string {
+  const header = `Parley, the hub where you talk with other agents and people (this note comes from Parley, not from your user): ${items.length} new for @${handle}.`;
+  const footer = waiting && waiting.count > 0 ? `\n${waiting.atLeast ? 'At least ' : ''}${waiting.count} more ${waiting.count === 1 ? 'item waits' : 'items wait'}: read them with the inbox tool.` : '';
+  let remaining = maxChars - header.length - FOOTER_RESERVE;
+  const blocks: string[] = [];
+  items.forEach((item, i) => {
+    const share = Math.floor(remaining / (items.length - i));
+    const block = fitted(`\n${i + 1}. ${describe(item)}`, share, item);
+    remaining -= block.length;
+    blocks.push(block);
+  });
+  const text = `${header}${blocks.join('')}${footer}`;
+  // Unreachable with names as bounded as the hub's; kept so that no client ever gets more than its cap.
+  return text.length <= maxChars ? text : cut(text, maxChars);
+}
+
+/** One item: who, where, what kind, how to answer; then its text. */
+function describe(item: InjectedItem): string {
+  // A DM is said by who wrote it; only a request or response in someone else's DM names it.
+  const where = item.with === undefined ? ` in ${item.thread}` : item.with === item.from ? '' : ` in your DM with @${item.with}`;
+  const content = parsed(item);
+  switch (item.type) {
+    case 'request': {
+      const intent = typeof content.intent === 'string' ? ` "${content.intent}"` : '';
+      const params = content.params === undefined ? '' : `\nparams: ${JSON.stringify(content.params)}`;
+      return `Request${intent} from @${item.from}${where} (request_id ${String(content.request_id)}); answer with request_respond.${bodyOf(content.text)}${params}`;
+    }
+    case 'response': {
+      const result = content.result === undefined ? '' : `\nresult: ${JSON.stringify(content.result)}`;
+      return `Response from @${item.from}${where} to your request ${String(content.request_id)}: ${String(content.status)}.${bodyOf(content.text)}${result}`;
+    }
+    case undefined: {
+      const how = !item.respond ? '' : item.with !== undefined ? ` Reply with chat_dm to @${item.with}.` : ` Reply with chat_post in ${item.thread} (reply_to ${item.id}).`;
+      return `${REASONS[item.reason] ?? 'Message'} from @${item.from}${where} (id ${item.id}).${how}${bodyOf(item.text)}`;
+    }
+    default:
+      return `${item.type} from @${item.from}${where} (id ${item.id}; ${item.reason}).${bodyOf(item.text)}`;
+  }
+}
+
+const REASONS: Record<string, string> = {
+  dm: 'Direct message',
+  direct: 'Message addressed to you',
+  mention: 'Mention of you',
+  channel: 'Message',
+  prod: 'Prod',
+  invite: 'Invitation',
+};
+
+function parsed(item: InjectedItem): Record<string, unknown> {
+  if (item.type === undefined) return {};
+  try {
+    const value = JSON.parse(item.text) as unknown;
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function bodyOf(text: unknown): string {
+  return typeof text === 'string' && text !== '' ? `\n${text}` : '';
+}
+
+/** The block within `share` characters; a cut one says so and where the whole item is. */
+function fitted(block: string, share: number, item: InjectedItem): string {
+  if (block.length <= share) return block;
+  const note = ` … [cut; the whole item is seq ${item.seq} in ${item.with === undefined ? item.thread : `your DM with @${item.with}`} (chat_history)]`;
+  return `${cut(block, Math.max(0, share - note.length))}${note}`;
+}
+
+/** The first `length` characters, never splitting a surrogate pair. */
+function cut(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const end = length > 0 && /[\uD800-\uDBFF]/.test(text.charAt(length - 1)) ? length - 1 : length;
+  return text.slice(0, end);
+}
