@@ -1,12 +1,14 @@
+import { parse, TomlError } from 'smol-toml';
 import { ParleyError } from '../errors/parley-error.js';
 import type { TomlFileSpec } from './spec.js';
 
 /**
  * Parley's part of a TOML config (Codex's config.toml) as one managed block
- * appended to the file between two marker comments. No TOML library is among
- * Parley's dependencies, and a block keeps the user's own text exactly as it
- * was: install appends or replaces the block, uninstall cuts it out. The
- * block holds only one table whose values this module writes itself.
+ * appended to the file between two marker comments: a block keeps the user's
+ * own text exactly as it was (comments, order, layout), where parsing and
+ * writing the whole file back would not. install appends or replaces the
+ * block, uninstall cuts it out; the file is parsed (smol-toml) only to refuse
+ * one that is not TOML or already holds the table, and to check the result.
  */
 export const TOML_BEGIN = '# BEGIN parley (managed by "parley install"; "parley uninstall codex" removes it)';
 export const TOML_END = '# END parley';
@@ -34,42 +36,44 @@ function findBlock(text: string): { start: number; end: number } | undefined {
   return { start, end: lineEnd < 0 ? text.length : lineEnd + 1 };
 }
 
-/** A dotted key or table name without quotes and spaces: `mcp_servers."parley"` → `mcp_servers.parley`. */
-const normalKey = (key: string): string => key.replace(/["'\s]/g, '');
-
-/** Refuses a file that already defines `table` (or a key inside it) outside the block, or its parent as an inline table. */
-function checkFreeTable(file: string, text: string, table: string): void {
-  const parent = table.split('.').slice(0, -1).join('.');
-  let current = '';
-  for (const line of text.split('\n')) {
-    const header = /^\s*\[\[?([^\]]+)\]\]?\s*(#.*)?$/.exec(line);
-    let defined: string | undefined;
-    if (header) {
-      current = normalKey(header[1]!);
-      defined = current;
-    } else {
-      const key = /^\s*([A-Za-z0-9_.\-"' ]+?)\s*=/.exec(line);
-      if (key) defined = current ? `${current}.${normalKey(key[1]!)}` : normalKey(key[1]!);
-    }
-    if (defined === undefined) continue;
-    if (defined === table || defined.startsWith(`${table}.`)) {
-      throw new ParleyError('CONFLICT', `${file} already defines [${table}] outside Parley's managed block; remove it (or rename the server), then install again. Nothing was written.`, { field: file });
-    }
-    if (!header && parent && defined === parent) {
-      throw new ParleyError('CONFLICT', `${file} defines ${parent} as an inline table, which cannot take [${table}]; write it as [${parent}.NAME] tables, then install again. Nothing was written.`, { field: file });
-    }
+/** The parsed document, or a clear refusal naming the file and where TOML says it is wrong. */
+function parsed(file: string, text: string): Record<string, unknown> {
+  try {
+    return parse(text) as Record<string, unknown>;
+  } catch (error) {
+    const where = error instanceof TomlError ? ` at line ${error.line}, column ${error.column}` : '';
+    const why = ((error as Error).message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
+    throw new ParleyError('CONFIG_INVALID', `${file} is not valid TOML${where} (${why}); fix it or move it away, then run the command again. Nothing was written.`, { field: file });
   }
+}
+
+/** The value at a dotted path of a parsed document (`mcp_servers.parley`), if any. */
+function valueAt(document: Record<string, unknown>, table: string): unknown {
+  return table.split('.').reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), document);
 }
 
 export function addTomlBlock(file: string, text: string | undefined, spec: TomlFileSpec): string {
   const block = `${TOML_BEGIN}\n${spec.body}${TOML_END}\n`;
   const base = text ?? '';
   const found = findBlock(base);
-  if (found) return base.slice(0, found.start) + block + base.slice(found.end);
-  checkFreeTable(file, base, spec.table);
-  if (base === '') return block;
+  const own = found ? base.slice(0, found.start) + base.slice(found.end) : base;
+  // The user's own part must be TOML, and must not already hold the table: it would be a second definition.
+  if (valueAt(parsed(file, own), spec.table) !== undefined) {
+    throw new ParleyError('CONFLICT', `${file} already defines [${spec.table}] outside Parley's managed block; remove it (or rename the server), then install again. Nothing was written.`, { field: file });
+  }
+  let result: string;
+  if (found) result = base.slice(0, found.start) + block + base.slice(found.end);
+  else if (base === '') result = block;
   // A blank line sets the block apart; a file without a final newline gets one first.
-  return `${base}${base.endsWith('\n') ? '' : '\n'}\n${block}`;
+  else result = `${base}${base.endsWith('\n') ? '' : '\n'}\n${block}`;
+  // What TOML cannot extend (the parent written as an inline table or a value) shows up only in the whole.
+  try {
+    parse(result);
+  } catch {
+    const parent = spec.table.split('.').slice(0, -1).join('.');
+    throw new ParleyError('CONFLICT', `${file} defines ${parent} in a form that cannot take [${spec.table}] (an inline table, say); write it as [${parent}.NAME] tables, then install again. Nothing was written.`, { field: file });
+  }
+  return result;
 }
 
 /** The text without the block (and the blank line install put before it); unchanged when the markers are gone. */
