@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_HOME_DIRNAME, DEFAULT_URL } from '../config/defaults.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { CLIENTS, isClientName } from '../install/clients.js';
@@ -145,6 +144,7 @@ export async function install(argv: string[]): Promise<number> {
   const session = values.session === undefined ? undefined : validated(SessionNameSchema, values.session, '--session');
   const home = resolveHome(values.home);
   const url = hubUrl(values);
+  const explicitUrl = typeof values.url === 'string' && values.url ? values.url : process.env.PARLEY_URL || undefined;
   const spec = CLIENTS[target.client];
   const context: InstallContext = {
     scope: target.scope,
@@ -154,8 +154,10 @@ export async function install(argv: string[]): Promise<number> {
       bin: PARLEY_BIN,
       handle,
       ...(session === undefined || session === 'default' ? {} : { session }),
-      ...(home === path.join(os.homedir(), DEFAULT_HOME_DIRNAME) ? {} : { home }),
-      ...(url === DEFAULT_URL ? {} : { url }),
+      // Always the home, so a PARLEY_HOME in the client's environment cannot send the agent elsewhere;
+      // the URL only when one was given: otherwise the hub is found through the home, on whatever port it runs.
+      home,
+      ...(explicitUrl === undefined ? {} : { url }),
     },
     timing: hookTiming(loadConfig({ home })),
   };

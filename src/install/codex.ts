@@ -32,7 +32,8 @@ export const codex: ClientSpec = {
   name: 'codex',
   title: 'Codex CLI',
   files: (context) => {
-    const folder = path.join(context.scope === 'user' ? os.homedir() : context.root, '.codex');
+    // Codex keeps its user config in $CODEX_HOME, ~/.codex when unset.
+    const folder = context.scope === 'user' ? process.env.CODEX_HOME || path.join(os.homedir(), '.codex') : path.join(context.root, '.codex');
     const server = mcpServerCommand(context.launch);
     return [
       {

@@ -17,7 +17,8 @@ function identityOptions(launch: Launch): string[] {
     '--as',
     launch.handle,
     ...(launch.session === undefined ? [] : ['--session', launch.session]),
-    ...(launch.home === undefined ? [] : ['--home', launch.home]),
+    '--home',
+    launch.home,
     ...(launch.url === undefined ? [] : ['--url', launch.url]),
   ];
 }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { ParleyError } from '../errors/parley-error.js';
+import { shellQuote } from './command-line.js';
 import { checkFolders, makeParents, readText, removeEmptyFolders, writeText } from './files.js';
 import { jsonStyleOf, NEW_FILE_STYLE, parseJsonObject, sameJson, serializeJson, type JsonObject } from './json-document.js';
 import { addToJson, removeFromJson } from './json-merge.js';
@@ -56,7 +57,7 @@ export function planInstall(spec: ClientSpec, context: InstallContext, installs:
 }
 
 function scopeWords(context: InstallContext): string {
-  return context.scope === 'user' ? ' --user' : ` --dir ${context.root}`;
+  return context.scope === 'user' ? ' --user' : ` --dir ${shellQuote(context.root)}`;
 }
 
 /**

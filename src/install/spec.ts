@@ -17,9 +17,9 @@ export interface Launch {
   handle: string;
   /** Named only when not "default". */
   session?: string;
-  /** Named only when not ~/.parley. */
-  home?: string;
-  /** Named only when not the default address. */
+  /** Always named: a PARLEY_HOME in the client's environment must not move the agent to another home. */
+  home: string;
+  /** Named only when the install was given one (--url or PARLEY_URL); otherwise the hub is found through the home. */
   url?: string;
 }
 

@@ -143,7 +143,7 @@ describe('parley install', () => {
     for (const client of ['claude', 'codex', 'gemini', 'cursor']) {
       const dry = await runParley(['install', client, '--as', 'coder-1', '--dry-run'], box.home, empty);
       expect(dry.status, dry.stderr).toBe(0);
-      const printed = dry.stdout.replaceAll(BIN, '/opt/parley/bin/parley').replaceAll(process.execPath, '/usr/local/bin/node').replaceAll(`${empty}/`, '');
+      const printed = dry.stdout.replaceAll(BIN, '/opt/parley/bin/parley').replaceAll(process.execPath, '/usr/local/bin/node').replaceAll(`${empty}/`, '').replaceAll(path.join(box.home, '.parley'), '/home/me/.parley');
       const files = [...printed.matchAll(/^--- create (\S+):\n([\s\S]*?)(?=^--- |^record the install)/gm)];
       expect(files.length).toBeGreaterThan(0);
       for (const [, file, body] of files) expect(readme, `${client} ${file}`).toContain(`\`${file}\`:\n\n\`\`\`${file!.endsWith('.toml') ? 'toml' : 'json'}\n${body}\`\`\``);

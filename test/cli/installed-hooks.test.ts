@@ -101,4 +101,25 @@ describe('installed hooks', () => {
     expect(second.status, second.stderr).toBe(0);
     expect(second.stdout.trim()).toBe(nothing);
   });
+
+  it("hooks - a home and project whose paths hold a space and a single quote: the installed hook still reaches that home's hub through sh -c, whatever PARLEY_HOME says", async () => {
+    const oddHome = path.join(base, "it's a home");
+    const oddHub = await startServe(oddHome);
+    const boss = await joinOver(oddHub, { handle: 'boss', profile: { kind: 'human' } });
+    const box = sandbox(base, "odd 'project'");
+    const installed = await runParley(['install', 'claude', '--as', 'quoted', '--dir', box.project, '--home', oddHome], box.home, box.project);
+    expect(installed.status, installed.stderr).toBe(0);
+    expect((await restCall(oddHub, boss, 'POST', '/dm', { to: 'quoted', text: 'found you' })).status).toBe(201);
+
+    const command = commandFor(path.join(box.project, '.claude/settings.local.json'), 'PostToolUse', 'quoted');
+    expect(command).toContain(`--home '${base}/it'\\''s a home'`);
+    const env: Record<string, string> = clientEnv(box.home);
+    for (const key of Object.keys(env)) if (key.startsWith('CURSOR_')) delete env[key];
+    // The written --home wins over a PARLEY_HOME the client's environment may carry.
+    env.PARLEY_HOME = path.join(base, 'some-other-home');
+    const stdin = CLIENTS[0].stdin(box.project);
+    const run = spawnSync('sh', ['-c', command], { input: JSON.stringify(stdin), env, cwd: box.project, encoding: 'utf8', timeout: 20_000 });
+    expect(run.status, run.stderr).toBe(0);
+    expect(((JSON.parse(run.stdout) as Json).hookSpecificOutput as Json).additionalContext).toContain('found you');
+  });
 });
