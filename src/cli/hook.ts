@@ -1,12 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import {
-  CONFIG_FILENAME,
-  DEFAULT_AGENTS_STAY_AVAILABLE_SECONDS,
   HOOK_MAX_STDIN_BYTES,
   HOOK_REQUEST_TIMEOUT_MS,
+  HOOK_STDIN_TIMEOUT_MS,
   HOOK_STOP_TIMEOUT_MARGIN_MS,
+  MAX_AGENTS_STAY_AVAILABLE_SECONDS,
 } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
 import { loadToken } from './credentials.js';
@@ -39,7 +37,8 @@ the agent's new inbox items (high and normal, each once) as added context
 between tool calls and on a prompt; at a stop, the new items as the reason to
 go on. An agent in the hub's agents.stayAvailable waits at a stop, up to
 agents.stayAvailableSeconds, for a message to arrive; at most
-agents.maxStopContinuations stops in a row are blocked.
+agents.maxStopContinuations stops in a row are blocked. Inside a coordinator
+run (PARLEY_DEPTH set) a stop neither waits nor blocks.
 
 Clients and events (the client's own spelling, e.g. PostToolUse, works too):
 ${Object.entries(CLIENT_EVENTS)
@@ -50,7 +49,8 @@ Prints nothing (Cursor: {}) when nothing is new. Exits 0 when the hub is down
 or answers with an error (one line on stderr), so the agent works on; exits 1
 for a mistake in the command itself, which every client shows without
 blocking (exit 2 would block the agent). "parley hook claude" does nothing
-under Cursor (CURSOR_VERSION set), which also runs Claude Code's hooks.
+for Cursor's events (CURSOR_VERSION set and Cursor's event JSON): Cursor
+also runs Claude Code's hooks.
 
   --as HANDLE      The participant (its token from "parley join", kept in the home)
   --session NAME   The Parley session (default "default")
@@ -99,8 +99,36 @@ export async function hook(argv: string[]): Promise<number> {
   const { as: handle, session = 'default', home: homeFlag, url: urlFlag } = parsed.values;
   if (!handle) return usage('--as HANDLE is required (the participant whose hook this is)');
   if (urlFlag !== undefined && !isHttpUrl(urlFlag)) return usage(`--url "${urlFlag}" is not an http:// or https:// URL`);
-  // Cursor runs Claude Code's hooks too: they are Claude's participant's, not this agent's.
-  if (client === 'claude' && process.env.CURSOR_VERSION) return EXIT_OK;
+  // The event JSON is read whole on every event, while the hub is asked: a client's write to a hook that exits
+  // first fails once past the pipe's buffer (64 KiB), and Codex then counts the hook as failed and drops its
+  // output, when the hub has already recorded the items in it as injected.
+  const input = readInput();
+  const outcome = await respond({ client, event, handle, session, homeFlag, urlFlag }, input);
+  await input;
+  if (outcome.stderr !== undefined) process.stderr.write(`parley hook: ${outcome.stderr}\n`);
+  if (outcome.stdout !== undefined) process.stdout.write(`${outcome.stdout}\n`);
+  return EXIT_OK;
+}
+
+interface HookCall {
+  client: ClientName;
+  event: NonNullable<ReturnType<typeof eventOf>>;
+  handle: string;
+  session: string;
+  homeFlag: string | undefined;
+  urlFlag: string | undefined;
+}
+
+/** What the hook prints: its answer on stdout, a run-time problem as one line on stderr. */
+interface Outcome {
+  stdout?: string;
+  stderr?: string;
+}
+
+async function respond({ client, event, handle, session, homeFlag, urlFlag }: HookCall, input: Promise<EventInput>): Promise<Outcome> {
+  // Cursor runs Claude Code's hooks too, with its own event JSON: they are Claude's participant's, not this agent's.
+  // CURSOR_VERSION alone is not enough: Cursor's terminal may export it to a Claude Code started there.
+  if (client === 'claude' && process.env.CURSOR_VERSION && isCursorEvent((await input).text)) return {};
 
   const home = resolveHome(homeFlag);
   const address = hubAddress({ url: urlFlag, home }, process.env);
@@ -108,10 +136,15 @@ export async function hook(argv: string[]): Promise<number> {
   const token = loadToken(home, session, handle);
   if (!token) return problem(`no token for "${handle}" in session "${session}" in ${home}; run "parley join ${handle}${session === 'default' ? '' : ` --session ${session}`}" with the same home`, client);
 
-  // A tool run needs nothing from the event JSON (the clients let a hook leave its stdin unread, as "echo" would): not read.
-  const facts = event.hub === 'tool' ? {} : factsOf(await readInput());
-  const body = JSON.stringify({ event: event.hub, ...facts });
-  const timeoutMs = event.hub === 'stop' ? stopWaitMs(home) + HOOK_STOP_TIMEOUT_MARGIN_MS : HOOK_REQUEST_TIMEOUT_MS;
+  // A tool run needs nothing from the event JSON, so it is asked for while the JSON is read.
+  const facts = event.hub === 'tool' ? {} : factsOf(await input);
+  // Inside a coordinator run (which sets PARLEY_DEPTH for its adapter), the coordinator answers for the run: the
+  // stop neither waits (the run would be killed as timed out) nor blocks, and the hub still learns the agent stopped.
+  const stopWaits = event.hub === 'stop' && !process.env.PARLEY_DEPTH;
+  const body = JSON.stringify({ event: event.hub, ...facts, ...(event.hub === 'stop' && !stopWaits ? { wait: false } : {}) });
+  // A stop waits as long as the hub's own setting says, unknown here: the hub's longest allowed wait bounds it, and
+  // before that the client's hook timeout, or the hub's wait ending, or the hub ending it when the hook goes away.
+  const timeoutMs = stopWaits ? MAX_AGENTS_STAY_AVAILABLE_SECONDS * 1000 + HOOK_STOP_TIMEOUT_MARGIN_MS : HOOK_REQUEST_TIMEOUT_MS;
   let answer: HubAnswer;
   try {
     answer = await post(`${address.url.replace(/\/+$/, '')}/api/v1/agent/hook`, token, body, timeoutMs);
@@ -122,8 +155,7 @@ export async function hook(argv: string[]): Promise<number> {
     return problem(message, client);
   }
   const output = clientOutput(client, event, answer);
-  if (output !== undefined) process.stdout.write(`${output}\n`);
-  return EXIT_OK;
+  return output === undefined ? {} : { stdout: output };
 }
 
 function usage(message: string): number {
@@ -132,36 +164,55 @@ function usage(message: string): number {
 }
 
 /** A problem at run time: one line on stderr, the client's "nothing" on stdout, exit 0. */
-function problem(message: string, client: ClientName): number {
-  process.stderr.write(`parley hook: ${message}\n`);
-  return quiet(client);
+function problem(message: string, client: ClientName): Outcome {
+  return { ...quiet(client), stderr: message };
 }
 
-function quiet(client: ClientName): number {
+function quiet(client: ClientName): Outcome {
   const output = silentOutput(client);
-  if (output !== undefined) process.stdout.write(`${output}\n`);
-  return EXIT_OK;
+  return output === undefined ? {} : { stdout: output };
 }
 
-/** All of stdin, as the client writes it, keeping the first HOOK_MAX_STDIN_BYTES (the rest is read and dropped). */
-function readInput(): Promise<{ text: string; whole: boolean }> {
+/** Cursor's event JSON (it runs Claude Code's hooks too): its own fields, which Claude Code's events do not carry. */
+function isCursorEvent(text: string): boolean {
+  return /"(cursor_version|conversation_id)"\s*:/.test(text);
+}
+
+interface EventInput {
+  text: string;
+  /** All of it was read (then it can be parsed whole). */
+  whole: boolean;
+}
+
+/**
+ * Stdin, as the client writes it, to its end: the first HOOK_MAX_STDIN_BYTES
+ * kept (the rest read and dropped), for HOOK_STDIN_TIMEOUT_MS at most (a
+ * client that keeps it open gets what it wrote by then read).
+ */
+function readInput(): Promise<EventInput> {
   const stdin = process.stdin;
   if (stdin.isTTY) return Promise.resolve({ text: '', whole: true });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const finish = (ended: boolean): void => {
+      clearTimeout(timer);
+      // Read no further, so that the hook can end.
+      if (!ended) stdin.destroy();
+      resolve({ text: Buffer.concat(chunks).toString('utf8'), whole: ended && size <= HOOK_MAX_STDIN_BYTES });
+    };
+    const timer = setTimeout(() => finish(false), HOOK_STDIN_TIMEOUT_MS);
     stdin.on('data', (chunk: Buffer) => {
       if (size < HOOK_MAX_STDIN_BYTES) chunks.push(chunk);
       size += chunk.length;
     });
-    const done = (): void => resolve({ text: Buffer.concat(chunks).toString('utf8'), whole: size <= HOOK_MAX_STDIN_BYTES });
-    stdin.once('end', done);
-    stdin.once('error', done);
+    stdin.once('end', () => finish(true));
+    stdin.once('error', () => finish(false));
   });
 }
 
 /** The fields the hub needs: the client's session id (Cursor: conversation_id), stop_hook_active, loop_count. */
-function factsOf(input: { text: string; whole: boolean }): ClientFacts {
+function factsOf(input: EventInput): ClientFacts {
   let event: Record<string, unknown> = {};
   try {
     const value = JSON.parse(input.text) as unknown;
@@ -189,24 +240,6 @@ function leadingFields(text: string): Record<string, unknown> {
     }
   }
   return fields;
-}
-
-/**
- * The hub's stop wait, as the home's config says (agents.stayAvailableSeconds,
- * or its environment variable), so that the stop request waits a little longer
- * than the hub does and never forever.
- */
-function stopWaitMs(home: string): number {
-  const fromEnv = Number(process.env.PARLEY_AGENTS_STAY_AVAILABLE_SECONDS);
-  if (process.env.PARLEY_AGENTS_STAY_AVAILABLE_SECONDS && Number.isFinite(fromEnv)) return fromEnv * 1000;
-  try {
-    const config = JSON.parse(fs.readFileSync(path.join(home, CONFIG_FILENAME), 'utf8')) as { agents?: { stayAvailableSeconds?: unknown } };
-    const seconds = config.agents?.stayAvailableSeconds;
-    if (typeof seconds === 'number' && Number.isFinite(seconds)) return seconds * 1000;
-  } catch {
-    // No config file, or not JSON: the hub runs on its defaults (or will refuse it).
-  }
-  return DEFAULT_AGENTS_STAY_AVAILABLE_SECONDS * 1000;
 }
 
 /** One POST over node:http (fetch's client would cost more to load than the request takes); rejects with "unreachable" when no hub answers. */

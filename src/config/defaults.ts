@@ -106,7 +106,7 @@ export const DEFAULT_AGENT_WAKE_ON = 'all' as const;
 export const DEFAULT_AGENTS_STAY_AVAILABLE: readonly string[] = [];
 /** How long a stop hook of an available agent waits for a message before it lets the agent stop. */
 export const DEFAULT_AGENTS_STAY_AVAILABLE_SECONDS = 300;
-/** Stops blocked in a row (no prompt from the human in between) before the hub lets the next one through. */
+/** Stops blocked in a row (none let through in between) before the hub lets the next one through. */
 export const DEFAULT_AGENTS_MAX_STOP_CONTINUATIONS = 5;
 /** The longest stop wait a config may ask for. */
 export const MAX_AGENTS_STAY_AVAILABLE_SECONDS = 3600;
@@ -118,10 +118,12 @@ export const HOOK_MAX_ITEMS = 20;
 export const HOOK_TRACKED_CLIENT_SESSIONS = 10_000;
 /** The hook's request to the hub for events that do not wait (a tool run, a prompt): a hook must not hold its agent up. */
 export const HOOK_REQUEST_TIMEOUT_MS = 5_000;
-/** What a stop hook's request allows beyond the hub's stop wait before giving up. */
+/** What a stop hook's request allows beyond the longest stop wait a hub may have (its own setting is the hub's, unknown to the hook). */
 export const HOOK_STOP_TIMEOUT_MARGIN_MS = 10_000;
 /** The event JSON a hook reads from its client at most (more is read and dropped). */
 export const HOOK_MAX_STDIN_BYTES = 1024 * 1024;
+/** How long a hook reads its event JSON at most: a client that keeps stdin open must not hold the hook (it goes on with what came). */
+export const HOOK_STDIN_TIMEOUT_MS = 5_000;
 
 // Store.
 /** WAL + NORMAL: a process crash loses nothing acknowledged; only an OS crash or power loss can drop the last commits. */

@@ -94,7 +94,7 @@ export const ROUTES: readonly RouteDoc[] = [
     method: 'post',
     path: '/api/v1/agent/hook',
     summary:
-      "What an agent CLI's hook (parley hook) calls once per run: event tool or prompt shows the agent thinking; the new waking items, each once (injected), come back as {injected,text?} with text a short context within 10,000 characters; at stop, new items (or, for a handle in agents.stayAvailable, one arriving within agents.stayAvailableSeconds while it shows listening) come back with block:true, at most agents.maxStopContinuations times in a row per client session (counted again from a prompt or session-start); session-end shows it offline unless a live connection holds it",
+      "What an agent CLI's hook (parley hook) calls once per run: event tool or prompt shows the agent thinking; the new waking items, each once (injected), come back as {injected,text?} with text a short context within 10,000 characters; at stop, new items (or, for a handle in agents.stayAvailable, one arriving within agents.stayAvailableSeconds while it shows listening) come back with block:true, at most agents.maxStopContinuations times in a row per client session (counted again once a stop is let through, or at session-start or session-end); a stop with wait:false (inside a coordinator run) neither waits nor blocks; session-end shows it offline unless a live connection holds it",
     body: AgentHookInputSchema,
   },
   { method: 'get', path: '/api/v1/stream', summary: 'Live events as Server-Sent Events (id = seq; resume with Last-Event-ID)', query: ['since', 'thread', 'inbox', 'events_only'] },

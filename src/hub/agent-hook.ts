@@ -16,9 +16,12 @@ import type { Seat } from './seat.js';
  * new waking inbox items as context, each once (injected). At a stop, new
  * items keep the agent going (block); an agent configured to stay available
  * (agents.stayAvailable) waits, listening, up to agents.stayAvailableSeconds
- * for one. Stops blocked in a row are capped (agents.maxStopContinuations)
- * per client session, counted again from a prompt or a new session, so a
- * hook can never keep an agent going forever. A session's end shows the agent
+ * for one; a stop that says not to wait (a coordinator run's) is let through.
+ * Stops blocked in a row are capped (agents.maxStopContinuations) per client
+ * session, counted again once a stop is let through or a session starts or
+ * ends — not from a prompt: Gemini CLI fires its BeforeAgent again for each
+ * continuation, and Cursor has no prompt hook — so a hook can never keep an
+ * agent going forever. A session's end shows the agent
  * offline unless another live connection holds it.
  */
 export async function agentHook(ctx: HubContext, seat: Seat, input: AgentHookInput, signal?: AbortSignal): Promise<AgentHookResult> {
@@ -31,7 +34,6 @@ export async function agentHook(ctx: HubContext, seat: Seat, input: AgentHookInp
       ctx.stopContinuations.reset(me, clientSession);
       return injectNow(ctx, seat);
     case 'prompt':
-      ctx.stopContinuations.reset(me, clientSession);
       report(ctx, seat, 'thinking');
       return injectNow(ctx, seat);
     case 'tool':
@@ -46,15 +48,17 @@ export async function agentHook(ctx: HubContext, seat: Seat, input: AgentHookInp
   }
 }
 
-async function stop(ctx: HubContext, seat: Seat, clientSession: string, input: { stop_hook_active?: boolean; loop_count?: number }, signal?: AbortSignal): Promise<AgentHookResult> {
+async function stop(
+  ctx: HubContext,
+  seat: Seat,
+  clientSession: string,
+  input: { stop_hook_active?: boolean; loop_count?: number; wait?: boolean },
+  signal?: AbortSignal,
+): Promise<AgentHookResult> {
   const me = seat.participant.id;
   // The larger of the hub's count and the client's: either may have been lost (a hub restart, a client that does not say).
   const inARow = Math.max(ctx.stopContinuations.count(me, clientSession), input.loop_count ?? 0, input.stop_hook_active ? 1 : 0);
-  if (inARow >= ctx.config.agents.maxStopContinuations) {
-    // Let the stop through, leaving new items in the inbox for the agent's next turn.
-    endActivity(ctx, seat);
-    return { injected: 0 };
-  }
+  if (input.wait === false || inARow >= ctx.config.agents.maxStopContinuations) return letThrough(ctx, seat, clientSession);
   let result = await injectNow(ctx, seat);
   if (result.injected === 0 && staysAvailable(ctx, seat)) {
     report(ctx, seat, 'listening');
@@ -68,13 +72,17 @@ async function stop(ctx: HubContext, seat: Seat, clientSession: string, input: {
       release();
     }
   }
-  if (result.injected === 0) {
-    endActivity(ctx, seat);
-    return result;
-  }
+  if (result.injected === 0) return letThrough(ctx, seat, clientSession);
   ctx.stopContinuations.blocked(me, clientSession);
   report(ctx, seat, 'thinking');
   return { ...result, block: true };
+}
+
+/** The agent stops, ending its run of blocked stops; new items wait in the inbox for its next turn. */
+function letThrough(ctx: HubContext, seat: Seat, clientSession: string): AgentHookResult {
+  ctx.stopContinuations.reset(seat.participant.id, clientSession);
+  endActivity(ctx, seat);
+  return { injected: 0 };
 }
 
 /** The new waking items, each once, as context text (nothing when none is new). */

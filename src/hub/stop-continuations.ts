@@ -1,8 +1,8 @@
 /**
  * Stops an agent's stop hook blocked in a row, per participant and client
  * session, kept in memory: what keeps a hook that makes the agent go on from
- * looping forever. A prompt from the human (or a new session) starts the count
- * again. Bounded: past `capacity` client sessions, the least recently counted
+ * looping forever. A stop let through (or a session's start or end) starts the
+ * count again. Bounded: past `capacity` client sessions, the least recently counted
  * is forgotten (it then counts from zero, still bounded by the client's own
  * facts: stop_hook_active, Cursor's loop_count).
  */
@@ -26,7 +26,7 @@ export class StopContinuations {
     return next;
   }
 
-  /** The run of blocked stops ends (a prompt, a new or ended session). */
+  /** The run of blocked stops ends (a stop let through, a new or ended session). */
   reset(participant: string, clientSession: string): void {
     this.#counts.delete(keyOf(participant, clientSession));
   }

@@ -18,6 +18,8 @@ export const AgentHookInputSchema = z.strictObject({
   stop_hook_active: z.boolean().optional(),
   /** Cursor: follow-ups its stop hooks already triggered in this conversation. */
   loop_count: z.number().int().min(0).max(1_000_000).optional(),
+  /** Stop events: false inside a coordinator run, which answers for the agent: the stop neither waits nor blocks. */
+  wait: z.boolean().optional(),
 });
 export type AgentHookInput = z.input<typeof AgentHookInputSchema>;
 

@@ -17,8 +17,8 @@ let hub: RunningHub;
 let home: string;
 let cleanup: () => void = () => undefined;
 
-/** Agents on this hub: "waiter" and "capped" stay available at stop (1 s), at most 2 stops in a row are blocked. */
-const CONFIG = { agents: { stayAvailable: ['waiter', 'capped'], stayAvailableSeconds: 1, maxStopContinuations: 2 } };
+/** Agents on this hub: "waiter", "capped", "patient" and "coordinated" stay available at stop (1 s), at most 2 stops in a row are blocked. */
+const CONFIG = { agents: { stayAvailable: ['waiter', 'capped', 'patient', 'coordinated'], stayAvailableSeconds: 1, maxStopContinuations: 2 } };
 
 beforeAll(async () => {
   ({ home, cleanup } = tempHome());
@@ -108,6 +108,26 @@ function runHook(args: string[], event: unknown, env: NodeJS.ProcessEnv = client
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
+/**
+ * Runs a hook as Codex does: the event JSON written whole, a write error (EPIPE: the hook went away without
+ * reading it all) being the hook's failure. `keepOpen` leaves stdin open after the JSON, as a client may.
+ */
+async function runHookStrictly(args: string[], json: string, options: { keepOpen?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<HookRun & { writeError?: string }> {
+  const child = track(spawn(process.execPath, [BIN, 'hook', ...args], { env: options.env ?? clientEnv(), stdio: ['pipe', 'pipe', 'pipe'] }));
+  let stdout = '';
+  let stderr = '';
+  let writeError: string | undefined;
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin!.on('error', (error: NodeJS.ErrnoException) => (writeError ??= error.code ?? error.message));
+  const written = new Promise<void>((resolve) => child.stdin!.write(json, () => resolve()));
+  if (!options.keepOpen) child.stdin!.end();
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  await written;
+  child.stdin!.destroy();
+  return { code, stdout, stderr, ...(writeError === undefined ? {} : { writeError }) };
+}
+
 /** The hook of `handle` for one client event, with the home and hub given as flags. */
 function hookOf(handle: string, session?: string) {
   const flags = ['--as', handle, ...(session === undefined ? [] : ['--session', session]), '--home', home, '--url', hub.url];
@@ -134,6 +154,7 @@ async function presenceOf(handle: string): Promise<Json | undefined> {
 beforeAll(() => {
   join('human', '--kind', 'human');
   for (const handle of ['coder', 'waiter', 'capped', 'verbose', 'gem', 'cur', 'cdx', 'under-cursor', 'active']) join(handle);
+  for (const handle of ['piped', 'held-open', 'gem-capped', 'cur-capped', 'coordinated', 'patient', 'cursor-terminal']) join(handle);
   // Channel posts go to a session of their own, so that they wake no agent of the other tests.
   join('side-human', '--kind', 'human', '--session', 'side');
   join('quiet', '--wake-on', 'addressed', '--session', 'side');
@@ -208,7 +229,7 @@ describe('parley hook', () => {
     expect(await presenceOf('waiter')).toMatchObject({ state: 'thinking' });
   });
 
-  it('hook - stop: never more than agents.maxStopContinuations blocks in a row; a prompt starts the count again', async () => {
+  it('hook - stop: never more than agents.maxStopContinuations blocks in a row; a stop let through starts the count again', async () => {
     const capped = hookOf('capped');
     const dmCapped = async (text: string): Promise<string> => (await call('human', 'POST', '/dm', { to: 'capped', text })).json.id as string;
     await dmCapped('first');
@@ -220,7 +241,7 @@ describe('parley hook', () => {
     expect(await capped('claude', 'stop', claude.stop('k1', true))).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(((await call('human', 'GET', '/deliveries/sent?state=pending')).json.deliveries as Json[]).map((d) => d.id)).toContain(third);
 
-    // The human's next prompt starts the count again, and brings the waiting message.
+    // The stop let through started the count again; the human's next prompt brings the waiting message.
     expect(contextOf(await capped('claude', 'user-prompt-submit', claude.userPromptSubmit('k1')))).toContain('third');
     await dmCapped('fourth');
     expect(JSON.parse((await capped('claude', 'stop', claude.stop('k1'))).stdout).reason).toContain('fourth');
@@ -280,7 +301,80 @@ describe('parley hook', () => {
     expect(JSON.parse((await cdx('codex', 'stop', codex.stop)).stdout)).toEqual({ decision: 'block', reason: expect.stringContaining('codex stop note') });
   });
 
-  it('hook - "parley hook claude" under Cursor (CURSOR_VERSION set) does nothing: no output, and the item is not taken', async () => {
+  it('hook - an event JSON past the pipe buffer (1 MiB) is read whole on a tool run: the client\'s write completes (no EPIPE) and the DM comes back', async () => {
+    await call('human', 'POST', '/dm', { to: 'piped', text: 'after a 1 MiB tool result' });
+    const big = JSON.stringify({ ...claude.postToolUse('p1'), tool_response: { filePath: '/home/u/proj/big.txt', content: 'y'.repeat(1024 * 1024) } });
+    const run = await runHookStrictly(['claude', 'post-tool-use', '--as', 'piped', '--home', home, '--url', hub.url], big);
+    expect(run.writeError).toBeUndefined();
+    expect(contextOf(run)).toContain('after a 1 MiB tool result');
+  });
+
+  it('hook - a client that keeps stdin open does not hold the hook: it goes on with the event JSON it was given', async () => {
+    await call('human', 'POST', '/dm', { to: 'held-open', text: 'while stdin stays open' });
+    const run = await runHookStrictly(['claude', 'user-prompt-submit', '--as', 'held-open', '--home', home, '--url', hub.url], JSON.stringify(claude.userPromptSubmit('h1')), { keepOpen: true });
+    expect(contextOf(run)).toContain('while stdin stays open');
+  });
+
+  it('hook - gemini: BeforeAgent, fired again for each AfterAgent continuation, does not start the count again; the cap holds', async () => {
+    const gem = hookOf('gem-capped');
+    const dm = async (text: string): Promise<string> => (await call('human', 'POST', '/dm', { to: 'gem-capped', text })).json.id as string;
+    const afterAgent = (active: boolean) => ({ ...gemini.afterAgent, session_id: 'gc1', stop_hook_active: active });
+    const beforeAgent = { ...gemini.beforeAgent, session_id: 'gc1' };
+    await dm('first');
+    expect(JSON.parse((await gem('gemini', 'after-agent', afterAgent(false))).stdout)).toEqual({ decision: 'deny', reason: expect.stringContaining('first') });
+    expect((await gem('gemini', 'before-agent', beforeAgent)).stdout).toBe('');
+    await dm('second');
+    expect(JSON.parse((await gem('gemini', 'after-agent', afterAgent(true))).stdout)).toEqual({ decision: 'deny', reason: expect.stringContaining('second') });
+    expect((await gem('gemini', 'before-agent', beforeAgent)).stdout).toBe('');
+    // Two denied in a row: the cap (2). The stop goes through and the message waits.
+    const third = await dm('third');
+    expect(await gem('gemini', 'after-agent', afterAgent(true))).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(((await call('human', 'GET', '/deliveries/sent?state=pending')).json.deliveries as Json[]).map((d) => d.id)).toContain(third);
+  });
+
+  it('hook - cursor (no prompt hook): after the cap, the stop let through starts the count again, and a later stop blocks', async () => {
+    const cur = hookOf('cur-capped');
+    const stop = (loopCount: number) => ({ ...cursor.stop(loopCount), conversation_id: 'cc1' });
+    await call('human', 'POST', '/dm', { to: 'cur-capped', text: 'one' });
+    expect(JSON.parse((await cur('cursor', 'stop', stop(0))).stdout).followup_message).toContain('one');
+    await call('human', 'POST', '/dm', { to: 'cur-capped', text: 'two' });
+    expect(JSON.parse((await cur('cursor', 'stop', stop(1))).stdout).followup_message).toContain('two');
+    await call('human', 'POST', '/dm', { to: 'cur-capped', text: 'three' });
+    expect((await cur('cursor', 'stop', stop(2))).stdout).toBe('{}\n');
+    // A stop of a later turn, Cursor's own count at 0: the hub's run of blocked stops ended with the stop let through.
+    expect(JSON.parse((await cur('cursor', 'stop', stop(0))).stdout).followup_message).toContain('three');
+  });
+
+  it('hook - stop inside a coordinator run (PARLEY_DEPTH set): neither waits nor blocks, the DM stays pending, and the hub shows the agent stopped; tool runs still inject', async () => {
+    const coordinated = hookOf('coordinated');
+    const inRun = clientEnv({ PARLEY_DEPTH: '1' });
+    await call('human', 'POST', '/dm', { to: 'coordinated', text: 'between tools' });
+    expect(contextOf(await coordinated('claude', 'post-tool-use', claude.postToolUse('r1'), inRun))).toContain('between tools');
+    expect(await presenceOf('coordinated')).toMatchObject({ state: 'thinking', connection: 'connected' });
+    const dm = (await call('human', 'POST', '/dm', { to: 'coordinated', text: 'the coordinator answers this' })).json;
+    expect(await coordinated('claude', 'stop', claude.stop('r1'), inRun)).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(((await call('human', 'GET', '/deliveries/sent?state=pending')).json.deliveries as Json[]).map((d) => d.id)).toContain(dm.id);
+    expect(await presenceOf('coordinated')).toMatchObject({ state: 'offline', connection: 'offline' });
+  });
+
+  it('hook - stop: the hook waits as long as the hub does, whatever the client\'s own environment says of the hub\'s wait', async () => {
+    const patient = hookOf('patient');
+    // The client's environment names another wait than the hub's (here one that would leave the request 5 ms).
+    const stopping = patient('claude', 'stop', claude.stop('pt1'), clientEnv({ PARLEY_AGENTS_STAY_AVAILABLE_SECONDS: '-9.995' }));
+    await expect.poll(async () => await presenceOf('patient'), { timeout: 10_000, interval: 20 }).toMatchObject({ state: 'listening', connection: 'waiting' });
+    const dm = (await call('human', 'POST', '/dm', { to: 'patient', text: 'came during the hub\'s wait' })).json;
+    const run = await stopping;
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ decision: 'block', reason: expect.stringContaining(`(id ${dm.id})`) });
+  });
+
+  it('hook - CURSOR_VERSION in the environment (Cursor\'s terminal) with Claude Code\'s own event: "parley hook claude" works as ever', async () => {
+    await call('human', 'POST', '/dm', { to: 'cursor-terminal', text: 'for Claude in Cursor\'s terminal' });
+    const run = await hookOf('cursor-terminal')('claude', 'post-tool-use', claude.postToolUse('ct1'), clientEnv({ CURSOR_VERSION: '1.7.0' }));
+    expect(contextOf(run)).toContain('for Claude in Cursor\'s terminal');
+  });
+
+  it('hook - "parley hook claude" run by Cursor (CURSOR_VERSION set, Cursor\'s event JSON) does nothing: no output, and the item is not taken', async () => {
     const dm = (await call('human', 'POST', '/dm', { to: 'under-cursor', text: 'for the Claude agent' })).json;
     const run = await hookOf('under-cursor')('claude', 'post-tool-use', { ...cursor.postToolUse }, clientEnv({ CURSOR_VERSION: '1.7.0' }));
     expect(run).toEqual({ code: 0, stdout: '', stderr: '' });

@@ -28,7 +28,7 @@ beforeAll(async () => {
   );
   hub = await startServe(home);
   tokens.human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
-  for (const handle of ['agent', 'leaver', 'busy']) tokens[handle] = await joinOver(hub, { handle });
+  for (const handle of ['agent', 'leaver', 'busy', 'coordinated']) tokens[handle] = await joinOver(hub, { handle });
 }, 30_000);
 
 afterAll(async () => {
@@ -57,12 +57,13 @@ describe('POST /api/v1/agent/hook', () => {
       [{ event: 'stop', stop_hook_active: 'yes' }, 'stop_hook_active'],
       [{ event: 'tool', session: 'x'.repeat(257) }, 'session'],
       [{ event: 'tool', session: 42 }, 'session'],
+      [{ event: 'stop', wait: 'no' }, 'wait'],
     ] as const) {
       const res = await call('agent', 'POST', '/agent/hook', body);
       expect([JSON.stringify(body).slice(0, 40), res.status, res.json.error?.code, res.json.error?.field]).toEqual([JSON.stringify(body).slice(0, 40), 400, 'INVALID_INPUT', field]);
       expect(res.json.error.message).toContain(field);
     }
-    const unknownField = await call('agent', 'POST', '/agent/hook', { event: 'tool', wait: true });
+    const unknownField = await call('agent', 'POST', '/agent/hook', { event: 'tool', verbose: true });
     expect([unknownField.status, unknownField.json.error?.code]).toEqual([400, 'INVALID_INPUT']);
     expect(await pendingIds()).toContain(dm.id);
     expect(await presenceOf('agent')).toMatchObject({ state: 'offline' });
@@ -82,6 +83,20 @@ describe('POST /api/v1/agent/hook', () => {
     expect((await call('agent', 'POST', '/agent/hook', { event: 'stop', session: 'fresh-2', loop_count: 1 })).json).toEqual({ injected: 0 });
     const first = await call('agent', 'POST', '/agent/hook', { event: 'stop', session: 'fresh-3', stop_hook_active: false });
     expect(first.json).toEqual({ injected: 1, block: true, text: expect.stringContaining('before you go') });
+  });
+
+  it('agent hook - a stop with wait false (a coordinator run\'s) is let through at once, though the agent stays available (30 s): nothing taken, the agent shown stopped', async () => {
+    await call('coordinated', 'POST', '/agent/hook', { event: 'tool' });
+    expect(await presenceOf('coordinated')).toMatchObject({ state: 'thinking' });
+    const dm = (await call('human', 'POST', '/dm', { to: 'coordinated', text: 'for the coordinator' })).json;
+    expect((await call('coordinated', 'POST', '/agent/hook', { event: 'stop', session: 'run-1', wait: false })).json).toEqual({ injected: 0 });
+    expect(await pendingIds()).toContain(dm.id);
+    expect(await presenceOf('coordinated')).toMatchObject({ state: 'offline', connection: 'offline' });
+    // With nothing new, no wait either (the request would otherwise last the agent's 30 s).
+    await call('coordinated', 'POST', '/agent/hook', { event: 'tool' });
+    const started = Date.now();
+    expect((await call('coordinated', 'POST', '/agent/hook', { event: 'stop', session: 'run-1', wait: false })).json).toEqual({ injected: 0 });
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('agent hook - a stop wait ends when the hook goes away: the agent is no longer waiting and a later message stays pending', async () => {
