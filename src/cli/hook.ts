@@ -4,11 +4,13 @@ import { parseArgs } from 'node:util';
 import {
   CONFIG_FILENAME,
   DEFAULT_AGENTS_STAY_AVAILABLE_SECONDS,
+  HOOK_CLIENT_CHECK_MS,
   HOOK_MAX_STDIN_BYTES,
   HOOK_REQUEST_TIMEOUT_MS,
   HOOK_STOP_TIMEOUT_MARGIN_MS,
 } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
+import { whenClientGone } from './client-gone.js';
 import { loadToken } from './credentials.js';
 import { CLIENT_EVENTS, clientOutput, eventOf, isClient, silentOutput, type ClientName } from './hook-clients.js';
 import { hubAddress, isHttpUrl } from './live-hub.js';
@@ -112,14 +114,21 @@ export async function hook(argv: string[]): Promise<number> {
   const facts = event.hub === 'tool' ? {} : factsOf(await readInput());
   const body = JSON.stringify({ event: event.hub, ...facts });
   const timeoutMs = event.hub === 'stop' ? stopWaitMs(home) + HOOK_STOP_TIMEOUT_MARGIN_MS : HOOK_REQUEST_TIMEOUT_MS;
+  // A client killed meanwhile reads no answer: the request ends (and with it the hub's stop wait), leaving new items in the inbox.
+  const clientGone = new AbortController();
+  const stopChecking = whenClientGone(() => clientGone.abort(), HOOK_CLIENT_CHECK_MS);
   let answer: HubAnswer;
   try {
-    answer = await post(`${address.url.replace(/\/+$/, '')}/api/v1/agent/hook`, token, body, timeoutMs);
+    answer = await post(`${address.url.replace(/\/+$/, '')}/api/v1/agent/hook`, token, body, timeoutMs, clientGone.signal);
   } catch (error) {
+    // Nobody to tell anything to.
+    if (clientGone.signal.aborted) return EXIT_OK;
     const message = (error as Error).message;
     // No hub: the agent works on, and nothing is said.
     if (message === 'unreachable') return quiet(client);
     return problem(message, client);
+  } finally {
+    stopChecking();
   }
   const output = clientOutput(client, event, answer);
   if (output !== undefined) process.stdout.write(`${output}\n`);
@@ -210,7 +219,7 @@ function stopWaitMs(home: string): number {
 }
 
 /** One POST over node:http (fetch's client would cost more to load than the request takes); rejects with "unreachable" when no hub answers. */
-async function post(url: string, token: string, body: string, timeoutMs: number): Promise<HubAnswer> {
+async function post(url: string, token: string, body: string, timeoutMs: number, signal: AbortSignal): Promise<HubAnswer> {
   const target = new URL(url);
   const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
@@ -220,6 +229,7 @@ async function post(url: string, token: string, body: string, timeoutMs: number)
         method: 'POST',
         // One request, then the process ends: no connection kept for later.
         agent: false,
+        signal,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       },
       (res) => {

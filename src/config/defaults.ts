@@ -120,6 +120,8 @@ export const HOOK_TRACKED_CLIENT_SESSIONS = 10_000;
 export const HOOK_REQUEST_TIMEOUT_MS = 5_000;
 /** What a stop hook's request allows beyond the hub's stop wait before giving up. */
 export const HOOK_STOP_TIMEOUT_MARGIN_MS = 10_000;
+/** How often a hook checks that the client that ran it is still there (a killed client leaves its hook behind, still waiting at a stop). */
+export const HOOK_CLIENT_CHECK_MS = 500;
 /** The event JSON a hook reads from its client at most (more is read and dropped). */
 export const HOOK_MAX_STDIN_BYTES = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,8 +34,9 @@ function userEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
   return { ...env, HOME: home, ...extra };
 }
 
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }, started?: (child: ChildProcess) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = track(spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] }));
+  started?.(child);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -70,7 +71,7 @@ async function installedProject(handle: string, userHome: string): Promise<strin
 }
 
 /** Gemini CLI, headless, in the project (trusted, as its user would have it), talking to the scripted model. */
-function gemini(project: string, userHome: string, model: MockGemini, prompt: string, allowedTools: string[]) {
+function gemini(project: string, userHome: string, model: MockGemini, prompt: string, allowedTools: string[], started?: (child: ChildProcess) => void) {
   const allowed = allowedTools.length > 0 ? ['--allowed-tools', allowedTools.join(',')] : [];
   return run(GEMINI, ['-p', prompt, '--output-format', 'json', '--model', 'gemini-2.5-pro', ...allowed], {
     cwd: project,
@@ -81,7 +82,7 @@ function gemini(project: string, userHome: string, model: MockGemini, prompt: st
       // One process: no relaunch of itself with a larger heap.
       GEMINI_CLI_NO_RELAUNCH: 'true',
     }),
-  });
+  }, started);
 }
 
 /**
@@ -97,8 +98,8 @@ async function presenceOf(handle: string): Promise<Json | undefined> {
 
 beforeAll(async () => {
   hubHome = temp('parley-gemini-hub-');
-  // gem-2 stays available at stop, for at most 60 s, and is held at most once in a row.
-  fs.writeFileSync(path.join(hubHome, 'config.json'), JSON.stringify({ agents: { stayAvailable: ['gem-2'], stayAvailableSeconds: 60, maxStopContinuations: 1 } }));
+  // gem-2 and gem-4 stay available at stop, for at most 60 s, and is held at most once in a row.
+  fs.writeFileSync(path.join(hubHome, 'config.json'), JSON.stringify({ agents: { stayAvailable: ['gem-2', 'gem-4'], stayAvailableSeconds: 60, maxStopContinuations: 1 } }));
   hub = await startServe(hubHome);
   alice = await joinOver(hub, { handle: 'alice', profile: { kind: 'human' } });
 }, 60_000);
@@ -197,4 +198,39 @@ describe('Gemini CLI with parley install gemini', () => {
       await model.close();
     }
   }, 60_000);
+
+  it('gemini cli - a stop wait ends when Gemini CLI is killed, and a later DM stays in the inbox for the next session', async () => {
+    const userHome = userHomeForGemini();
+    const project = await installedProject('gem-4', userHome);
+    const model = await startMockGemini(() => ({ text: 'Nothing to do right now.' }));
+    let agent: ChildProcess | undefined;
+    try {
+      const ran = gemini(project, userHome, model, 'Anything to do?', [], (child) => (agent = child));
+      // The stop hook waits: gem-4 turns from thinking to listening, its wait holding it on.
+      let sawThinking = false;
+      for (;;) {
+        const presence = await presenceOf('gem-4');
+        if (presence?.state === 'thinking') sawThinking = true;
+        if (sawThinking && model.requests.length >= 1 && presence?.state === 'listening' && presence.connection === 'waiting') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // The user's terminal goes away: Gemini CLI is killed, with no chance to end its hooks.
+      agent!.kill('SIGKILL');
+      await ran;
+      // The orphaned stop hook gives up its wait (and the MCP server its connection): gem-4 is offline, well before its 60 s wait would end.
+      const deadline = Date.now() + 15_000;
+      let connection = (await presenceOf('gem-4'))?.connection;
+      while (connection !== 'offline' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        connection = (await presenceOf('gem-4'))?.connection;
+      }
+      expect(connection).toBe('offline');
+      const dm = await restCall(hub, alice, 'POST', '/dm', { to: 'gem-4', text: 'Are you still there?' });
+      const sent = await restCall(hub, alice, 'GET', '/deliveries/sent');
+      // Nothing took it for the killed agent: it waits in gem-4's inbox.
+      expect((sent.json.deliveries as Json[]).find((delivery) => delivery.id === dm.json.id)).toMatchObject({ to: 'gem-4', state: 'pending' });
+    } finally {
+      await model.close();
+    }
+  }, 30_000);
 });
