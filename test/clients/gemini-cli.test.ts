@@ -73,16 +73,14 @@ async function installedProject(handle: string, userHome: string): Promise<strin
 /** Gemini CLI, headless, in the project (trusted, as its user would have it), talking to the scripted model. */
 function gemini(project: string, userHome: string, model: MockGemini, prompt: string, allowedTools: string[], started?: (child: ChildProcess) => void) {
   const allowed = allowedTools.length > 0 ? ['--allowed-tools', allowedTools.join(',')] : [];
-  return run(GEMINI, ['-p', prompt, '--output-format', 'json', '--model', 'gemini-2.5-pro', ...allowed], {
-    cwd: project,
-    env: userEnv(userHome, {
-      GEMINI_API_KEY: 'test-key-not-a-real-one',
-      GOOGLE_GEMINI_BASE_URL: model.url,
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      // One process: no relaunch of itself with a larger heap.
-      GEMINI_CLI_NO_RELAUNCH: 'true',
-    }),
-  }, started);
+  const env = userEnv(userHome, {
+    GEMINI_API_KEY: 'test-key-not-a-real-one',
+    GOOGLE_GEMINI_BASE_URL: model.url,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    // One process: no relaunch of itself with a larger heap.
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+  });
+  return run(GEMINI, ['-p', prompt, '--output-format', 'json', '--model', 'gemini-2.5-pro', ...allowed], { cwd: project, env }, started);
 }
 
 /**
@@ -94,6 +92,17 @@ const PARLEY_TOOLS = ['mcp_parley_whoami', 'mcp_parley_inbox', 'mcp_parley_wait'
 async function presenceOf(handle: string): Promise<Json | undefined> {
   const answer = await restCall(hub, alice, 'GET', '/presence');
   return (answer.json.presence as Json[]).find((entry) => entry.handle === handle);
+}
+
+/** The handle's connection once it is offline, or as it is after 15 s (a wait that outlives its client would last 60). */
+async function connectionSettled(handle: string): Promise<unknown> {
+  const deadline = Date.now() + 15_000;
+  let connection = (await presenceOf(handle))?.connection;
+  while (connection !== 'offline' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    connection = (await presenceOf(handle))?.connection;
+  }
+  return connection;
 }
 
 beforeAll(async () => {
@@ -140,6 +149,8 @@ describe('Gemini CLI with parley install gemini', () => {
       expect((history.json.events as Json[]).filter((event) => event.content === 'Looking at issue 42 now').map((event) => event.author)).toEqual(['gem-1']);
       const sent = await restCall(hub, alice, 'GET', '/deliveries/sent');
       expect((sent.json.deliveries as Json[]).find((delivery) => delivery.id === dmId)).toMatchObject({ to: 'gem-1', state: 'injected' });
+      // Gemini CLI ended its session (SessionEnd) and its MCP server: gem-1 is offline.
+      expect(await connectionSettled('gem-1')).toBe('offline');
     } finally {
       await model.close();
     }
@@ -218,13 +229,7 @@ describe('Gemini CLI with parley install gemini', () => {
       agent!.kill('SIGKILL');
       await ran;
       // The orphaned stop hook gives up its wait (and the MCP server its connection): gem-4 is offline, well before its 60 s wait would end.
-      const deadline = Date.now() + 15_000;
-      let connection = (await presenceOf('gem-4'))?.connection;
-      while (connection !== 'offline' && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        connection = (await presenceOf('gem-4'))?.connection;
-      }
-      expect(connection).toBe('offline');
+      expect(await connectionSettled('gem-4')).toBe('offline');
       const dm = await restCall(hub, alice, 'POST', '/dm', { to: 'gem-4', text: 'Are you still there?' });
       const sent = await restCall(hub, alice, 'GET', '/deliveries/sent');
       // Nothing took it for the killed agent: it waits in gem-4's inbox.
