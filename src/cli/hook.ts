@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import {
+  HOOK_CLIENT_CHECK_MS,
   HOOK_MAX_STDIN_BYTES,
   HOOK_REQUEST_TIMEOUT_MS,
   HOOK_STDIN_TIMEOUT_MS,
@@ -7,6 +8,7 @@ import {
   MAX_AGENTS_STAY_AVAILABLE_SECONDS,
 } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
+import { whenClientGone } from './client-gone.js';
 import { loadToken } from './credentials.js';
 import { CLIENT_EVENTS, clientOutput, eventOf, isClient, silentOutput, type ClientName } from './hook-clients.js';
 import { hubAddress, isHttpUrl } from './live-hub.js';
@@ -145,14 +147,21 @@ async function respond({ client, event, handle, session, homeFlag, urlFlag }: Ho
   // A stop waits as long as the hub's own setting says, unknown here: the hub's longest allowed wait bounds it, and
   // before that the client's hook timeout, or the hub's wait ending, or the hub ending it when the hook goes away.
   const timeoutMs = stopWaits ? MAX_AGENTS_STAY_AVAILABLE_SECONDS * 1000 + HOOK_STOP_TIMEOUT_MARGIN_MS : HOOK_REQUEST_TIMEOUT_MS;
+  // A client killed meanwhile reads no answer: the request ends (and with it the hub's stop wait), leaving new items in the inbox.
+  const clientGone = new AbortController();
+  const stopChecking = whenClientGone(() => clientGone.abort(), HOOK_CLIENT_CHECK_MS);
   let answer: HubAnswer;
   try {
-    answer = await post(`${address.url.replace(/\/+$/, '')}/api/v1/agent/hook`, token, body, timeoutMs);
+    answer = await post(`${address.url.replace(/\/+$/, '')}/api/v1/agent/hook`, token, body, timeoutMs, clientGone.signal);
   } catch (error) {
+    // Nobody to tell anything to.
+    if (clientGone.signal.aborted) return {};
     const message = (error as Error).message;
     // No hub: the agent works on, and nothing is said.
     if (message === 'unreachable') return quiet(client);
     return problem(message, client);
+  } finally {
+    stopChecking();
   }
   const output = clientOutput(client, event, answer);
   return output === undefined ? {} : { stdout: output };
@@ -243,7 +252,7 @@ function leadingFields(text: string): Record<string, unknown> {
 }
 
 /** One POST over node:http (fetch's client would cost more to load than the request takes); rejects with "unreachable" when no hub answers. */
-async function post(url: string, token: string, body: string, timeoutMs: number): Promise<HubAnswer> {
+async function post(url: string, token: string, body: string, timeoutMs: number, signal: AbortSignal): Promise<HubAnswer> {
   const target = new URL(url);
   const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
@@ -253,6 +262,7 @@ async function post(url: string, token: string, body: string, timeoutMs: number)
         method: 'POST',
         // One request, then the process ends: no connection kept for later.
         agent: false,
+        signal,
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
       },
       (res) => {

@@ -120,6 +120,8 @@ export const HOOK_TRACKED_CLIENT_SESSIONS = 10_000;
 export const HOOK_REQUEST_TIMEOUT_MS = 5_000;
 /** What a stop hook's request allows beyond the longest stop wait a hub may have (its own setting is the hub's, unknown to the hook). */
 export const HOOK_STOP_TIMEOUT_MARGIN_MS = 10_000;
+/** How often a hook checks that the client that ran it is still there (a killed client leaves its hook behind, still waiting at a stop). */
+export const HOOK_CLIENT_CHECK_MS = 500;
 /** The event JSON a hook reads from its client at most (more is read and dropped). */
 export const HOOK_MAX_STDIN_BYTES = 1024 * 1024;
 /** How long a hook reads its event JSON at most: a client that keeps stdin open must not hold the hook (it goes on with what came). */
