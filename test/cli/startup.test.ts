@@ -79,6 +79,7 @@ describe('start-up', () => {
         expect(loaded.filter((file) => HOOK_HEAVY.some((pattern) => pattern.test(file))), event).toEqual([]);
         expect(loaded.filter((file) => file.startsWith('dist/')).sort(), event).toEqual(
           [
+            'dist/src/cli/client-gone.js',
             'dist/src/cli/credentials.js',
             'dist/src/cli/hook-clients.js',
             'dist/src/cli/hook.js',
