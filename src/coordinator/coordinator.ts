@@ -148,7 +148,11 @@ export class Coordinator {
       const { participant } = await seat.api.whoami();
       session.agents.push({ seat, id: participant.id, adapter: adapterFor(agents, agentHandle)!, again: false });
     }
-    session.stopWatching = this.#door.watch(sessionName, () => this.#wake(session));
+    session.stopWatching = this.#door.watch(sessionName, (participant) => {
+      if (participant === undefined) return this.#wake(session);
+      const agent = session.agents.find((a) => a.id === participant);
+      if (agent) this.#kick(session, agent);
+    });
   }
 
   #wake(session: SessionState): void {

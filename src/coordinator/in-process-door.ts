@@ -3,7 +3,8 @@ import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
 
 /**
  * The coordinator inside `parley serve`: it acts through the hub's own Actors
- * and is woken by each committed event of the sessions it serves.
+ * and is woken by each committed event of the sessions it serves, and by each
+ * participant whose presence turns offline.
  */
 export class InProcessDoor implements CoordinatorDoor {
   constructor(
@@ -31,8 +32,14 @@ export class InProcessDoor implements CoordinatorDoor {
     };
   }
 
-  watch(session: string, wake: () => void): () => void {
-    return this.hub.onEvents(session, () => wake());
+  watch(session: string, wake: (participant?: string) => void): () => void {
+    const stopEvents = this.hub.onEvents(session, () => wake());
+    // An agent left to its own live session is answered for once that session ends, with no further event needed.
+    const stopOffline = this.hub.onOffline(session, (participant) => wake(participant));
+    return () => {
+      stopEvents();
+      stopOffline();
+    };
   }
 
   async close(): Promise<void> {
