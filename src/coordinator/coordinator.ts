@@ -8,7 +8,7 @@ import { createSilentLogger, type Logger } from '../util/logger.js';
 import { adapterEnv, adapterFor, adapterTimeoutMs } from './adapters.js';
 import { adapterInput } from './adapter-input.js';
 import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
-import { depthTag, stopsAt, triggerDepth } from './loop-guard.js';
+import { depthTag, stopsAt, threadDepth, triggerDepth } from './loop-guard.js';
 import { NoticeBoard, seconds, threadLabel, unmentioned, type Notice } from './notices.js';
 import { runAdapter, type RunOutcome } from './runner.js';
 import { refusalFor } from './steering-gate.js';
@@ -237,13 +237,21 @@ export class Coordinator {
     const seen = new Set(read.map((e) => e.id));
     const events = [...read, ...asking.filter((e) => !seen.has(e.id))].sort((a, b) => a.seq - b.seq);
     const detail = await api.threadDetail(thread);
-    const triggers: Trigger[] = [];
+    const found: Array<{ event: ParleyEvent; kind: TriggerKind }> = [];
     for (const event of events) {
       if (event.from === session.coordinatorId) continue;
       const kind = triggerOf(event, this.#reader(agent), detail, people.kindOf(event.author));
-      if (kind) triggers.push({ event, kind, depth: triggerDepth(event, this.#runDepthAt(session, event)) });
+      if (kind) found.push({ event, kind });
     }
-    if (triggers.length === 0) return;
+    if (found.length === 0) return;
+    // The thread up to the newest trigger, to count the agents' messages in a row that led to each.
+    const newestSeq = Math.max(...found.map((f) => f.event.seq));
+    const history = (await api.history({ thread, before: newestSeq + 1, limit: MAX_READ_LIMIT })).events;
+    const triggers: Trigger[] = found.map(({ event, kind }) => ({
+      event,
+      kind,
+      depth: Math.max(triggerDepth(event, this.#runDepthAt(session, event)), threadDepth(history, event, people.kindOf, session.coordinatorId)),
+    }));
     await api.ack({ ids: triggers.map((t) => t.event.id) });
     const where = threadLabel(detail.thread);
     const refusal = refusalFor(detail, handle, people.kindOf(handle), this.#now());
