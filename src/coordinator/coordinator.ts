@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { COORDINATOR_CONTEXT_EVENTS, MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
 import type { CoordinatorAgentConfig, CoordinatorConfigSchema } from '../config/schema.js';
+import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent, RequestContent } from '../schema/event.js';
 import type { ParticipantKind } from '../schema/participant.js';
 import type { ThreadDetail } from '../schema/views.js';
@@ -143,6 +144,12 @@ export class Coordinator {
       leave: await coordinator.hold(),
     };
     this.#sessions.push(session);
+    // Only agents are answered for: the coordinator must never speak as a person (nor seat one as a side effect).
+    const known = await coordinator.api.participants();
+    for (const agentHandle of Object.keys(agents)) {
+      const existing = known.find((p) => p.handle.toLowerCase() === agentHandle.toLowerCase());
+      if (existing && existing.profile.kind !== 'agent') throw notAnAgentError(agentHandle, existing.profile.kind);
+    }
     for (const agentHandle of Object.keys(agents)) {
       const seat = await this.#door.seat(agentHandle, sessionName);
       const { participant } = await seat.api.whoami();
@@ -254,7 +261,16 @@ export class Coordinator {
     }));
     await api.ack({ ids: triggers.map((t) => t.event.id) });
     const where = threadLabel(detail.thread);
-    const refusal = refusalFor(detail, handle, people.kindOf(handle), this.#now());
+    const kind = people.kindOf(handle);
+    if (kind !== 'agent') {
+      await this.#notice(session, {
+        kind: 'refused',
+        handle,
+        text: `${handle} not run for ${countOf(triggers)} in ${where} (${idList(triggers)}): ${handle} is ${kind === undefined ? 'no longer registered' : `a ${kind}, not an agent`}, and the coordinator answers only for agents; remove it from coordinator.agents.`,
+      });
+      return;
+    }
+    const refusal = refusalFor(detail, handle, kind, this.#now());
     if (refusal) {
       await this.#notice(session, {
         kind: 'refused',
@@ -424,6 +440,15 @@ export class Coordinator {
     const handles = new Map(all.map((p) => [p.id, p.handle]));
     return { kindOf: (handle) => kinds.get(handle.toLowerCase()), handleOf: (id) => handles.get(id) ?? id };
   }
+}
+
+function notAnAgentError(handle: string, kind: string): ParleyError {
+  const key = `coordinator.agents.${handle}`;
+  return new ParleyError(
+    'CONFIG_INVALID',
+    `Invalid config key "${key}": ${handle} is a ${kind} on this hub, not an agent; the coordinator answers only for agents (it would speak as that ${kind}). Remove it from coordinator.agents.`,
+    { field: key },
+  );
 }
 
 function countOf(triggers: Trigger[]): string {
