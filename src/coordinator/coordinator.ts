@@ -8,6 +8,8 @@ import type { ThreadDetail } from '../schema/views.js';
 import { createSilentLogger, type Logger } from '../util/logger.js';
 import { adapterEnv, adapterFor, adapterTimeoutMs } from './adapters.js';
 import { adapterInput } from './adapter-input.js';
+import { acquireCoordinatorLock } from './coordinator-lock.js';
+import type { HomeLock } from '../store/home-lock.js';
 import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
 import { depthTag, stopsAt, threadDepth, triggerDepth } from './loop-guard.js';
 import { NoticeBoard, seconds, threadLabel, unmentioned, type Notice } from './notices.js';
@@ -88,6 +90,8 @@ export class Coordinator {
   readonly #now: () => number;
   readonly #noticeListeners = new Set<NoticeListener>();
   readonly #turnListeners = new Set<TurnListener>();
+  /** This home's one coordinator is this one while it runs. */
+  #lock: HomeLock | undefined;
 
   private constructor(options: CoordinatorOptions) {
     this.#door = options.door;
@@ -100,6 +104,7 @@ export class Coordinator {
   /** Seats the coordinator and every configured participant in each session, then answers what is already waiting. */
   static async start(options: CoordinatorOptions): Promise<Coordinator> {
     const coordinator = new Coordinator(options);
+    coordinator.#lock = acquireCoordinatorLock(options.door.home);
     try {
       for (const session of options.config.sessions) await coordinator.#open(session);
     } catch (error) {
@@ -129,6 +134,7 @@ export class Coordinator {
     await Promise.allSettled(this.#sessions.flatMap((s) => s.agents.map((a) => a.draining)));
     await Promise.allSettled(this.#sessions.map((s) => s.leave()));
     await this.#door.close();
+    this.#lock?.release();
   }
 
   async #open(sessionName: string): Promise<void> {

@@ -141,6 +141,32 @@ describe('parley coordinate', () => {
     expect(await hub.stop()).toBe(0);
   });
 
+  it('is one per home: a second parley coordinate, or one beside a hub that runs the coordinator, is refused naming the pid that holds it', async () => {
+    const dir = home();
+    const stub = writeStub(dir, 'one');
+    writeConfig(dir, { pollMs: 50, agents: { 'coder-1': { command: stub.command, env: { STUB_LOG: stub.log } } } });
+    const hub = await startServe(dir);
+    const first = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] }));
+    await follow(first).until('Parley coordinator running');
+    // Bounded, so a second coordinator that does start fails this test instead of hanging it.
+    const second = spawnSync(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), encoding: 'utf8', timeout: 15_000 });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`A coordinator is already running on home ${dir} (pid ${first.pid},`);
+    expect(second.stderr).toContain('a second one would answer every message twice');
+    const exited = new Promise<number | null>((resolve) => first.once('exit', (code) => resolve(code)));
+    first.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await hub.stop()).toBe(0);
+
+    // The hub's own coordinator holds it too; "coordinator.enabled=false" on the command line does not get round it.
+    writeConfig(dir, { enabled: true, agents: { 'coder-1': { command: stub.command, env: { STUB_LOG: stub.log } } } });
+    const inside = await startServe(dir);
+    const beside = spawnSync(process.execPath, [BIN, 'coordinate', '--set', 'coordinator.enabled=false'], { env: childEnv(dir), encoding: 'utf8', timeout: 15_000 });
+    expect(beside.status).toBe(1);
+    expect(beside.stderr).toContain(`A coordinator is already running on home ${dir} (pid ${inside.child.pid},`);
+    expect(await inside.stop()).toBe(0);
+  });
+
   it('refuses to run beside a hub that runs the coordinator itself', () => {
     const dir = home();
     writeConfig(dir, { enabled: true, agents: { 'coder-1': { command: ['x'] } } });
