@@ -124,6 +124,26 @@ describe('parley coordinate', () => {
     expect(stubRuns(quick.log).filter((r) => r.at === 'start')).toHaveLength(1);
   });
 
+  it('on SIGHUP (its terminal closed) stops like on SIGTERM: the running adapter and its children are killed, and it exits 0', async () => {
+    const dir = home();
+    const slow = writeStub(dir, 'slow');
+    writeConfig(dir, { pollMs: 50, agents: { 'slow-1': { command: slow.command, env: { STUB_LOG: slow.log, STUB_GATE: path.join(dir, 'never'), STUB_CHILD: '1' } } } });
+    const hub = await startServe(dir);
+    const human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
+    const child = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] }));
+    const output = follow(child);
+    await output.until('Parley coordinator running');
+    await restCall(hub, human, 'POST', '/dm', { to: 'slow-1', text: 'this will take a while' });
+    await expect.poll(() => stubRuns(slow.log).length, { timeout: 20_000, interval: 20 }).toBe(1);
+    const exited = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+    child.kill('SIGHUP');
+    expect(await exited).toEqual([0, null]);
+    expect(output.out()).toMatch(/slow-1: run in a direct message with human stopped after .*: the coordinator is shutting down; nothing was posted\./);
+    const [run] = stubRuns(slow.log);
+    expect(processAlive(run!.pid)).toBe(false);
+    await expect.poll(() => processAlive(run!.child!)).toBe(false);
+  });
+
   it('runs inside parley serve when coordinator.enabled is true', async () => {
     const dir = home();
     const stub = writeStub(dir, 'inside');
