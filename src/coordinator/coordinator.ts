@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { COORDINATOR_CONTEXT_EVENTS, MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
+import { COORDINATOR_CONTEXT_EVENTS, COORDINATOR_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
 import type { CoordinatorAgentConfig, CoordinatorConfigSchema } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent, RequestContent } from '../schema/event.js';
@@ -206,7 +206,7 @@ export class Coordinator {
    */
   async #turn(session: SessionState, agent: AgentState): Promise<TurnResult> {
     const { api } = agent.seat;
-    const peek = await api.peek({ limit: MAX_INBOX_LIMIT });
+    const peek = await api.peek({ limit: COORDINATOR_INBOX_LIMIT });
     if (peek.items.length === 0) return 'nothing';
     const people = await this.#people(agent);
     const details = new Map<string, ThreadDetail>();

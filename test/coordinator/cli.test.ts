@@ -70,6 +70,19 @@ describe('coordinator config', () => {
     }
   });
 
+  it('takes handles, sessions and channels as every other Parley name is taken, and refuses what they refuse', () => {
+    const config = parseConfig({ coordinator: { handle: '@bridge', channel: '#Bridge-Log', sessions: ['proj:1'], agents: { '@coder-1': { command: ['x'] } } } });
+    expect(config.coordinator).toMatchObject({ handle: 'bridge', channel: 'bridge-log', sessions: ['proj:1'] });
+    expect(Object.keys(config.coordinator.agents)).toEqual(['coder-1']);
+    for (const [coordinator, key] of [
+      [{ handle: 'x'.repeat(65) }, 'coordinator.handle'],
+      [{ channel: 'has space' }, 'coordinator.channel'],
+      [{ sessions: [''] }, 'coordinator.sessions.0'],
+    ] as Array<[Record<string, unknown>, string]>) {
+      expect(() => parseConfig({ coordinator }), key).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', field: key }));
+    }
+  });
+
   it('parley coordinate says which key is wrong (exit 2), and that it has no one to coordinate without agents', () => {
     const dir = home();
     writeConfig(dir, { agents: { 'coder-1': { command: [] } } });
