@@ -359,7 +359,16 @@ export class Coordinator {
       await api.setPresence({ state: 'listening' }).catch(() => undefined);
       await release();
     }
-    await this.#report(session, agent, { where, thread, answer, depth, outcome, program });
+    // What the participant posted in the thread itself while it ran (an adapter with Parley's MCP tools answers through them).
+    const since = Math.max(...events.map((e) => e.seq));
+    const ownPosts = outcome.kind === 'exited' ? await this.#postedDuring(agent, thread, since) : [];
+    await this.#report(session, agent, { where, thread, answer, depth, outcome, program, ownPosts });
+  }
+
+  /** Ids of the participant's own messages, requests and responses in `thread` after `afterSeq`. */
+  async #postedDuring(agent: AgentState, thread: string, afterSeq: number): Promise<string[]> {
+    const { events } = await agent.seat.api.history({ thread, after: afterSeq, limit: MAX_READ_LIMIT });
+    return events.filter((e) => e.from === agent.id && (e.type === 'message' || e.type === 'request' || e.type === 'response')).map((e) => e.id);
   }
 
   /** Posts the answer of a finished run, and says how the run ended. */
@@ -373,6 +382,8 @@ export class Coordinator {
       depth: number;
       outcome: RunOutcome;
       program: string;
+      /** What it posted in the thread itself during the run: then its output is not posted again. */
+      ownPosts: string[];
     },
   ): Promise<void> {
     const { api, handle } = agent.seat;
@@ -395,6 +406,12 @@ export class Coordinator {
         break;
     }
     const text = outcome.output.trim();
+    if (run.ownPosts.length > 0) {
+      return say(
+        'finished',
+        `${handle}: run in ${where} finished after ${took}; it posted ${run.ownPosts.join(', ')} there itself, so its output (${text === '' ? 'none' : `${text.length} characters`}) was not posted again.`,
+      );
+    }
     if (text === '') return say('finished', `${handle}: run in ${where} finished after ${took} with no output; nothing was posted.`);
     const body = outcome.cut ? `${text}\n… [cut at ${this.#config.maxOutputChars} characters (coordinator.maxOutputChars)]` : text;
     try {
