@@ -326,6 +326,8 @@ export class Coordinator {
       handleOf: people.handleOf,
     });
     const program = path.basename(agent.adapter.command[0]!);
+    // Where the thread stood before the run: what the participant posts there after this, it posted during the run.
+    const lastSeqBefore = (await api.history({ thread, limit: 1 })).events.at(-1)?.seq ?? 0;
     const release = await agent.seat.hold();
     let outcome: RunOutcome;
     try {
@@ -360,8 +362,7 @@ export class Coordinator {
       await release();
     }
     // What the participant posted in the thread itself while it ran (an adapter with Parley's MCP tools answers through them).
-    const since = Math.max(...events.map((e) => e.seq));
-    const ownPosts = outcome.kind === 'exited' ? await this.#postedDuring(agent, thread, since) : [];
+    const ownPosts = outcome.kind === 'exited' ? await this.#postedDuring(agent, thread, lastSeqBefore) : [];
     await this.#report(session, agent, { where, thread, answer, depth, outcome, program, ownPosts });
   }
 
