@@ -38,5 +38,6 @@ export interface CoordinatorDoor {
    * left to it may now be answered for); returns the stop.
    */
   watch(session: string, wake: (participant?: string) => void): () => void;
+  /** Lets go of the hub, revoking every token `seat` minted (adapters keep none past the coordinator). */
   close(): Promise<void>;
 }

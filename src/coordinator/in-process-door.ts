@@ -7,6 +7,9 @@ import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
  * participant whose presence turns offline.
  */
 export class InProcessDoor implements CoordinatorDoor {
+  /** The tokens this door minted (one per participant per start): revoked when it closes. */
+  readonly #minted: string[] = [];
+
   constructor(
     private readonly hub: Hub,
     readonly url: string,
@@ -19,6 +22,7 @@ export class InProcessDoor implements CoordinatorDoor {
   async seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat> {
     const actor = await this.hub.join({ handle, session, ...(profile === undefined ? {} : { profile }) });
     const token = await this.hub.issueToken(actor.participant.handle, session);
+    this.#minted.push(token);
     return {
       handle: actor.participant.handle,
       session,
@@ -43,6 +47,7 @@ export class InProcessDoor implements CoordinatorDoor {
   }
 
   async close(): Promise<void> {
-    // The hub belongs to `parley serve`, which closes it.
+    // The hub belongs to `parley serve`, which closes it; the tokens handed to adapters go now.
+    for (const token of this.#minted.splice(0)) await this.hub.revokeToken(token);
   }
 }

@@ -53,6 +53,10 @@ describe('the coordinator answers for participants with no session open', () => 
       expect(inbox.items.filter((i) => i.event.author === 'coordinator'), handle).toEqual([]);
     }
     expect(stubRuns(bench.logs['coder-1']!).filter((r) => r.at === 'start')).toHaveLength(1);
+
+    // The token it minted for coder-1 (and handed to the adapter) goes with the coordinator.
+    await bench.stopCoordinator();
+    expect(t.hub.authenticate(start!.env!.PARLEY_TOKEN!)).toBeUndefined();
   });
 
   it('answers a DM to an offline agent in the DM, shows it thinking while its adapter runs, and offline after', async () => {

@@ -135,6 +135,10 @@ describe('parley coordinate', () => {
     const [slowRun] = stubRuns(slow.log);
     expect(processAlive(slowRun!.pid)).toBe(false);
     expect(stubRuns(quick.log).filter((r) => r.at === 'start')).toHaveLength(1);
+    // The tokens it minted for the agents (handed to their adapters) were revoked as it stopped.
+    const [quickRun] = stubRuns(quick.log);
+    expect((await restCall(hub, quickRun!.env!.PARLEY_TOKEN!, 'GET', '/whoami')).status).toBe(401);
+    expect((await restCall(hub, slowRun!.env!.PARLEY_TOKEN!, 'GET', '/whoami')).status).toBe(401);
   });
 
   it('on SIGHUP (its terminal closed) stops like on SIGTERM: the running adapter and its children are killed, and it exits 0', async () => {
