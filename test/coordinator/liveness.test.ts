@@ -43,4 +43,15 @@ describe('an agent left to its own live session', () => {
     const finished = await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
     expect(finished.text).toContain(`in reply to ${dm.id}`);
   });
+
+  it('is not left looking present after a coordinated run whose adapter reported tool runs through its hooks, so the next DM is answered', async () => {
+    bench = await openBench({ 'coder-1': { env: { STUB_HOOK: '1' } } });
+    const { human } = bench;
+    const first = await human.dm({ to: 'coder-1', text: 'first' });
+    await bench.notice((n) => n.kind === 'finished' && n.text.includes(first.id));
+    expect(stubRuns(bench.logs['coder-1']!).find((r) => r.at === 'hooked')).toMatchObject({ status: 200 });
+    expect((await human.who()).find((p) => p.handle === 'coder-1')).toMatchObject({ connection: 'offline' });
+    const second = await human.dm({ to: 'coder-1', text: 'second' });
+    await bench.notice((n) => n.kind === 'finished' && n.text.includes(second.id));
+  });
 });
