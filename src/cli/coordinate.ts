@@ -10,8 +10,8 @@ import { parseSets } from './serve.js';
 
 const HELP = `Usage: parley coordinate [--home DIR] [--config FILE] [--url URL] [--set KEY=VALUE ...]
 
-Runs the coordinator beside the hub running on the home, until SIGINT or
-SIGTERM: for each participant with an adapter in coordinator.agents, when a
+Runs the coordinator beside the hub running on the home, until SIGINT,
+SIGTERM or SIGHUP: for each participant with an adapter in coordinator.agents, when a
 message is addressed to it (a DM, "to" it, an @mention, a request), it is
 prodded, or a human writes to all in a thread with invited_auto on where it is
 invited — and it has no session of its own open — it runs the adapter with the
@@ -75,6 +75,8 @@ export async function coordinate(argv: string[]): Promise<number> {
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    // The terminal closed: stop as cleanly, or the adapters' process groups would outlive it with a participant's token.
+    process.once('SIGHUP', () => resolve());
   });
   const coordinator = await Coordinator.start({ door: new RestDoor(url, home, adminToken, config.coordinator.pollMs), config: config.coordinator, logger });
   coordinator.onNotice((notice) => process.stdout.write(`[${notice.session}] ${notice.text}\n`));

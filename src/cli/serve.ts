@@ -83,6 +83,8 @@ export async function serve(argv: string[]): Promise<number> {
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
+    // The terminal closed: a clean stop too (the coordinator's adapters are killed, the store closed).
+    process.once('SIGHUP', () => resolve());
   });
   if (!config.webui.password) {
     process.stderr.write('WARNING: no web UI password is set (PARLEY_WEBUI_PASSWORD or webui.password): set one before using the web page.\n');

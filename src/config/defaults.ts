@@ -180,6 +180,9 @@ export const DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS = 16_000;
 export const DEFAULT_COORDINATOR_POLL_MS = 500;
 /** After its timeout, an adapter is asked to stop (SIGTERM) and killed (SIGKILL) this long later if it has not. */
 export const COORDINATOR_KILL_GRACE_MS = 2_000;
+/** One coordinator per home (inside `parley serve` or `parley coordinate`): the lock it holds, and who holds it. */
+export const COORDINATOR_LOCK_FILENAME = 'coordinator.lock';
+export const COORDINATOR_LOCK_INFO_FILENAME = 'coordinator.lock.json';
 /** The coordinator reads at most this many inbox items of one agent per turn; the rest wait for the next turn. */
 export const COORDINATOR_INBOX_LIMIT = 100;
 /** The tag that carries an answer's depth for the loop guard, followed by the number (e.g. "parley:depth=1"). */

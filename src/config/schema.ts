@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import * as D from './defaults.js';
 import { WakeOnSchema } from '../schema/participant.js';
-import { HandleSchema } from '../schema/names.js';
+import { ChannelNameSchema, HandleSchema, SessionNameSchema } from '../schema/names.js';
 
 /**
  * The hub's configuration, as one zod schema: the single source of its type,
@@ -117,9 +117,6 @@ export const McpConfigSchema = z.strictObject({
   maxBatchSize: z.number().int().min(1).max(1000).default(D.DEFAULT_MCP_MAX_BATCH_SIZE),
 });
 
-const HANDLE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-const handleText = 'must be a participant handle: letters, digits, "_", "." or "-", starting with a letter or digit';
-
 /**
  * How the coordinator runs one participant's adapter: an argv (no shell, so
  * nothing in it is interpreted), an optional working directory, timeout and
@@ -138,18 +135,16 @@ export type CoordinatorAgentConfig = z.output<typeof CoordinatorAgentConfigSchem
 export const CoordinatorConfigSchema = z
   .strictObject({
     enabled: z.boolean().default(D.DEFAULT_COORDINATOR_ENABLED),
-    handle: z.string().regex(HANDLE_PATTERN, handleText).default(D.DEFAULT_COORDINATOR_HANDLE),
-    channel: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'must be a channel name like "coordinator"').default(D.DEFAULT_COORDINATOR_CHANNEL),
-    sessions: z
-      .array(z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'must be a session name like "default"'))
-      .max(64)
-      .default([...D.DEFAULT_COORDINATOR_SESSIONS]),
+    // The same names as everywhere else in Parley (an "@" before a handle, a "#" before a channel, are taken off).
+    handle: HandleSchema.default(D.DEFAULT_COORDINATOR_HANDLE),
+    channel: ChannelNameSchema.default(D.DEFAULT_COORDINATOR_CHANNEL),
+    sessions: z.array(SessionNameSchema).max(64).default([...D.DEFAULT_COORDINATOR_SESSIONS]),
     timeoutSeconds: z.number().int().min(1).max(86_400).default(D.DEFAULT_COORDINATOR_TIMEOUT_SECONDS),
     maxDepth: z.number().int().min(1).max(32).default(D.DEFAULT_COORDINATOR_MAX_DEPTH),
     maxOutputChars: z.number().int().min(32).max(1_000_000).default(D.DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS),
     pollMs: z.number().int().min(10).max(60_000).default(D.DEFAULT_COORDINATOR_POLL_MS),
     /** By participant handle: the adapter that answers for it. Only these participants are ever run. */
-    agents: z.record(z.string().regex(HANDLE_PATTERN, handleText), CoordinatorAgentConfigSchema).default({}),
+    agents: z.record(HandleSchema, CoordinatorAgentConfigSchema).default({}),
   })
   .superRefine((coordinator, ctx) => {
     const own = coordinator.handle.toLowerCase();

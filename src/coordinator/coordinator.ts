@@ -1,14 +1,17 @@
 import path from 'node:path';
-import { COORDINATOR_CONTEXT_EVENTS, MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
+import { COORDINATOR_CONTEXT_EVENTS, COORDINATOR_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
 import type { CoordinatorAgentConfig, CoordinatorConfigSchema } from '../config/schema.js';
+import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent, RequestContent } from '../schema/event.js';
 import type { ParticipantKind } from '../schema/participant.js';
 import type { ThreadDetail } from '../schema/views.js';
 import { createSilentLogger, type Logger } from '../util/logger.js';
 import { adapterEnv, adapterFor, adapterTimeoutMs } from './adapters.js';
 import { adapterInput } from './adapter-input.js';
+import { acquireCoordinatorLock } from './coordinator-lock.js';
+import type { HomeLock } from '../store/home-lock.js';
 import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
-import { depthTag, stopsAt, triggerDepth } from './loop-guard.js';
+import { depthTag, stopsAt, threadDepth, triggerDepth } from './loop-guard.js';
 import { NoticeBoard, seconds, threadLabel, unmentioned, type Notice } from './notices.js';
 import { runAdapter, type RunOutcome } from './runner.js';
 import { refusalFor } from './steering-gate.js';
@@ -87,6 +90,8 @@ export class Coordinator {
   readonly #now: () => number;
   readonly #noticeListeners = new Set<NoticeListener>();
   readonly #turnListeners = new Set<TurnListener>();
+  /** This home's one coordinator is this one while it runs. */
+  #lock: HomeLock | undefined;
 
   private constructor(options: CoordinatorOptions) {
     this.#door = options.door;
@@ -99,6 +104,7 @@ export class Coordinator {
   /** Seats the coordinator and every configured participant in each session, then answers what is already waiting. */
   static async start(options: CoordinatorOptions): Promise<Coordinator> {
     const coordinator = new Coordinator(options);
+    coordinator.#lock = acquireCoordinatorLock(options.door.home);
     try {
       for (const session of options.config.sessions) await coordinator.#open(session);
     } catch (error) {
@@ -128,6 +134,7 @@ export class Coordinator {
     await Promise.allSettled(this.#sessions.flatMap((s) => s.agents.map((a) => a.draining)));
     await Promise.allSettled(this.#sessions.map((s) => s.leave()));
     await this.#door.close();
+    this.#lock?.release();
   }
 
   async #open(sessionName: string): Promise<void> {
@@ -143,12 +150,22 @@ export class Coordinator {
       leave: await coordinator.hold(),
     };
     this.#sessions.push(session);
+    // Only agents are answered for: the coordinator must never speak as a person (nor seat one as a side effect).
+    const known = await coordinator.api.participants();
+    for (const agentHandle of Object.keys(agents)) {
+      const existing = known.find((p) => p.handle.toLowerCase() === agentHandle.toLowerCase());
+      if (existing && existing.profile.kind !== 'agent') throw notAnAgentError(agentHandle, existing.profile.kind);
+    }
     for (const agentHandle of Object.keys(agents)) {
       const seat = await this.#door.seat(agentHandle, sessionName);
       const { participant } = await seat.api.whoami();
       session.agents.push({ seat, id: participant.id, adapter: adapterFor(agents, agentHandle)!, again: false });
     }
-    session.stopWatching = this.#door.watch(sessionName, () => this.#wake(session));
+    session.stopWatching = this.#door.watch(sessionName, (participant) => {
+      if (participant === undefined) return this.#wake(session);
+      const agent = session.agents.find((a) => a.id === participant);
+      if (agent) this.#kick(session, agent);
+    });
   }
 
   #wake(session: SessionState): void {
@@ -189,7 +206,7 @@ export class Coordinator {
    */
   async #turn(session: SessionState, agent: AgentState): Promise<TurnResult> {
     const { api } = agent.seat;
-    const peek = await api.peek({ limit: MAX_INBOX_LIMIT });
+    const peek = await api.peek({ limit: COORDINATOR_INBOX_LIMIT });
     if (peek.items.length === 0) return 'nothing';
     const people = await this.#people(agent);
     const details = new Map<string, ThreadDetail>();
@@ -233,16 +250,33 @@ export class Coordinator {
     const seen = new Set(read.map((e) => e.id));
     const events = [...read, ...asking.filter((e) => !seen.has(e.id))].sort((a, b) => a.seq - b.seq);
     const detail = await api.threadDetail(thread);
-    const triggers: Trigger[] = [];
+    const found: Array<{ event: ParleyEvent; kind: TriggerKind }> = [];
     for (const event of events) {
       if (event.from === session.coordinatorId) continue;
       const kind = triggerOf(event, this.#reader(agent), detail, people.kindOf(event.author));
-      if (kind) triggers.push({ event, kind, depth: triggerDepth(event, this.#runDepthAt(session, event)) });
+      if (kind) found.push({ event, kind });
     }
-    if (triggers.length === 0) return;
+    if (found.length === 0) return;
+    // The thread up to the newest trigger, to count the agents' messages in a row that led to each.
+    const newestSeq = Math.max(...found.map((f) => f.event.seq));
+    const history = (await api.history({ thread, before: newestSeq + 1, limit: MAX_READ_LIMIT })).events;
+    const triggers: Trigger[] = found.map(({ event, kind }) => ({
+      event,
+      kind,
+      depth: Math.max(triggerDepth(event, this.#runDepthAt(session, event)), threadDepth(history, event, people.kindOf, session.coordinatorId)),
+    }));
     await api.ack({ ids: triggers.map((t) => t.event.id) });
     const where = threadLabel(detail.thread);
-    const refusal = refusalFor(detail, handle, people.kindOf(handle), this.#now());
+    const kind = people.kindOf(handle);
+    if (kind !== 'agent') {
+      await this.#notice(session, {
+        kind: 'refused',
+        handle,
+        text: `${handle} not run for ${countOf(triggers)} in ${where} (${idList(triggers)}): ${handle} is ${kind === undefined ? 'no longer registered' : `a ${kind}, not an agent`}, and the coordinator answers only for agents; remove it from coordinator.agents.`,
+      });
+      return;
+    }
+    const refusal = refusalFor(detail, handle, kind, this.#now());
     if (refusal) {
       await this.#notice(session, {
         kind: 'refused',
@@ -292,6 +326,8 @@ export class Coordinator {
       handleOf: people.handleOf,
     });
     const program = path.basename(agent.adapter.command[0]!);
+    // Where the thread stood before the run: what the participant posts there after this, it posted during the run.
+    const lastSeqBefore = (await api.history({ thread, limit: 1 })).events.at(-1)?.seq ?? 0;
     const release = await agent.seat.hold();
     let outcome: RunOutcome;
     try {
@@ -325,7 +361,15 @@ export class Coordinator {
       await api.setPresence({ state: 'listening' }).catch(() => undefined);
       await release();
     }
-    await this.#report(session, agent, { where, thread, answer, depth, outcome, program });
+    // What the participant posted in the thread itself while it ran (an adapter with Parley's MCP tools answers through them).
+    const ownPosts = outcome.kind === 'exited' ? await this.#postedDuring(agent, thread, lastSeqBefore) : [];
+    await this.#report(session, agent, { where, thread, answer, depth, outcome, program, ownPosts });
+  }
+
+  /** Ids of the participant's own messages, requests and responses in `thread` after `afterSeq`. */
+  async #postedDuring(agent: AgentState, thread: string, afterSeq: number): Promise<string[]> {
+    const { events } = await agent.seat.api.history({ thread, after: afterSeq, limit: MAX_READ_LIMIT });
+    return events.filter((e) => e.from === agent.id && (e.type === 'message' || e.type === 'request' || e.type === 'response')).map((e) => e.id);
   }
 
   /** Posts the answer of a finished run, and says how the run ended. */
@@ -339,6 +383,8 @@ export class Coordinator {
       depth: number;
       outcome: RunOutcome;
       program: string;
+      /** What it posted in the thread itself during the run: then its output is not posted again. */
+      ownPosts: string[];
     },
   ): Promise<void> {
     const { api, handle } = agent.seat;
@@ -361,6 +407,12 @@ export class Coordinator {
         break;
     }
     const text = outcome.output.trim();
+    if (run.ownPosts.length > 0) {
+      return say(
+        'finished',
+        `${handle}: run in ${where} finished after ${took}; it posted ${run.ownPosts.join(', ')} there itself, so its output (${text === '' ? 'none' : `${text.length} characters`}) was not posted again.`,
+      );
+    }
     if (text === '') return say('finished', `${handle}: run in ${where} finished after ${took} with no output; nothing was posted.`);
     const body = outcome.cut ? `${text}\n… [cut at ${this.#config.maxOutputChars} characters (coordinator.maxOutputChars)]` : text;
     try {
@@ -412,6 +464,15 @@ export class Coordinator {
     const handles = new Map(all.map((p) => [p.id, p.handle]));
     return { kindOf: (handle) => kinds.get(handle.toLowerCase()), handleOf: (id) => handles.get(id) ?? id };
   }
+}
+
+function notAnAgentError(handle: string, kind: string): ParleyError {
+  const key = `coordinator.agents.${handle}`;
+  return new ParleyError(
+    'CONFIG_INVALID',
+    `Invalid config key "${key}": ${handle} is a ${kind} on this hub, not an agent; the coordinator answers only for agents (it would speak as that ${kind}). Remove it from coordinator.agents.`,
+    { field: key },
+  );
 }
 
 function countOf(triggers: Trigger[]): string {

@@ -32,7 +32,12 @@ export interface CoordinatorDoor {
   readonly home: string;
   /** Registers the participant if need be (idempotent) and seats it in the session. */
   seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat>;
-  /** Calls `wake` whenever something new may need an answer in the session; returns the stop. */
-  watch(session: string, wake: () => void): () => void;
+  /**
+   * Calls `wake` whenever something new may need an answer in the session, or
+   * `wake(participantId)` when that participant's own session ended (what was
+   * left to it may now be answered for); returns the stop.
+   */
+  watch(session: string, wake: (participant?: string) => void): () => void;
+  /** Lets go of the hub, revoking every token `seat` minted (adapters keep none past the coordinator). */
   close(): Promise<void>;
 }

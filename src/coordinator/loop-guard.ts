@@ -1,12 +1,15 @@
 import { COORDINATOR_DEPTH_TAG_PREFIX } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
+import type { ParticipantKind } from '../schema/participant.js';
 
 /**
  * The loop guard: no agent-to-agent ping-pong beyond `coordinator.maxDepth`.
  * A human's message is depth 0; an answer the coordinator posts for a trigger
  * at depth d carries depth d+1, as a visible tag ("parley:depth=1") that
  * survives restarts and reads the same through every door. A trigger at
- * maxDepth or deeper is refused.
+ * maxDepth or deeper is refused. Agents with sessions of their own (hooks,
+ * MCP) post without the tag, so the thread is read too: a trigger is at least
+ * as deep as the run of agents' messages it ends (see threadDepth).
  */
 export function depthTag(depth: number): string {
   return `${COORDINATOR_DEPTH_TAG_PREFIX}${depth}`;
@@ -32,6 +35,28 @@ export function triggerDepth(event: ParleyEvent, lastRunDepthOfAuthor: number | 
   const tagged = taggedDepth(event);
   if (tagged !== undefined) return tagged;
   return lastRunDepthOfAuthor === undefined ? 0 : lastRunDepthOfAuthor + 1;
+}
+
+/**
+ * How many agents' messages in a row, since the last human's, end with
+ * `trigger` in `history` (the thread up to and including it, oldest first):
+ * a human's message is 0, an agent's answer to it 1, another agent's answer
+ * to that 2 — whether or not the coordinator posted them. Events by `ignore`
+ * (the coordinator's own) and events that are neither messages, requests nor
+ * responses (controls, say) neither count nor break the run, except that any
+ * human's event ends it: a human is steering.
+ */
+export function threadDepth(history: readonly ParleyEvent[], trigger: ParleyEvent, kindOf: (handle: string) => ParticipantKind | undefined, ignore: string): number {
+  const at = history.findIndex((e) => e.id === trigger.id);
+  if (at < 0) return 0;
+  let depth = 0;
+  for (let i = at; i >= 0; i--) {
+    const event = history[i]!;
+    if (event.from === ignore) continue;
+    if (kindOf(event.author) === 'human') break;
+    if (event.type === 'message' || event.type === 'request' || event.type === 'response') depth++;
+  }
+  return depth;
 }
 
 export function stopsAt(depth: number, maxDepth: number): boolean {

@@ -17,6 +17,8 @@ const RELEASE_LOOK_EVERY_MS = 20;
 export class RestDoor implements CoordinatorDoor {
   readonly #admin: HttpJsonClient;
   readonly #clients = new Set<RestParticipant>();
+  /** The tokens this door minted: revoked when it closes, so none outlives the coordinator. */
+  readonly #minted: string[] = [];
 
   constructor(
     readonly url: string,
@@ -33,6 +35,7 @@ export class RestDoor implements CoordinatorDoor {
       session,
       ...(profile === undefined ? {} : { profile }),
     });
+    this.#minted.push(joined.token);
     const api = new RestParticipant(this.url, joined.token);
     this.#clients.add(api);
     const me = joined.participant.id;
@@ -66,6 +69,9 @@ export class RestDoor implements CoordinatorDoor {
     for (const client of this.#clients) {
       await client.settle();
       client.close();
+    }
+    for (const token of this.#minted.splice(0)) {
+      await this.#admin.request('POST', '/participants/tokens/revoke', { token }).catch(() => undefined);
     }
     this.#admin.close();
   }

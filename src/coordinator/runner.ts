@@ -29,6 +29,32 @@ export type RunOutcome =
 /** The last characters of stderr worth showing in a failure notice. */
 const STDERR_TAIL_CHARS = 300;
 
+/**
+ * The process groups of the adapters running now. Each runs detached (a group
+ * of its own), so nothing would end them with this process: however it exits,
+ * they are killed on the way out (synchronously, as 'exit' requires).
+ */
+const liveGroups = new Set<number>();
+let killedOnExit = false;
+
+function trackGroup(pid: number): void {
+  if (!killedOnExit) {
+    killedOnExit = true;
+    process.on('exit', () => {
+      for (const group of liveGroups) killGroupOf(group, 'SIGKILL');
+    });
+  }
+  liveGroups.add(pid);
+}
+
+function killGroupOf(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
 export function runAdapter(run: AdapterRun): Promise<RunOutcome> {
   const started = Date.now();
   const elapsed = (): number => Date.now() - started;
@@ -48,13 +74,9 @@ export function runAdapter(run: AdapterRun): Promise<RunOutcome> {
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
 
+    if (child.pid !== undefined) trackGroup(child.pid);
     const killGroup = (signal: NodeJS.Signals): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, signal);
-      } catch {
-        // the group is already gone
-      }
+      if (child.pid !== undefined) killGroupOf(child.pid, signal);
     };
     const end = (how: 'timed-out' | 'stopped'): void => {
       if (ending || settled) return;
@@ -75,6 +97,7 @@ export function runAdapter(run: AdapterRun): Promise<RunOutcome> {
       run.signal?.removeEventListener('abort', onAbort);
       // Whatever the adapter left behind in its group goes with it.
       killGroup('SIGKILL');
+      if (child.pid !== undefined) liveGroups.delete(child.pid);
       resolve(outcome);
     };
 

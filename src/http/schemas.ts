@@ -20,6 +20,9 @@ export const SwitchSessionBodySchema = z.strictObject({ session: SessionNameSche
 
 export const RotateTokenBodySchema = z.strictObject({ session: SessionNameSchema.optional() });
 
+/** One bearer token to revoke (the others of its participant keep working). */
+export const RevokeTokenBodySchema = z.strictObject({ token: z.string().min(1).max(256).check(oneLineText) });
+
 export const MeetingSayBodySchema = MeetingSayInputSchema.omit({ meeting: true });
 
 export const SubscriptionBodySchema = SubscriptionInputSchema.omit({ thread: true });

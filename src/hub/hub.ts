@@ -209,6 +209,22 @@ export class Hub {
     });
   }
 
+  /**
+   * Calls `listener` with each participant of a session whose presence turns
+   * offline from now on (its last MCP session, stream or wait ended, or its
+   * hook's report ran out): what tells the coordinator inside the hub that an
+   * agent it left to its own session can now be answered for.
+   */
+  onOffline(session: string, listener: (participant: string) => void): () => void {
+    this.#assertOpen();
+    const sessionName = parseInput(SessionNameSchema, session, 'session');
+    const record = this.#ctx.state.sessionByName(sessionName);
+    if (!record) throw new ParleyError('NOT_FOUND', `No session "${sessionName}" on this hub; join it first to create it.`, { field: 'session' });
+    return this.#ctx.bus.listen(record.id, (item) => {
+      if (item.kind === 'presence' && item.presence.connection === 'offline') listener(item.presence.participant);
+    });
+  }
+
   sessions(): SessionInfo[] {
     return [...this.#ctx.state.sessions.values()].map((s) => ({
       id: s.id,

@@ -26,9 +26,21 @@ export interface HomeLock {
 }
 
 export function acquireHomeLock(home: string): HomeLock {
+  return acquireExclusiveLock(home, { lockFilename: LOCK_FILENAME, infoFilename: LOCK_INFO_FILENAME, refused: lockedError });
+}
+
+/** What one exclusive lock in a home is called, and the error that names its holder when it is taken. */
+export interface ExclusiveLockNames {
+  lockFilename: string;
+  infoFilename: string;
+  refused: (home: string, holder: LockHolder | undefined) => ParleyError;
+}
+
+/** An exclusive lock in a home, held by this process until released or its death (see above). */
+export function acquireExclusiveLock(home: string, names: ExclusiveLockNames): HomeLock {
   fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const lockFile = path.join(home, LOCK_FILENAME);
-  const infoFile = path.join(home, LOCK_INFO_FILENAME);
+  const lockFile = path.join(home, names.lockFilename);
+  const infoFile = path.join(home, names.infoFilename);
   createPrivateFile(lockFile);
   const db = new Database(lockFile, { timeout: 0 });
   try {
@@ -42,7 +54,7 @@ export function acquireHomeLock(home: string): HomeLock {
     db.exec('COMMIT');
   } catch (error) {
     db.close();
-    if (isBusy(error)) throw lockedError(home, readHolder(infoFile));
+    if (isBusy(error)) throw names.refused(home, readHolder(infoFile));
     throw error;
   }
   let holder: LockHolder = { pid: process.pid, startedAt: new Date().toISOString() };

@@ -53,6 +53,10 @@ describe('the coordinator answers for participants with no session open', () => 
       expect(inbox.items.filter((i) => i.event.author === 'coordinator'), handle).toEqual([]);
     }
     expect(stubRuns(bench.logs['coder-1']!).filter((r) => r.at === 'start')).toHaveLength(1);
+
+    // The token it minted for coder-1 (and handed to the adapter) goes with the coordinator.
+    await bench.stopCoordinator();
+    expect(t.hub.authenticate(start!.env!.PARLEY_TOKEN!)).toBeUndefined();
   });
 
   it('answers a DM to an offline agent in the DM, shows it thinking while its adapter runs, and offline after', async () => {
@@ -145,5 +149,21 @@ describe('the coordinator answers for participants with no session open', () => 
     const finished = await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
     expect(finished.text).toContain('with no output; nothing was posted');
     expect((await messagesIn(human, '@coder-1')).filter((e) => e.author === 'coder-1')).toEqual([]);
+  });
+});
+
+describe('an adapter that answers through Parley itself', () => {
+  it('is not answered for twice: what it posted during its run stands, its printed summary is not posted', async () => {
+    bench = await openBench({ 'coder-1': { env: { STUB_POST: 'answered through my own tools', STUB_REPLY: 'Summary: I answered the DM.' } } });
+    const { human } = bench;
+    const dm = await human.dm({ to: 'coder-1', text: 'what is the status?' });
+    const finished = await bench.notice((n) => n.kind === 'finished' && n.handle === 'coder-1');
+    const answers = (await messagesIn(human, '@coder-1')).filter((e) => e.author === 'coder-1');
+    expect(answers.map((e) => e.content)).toEqual(['answered through my own tools']);
+    expect(finished.text).toMatch(
+      new RegExp(`^coder-1: run in a direct message with human finished after .*; it posted ${answers[0]!.id} there itself, so its output \\(27 characters\\) was not posted again\\.$`),
+    );
+    expect(stubRuns(bench.logs['coder-1']!).find((r) => r.at === 'posted')).toMatchObject({ status: 201 });
+    expect(dm.id).not.toBe(answers[0]!.id);
   });
 });

@@ -70,6 +70,19 @@ describe('coordinator config', () => {
     }
   });
 
+  it('takes handles, sessions and channels as every other Parley name is taken, and refuses what they refuse', () => {
+    const config = parseConfig({ coordinator: { handle: '@bridge', channel: '#Bridge-Log', sessions: ['proj:1'], agents: { '@coder-1': { command: ['x'] } } } });
+    expect(config.coordinator).toMatchObject({ handle: 'bridge', channel: 'bridge-log', sessions: ['proj:1'] });
+    expect(Object.keys(config.coordinator.agents)).toEqual(['coder-1']);
+    for (const [coordinator, key] of [
+      [{ handle: 'x'.repeat(65) }, 'coordinator.handle'],
+      [{ channel: 'has space' }, 'coordinator.channel'],
+      [{ sessions: [''] }, 'coordinator.sessions.0'],
+    ] as Array<[Record<string, unknown>, string]>) {
+      expect(() => parseConfig({ coordinator }), key).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', field: key }));
+    }
+  });
+
   it('parley coordinate says which key is wrong (exit 2), and that it has no one to coordinate without agents', () => {
     const dir = home();
     writeConfig(dir, { agents: { 'coder-1': { command: [] } } });
@@ -122,6 +135,30 @@ describe('parley coordinate', () => {
     const [slowRun] = stubRuns(slow.log);
     expect(processAlive(slowRun!.pid)).toBe(false);
     expect(stubRuns(quick.log).filter((r) => r.at === 'start')).toHaveLength(1);
+    // The tokens it minted for the agents (handed to their adapters) were revoked as it stopped.
+    const [quickRun] = stubRuns(quick.log);
+    expect((await restCall(hub, quickRun!.env!.PARLEY_TOKEN!, 'GET', '/whoami')).status).toBe(401);
+    expect((await restCall(hub, slowRun!.env!.PARLEY_TOKEN!, 'GET', '/whoami')).status).toBe(401);
+  });
+
+  it('on SIGHUP (its terminal closed) stops like on SIGTERM: the running adapter and its children are killed, and it exits 0', async () => {
+    const dir = home();
+    const slow = writeStub(dir, 'slow');
+    writeConfig(dir, { pollMs: 50, agents: { 'slow-1': { command: slow.command, env: { STUB_LOG: slow.log, STUB_GATE: path.join(dir, 'never'), STUB_CHILD: '1' } } } });
+    const hub = await startServe(dir);
+    const human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
+    const child = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] }));
+    const output = follow(child);
+    await output.until('Parley coordinator running');
+    await restCall(hub, human, 'POST', '/dm', { to: 'slow-1', text: 'this will take a while' });
+    await expect.poll(() => stubRuns(slow.log).length, { timeout: 20_000, interval: 20 }).toBe(1);
+    const exited = new Promise<[number | null, string | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+    child.kill('SIGHUP');
+    expect(await exited).toEqual([0, null]);
+    expect(output.out()).toMatch(/slow-1: run in a direct message with human stopped after .*: the coordinator is shutting down; nothing was posted\./);
+    const [run] = stubRuns(slow.log);
+    expect(processAlive(run!.pid)).toBe(false);
+    await expect.poll(() => processAlive(run!.child!)).toBe(false);
   });
 
   it('runs inside parley serve when coordinator.enabled is true', async () => {
@@ -139,6 +176,32 @@ describe('parley coordinate', () => {
     const notices = (await restCall(hub, human, 'GET', '/threads/coordinator/history?limit=100')).json.events as Json[];
     expect(notices.filter((e) => e.type === 'message').map((e) => e.author)).toEqual(['coordinator', 'coordinator']);
     expect(await hub.stop()).toBe(0);
+  });
+
+  it('is one per home: a second parley coordinate, or one beside a hub that runs the coordinator, is refused naming the pid that holds it', async () => {
+    const dir = home();
+    const stub = writeStub(dir, 'one');
+    writeConfig(dir, { pollMs: 50, agents: { 'coder-1': { command: stub.command, env: { STUB_LOG: stub.log } } } });
+    const hub = await startServe(dir);
+    const first = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'pipe'] }));
+    await follow(first).until('Parley coordinator running');
+    // Bounded, so a second coordinator that does start fails this test instead of hanging it.
+    const second = spawnSync(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), encoding: 'utf8', timeout: 15_000 });
+    expect(second.status).toBe(1);
+    expect(second.stderr).toContain(`A coordinator is already running on home ${dir} (pid ${first.pid},`);
+    expect(second.stderr).toContain('a second one would answer every message twice');
+    const exited = new Promise<number | null>((resolve) => first.once('exit', (code) => resolve(code)));
+    first.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await hub.stop()).toBe(0);
+
+    // The hub's own coordinator holds it too; "coordinator.enabled=false" on the command line does not get round it.
+    writeConfig(dir, { enabled: true, agents: { 'coder-1': { command: stub.command, env: { STUB_LOG: stub.log } } } });
+    const inside = await startServe(dir);
+    const beside = spawnSync(process.execPath, [BIN, 'coordinate', '--set', 'coordinator.enabled=false'], { env: childEnv(dir), encoding: 'utf8', timeout: 15_000 });
+    expect(beside.status).toBe(1);
+    expect(beside.stderr).toContain(`A coordinator is already running on home ${dir} (pid ${inside.child.pid},`);
+    expect(await inside.stop()).toBe(0);
   });
 
   it('refuses to run beside a hub that runs the coordinator itself', () => {

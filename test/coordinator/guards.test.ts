@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processAlive } from '../../src/cli/hub-address.js';
+import { RestParticipant } from '../../src/client/rest-participant.js';
 import { messagesIn, openBench, stubRuns, type Bench } from '../helpers/coordinator.js';
 
 let bench: Bench | undefined;
@@ -37,6 +38,31 @@ describe('the coordinator keeps runs bounded', () => {
       ['agent-a', '@agent-b ping', ['parley:depth=1']],
       ['agent-b', '@agent-a pong', ['parley:depth=2']],
     ]);
+    expect(bench.notices.filter((n) => n.kind === 'finished')).toHaveLength(2);
+  });
+
+  it('stops a ping-pong with a live agent (whose answers carry no depth tag) at maxDepth, counting the agents\' messages in a row in the thread', async () => {
+    bench = await openBench({ 'agent-a': { env: { STUB_REPLY: '@agent-b ping' } } }, { maxDepth: 3 });
+    const { human, t } = bench;
+    // agent-b has a session of its own (the test drives it over REST): its answers are untagged.
+    await t.hub.join({ handle: 'agent-b', profile: { kind: 'agent' } });
+    const b = new RestParticipant(bench.server.url, await t.hub.issueToken('agent-b'));
+    await human.createChannel({ name: 'pp' });
+    await human.post({ thread: 'pp', text: '@agent-a start' });
+    try {
+      // agent-b answers each of agent-a's answers, for as long as agent-a keeps answering (bounded, so a failure ends).
+      for (let round = 1; round <= 6; round++) {
+        await bench.notice((n) => n.kind === 'refused' || bench!.notices.filter((x) => x.kind === 'finished').length >= round);
+        if (bench.notices.some((n) => n.kind === 'refused')) break;
+        await b.post({ thread: 'pp', text: '@agent-a pong' });
+      }
+    } finally {
+      b.close();
+    }
+    const refused = bench.notices.find((n) => n.kind === 'refused');
+    expect(refused?.text).toContain('the loop guard stops at depth 3 (coordinator.maxDepth), and this is depth 4');
+    const said = (await messagesIn(human, 'pp')).map((e) => e.author);
+    expect(said).toEqual(['human', 'agent-a', 'agent-b', 'agent-a', 'agent-b']);
     expect(bench.notices.filter((n) => n.kind === 'finished')).toHaveLength(2);
   });
 

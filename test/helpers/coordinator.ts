@@ -22,6 +22,9 @@ import { closeServed, openTestHub, type TestHub } from './hub.js';
  *   STUB_SLEEP_MS   how long it sleeps before answering
  *   STUB_EXIT       exit with this code (and a line on stderr) instead
  *   STUB_CHILD      start a child that sleeps, in its process group, and record its pid
+ *   STUB_HOOK       report a tool run through the agent hook route first (as an adapter's installed hooks do)
+ *   STUB_POST       post this text in the thread itself first (over REST, with PARLEY_TOKEN), as an
+ *                   adapter with Parley's MCP tools does, then print its answer too
  */
 const STUB = `import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -36,6 +39,22 @@ log({ at: 'start', time: Date.now(), pid: process.pid, child: child?.pid, stdin,
 if (process.env.STUB_GATE) {
   while (!fs.existsSync(process.env.STUB_GATE)) await new Promise((r) => setTimeout(r, 10));
 }
+if (process.env.STUB_HOOK) {
+  const res = await fetch(process.env.PARLEY_URL + '/api/v1/agent/hook', {
+    method: 'POST',
+    headers: { authorization: 'Bearer ' + process.env.PARLEY_TOKEN, 'content-type': 'application/json' },
+    body: JSON.stringify({ event: 'tool' }),
+  });
+  log({ at: 'hooked', time: Date.now(), pid: process.pid, status: res.status });
+}
+if (process.env.STUB_POST) {
+  const res = await fetch(process.env.PARLEY_URL + '/api/v1/threads/' + encodeURIComponent(process.env.PARLEY_THREAD) + '/messages', {
+    method: 'POST',
+    headers: { authorization: 'Bearer ' + process.env.PARLEY_TOKEN, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: process.env.STUB_POST }),
+  });
+  log({ at: 'posted', time: Date.now(), pid: process.pid, status: res.status });
+}
 if (process.env.STUB_SLEEP_MS) await new Promise((r) => setTimeout(r, Number(process.env.STUB_SLEEP_MS)));
 log({ at: 'end', time: Date.now(), pid: process.pid });
 if (process.env.STUB_EXIT) {
@@ -46,7 +65,7 @@ process.stdout.write(process.env.STUB_REPLY ?? 'answer from @' + process.env.PAR
 `;
 
 export interface StubRun {
-  at: 'start' | 'end';
+  at: 'start' | 'end' | 'posted' | 'hooked';
   time: number;
   pid: number;
   child?: number;

@@ -102,6 +102,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/login': { password: PASSWORD },
   'POST /api/v1/participants': { handle: 'dora', session: 'proj' },
   'POST /api/v1/participants/{handle}/tokens/rotate': { session: 'proj' },
+  'POST /api/v1/participants/tokens/revoke': { token: 'not-a-token' },
   'POST /api/v1/threads': { name: 'fresh' },
   'POST /api/v1/threads/{thread}/rename': { name: 'renamed' },
   'POST /api/v1/threads/{thread}/read': { up_to: 1 },
@@ -402,7 +403,8 @@ describe('http routes against a real hub', () => {
     expect((await call('GET', '/api/v1/whoami', { headers: { cookie } })).status).toBe(401);
     await ok('POST', '/api/v1/logout', {});
     await ok('POST', '/api/v1/participants', {}, { ...admin, body: { handle: 'erin', session: 'proj' } });
-    await ok('POST', '/api/v1/participants/{handle}/tokens/rotate', { handle: 'erin' }, { ...admin, body: { session: 'proj' } });
+    const rotated = await ok('POST', '/api/v1/participants/{handle}/tokens/rotate', { handle: 'erin' }, { ...admin, body: { session: 'proj' } });
+    expect(await ok('POST', '/api/v1/participants/tokens/revoke', {}, { ...admin, body: { token: rotated.token } })).toEqual({ revoked: true });
     const running = await ok('GET', '/api/v1/hub', {}, admin);
     expect(running).toMatchObject({ pid: expect.any(Number), uptimeSeconds: expect.any(Number), connected: expect.any(Array) });
     await ok('GET', '/api/v1/openapi.json', {}, asAlice);

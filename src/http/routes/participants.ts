@@ -5,7 +5,7 @@ import { DEFAULT_SESSION } from '../../hub/hub.js';
 import { HandleSchema } from '../../schema/names.js';
 import { JoinInputSchema } from '../../schema/participant.js';
 import { jsonBody } from '../body.js';
-import { RotateTokenBodySchema } from '../schemas.js';
+import { RevokeTokenBodySchema, RotateTokenBodySchema } from '../schemas.js';
 
 /**
  * Registering participants and managing their tokens: admin routes, for the
@@ -20,6 +20,12 @@ export function participantRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono 
     const actor = await hub.join(input);
     const token = await hub.issueToken(actor.participant.handle, actor.session.name);
     return c.json({ participant: actor.participant, session: actor.session, token }, 201);
+  });
+
+  /** Revokes one token, leaving the participant's others working (a coordinator's, when it stops). */
+  app.post('/tokens/revoke', adminOnly, async (c) => {
+    const { token } = parseInput(RevokeTokenBodySchema, await jsonBody(c));
+    return c.json({ revoked: await hub.revokeToken(token) });
   });
 
   app.post('/:handle/tokens/rotate', adminOnly, async (c) => {
