@@ -139,11 +139,20 @@ export class Coordinator {
 
   async #open(sessionName: string): Promise<void> {
     const { handle, channel, agents } = this.#config;
-    const coordinator = await this.#door.seat(handle, sessionName, { kind: 'agent', client: 'parley', nickname: 'coordinator' });
+    // No kind in the profile: joining with one would turn a person who already holds the handle into an agent.
+    const coordinator = await this.#door.seat(handle, sessionName, { client: 'parley', nickname: 'coordinator' });
+    const me = (await coordinator.api.whoami()).participant;
+    if (me.profile.kind !== 'agent') {
+      throw new ParleyError(
+        'CONFIG_INVALID',
+        `Invalid config key "coordinator.handle": ${handle} is a ${me.profile.kind} on this hub; the coordinator speaks as itself, an agent, so give it a handle of its own.`,
+        { field: 'coordinator.handle' },
+      );
+    }
     const session: SessionState = {
       name: sessionName,
       coordinator,
-      coordinatorId: (await coordinator.api.whoami()).participant.id,
+      coordinatorId: me.id,
       board: new NoticeBoard(coordinator.api, channel),
       agents: [],
       stopWatching: () => undefined,

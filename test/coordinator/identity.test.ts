@@ -47,4 +47,15 @@ describe('the coordinator answers only for agents', () => {
     expect(stubRuns(bench.logs['coder-1']!)).toEqual([]);
     expect((await messagesIn(human, '@coder-1')).map((e) => e.author)).toEqual(['human']);
   });
+
+  it('refuses to start when coordinator.handle is a human, naming the key, and leaves that person a human', async () => {
+    const t = await openTestHub();
+    const server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+    cleanups.push(() => closeServed(t, server));
+    await t.hub.join({ handle: 'maria', profile: { kind: 'human' } });
+    const stub = writeStub(t.home);
+    const config = CoordinatorConfigSchema.parse({ handle: 'maria', agents: { 'coder-1': { command: stub.command, env: { STUB_LOG: stub.log } } } });
+    await expect(Coordinator.start({ door: new InProcessDoor(t.hub, server.url), config })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'coordinator.handle' });
+    expect(t.hub.participant('maria')!.profile.kind).toBe('human');
+  });
 });
