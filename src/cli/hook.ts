@@ -9,6 +9,7 @@ import {
 } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
 import { whenClientGone } from './client-gone.js';
+import { postJson, UNREACHABLE } from './hook-request.js';
 import { loadToken } from './credentials.js';
 import { CLIENT_EVENTS, clientOutput, eventOf, isClient, silentOutput, type ClientName } from './hook-clients.js';
 import { hubAddress, isHttpUrl } from './live-hub.js';
@@ -158,7 +159,7 @@ async function respond({ client, event, handle, session, homeFlag, urlFlag }: Ho
     if (clientGone.signal.aborted) return {};
     const message = (error as Error).message;
     // No hub: the agent works on, and nothing is said.
-    if (message === 'unreachable') return quiet(client);
+    if (message === UNREACHABLE) return quiet(client);
     return problem(message, client);
   } finally {
     stopChecking();
@@ -251,45 +252,17 @@ function leadingFields(text: string): Record<string, unknown> {
   return fields;
 }
 
-/** One POST over node:http (fetch's client would cost more to load than the request takes); rejects with "unreachable" when no hub answers. */
+/** The hub's answer to the hook's one POST; rejects with UNREACHABLE when no hub answers, or with what the hub said. */
 async function post(url: string, token: string, body: string, timeoutMs: number, signal: AbortSignal): Promise<HubAnswer> {
-  const target = new URL(url);
-  const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
-  return new Promise((resolve, reject) => {
-    const req = request(
-      target,
-      {
-        method: 'POST',
-        // One request, then the process ends: no connection kept for later.
-        agent: false,
-        signal,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('error', () => reject(new Error('the hub\'s answer was cut off')));
-        res.on('end', () => {
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300 && json !== null && typeof json === 'object') return resolve(json as HubAnswer);
-          const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-          reject(new Error(typeof error?.message === 'string' ? `the hub answered ${String(error.code)}: ${error.message}` : `the hub answered HTTP ${status}`));
-        });
-      },
-    );
-    req.setTimeout(timeoutMs, () => req.destroy(new Error(`the hub did not answer within ${Math.round(timeoutMs / 1000)} s`)));
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      const unreachable = error.code === 'ECONNREFUSED' || error.code === 'ENOTFOUND' || error.code === 'EHOSTUNREACH' || error.code === 'ECONNRESET';
-      reject(unreachable ? new Error('unreachable') : error);
-    });
-    req.end(body);
-  });
+  const response = await postJson(new URL(url), { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, timeoutMs, signal);
+  let json: unknown;
+  try {
+    json = JSON.parse(response.text);
+  } catch {
+    json = undefined;
+  }
+  if (response.status >= 200 && response.status < 300 && json !== null && typeof json === 'object') return json as HubAnswer;
+  const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  throw new Error(typeof error?.message === 'string' ? `the hub answered ${String(error.code)}: ${error.message}` : `the hub answered HTTP ${response.status}`);
 }
 

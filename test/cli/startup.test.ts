@@ -22,12 +22,12 @@ import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(\`
 import { appendFileSync } from 'node:fs';
 export async function load(url, context, next) {
-  if (url.startsWith('file:')) appendFileSync(process.env.LOAD_LOG_FILE, url + '\\\\n');
+  if (url.startsWith('file:') || url.startsWith('node:')) appendFileSync(process.env.LOAD_LOG_FILE, url + '\\\\n');
   return next(url, context);
 }\`));
 `)}`;
 
-/** The files (under dist/ or node_modules/) a `parley` command loads. */
+/** The files (under dist/ or node_modules/) a `parley` command loads, and the built-ins it imports ("node:…"). */
 function loadedBy(args: string[], env: NodeJS.ProcessEnv): string[] {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-loads-'));
   const log = path.join(dir, 'loads.txt');
@@ -35,7 +35,8 @@ function loadedBy(args: string[], env: NodeJS.ProcessEnv): string[] {
     fs.writeFileSync(log, '');
     const run = spawnSync(process.execPath, ['--import', LOG_LOADS, BIN, ...args], { env: { ...env, LOAD_LOG_FILE: log }, encoding: 'utf8', timeout: 20_000 });
     expect(run.error).toBeUndefined();
-    return [...fs.readFileSync(log, 'utf8').matchAll(/^file:\/\/(.*)$/gm)].map((m) => m[1]!.replace(/^.*?\/(dist|node_modules)\//, '$1/'));
+    const lines = fs.readFileSync(log, 'utf8').split('\n');
+    return lines.filter((line) => line.startsWith('node:')).concat(lines.filter((line) => line.startsWith('file://')).map((line) => line.slice('file://'.length).replace(/^.*?\/(dist|node_modules)\//, '$1/')));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -77,11 +78,15 @@ describe('start-up', () => {
         const loaded = loadedBy(['hook', 'claude', event, '--as', 'coder', '--home', home, '--url', 'http://127.0.0.1:9'], env);
         expect(loaded, event).toContain('dist/src/cli/hook.js');
         expect(loaded.filter((file) => HOOK_HEAVY.some((pattern) => pattern.test(file))), event).toEqual([]);
+        // node:http alone costs more than the hook's request (some 30 ms on Node 24); a socket carries the request.
+        expect(loaded.filter((file) => file.startsWith('node:http')), event).toEqual([]);
+        expect(loaded, event).toContain('node:net');
         expect(loaded.filter((file) => file.startsWith('dist/')).sort(), event).toEqual(
           [
             'dist/src/cli/client-gone.js',
             'dist/src/cli/credentials.js',
             'dist/src/cli/hook-clients.js',
+            'dist/src/cli/hook-request.js',
             'dist/src/cli/hook.js',
             'dist/src/cli/live-hub.js',
             'dist/src/cli/main.js',
