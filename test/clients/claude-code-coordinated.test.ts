@@ -61,11 +61,16 @@ describe('Claude Code run by the coordinator', () => {
     expect(asked.status).toBe(201);
 
     // The coordinator's answer is an event of the thread: follow the thread until it is there.
+    // A run that failed or timed out says so in #coordinator: the test stops there, with the coordinator's words.
     let answer: Json | undefined;
     while (answer === undefined) {
       const history = await restCall(hub, alice, 'GET', '/threads/plan/history?limit=50');
       answer = (history.json.events as Json[]).find((event) => event.type === 'message' && event.author === 'coder-3');
-      if (answer === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (answer !== undefined) break;
+      const notices = (await restCall(hub, alice, 'GET', '/threads/coordinator/history?limit=50')).json.events as Json[] | undefined;
+      const failed = (notices ?? []).find((event) => ((event.meta as Json | undefined)?.tags as string[] | undefined)?.some((tag) => /^coordinator:(failed|timeout|refused)$/.test(tag)));
+      if (failed) throw new Error(`the coordinator reported: ${String(failed.content)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(answer).toMatchObject({ content: 'I can take the release notes; draft by noon.', meta: expect.objectContaining({ reply_to: asked.json.id }) });
     // Claude Code was given the human's message (on its stdin, by the coordinator) as its prompt.

@@ -90,7 +90,8 @@ describe('web page: the human in the conversation', () => {
     expect(await box.inputValue()).toBe('Looks good @coder ');
     await box.press('Shift+Enter');
     await box.pressSequentially('one question: what about eviction?');
-    expect(await page.locator('.composer .counter').textContent()).toMatch(/^53 \/ /);
+    // The counter follows the text on the next render: read it once it has.
+    await expect.poll(() => page.locator('.composer .counter').textContent()).toMatch(/^53 \/ /);
     await box.press('Enter');
     await expect.poll(() => box.inputValue()).toBe('');
     const inbox = await coder.call('inbox');
