@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
+import { tempDirs } from '../helpers/agent-cli.js';
 import { startMockAnthropic, type MockAnthropic } from '../helpers/mock-anthropic.js';
 import { joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
 
@@ -16,13 +16,8 @@ const CLAUDE = path.resolve(import.meta.dirname, '../../node_modules/.bin/claude
 let hub: RunningHub;
 let model: MockAnthropic;
 let alice: string;
-const cleanups: Array<() => void> = [];
-
-function temp(prefix: string): string {
-  const made = tempHome(prefix);
-  cleanups.push(made.cleanup);
-  return made.home;
-}
+const dirs = tempDirs();
+const temp = dirs.make;
 
 beforeAll(async () => {
   model = await startMockAnthropic(() => ({ text: 'I can take the release notes; draft by noon.' }));
@@ -49,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopHubs();
   await model?.close();
-  for (const cleanup of cleanups.splice(0)) cleanup();
+  dirs.cleanup();
 });
 
 describe('Claude Code run by the coordinator', () => {

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
+import { onStopWait, runToEnd, tempDirs, userEnv } from '../helpers/agent-cli.js';
 import { lastTurnText, startMockAnthropic, type MockAnthropic, type ScriptedTurn, type MessagesRequest } from '../helpers/mock-anthropic.js';
-import { BIN, joinOver, restCall, startServe, stopHubs, track, type Json, type RunningHub } from '../helpers/serve.js';
+import { BIN, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
 
 /**
  * The real Claude Code (the `claude` binary of @anthropic-ai/claude-code, run
@@ -19,43 +18,24 @@ const CLAUDE = path.resolve(import.meta.dirname, '../../node_modules/.bin/claude
 let hub: RunningHub;
 let hubHome: string;
 let alice: string;
-const cleanups: Array<() => void> = [];
-
-function temp(prefix: string): string {
-  const made = tempHome(prefix);
-  cleanups.push(made.cleanup);
-  return made.home;
-}
-
-/** The environment of a user's terminal: no PARLEY_* variable, its own HOME. */
-function userEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PARLEY_') && !key.startsWith('CLAUDE') && !key.startsWith('ANTHROPIC') && key !== 'CURSOR_VERSION') env[key] = value;
-  return { ...env, HOME: home, ...extra };
-}
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = track(spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] }));
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const dirs = tempDirs();
+const temp = dirs.make;
+/** Claude Code's own settings may be in the test's environment: a user's terminal here has none. */
+const CLIENT_VARIABLES = ['CLAUDE', 'ANTHROPIC', 'CURSOR_VERSION'];
 
 /** `parley install claude --as HANDLE` in a fresh project, as its user would type it. */
 async function installedProject(handle: string, userHome: string): Promise<string> {
   const project = temp('parley-claude-project-');
-  const installed = await run(process.execPath, [BIN, 'install', 'claude', '--as', handle, '--dir', project, '--home', hubHome, '--url', hub.url], { cwd: project, env: userEnv(userHome) });
+  const installed = await runToEnd(process.execPath, [BIN, 'install', 'claude', '--as', handle, '--dir', project, '--home', hubHome, '--url', hub.url], { cwd: project, env: userEnv(userHome, CLIENT_VARIABLES) });
   expect(installed.code, installed.stderr).toBe(0);
   return project;
 }
 
 /** Claude Code, headless, in the project, talking to the scripted model. */
 function claude(project: string, userHome: string, model: MockAnthropic, prompt: string, allowedTools: string) {
-  return run(CLAUDE, ['-p', prompt, '--output-format', 'json', '--allowedTools', allowedTools], {
+  return runToEnd(CLAUDE, ['-p', prompt, '--output-format', 'json', '--allowedTools', allowedTools], {
     cwd: project,
-    env: userEnv(userHome, {
+    env: userEnv(userHome, CLIENT_VARIABLES, {
       ANTHROPIC_BASE_URL: model.url,
       ANTHROPIC_API_KEY: 'sk-ant-test-not-a-real-key',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
@@ -63,11 +43,6 @@ function claude(project: string, userHome: string, model: MockAnthropic, prompt:
       DISABLE_AUTOUPDATER: '1',
     }),
   });
-}
-
-async function presenceOf(handle: string): Promise<Json | undefined> {
-  const answer = await restCall(hub, alice, 'GET', '/presence');
-  return (answer.json.presence as Json[]).find((entry) => entry.handle === handle);
 }
 
 beforeAll(async () => {
@@ -80,7 +55,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
+  dirs.cleanup();
 });
 
 describe('Claude Code with parley install claude', () => {
@@ -124,34 +99,20 @@ describe('Claude Code with parley install claude', () => {
     const userHome = temp('parley-claude-user-');
     const project = await installedProject('coder-2', userHome);
     const model = await startMockAnthropic((_request, index) => ({ text: index === 0 ? 'Nothing to do right now.' : 'Rerunning the tests.' }));
-    let posted = false;
-    let finished = false;
-    // Once the first turn has ended and the stop hook waits (coder-2 turns from thinking to listening), alice writes.
-    const writer = (async () => {
-      let sawThinking = false;
-      while (!finished) {
-        const state = (await presenceOf('coder-2'))?.state;
-        if (state === 'thinking') sawThinking = true;
-        if (sawThinking && model.requests.length >= 1 && state === 'listening') {
-          await restCall(hub, alice, 'POST', '/dm', { to: 'coder-2', text: 'Can you rerun the flaky tests?' });
-          posted = true;
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
+    // Once the first turn has ended and the stop hook waits, alice writes.
+    const writer = onStopWait(hub, alice, 'coder-2', () => model.requests.length >= 1, async () => {
+      await restCall(hub, alice, 'POST', '/dm', { to: 'coder-2', text: 'Can you rerun the flaky tests?' });
+    });
     try {
       const result = await claude(project, userHome, model, 'Anything to do?', 'Bash');
-      finished = true;
-      await writer;
-      expect(posted).toBe(true);
+      expect(await writer.stop()).toBe(true);
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toMatchObject({ type: 'result', result: 'Rerunning the tests.' });
       // Two model calls: the first turn, then the continuation the stop hook asked for with alice's DM as its reason.
       expect(model.requests).toHaveLength(2);
       expect(lastTurnText(model.requests[1]!)).toContain('Can you rerun the flaky tests?');
     } finally {
-      finished = true;
+      await writer.stop();
       await model.close();
     }
   }, 120_000);

@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
+import { onStopWait, presenceOf as presenceAs, runToEnd, tempDirs, userEnv } from '../helpers/agent-cli.js';
 import { lastTurnText, offeredNames, startMockGemini, type GenerateRequest, type MockGemini, type ScriptedTurn } from '../helpers/mock-gemini.js';
-import { BIN, joinOver, restCall, startServe, stopHubs, track, type Json, type RunningHub } from '../helpers/serve.js';
+import { BIN, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
 
 /**
  * The real Gemini CLI (the `gemini` binary of @google/gemini-cli, run
@@ -19,30 +19,10 @@ const GEMINI = path.resolve(import.meta.dirname, '../../node_modules/.bin/gemini
 let hub: RunningHub;
 let hubHome: string;
 let alice: string;
-const cleanups: Array<() => void> = [];
-
-function temp(prefix: string): string {
-  const made = tempHome(prefix);
-  cleanups.push(made.cleanup);
-  return made.home;
-}
-
-/** The environment of a user's terminal: no PARLEY_* or GEMINI_* variable, its own HOME. */
-function userEnv(home: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PARLEY_') && !key.startsWith('GEMINI') && !key.startsWith('GOOGLE')) env[key] = value;
-  return { ...env, HOME: home, ...extra };
-}
-
-function run(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }, started?: (child: ChildProcess) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = track(spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] }));
-  started?.(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-}
+const dirs = tempDirs();
+const temp = dirs.make;
+/** Gemini CLI's own settings may be in the test's environment: a user's terminal here has none. */
+const CLIENT_VARIABLES = ['GEMINI', 'GOOGLE'];
 
 /**
  * A user's home where Gemini CLI is set up for an API key (what its first-run
@@ -65,7 +45,7 @@ function userHomeForGemini(): string {
 /** `parley install gemini --as HANDLE` in a fresh project, as its user would type it. */
 async function installedProject(handle: string, userHome: string): Promise<string> {
   const project = temp('parley-gemini-project-');
-  const installed = await run(process.execPath, [BIN, 'install', 'gemini', '--as', handle, '--dir', project, '--home', hubHome, '--url', hub.url], { cwd: project, env: userEnv(userHome) });
+  const installed = await runToEnd(process.execPath, [BIN, 'install', 'gemini', '--as', handle, '--dir', project, '--home', hubHome, '--url', hub.url], { cwd: project, env: userEnv(userHome, CLIENT_VARIABLES) });
   expect(installed.code, installed.stderr).toBe(0);
   return project;
 }
@@ -73,14 +53,14 @@ async function installedProject(handle: string, userHome: string): Promise<strin
 /** Gemini CLI, headless, in the project (trusted, as its user would have it), talking to the scripted model. */
 function gemini(project: string, userHome: string, model: MockGemini, prompt: string, allowedTools: string[], started?: (child: ChildProcess) => void) {
   const allowed = allowedTools.length > 0 ? ['--allowed-tools', allowedTools.join(',')] : [];
-  const env = userEnv(userHome, {
+  const env = userEnv(userHome, CLIENT_VARIABLES, {
     GEMINI_API_KEY: 'test-key-not-a-real-one',
     GOOGLE_GEMINI_BASE_URL: model.url,
     GEMINI_CLI_TRUST_WORKSPACE: 'true',
     // One process: no relaunch of itself with a larger heap.
     GEMINI_CLI_NO_RELAUNCH: 'true',
   });
-  return run(GEMINI, ['-p', prompt, '--output-format', 'json', '--model', 'gemini-2.5-pro', ...allowed], { cwd: project, env }, started);
+  return runToEnd(GEMINI, ['-p', prompt, '--output-format', 'json', '--model', 'gemini-2.5-pro', ...allowed], { cwd: project, env }, started);
 }
 
 /**
@@ -89,10 +69,7 @@ function gemini(project: string, userHome: string, model: MockGemini, prompt: st
  */
 const PARLEY_TOOLS = ['mcp_parley_whoami', 'mcp_parley_inbox', 'mcp_parley_wait', 'mcp_parley_chat_post'];
 
-async function presenceOf(handle: string): Promise<Json | undefined> {
-  const answer = await restCall(hub, alice, 'GET', '/presence');
-  return (answer.json.presence as Json[]).find((entry) => entry.handle === handle);
-}
+const presenceOf = (handle: string): Promise<Json | undefined> => presenceAs(hub, alice, handle);
 
 /** The handle's connection once it is offline, or as it is after 15 s (a wait that outlives its client would last 60). */
 async function connectionSettled(handle: string): Promise<unknown> {
@@ -115,7 +92,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
+  dirs.cleanup();
 });
 
 describe('Gemini CLI with parley install gemini', () => {
@@ -178,34 +155,20 @@ describe('Gemini CLI with parley install gemini', () => {
     const userHome = userHomeForGemini();
     const project = await installedProject('gem-2', userHome);
     const model = await startMockGemini((_request, index) => ({ text: index === 0 ? 'Nothing to do right now.' : 'Rerunning the tests.' }));
-    let posted = false;
-    let finished = false;
-    // Once the first turn has ended and the stop hook waits (gem-2 turns from thinking to listening), alice writes.
-    const writer = (async () => {
-      let sawThinking = false;
-      while (!finished) {
-        const state = (await presenceOf('gem-2'))?.state;
-        if (state === 'thinking') sawThinking = true;
-        if (sawThinking && model.requests.length >= 1 && state === 'listening') {
-          await restCall(hub, alice, 'POST', '/dm', { to: 'gem-2', text: 'Can you rerun the flaky tests?' });
-          posted = true;
-          return;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    })();
+    // Once the first turn has ended and the stop hook waits, alice writes.
+    const writer = onStopWait(hub, alice, 'gem-2', () => model.requests.length >= 1, async () => {
+      await restCall(hub, alice, 'POST', '/dm', { to: 'gem-2', text: 'Can you rerun the flaky tests?' });
+    });
     try {
       const result = await gemini(project, userHome, model, 'Anything to do?', []);
-      finished = true;
-      await writer;
-      expect(posted).toBe(true);
+      expect(await writer.stop()).toBe(true);
       expect(result.code, result.stderr).toBe(0);
       // Two model calls: the first turn, then the continuation the AfterAgent hook asked for with alice's DM as its reason.
       expect(model.requests).toHaveLength(2);
       expect(lastTurnText(model.requests[1]!)).toContain('Can you rerun the flaky tests?');
       expect(JSON.parse(result.stdout).response).toContain('Rerunning the tests.');
     } finally {
-      finished = true;
+      await writer.stop();
       await model.close();
     }
   }, 60_000);

@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { startLoopbackServer } from './loopback-server.js';
 
 /**
  * A stand-in for the one part of an agent CLI's world that cannot exist here:
@@ -30,41 +30,26 @@ export interface MockAnthropic {
 export async function startMockAnthropic(script: (request: MessagesRequest, index: number) => ScriptedTurn | Promise<ScriptedTurn>): Promise<MockAnthropic> {
   const requests: MessagesRequest[] = [];
   let replies = 0;
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', async () => {
-      const url = req.url ?? '';
-      if (req.method !== 'POST' || !url.startsWith('/v1/messages')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
-        return;
-      }
-      if (url.startsWith('/v1/messages/count_tokens')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":1}');
-        return;
-      }
-      const request = JSON.parse(body) as MessagesRequest;
-      let turn: ScriptedTurn = { text: 'ok' };
-      if ((request.tools?.length ?? 0) > 0) {
-        const index = requests.length;
-        requests.push(request);
-        turn = await script(request, index);
-      }
-      stream(res, `msg_${++replies}`, request.model ?? 'claude', turn);
-    });
+  const server = await startLoopbackServer(async (req, body, res) => {
+    const url = req.url ?? '';
+    if (req.method !== 'POST' || !url.startsWith('/v1/messages')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
+      return;
+    }
+    if (url.startsWith('/v1/messages/count_tokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"input_tokens":1}');
+      return;
+    }
+    const request = JSON.parse(body) as MessagesRequest;
+    let turn: ScriptedTurn = { text: 'ok' };
+    if ((request.tools?.length ?? 0) > 0) {
+      const index = requests.length;
+      requests.push(request);
+      turn = await script(request, index);
+    }
+    stream(res, `msg_${++replies}`, request.model ?? 'claude', turn);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, requests, close: server.close };
 }
 
 /** One assistant message as the API streams it: a text block or a tool call. */

@@ -1,5 +1,4 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLoopbackServer } from './loopback-server.js';
 
 /**
  * A stand-in for Gemini CLI's LLM provider: the Gemini API
@@ -34,48 +33,33 @@ export interface MockGemini {
 /** `script(request, index)` answers the index-th main-loop request. */
 export async function startMockGemini(script: (request: GenerateRequest, index: number) => ScriptedTurn | Promise<ScriptedTurn>): Promise<MockGemini> {
   const requests: GenerateRequest[] = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', async () => {
-      const url = req.url ?? '';
-      if (req.method !== 'POST' || !url.startsWith('/v1beta/models/')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":404,"message":"not here","status":"NOT_FOUND"}}');
-        return;
-      }
-      if (url.includes(':countTokens')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"totalTokens":1}');
-        return;
-      }
-      const request = JSON.parse(body) as GenerateRequest;
-      const offersTools = (request.tools ?? []).some((tool) => (tool.functionDeclarations?.length ?? 0) > 0);
-      let turn: ScriptedTurn = { text: 'ok' };
-      if (url.includes(':streamGenerateContent') && offersTools) {
-        const index = requests.length;
-        requests.push(request);
-        turn = await script(request, index);
-      }
-      const chunk = { candidates: [{ index: 0, content: { role: 'model', parts: [part(turn)] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } };
-      if (url.includes(':streamGenerateContent')) {
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-        res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
-      } else {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chunk));
-      }
-    });
+  const server = await startLoopbackServer(async (req, body, res) => {
+    const url = req.url ?? '';
+    if (req.method !== 'POST' || !url.startsWith('/v1beta/models/')) {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":404,"message":"not here","status":"NOT_FOUND"}}');
+      return;
+    }
+    if (url.includes(':countTokens')) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"totalTokens":1}');
+      return;
+    }
+    const request = JSON.parse(body) as GenerateRequest;
+    const offersTools = (request.tools ?? []).some((tool) => (tool.functionDeclarations?.length ?? 0) > 0);
+    let turn: ScriptedTurn = { text: 'ok' };
+    if (url.includes(':streamGenerateContent') && offersTools) {
+      const index = requests.length;
+      requests.push(request);
+      turn = await script(request, index);
+    }
+    const chunk = { candidates: [{ index: 0, content: { role: 'model', parts: [part(turn)] }, finishReason: 'STOP' }], usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 } };
+    if (url.includes(':streamGenerateContent')) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+    } else {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(chunk));
+    }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, requests, close: server.close };
 }
 
 function part(turn: ScriptedTurn): Part {
