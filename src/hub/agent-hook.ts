@@ -6,8 +6,7 @@ import type { HubContext } from './context.js';
 import { hookContextText, type Waiting } from './hook-context-text.js';
 import { readInbox, untilWaking } from './inbox.js';
 import { inject } from './injection.js';
-import { leaveEveryMeeting } from './meeting-ops.js';
-import { holdPresence } from './presence-hold.js';
+import { announcePresence, holdPresence } from './presence-hold.js';
 import type { Seat } from './seat.js';
 
 /**
@@ -120,7 +119,5 @@ function report(ctx: HubContext, seat: Seat, state: PresenceState): void {
 /** The agent is idle or gone: its declared state again, or offline without a live connection (then it leaves its meetings). */
 function endActivity(ctx: HubContext, seat: Seat): void {
   const presence = ctx.presence.endActivity(seat.session.id, seat.participant.id);
-  if (!presence) return;
-  ctx.bus.publish({ kind: 'presence', session: seat.session.id, presence });
-  if (presence.connection === 'offline') leaveEveryMeeting(ctx, seat.session.id, seat.participant);
+  if (presence) announcePresence(ctx, seat.session.id, presence);
 }

@@ -1,3 +1,4 @@
+import type { PresenceInfo } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import { leaveEveryMeeting } from './meeting-ops.js';
 import type { ConnectionKind } from './presence.js';
@@ -21,8 +22,15 @@ export function holdPresence(ctx: HubContext, seat: Seat, kind: ConnectionKind):
     if (!held) return;
     held = false;
     const closed = ctx.presence.close(session, participant.id, kind);
-    if (!closed) return;
-    ctx.bus.publish({ kind: 'presence', session, presence: closed });
-    if (closed.connection === 'offline') leaveEveryMeeting(ctx, session, participant);
+    if (closed) announcePresence(ctx, session, closed);
   };
+}
+
+/**
+ * Announces a change of presence on the live bus; a participant it leaves
+ * offline also leaves every meeting it was in.
+ */
+export function announcePresence(ctx: HubContext, session: string, presence: PresenceInfo): void {
+  ctx.bus.publish({ kind: 'presence', session, presence });
+  if (presence.connection === 'offline') leaveEveryMeeting(ctx, session, { id: presence.participant, handle: presence.handle });
 }
