@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { hookCommand, mcpServerCommand } from './command-line.js';
+import { mcpServerCommand } from './command-line.js';
+import { commandHookEntries } from './hook-entries.js';
 import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
 
 /**
@@ -12,21 +13,7 @@ import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
  * `mcpServers`), the hooks in `~/.claude/settings.json`. Hook timeouts are in
  * seconds; UserPromptSubmit and Stop take no matcher.
  */
-const EVENTS: Array<[event: string, hook: string, matcher?: string]> = [
-  ['SessionStart', 'session-start'],
-  ['UserPromptSubmit', 'user-prompt-submit'],
-  ['PostToolUse', 'post-tool-use', '*'],
-  ['Stop', 'stop'],
-  ['SessionEnd', 'session-end'],
-];
-
-function hooks(context: InstallContext): HookEntry[] {
-  return EVENTS.map(([event, hook, matcher]) => {
-    const command = hookCommand(context.launch, 'claude', hook);
-    const timeout = event === 'Stop' ? context.timing.stopSeconds : context.timing.quickSeconds;
-    return { event, command, item: { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command, timeout }] } };
-  });
-}
+const hooks = (context: InstallContext): HookEntry[] => commandHookEntries(context, 'claude', { PostToolUse: '*' });
 
 export const claude: ClientSpec = {
   name: 'claude',

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { hookCommand, mcpServerCommand } from './command-line.js';
+import { mcpServerCommand } from './command-line.js';
+import { commandHookEntries } from './hook-entries.js';
 import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
 import { tomlStringArray, tomlString } from './toml-block.js';
 
@@ -13,20 +14,7 @@ import { tomlStringArray, tomlString } from './toml-block.js';
  * stdout, so it can neither add context nor keep the agent going — the Stop
  * hook does both.
  */
-const EVENTS: Array<[event: string, hook: string, matcher?: string]> = [
-  ['SessionStart', 'session-start'],
-  ['UserPromptSubmit', 'user-prompt-submit'],
-  ['PostToolUse', 'post-tool-use', '.*'],
-  ['Stop', 'stop'],
-];
-
-function hooks(context: InstallContext): HookEntry[] {
-  return EVENTS.map(([event, hook, matcher]) => {
-    const command = hookCommand(context.launch, 'codex', hook);
-    const timeout = event === 'Stop' ? context.timing.stopSeconds : context.timing.quickSeconds;
-    return { event, command, item: { ...(matcher === undefined ? {} : { matcher }), hooks: [{ type: 'command', command, timeout }] } };
-  });
-}
+const hooks = (context: InstallContext): HookEntry[] => commandHookEntries(context, 'codex', { PostToolUse: '.*' });
 
 export const codex: ClientSpec = {
   name: 'codex',

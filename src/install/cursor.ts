@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { hookCommand, mcpServerCommand } from './command-line.js';
+import { mcpServerCommand } from './command-line.js';
+import { installedEvents } from './hook-entries.js';
 import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
 
 /**
@@ -12,16 +13,11 @@ import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
  * it to add context.
  */
 function hooks(context: InstallContext): HookEntry[] {
-  const entry = (event: string, hook: string, extra: Record<string, unknown> = {}): HookEntry => {
-    const command = hookCommand(context.launch, 'cursor', hook);
-    return { event, command, item: { command, timeout: context.timing.quickSeconds, ...extra } };
-  };
-  return [
-    entry('sessionStart', 'session-start'),
-    entry('postToolUse', 'post-tool-use'),
-    entry('stop', 'stop', { timeout: context.timing.stopSeconds, loop_limit: context.timing.stopLoopLimit }),
-    entry('sessionEnd', 'session-end'),
-  ];
+  return installedEvents(context, 'cursor').map(({ event, stop, command }) => ({
+    event,
+    command,
+    item: stop ? { command, timeout: context.timing.stopSeconds, loop_limit: context.timing.stopLoopLimit } : { command, timeout: context.timing.quickSeconds },
+  }));
 }
 
 export const cursor: ClientSpec = {

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
-import { hookCommand, mcpServerCommand } from './command-line.js';
+import { mcpServerCommand } from './command-line.js';
+import { installedEvents } from './hook-entries.js';
 import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
 
 /**
@@ -9,19 +10,13 @@ import type { ClientSpec, HookEntry, InstallContext } from './spec.js';
  * project or under ~ for --user. Hook handlers carry a `name`; their timeouts
  * are in milliseconds; AfterTool's matcher is a regex on the tool name.
  */
-const EVENTS: Array<[event: string, hook: string, matcher?: string]> = [
-  ['SessionStart', 'session-start', '*'],
-  ['BeforeAgent', 'before-agent'],
-  ['AfterTool', 'after-tool', '.*'],
-  ['AfterAgent', 'after-agent'],
-  ['SessionEnd', 'session-end', '*'],
-];
+const MATCHERS: Record<string, string> = { SessionStart: '*', AfterTool: '.*', SessionEnd: '*' };
 
 function hooks(context: InstallContext): HookEntry[] {
-  return EVENTS.map(([event, hook, matcher]) => {
-    const command = hookCommand(context.launch, 'gemini', hook);
-    const seconds = event === 'AfterAgent' ? context.timing.stopSeconds : context.timing.quickSeconds;
+  return installedEvents(context, 'gemini').map(({ event, hook, stop, command }) => {
+    const seconds = stop ? context.timing.stopSeconds : context.timing.quickSeconds;
     const handler = { name: `parley-${hook}`, type: 'command', command, timeout: seconds * 1000 };
+    const matcher = MATCHERS[event];
     return { event, command, item: { ...(matcher === undefined ? {} : { matcher }), hooks: [handler] } };
   });
 }
