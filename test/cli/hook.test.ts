@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claude, codex, cursor, gemini } from '../fixtures/client-events.js';
 import { tempHome } from '../helpers/hub.js';
 import { BIN, cliAt, restCall, startServe, stopHubs, track, type Json, type RunningHub } from '../helpers/serve.js';
 
@@ -30,57 +31,6 @@ afterAll(async () => {
   await stopHubs();
   cleanup();
 });
-
-// What each client passes on stdin (Claude Code hooks reference, "Common input fields" and per event;
-// Codex hooks schema; Gemini CLI docs/hooks/reference.md; Cursor docs/hooks).
-const claude = {
-  postToolUse: (session = 'abc123') => ({
-    session_id: session,
-    transcript_path: '/home/u/.claude/projects/x/1.jsonl',
-    cwd: '/home/u/proj',
-    permission_mode: 'default',
-    hook_event_name: 'PostToolUse',
-    tool_name: 'Write',
-    tool_input: { file_path: '/home/u/proj/a.txt', content: 'hi' },
-    tool_response: { filePath: '/home/u/proj/a.txt', success: true },
-    tool_use_id: 'toolu_01',
-    duration_ms: 12,
-  }),
-  userPromptSubmit: (session = 'abc123') => ({
-    session_id: session,
-    transcript_path: '/home/u/.claude/projects/x/1.jsonl',
-    cwd: '/home/u/proj',
-    permission_mode: 'default',
-    hook_event_name: 'UserPromptSubmit',
-    prompt: 'Write a factorial function',
-  }),
-  stop: (session = 'abc123', stopHookActive = false) => ({
-    session_id: session,
-    transcript_path: '/home/u/.claude/projects/x/1.jsonl',
-    cwd: '/home/u/proj',
-    permission_mode: 'default',
-    hook_event_name: 'Stop',
-    stop_hook_active: stopHookActive,
-    last_assistant_message: 'Done.',
-    background_tasks: [],
-    session_crons: [],
-  }),
-  sessionEnd: (session = 'abc123') => ({ session_id: session, transcript_path: '/home/u/.claude/projects/x/1.jsonl', cwd: '/home/u/proj', hook_event_name: 'SessionEnd', reason: 'other' }),
-};
-const codex = {
-  postToolUse: { session_id: 'cx1', turn_id: 't1', transcript_path: null, cwd: '/p', hook_event_name: 'PostToolUse', model: 'gpt-5', permission_mode: 'default', tool_name: 'shell', tool_use_id: 'call_1', tool_input: { command: ['ls'] }, tool_response: 'a.txt' },
-  stop: { session_id: 'cx1', turn_id: 't1', transcript_path: null, cwd: '/p', hook_event_name: 'Stop', model: 'gpt-5', permission_mode: 'default', stop_hook_active: false, last_assistant_message: 'Done.' },
-};
-const gemini = {
-  afterTool: { session_id: 'gm1', transcript_path: '/t.json', cwd: '/p', hook_event_name: 'AfterTool', timestamp: '2026-01-01T00:00:00.000Z', tool_name: 'read_file', tool_input: { path: 'a.txt' }, tool_response: { llmContent: 'hi', returnDisplay: 'hi' } },
-  beforeAgent: { session_id: 'gm1', transcript_path: '/t.json', cwd: '/p', hook_event_name: 'BeforeAgent', timestamp: '2026-01-01T00:00:00.000Z', prompt: 'Fix the test' },
-  afterAgent: { session_id: 'gm1', transcript_path: '/t.json', cwd: '/p', hook_event_name: 'AfterAgent', timestamp: '2026-01-01T00:00:00.000Z', prompt: 'Fix the test', prompt_response: 'Done.', stop_hook_active: false },
-};
-const cursorCommon = { conversation_id: 'c1', generation_id: 'g1', model: 'gpt-5', cursor_version: '1.7.0', workspace_roots: ['/p'], user_email: null, transcript_path: null };
-const cursor = {
-  postToolUse: { ...cursorCommon, hook_event_name: 'postToolUse', tool_name: 'Shell', tool_input: { command: 'npm test' }, tool_output: '{"exitCode":0}', tool_use_id: 't1', cwd: '/p', duration: 5432 },
-  stop: (loopCount: number) => ({ ...cursorCommon, hook_event_name: 'stop', status: 'completed', loop_count: loopCount }),
-};
 
 /** The environment of an agent CLI: nothing of Parley's (its settings come as flags), nor Cursor's unless given. */
 function clientEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claude, codex, cursor, gemini } from '../fixtures/client-events.js';
 import { clientEnv, runParley, sandbox } from '../helpers/install.js';
 import { joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
 
@@ -41,13 +42,13 @@ function commandFor(file: string, event: string, handle: string): string {
   return ours.command as string;
 }
 
-/** Each client's tool event, its stdin as documented, and where its answer carries the added context. */
+/** Each client's tool event, its stdin as documented (test/fixtures/client-events.ts), and where its answer carries the added context. */
 const CLIENTS = [
   {
     client: 'claude',
     file: '.claude/settings.local.json',
     event: 'PostToolUse',
-    stdin: (cwd: string) => ({ session_id: 'abc123', transcript_path: path.join(cwd, 't.jsonl'), cwd, permission_mode: 'default', hook_event_name: 'PostToolUse', tool_name: 'Write', tool_input: { file_path: path.join(cwd, 'a.txt'), content: 'hi' }, tool_response: { filePath: path.join(cwd, 'a.txt'), success: true }, tool_use_id: 'toolu_01', duration_ms: 12 }),
+    stdin: () => claude.postToolUse(),
     context: (out: Json) => (out.hookSpecificOutput as Json | undefined)?.additionalContext,
     nothing: '',
   },
@@ -55,7 +56,7 @@ const CLIENTS = [
     client: 'codex',
     file: '.codex/hooks.json',
     event: 'PostToolUse',
-    stdin: (cwd: string) => ({ session_id: 's1', turn_id: 't1', transcript_path: null, cwd, hook_event_name: 'PostToolUse', model: 'gpt-5-codex', permission_mode: 'default', tool_name: 'Bash', tool_use_id: 'call_1', tool_input: { command: 'ls' }, tool_response: 'a.txt' }),
+    stdin: () => codex.postToolUse,
     context: (out: Json) => (out.hookSpecificOutput as Json | undefined)?.additionalContext,
     nothing: '',
   },
@@ -63,7 +64,7 @@ const CLIENTS = [
     client: 'gemini',
     file: '.gemini/settings.json',
     event: 'AfterTool',
-    stdin: (cwd: string) => ({ session_id: 's1', transcript_path: path.join(cwd, 't.json'), cwd, hook_event_name: 'AfterTool', timestamp: new Date().toISOString(), tool_name: 'read_file', tool_input: { absolute_path: path.join(cwd, 'a.txt') }, tool_response: { llmContent: 'hi', returnDisplay: 'hi' } }),
+    stdin: () => gemini.afterTool,
     context: (out: Json) => (out.hookSpecificOutput as Json | undefined)?.additionalContext,
     nothing: '',
   },
@@ -71,7 +72,7 @@ const CLIENTS = [
     client: 'cursor',
     file: '.cursor/hooks.json',
     event: 'postToolUse',
-    stdin: (cwd: string) => ({ hook_event_name: 'postToolUse', conversation_id: 'c1', generation_id: 'g1', model: 'auto', cursor_version: '2.0.0', workspace_roots: [cwd], user_email: null, transcript_path: null, tool_name: 'Shell', tool_input: { command: 'npm test' }, tool_output: '{"exitCode":0}', tool_use_id: 't1', cwd, duration: 5432 }),
+    stdin: () => cursor.postToolUse,
     context: (out: Json) => out.additional_context,
     nothing: '{}',
   },
@@ -90,7 +91,7 @@ describe('installed hooks', () => {
     const env: Record<string, string> = clientEnv(box.home);
     for (const key of Object.keys(env)) if (key.startsWith('CURSOR_')) delete env[key];
     if (client === 'cursor') env.CURSOR_VERSION = '2.0.0';
-    const run = () => spawnSync('sh', ['-c', command], { input: JSON.stringify(stdin(box.project)), env, cwd: box.project, encoding: 'utf8', timeout: 20_000 });
+    const run = () => spawnSync('sh', ['-c', command], { input: JSON.stringify(stdin()), env, cwd: box.project, encoding: 'utf8', timeout: 20_000 });
 
     const first = run();
     expect(first.status, first.stderr).toBe(0);
@@ -117,8 +118,7 @@ describe('installed hooks', () => {
     for (const key of Object.keys(env)) if (key.startsWith('CURSOR_')) delete env[key];
     // The written --home wins over a PARLEY_HOME the client's environment may carry.
     env.PARLEY_HOME = path.join(base, 'some-other-home');
-    const stdin = CLIENTS[0].stdin(box.project);
-    const run = spawnSync('sh', ['-c', command], { input: JSON.stringify(stdin), env, cwd: box.project, encoding: 'utf8', timeout: 20_000 });
+    const run = spawnSync('sh', ['-c', command], { input: JSON.stringify(claude.postToolUse()), env, cwd: box.project, encoding: 'utf8', timeout: 20_000 });
     expect(run.status, run.stderr).toBe(0);
     expect(((JSON.parse(run.stdout) as Json).hookSpecificOutput as Json).additionalContext).toContain('found you');
   });
