@@ -1,6 +1,6 @@
 import type { ParticipantApi } from '../hub/participant-api.js';
 import type { ControlInput } from '../schema/control.js';
-import type { InboxInput, MeetingHearInput, WaitInput } from '../schema/inputs.js';
+import type { InboxInput, InjectInput, MeetingHearInput, WaitInput } from '../schema/inputs.js';
 import type { ThreadDetail } from '../schema/views.js';
 import { HttpJsonClient } from './http-json.js';
 import { HubConnection } from './hub-connection.js';
@@ -75,9 +75,9 @@ export class RestParticipant implements ParticipantApi {
   inbox: Api['inbox'] = (input: InboxInput = {}) => this.#http.request('GET', `/inbox${query({ limit: input.limit })}`);
   peek: Api['peek'] = (input: InboxInput = {}) => this.#http.request('GET', `/inbox${query({ peek: true, limit: input.limit })}`);
   wait: Api['wait'] = (input: WaitInput = {}, signal?: AbortSignal) =>
-    this.#http.request('GET', `/inbox/wait${query({ timeout_ms: input.timeout_ms, limit: input.limit })}`, undefined, signal);
+    this.#http.request('GET', `/inbox/wait${query({ timeout_ms: input.timeout_ms, limit: input.limit, peek: input.peek })}`, undefined, signal);
   ack: Api['ack'] = (input) => this.#http.request('POST', '/inbox/ack', input);
-  inject: Api['inject'] = (input: InboxInput = {}) => this.#http.request('POST', '/inbox/inject', input);
+  inject: Api['inject'] = (input: InjectInput = {}) => this.#http.request('POST', '/inbox/inject', input);
   sentDeliveries: Api['sentDeliveries'] = async (input = {}) =>
     (
       await this.#http.request<{ deliveries: Awaited<ReturnType<Api['sentDeliveries']>> }>(

@@ -6,7 +6,7 @@ import {
   CloseSideInputSchema,
   CreateChannelInputSchema,
   DmInputSchema,
-  InboxInputSchema,
+  InjectInputSchema,
   OpenSideInputSchema,
   PostInputSchema,
   PresenceInputSchema,
@@ -71,13 +71,18 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/api/v1/search', summary: 'Full-text search in the session', query: ['q', 'thread', 'limit'] },
   { method: 'get', path: '/api/v1/inbox', summary: 'What needs attention, by priority; marks what it returns read (peek=true looks without marking)', query: ['peek', 'limit'] },
   { method: 'post', path: '/api/v1/inbox/ack', summary: 'Acknowledge targeted items', body: AckInputSchema },
-  { method: 'get', path: '/api/v1/inbox/wait', summary: 'Long-poll until a waking item or the bounded timeout; marks what it returns read', query: ['timeout_ms', 'limit'] },
+  {
+    method: 'get',
+    path: '/api/v1/inbox/wait',
+    summary: 'Long-poll until a waking item or the bounded timeout; marks what it returns read (peek=true returns the inbox without marking)',
+    query: ['timeout_ms', 'limit', 'peek'],
+  },
   {
     method: 'post',
     path: '/api/v1/inbox/inject',
     summary:
-      'For a client hook or the LLM middleware: the new waking (high and normal) items no read has given the caller yet, each once, oldest first, as {items:[{id,seq,ts,priority,reason,thread,with?,from,type?,text,respond?}],more?}; targeted ones become injected',
-    body: InboxInputSchema,
+      'For a client hook or the LLM middleware: the new waking (high and normal) items no read has given the caller yet, each once, oldest first, as {items:[{id,seq,ts,priority,reason,thread,with?,from,type?,text,respond?}],more?,head}; targeted ones become injected. peek:true marks nothing; up_to (a peek\'s head) takes only events up to that seq',
+    body: InjectInputSchema,
   },
   {
     method: 'get',

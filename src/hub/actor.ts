@@ -7,6 +7,7 @@ import type {
   DmInput,
   HistoryInput,
   InboxInput,
+  InjectInput,
   MeetingHearInput,
   OpenSideInput,
   PostInput,
@@ -273,7 +274,7 @@ export class Actor implements ParticipantApi {
    * once, for a hook or the LLM middleware to put into the agent's context;
    * targeted ones become `injected`.
    */
-  async inject(input: InboxInput = {}): Promise<InjectResult> {
+  async inject(input: InjectInput = {}): Promise<InjectResult> {
     return this.#read(() => inject(this.#ctx, this.#seat, input));
   }
 

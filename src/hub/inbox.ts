@@ -73,6 +73,8 @@ interface ThreadScan {
 export interface ReadMode {
   peek: boolean;
   inject?: boolean;
+  /** Consider only events up to this seq (an injection taking what an earlier peek saw). */
+  upTo?: number;
 }
 
 export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: ReadMode): InboxResult {
@@ -93,7 +95,8 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
 
   const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
   const wakeOn = wakeOnFor(ctx.config, seat.participant.profile);
-  const pending = ctx.store.deliveries.pending(me, seat.session.id, ctx.store.events.visibleUpTo, limit + 1);
+  const bound = Math.min(ctx.store.events.visibleUpTo, mode.upTo ?? Number.POSITIVE_INFINITY);
+  const pending = ctx.store.deliveries.pending(me, seat.session.id, bound, limit + 1);
   if (pending.length > limit) more = true;
   for (const delivery of pending.slice(0, limit)) {
     const thread = ctx.state.threads.get(delivery.thread_id);
@@ -131,6 +134,10 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
       exhausted = rows.length < page;
       for (const row of rows) {
         if (full()) break;
+        if (row.seq > bound) {
+          exhausted = true;
+          break;
+        }
         if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) {
           lastScanned = row.seq;
           continue;
@@ -216,7 +223,8 @@ function itemOf(
 
 /**
  * Resolves as soon as a waking item is in the inbox (returning the inbox, as
- * delivered), or with no items after the bounded timeout.
+ * delivered, or untouched with `peek`), or with no items after the bounded
+ * timeout.
  */
 export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput, signal?: AbortSignal): Promise<WaitResult> {
   const parsed = parseInput(WaitInputSchema, input);
@@ -228,14 +236,15 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
     });
   }
   const inboxInput = parsed.limit === undefined ? {} : { limit: parsed.limit };
+  const answer = { peek: parsed.peek === true };
   const peek = readInbox(ctx, seat, inboxInput, { peek: true });
-  if (peek.items.some((i) => i.wakes)) return { ...readInbox(ctx, seat, inboxInput, { peek: false }), timedOut: false };
+  if (peek.items.some((i) => i.wakes)) return { ...(answer.peek ? peek : readInbox(ctx, seat, inboxInput, answer)), timedOut: false };
   if (timeout === 0 || signal?.aborted) return { items: [], more: false, timedOut: timeout === 0 };
 
   const outcome = await untilWaking(ctx, seat, timeout, signal);
   if (outcome === 'closed') throw new ParleyError('HUB_CLOSED', 'The hub shut down during the wait; reconnect and wait again.');
   if (outcome !== 'woke') return { items: [], more: false, timedOut: outcome === 'timeout' };
-  return { ...readInbox(ctx, seat, inboxInput, { peek: false }), timedOut: false };
+  return { ...readInbox(ctx, seat, inboxInput, answer), timedOut: false };
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { InboxInput } from '../schema/inputs.js';
+import { parseInput } from '../errors/parley-error.js';
+import { InjectInputSchema, type InjectInput } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
 import { readInbox, type InboxItem } from './inbox.js';
 import type { Seat } from './seat.js';
@@ -32,13 +33,26 @@ export interface InjectResult {
   items: InjectedItem[];
   /** More items are waiting beyond this answer (the next call gets them). */
   more?: true;
+  /** The last event this answer considered: pass it as `up_to` to take exactly what a peek showed. */
+  head: number;
 }
 
-export function inject(ctx: HubContext, seat: Seat, input: InboxInput): InjectResult {
-  const result = readInbox(ctx, seat, input, { peek: false, inject: true });
+/**
+ * With `peek`, nothing is marked and no cursor moves (the middleware looks
+ * before a model call); with `up_to`, only events up to that seq are taken
+ * (it commits, after the call succeeded, what the call was shown).
+ */
+export function inject(ctx: HubContext, seat: Seat, input: InjectInput): InjectResult {
+  const parsed = parseInput(InjectInputSchema, input);
+  const head = Math.min(ctx.store.events.visibleUpTo, parsed.up_to ?? Number.POSITIVE_INFINITY);
+  const result = readInbox(ctx, seat, parsed.limit === undefined ? {} : { limit: parsed.limit }, {
+    peek: parsed.peek === true,
+    inject: true,
+    upTo: head,
+  });
   // Oldest first: the order the agent should read them in.
   const items = result.items.map(injectedItem).sort((a, b) => a.seq - b.seq);
-  return { items, ...(result.more ? { more: true as const } : {}) };
+  return { items, ...(result.more ? { more: true as const } : {}), head };
 }
 
 function injectedItem(item: InboxItem): InjectedItem {

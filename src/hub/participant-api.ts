@@ -9,6 +9,7 @@ import type {
   HistoryInput,
   DeliveriesInput,
   InboxInput,
+  InjectInput,
   MeetingHearInput,
   OpenSideInput,
   PostInput,
@@ -65,8 +66,8 @@ export interface ParticipantApi {
   peek(input?: InboxInput): Promise<InboxResult>;
   wait(input?: WaitInput, signal?: AbortSignal): Promise<WaitResult>;
   ack(input: AckInput): Promise<AckResult>;
-  /** New waking items not yet given to the caller, each once (targeted ones become injected). */
-  inject(input?: InboxInput): Promise<InjectResult>;
+  /** New waking items not yet given to the caller, each once (targeted ones become injected); `peek` looks without taking, `up_to` takes what a peek saw. */
+  inject(input?: InjectInput): Promise<InjectResult>;
   /** Per-recipient delivery states of what the caller sent. */
   sentDeliveries(input?: DeliveriesInput): Promise<SentDelivery[]>;
 

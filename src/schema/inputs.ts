@@ -90,9 +90,23 @@ export const InboxInputSchema = z.strictObject({
 });
 export type InboxInput = z.input<typeof InboxInputSchema>;
 
+/**
+ * An injection may look first and take later (the LLM middleware): `peek`
+ * returns what it would inject and marks nothing; `up_to` (the `head` a peek
+ * answered) takes only what was there then, so a message posted while the
+ * model ran is left for the next call.
+ */
+export const InjectInputSchema = InboxInputSchema.extend({
+  peek: z.boolean().optional(),
+  up_to: SeqSchema.optional(),
+});
+export type InjectInput = z.input<typeof InjectInputSchema>;
+
 export const WaitInputSchema = z.strictObject({
   timeout_ms: z.number().int().min(0).optional(),
   limit: z.number().int().min(1).max(MAX_INBOX_LIMIT).optional(),
+  /** Return the inbox as it is, marking nothing (a loop that then injects what woke it). */
+  peek: z.boolean().optional(),
 });
 export type WaitInput = z.input<typeof WaitInputSchema>;
 

@@ -47,12 +47,18 @@ describe('http delivery states', () => {
     const before = await as('alice', 'GET', '/deliveries/sent');
     expect(before.json.deliveries).toMatchObject([{ id: dm.json.id, to: 'bob', reason: 'dm', state: 'pending' }]);
 
+    // A peek (what the LLM middleware does before a model call) shows it and marks nothing.
+    const peeked = await as('bob', 'POST', '/inbox/inject', { peek: true });
+    expect(peeked.json).toMatchObject({ items: [{ id: dm.json.id }], head: dm.json.seq });
+    expect((await as('alice', 'GET', '/deliveries/sent')).json.deliveries).toMatchObject([{ id: dm.json.id, state: 'pending' }]);
+
     const first = await as('bob', 'POST', '/inbox/inject', {});
     expect(first.status).toBe(200);
     expect(first.json).toEqual({
       items: [{ id: dm.json.id, seq: dm.json.seq, ts: expect.any(String), priority: 'high', reason: 'dm', thread: expect.any(String), with: 'alice', from: 'alice', text: 'ping from alice', respond: true }],
+      head: dm.json.seq,
     });
-    expect((await as('bob', 'POST', '/inbox/inject', {})).json).toEqual({ items: [] });
+    expect((await as('bob', 'POST', '/inbox/inject', {})).json).toMatchObject({ items: [] });
 
     const injected = (await as('alice', 'GET', '/deliveries/sent')).json.deliveries as Array<Record<string, unknown>>;
     expect(injected[0]).toMatchObject({ id: dm.json.id, to: 'bob', state: 'injected', delivered_at: expect.any(String), injected_at: expect.any(String) });
@@ -86,6 +92,10 @@ describe('http delivery states', () => {
     }
     const badInject = await as('bob', 'POST', '/inbox/inject', { limit: -1 });
     expect([badInject.status, badInject.json.error?.code, badInject.json.error?.field]).toEqual([400, 'INVALID_INPUT', 'limit']);
+    const badUpTo = await as('bob', 'POST', '/inbox/inject', { up_to: 'latest' });
+    expect([badUpTo.status, badUpTo.json.error?.code, badUpTo.json.error?.field]).toEqual([400, 'INVALID_INPUT', 'up_to']);
+    const badWait = await as('bob', 'GET', '/inbox/wait?timeout_ms=0&peek=maybe');
+    expect([badWait.status, badWait.json.error?.code, badWait.json.error?.field]).toEqual([400, 'INVALID_INPUT', 'peek']);
     const unknownField = await as('bob', 'POST', '/inbox/inject', { mode: 'all' });
     expect([unknownField.status, unknownField.json.error?.code]).toEqual([400, 'INVALID_INPUT']);
     // The refused injections took nothing: the DM is still pending and the next injection returns it.

@@ -35,7 +35,7 @@ describe('delivery states', () => {
     expect(await alice.sentDeliveries()).toMatchObject([{ to: 'bob', state: 'delivered', delivered_at: iso(START + 1_000) }]);
 
     // A later injection of an item already read gives nothing new: it was already given to bob.
-    expect(await bob.inject()).toEqual({ items: [] });
+    expect((await bob.inject()).items).toEqual([]);
 
     clock.now = START + 5_000;
     await bob.ack({ ids: [dm.id] });
@@ -81,11 +81,12 @@ describe('delivery states', () => {
         { id: plain.id, seq: plain.seq, ts: iso(START), priority: 'normal', reason: 'channel', thread: 'general', from: 'human', text: 'fyi, standup moved', respond: true },
         expect.objectContaining({ id: request.id, priority: 'high', reason: 'request', from: 'alice', type: 'request' }),
       ],
+      head: request.seq,
     });
     expect(JSON.parse(first.items[2]?.text ?? '')).toMatchObject({ intent: 'review', params: { pr: 7 } });
 
     // Each item once: a second call, and a consuming inbox read, find nothing new.
-    expect(await bob.inject()).toEqual({ items: [] });
+    expect((await bob.inject()).items).toEqual([]);
     expect((await bob.inbox()).items).toEqual([]);
 
     const states = await alice.sentDeliveries();
@@ -94,6 +95,63 @@ describe('delivery states', () => {
       [dm.id, 'injected', iso(START + 2_000), iso(START + 2_000)],
     ]);
     expect((await bob.deliveries('injected')).map((d) => d.event.id)).toEqual([request.id, dm.id]);
+  });
+
+  it('delivery states - an injection peeks, marking nothing, then takes up_to the head it saw: a DM posted meanwhile is left for the next call', async () => {
+    const { clock, human, alice, bob } = await trio();
+    const dm = await alice.dm({ to: 'bob', text: 'first' });
+    const plain = await human.post({ thread: 'general', text: 'channel news' });
+
+    const seen = await bob.inject({ peek: true });
+    expect(seen.items.map((i) => i.id)).toEqual([dm.id, plain.id]);
+    expect(seen.head).toBe(plain.seq);
+    // A peek marks nothing and moves no cursor: a second peek sees the same, the DM is still pending.
+    expect((await bob.inject({ peek: true })).items.map((i) => i.id)).toEqual([dm.id, plain.id]);
+    expect((await alice.sentDeliveries()).map((d) => d.state)).toEqual(['pending']);
+
+    // While the model runs, a second DM and a channel message arrive; the commit takes only what the peek saw.
+    const later = await alice.dm({ to: 'bob', text: 'second' });
+    const laterPlain = await human.post({ thread: 'general', text: 'more news' });
+    clock.now = START + 3_000;
+    const taken = await bob.inject({ up_to: seen.head });
+    expect(taken.items.map((i) => i.id)).toEqual([dm.id, plain.id]);
+    expect(taken.head).toBe(seen.head);
+    expect((await alice.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([
+      [later.id, 'pending'],
+      [dm.id, 'injected'],
+    ]);
+
+    // The next call gets exactly what arrived meanwhile.
+    expect((await bob.inject()).items.map((i) => i.id)).toEqual([later.id, laterPlain.id]);
+    expect((await bob.inject()).items).toEqual([]);
+  });
+
+  it('delivery states - an injection peeked but never taken (the model call failed) leaves every item for the next one', async () => {
+    const { alice, bob } = await trio();
+    const dm = await alice.dm({ to: 'bob', text: 'do not lose me' });
+    expect((await bob.inject({ peek: true })).items.map((i) => i.id)).toEqual([dm.id]);
+    expect((await bob.inject({ peek: true, limit: 1 })).items.map((i) => i.id)).toEqual([dm.id]);
+    expect((await bob.inject()).items.map((i) => i.id)).toEqual([dm.id]);
+  });
+
+  it('delivery states - bad injection input names the field and changes nothing', async () => {
+    const { alice, bob } = await trio();
+    await alice.dm({ to: 'bob', text: 'still here' });
+    expect(await caught(() => bob.inject({ up_to: -1 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'up_to' });
+    expect(await caught(() => bob.inject({ peek: 'yes' as never }))).toMatchObject({ code: 'INVALID_INPUT', field: 'peek' });
+    expect((await alice.sentDeliveries()).map((d) => d.state)).toEqual(['pending']);
+  });
+
+  it('delivery states - a peeking wait returns what woke it and marks nothing', async () => {
+    const { alice, bob } = await trio();
+    const waiting = bob.wait({ timeout_ms: 5_000, peek: true });
+    const dm = await alice.dm({ to: 'bob', text: 'wake up' });
+    const woke = await waiting;
+    expect(woke.items.map((i) => [i.event.id, i.delivery])).toEqual([[dm.id, 'pending']]);
+    expect((await alice.sentDeliveries()).map((d) => d.state)).toEqual(['pending']);
+    // Already there: a peeking wait answers at once, still marking nothing.
+    expect((await bob.wait({ timeout_ms: 5_000, peek: true })).items.map((i) => i.event.id)).toEqual([dm.id]);
+    expect((await bob.inject()).items.map((i) => i.id)).toEqual([dm.id]);
   });
 
   it('delivery states - inject leaves muted (non-waking) items readable: the cursor does not pass them', async () => {

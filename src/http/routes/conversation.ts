@@ -107,15 +107,12 @@ export function conversationRoutes(): Hono<Env> {
     return c.json(boolQuery(c, 'peek') ? await actor.peek(input) : await actor.inbox(input));
   });
   app.post('/inbox/ack', async (c) => c.json(await c.get('actor').ack((await jsonBody(c)) as never)));
-  // What a client hook puts into the agent's context: POST, since it consumes (each item is returned once).
+  // What a client hook or the LLM middleware puts into the agent's context: POST, since it consumes (each item is returned once) unless it peeks.
   app.post('/inbox/inject', async (c) => c.json(await c.get('actor').inject((await jsonBody(c)) as never)));
   app.get('/inbox/wait', async (c) => {
-    const [timeout, limit] = [intQuery(c, 'timeout_ms'), intQuery(c, 'limit')];
-    return c.json(
-      await whileRequestLasts(c, (signal) =>
-        c.get('actor').wait({ ...(timeout === undefined ? {} : { timeout_ms: timeout }), ...(limit === undefined ? {} : { limit }) }, signal),
-      ),
-    );
+    const [timeout, limit, peek] = [intQuery(c, 'timeout_ms'), intQuery(c, 'limit'), boolQuery(c, 'peek')];
+    const input = { ...(timeout === undefined ? {} : { timeout_ms: timeout }), ...(limit === undefined ? {} : { limit }), ...(peek ? { peek } : {}) };
+    return c.json(await whileRequestLasts(c, (signal) => c.get('actor').wait(input, signal)));
   });
   app.get('/deliveries', async (c) => {
     const [limit, olderThan] = [intQuery(c, 'limit'), intQuery(c, 'older_than_ms')];
