@@ -17,6 +17,8 @@ export const CREDENTIALS_FILENAME = 'credentials.json';
 /** Where a hub that "parley mcp" started writes its output. */
 export const HUB_LOG_FILENAME = 'hub.log';
 export const DEFAULT_URL = 'http://127.0.0.1:7420';
+/** The session a participant is in when none is named. */
+export const DEFAULT_SESSION_NAME = 'default';
 /** How long `parley stop` waits for the hub to finish what is pending and close its store (--timeout overrides). */
 export const DEFAULT_STOP_TIMEOUT_MS = 30_000;
 /** How long `parley status` and `parley stop` wait for the hub to answer about itself. */

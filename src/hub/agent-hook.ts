@@ -1,9 +1,9 @@
-import { HOOK_CONTEXT_MAX_CHARS, HOOK_MAX_ITEMS, MAX_INBOX_LIMIT } from '../config/defaults.js';
+import { HOOK_CONTEXT_MAX_CHARS, HOOK_MAX_ITEMS } from '../config/defaults.js';
 import { parseInput } from '../errors/parley-error.js';
 import { AgentHookInputSchema, type AgentHookInput, type AgentHookResult } from '../schema/agent-hook.js';
 import type { PresenceState } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
-import { hookContextText, type Waiting } from './hook-context-text.js';
+import { hookContextText } from './hook-context-text.js';
 import { readInbox, untilWaking } from './inbox.js';
 import { inject } from './injection.js';
 import { announcePresence, holdPresence } from './presence-hold.js';
@@ -91,17 +91,11 @@ async function injectNow(ctx: HubContext, seat: Seat): Promise<AgentHookResult> 
   const { items, waiting } = await ctx.lifecycle.track(
     ctx.reads.run(me, () => {
       const injected = inject(ctx, seat, { limit: HOOK_MAX_ITEMS });
-      return { items: injected.items, waiting: injected.more ? waitingCount(ctx, seat) : undefined };
+      return { items: injected.items, waiting: injected.waiting && { count: injected.waiting.count, atLeast: injected.waiting.atLeast === true } };
     }),
   );
   if (items.length === 0) return { injected: 0 };
   return { injected: items.length, text: hookContextText(seat.participant.handle, items, waiting, HOOK_CONTEXT_MAX_CHARS) };
-}
-
-/** Waking items still in the inbox after an injection (counted up to the inbox's largest page). */
-function waitingCount(ctx: HubContext, seat: Seat): Waiting {
-  const peek = readInbox(ctx, seat, { limit: MAX_INBOX_LIMIT }, { peek: true });
-  return { count: peek.items.filter((item) => item.wakes).length, atLeast: peek.more };
 }
 
 function staysAvailable(ctx: HubContext, seat: Seat): boolean {

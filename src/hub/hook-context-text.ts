@@ -24,7 +24,7 @@ export function hookContextText(handle: string, items: InjectedItem[], waiting: 
   const blocks: string[] = [];
   items.forEach((item, i) => {
     const share = Math.floor(remaining / (items.length - i));
-    const block = fitted(`\n${i + 1}. ${describe(item)}`, share, item);
+    const block = fitted(`\n${i + 1}. ${describeItem(item)}`, share, item);
     remaining -= block.length;
     blocks.push(block);
   });
@@ -33,8 +33,8 @@ export function hookContextText(handle: string, items: InjectedItem[], waiting: 
   return text.length <= maxChars ? text : cut(text, maxChars);
 }
 
-/** One item: who, where, what kind, how to answer; then its text. */
-function describe(item: InjectedItem): string {
+/** One item: who, where, what kind, how to answer; then its text. The LLM middleware's chat block says items the same way. */
+export function describeItem(item: InjectedItem): string {
   // A DM is said by who wrote it; only a request or response in someone else's DM names it.
   const where = item.with === undefined ? ` in ${item.thread}` : item.with === item.from ? '' : ` in your DM with @${item.with}`;
   const content = parsed(item);

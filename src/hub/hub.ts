@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { HOOK_TRACKED_CLIENT_SESSIONS, REDACTION_NOTE, SEARCH_FILENAME, STORE_FILENAME } from '../config/defaults.js';
+import { DEFAULT_SESSION_NAME, HOOK_TRACKED_CLIENT_SESSIONS, REDACTION_NOTE, SEARCH_FILENAME, STORE_FILENAME } from '../config/defaults.js';
 import { parseConfig } from '../config/load.js';
 import type { Config, ConfigInput } from '../config/schema.js';
 import { ParleyError, parseInput, toParleyError } from '../errors/parley-error.js';
@@ -36,7 +36,7 @@ import { searchDocOf, transact } from './writer.js';
  * home's single-writer lock before it opens the store; `close` flushes the last
  * group commit, checkpoints the WAL and releases the lock.
  */
-export const DEFAULT_SESSION = 'default';
+export const DEFAULT_SESSION = DEFAULT_SESSION_NAME;
 
 export interface HubOptions {
   /** The home directory; the store and the lock live here. */

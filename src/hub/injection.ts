@@ -1,3 +1,4 @@
+import { MAX_INBOX_LIMIT } from '../config/defaults.js';
 import { parseInput } from '../errors/parley-error.js';
 import { InjectInputSchema, type InjectInput } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
@@ -33,6 +34,8 @@ export interface InjectResult {
   items: InjectedItem[];
   /** More items are waiting beyond this answer (the next call gets them). */
   more?: true;
+  /** How many waking items wait beyond this answer (counted up to the inbox's largest page; `atLeast` past it). */
+  waiting?: { count: number; atLeast?: true };
   /** The last event this answer considered: pass it as `up_to` to take exactly what a peek showed. */
   head: number;
 }
@@ -52,7 +55,15 @@ export function inject(ctx: HubContext, seat: Seat, input: InjectInput): InjectR
   });
   // Oldest first: the order the agent should read them in.
   const items = result.items.map(injectedItem).sort((a, b) => a.seq - b.seq);
-  return { items, ...(result.more ? { more: true as const } : {}), head };
+  if (!result.more) return { items, head };
+  return { items, more: true, waiting: waitingBeyond(ctx, seat, head, parsed.peek === true ? items.length : 0), head };
+}
+
+/** Waking items in the inbox up to `head`, less those a peek is giving (a consuming read has already taken its own). */
+function waitingBeyond(ctx: HubContext, seat: Seat, head: number, given: number): { count: number; atLeast?: true } {
+  const rest = readInbox(ctx, seat, { limit: MAX_INBOX_LIMIT }, { peek: true, upTo: head });
+  const count = Math.max(0, rest.items.filter((item) => item.wakes).length - given);
+  return { count, ...(rest.more ? { atLeast: true as const } : {}) };
 }
 
 function injectedItem(item: InboxItem): InjectedItem {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { QUESTION_REMINDER } from '../../src/mcp/rooms/chat.js';
+import { QUESTION_REMINDER } from '../../src/format/agent-prompts.js';
 import { connectInMemory, type McpTestClient } from '../helpers/mcp.js';
 import { openTestHub, type TestHub } from '../helpers/hub.js';
 

@@ -3,6 +3,7 @@ import type { ParticipantApi } from '../../hub/participant-api.js';
 import type { ThreadInfo } from '../../hub/threads.js';
 import { stripUndefined } from '../../util/objects.js';
 import { ChannelNameSchema, HandleSchema, TagSchema, ThreadRefSchema, UlidSchema } from '../../schema/names.js';
+import { QUESTION_REMINDER } from '../../format/agent-prompts.js';
 import { compactEvent, tool } from '../tool.js';
 import type { RoomDef } from './registry.js';
 
@@ -13,7 +14,6 @@ import type { RoomDef } from './registry.js';
  */
 const Thread = ThreadRefSchema.optional().describe('A channel ("general"), "@handle" for your DM with them, or any thread name or id chat_threads shows; default: the main channel.');
 const Limit = z.number().int().min(1).max(500).optional();
-export const QUESTION_REMINDER = 'Reminder: if this is a blocking question for a human, use request_send — not chat.';
 
 export function compactThread(thread: ThreadInfo): Record<string, unknown> {
   return {

@@ -1,0 +1,63 @@
+import type { InjectedItem } from '../hub/injection.js';
+import { ParleyError } from '../errors/parley-error.js';
+import { chatBlock } from './chat-block.js';
+import type { HubLink } from './hub-link.js';
+
+/**
+ * The agent's new chat, fetched before a model call and taken after it
+ * (Maestro's get-new and cursor advance, on the hub's injection): `peek`
+ * looks without marking anything, `commit` takes exactly what the peek saw
+ * — nothing posted while the model ran — marking targeted items injected
+ * and moving the cursors. A call that fails commits nothing, so the same
+ * messages come with the next call: nothing is lost.
+ */
+export interface ChatBatch {
+  items: InjectedItem[];
+  /** The hub's seq the peek read up to: the agent's cursor once committed. */
+  head: number;
+  /** The block of text the model is given. */
+  text: string;
+}
+
+export type LogLine = (line: string) => void;
+
+export class ChatFeed {
+  constructor(
+    private readonly link: () => Promise<HubLink>,
+    private readonly maxNewMessages: number,
+    private readonly log: LogLine | undefined,
+  ) {}
+
+  /** The new items for the next model call, or undefined when there are none (or chat is closed for this participant). */
+  async peek(): Promise<ChatBatch | undefined> {
+    const link = await this.link();
+    if (!link.chat) return undefined;
+    let seen;
+    try {
+      seen = await link.api.inject({ peek: true, limit: this.maxNewMessages });
+    } catch (error) {
+      // The hub being away must not stop the agent's work: the call goes ahead without chat, which waits on the hub.
+      if (error instanceof ParleyError && error.code === 'HUB_CLOSED') {
+        this.log?.(`parley: no new chat for @${link.participant.handle} this call: ${error.message}`);
+        return undefined;
+      }
+      throw error;
+    }
+    if (seen.items.length === 0) return undefined;
+    return { items: seen.items, head: seen.head, text: chatBlock(seen.items, seen.waiting) };
+  }
+
+  /** After a successful call: the peeked items are taken (injected), and one line says how many and the new cursor. */
+  async commit(batch: ChatBatch): Promise<void> {
+    const link = await this.link();
+    try {
+      await link.api.inject({ up_to: batch.head, limit: this.maxNewMessages });
+    } catch (error) {
+      // Not taken: they come again with the next call (at least once, never lost).
+      this.log?.(`parley: could not advance @${link.participant.handle}'s cursor to ${batch.head} (${(error as Error).message}); the same messages come with the next call.`);
+      return;
+    }
+    const n = batch.items.length;
+    this.log?.(`parley: injected ${n} chat ${n === 1 ? 'message' : 'messages'} into the model call for @${link.participant.handle} (new cursor: ${batch.head})`);
+  }
+}

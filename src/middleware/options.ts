@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { MAX_INBOX_LIMIT } from '../config/defaults.js';
+import { parseInput } from '../errors/parley-error.js';
+import { HandleSchema, SessionNameSchema } from '../schema/names.js';
+
+/** Maestro's `max_new_messages`: how many new items one model call is given at most. */
+export const DEFAULT_MAX_NEW_MESSAGES = 100;
+
+/**
+ * How a program reaches Parley as one participant: the LLM middleware, the
+ * plain wrapper and the agent loop all take these. Only `handle` is needed;
+ * the rest is found the way the CLI finds it (see linkToHub).
+ */
+export const ParleyOptionsSchema = z.strictObject({
+  /** The participant the model speaks as (`coder-1`). */
+  handle: HandleSchema,
+  /** The hub's address; default `PARLEY_URL`, else the hub running on the home, else http://127.0.0.1:7420. */
+  url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. http://127.0.0.1:7420' }).optional(),
+  /** A bearer token of `handle`; default `PARLEY_TOKEN`, else the one `parley join` kept in the home. */
+  token: z.string().min(1).optional(),
+  /** Parley's home (default `PARLEY_HOME`, else ~/.parley): where kept tokens and the running hub are found. */
+  home: z.string().min(1).optional(),
+  /** The session (default "default"). */
+  session: SessionNameSchema.optional(),
+  /** At most this many new items per model call; a line says how many more wait. */
+  maxNewMessages: z.number().int().min(1).max(MAX_INBOX_LIMIT).optional(),
+  /**
+   * Tool names that count as chat, for the reminder after a chat-only turn
+   * (default: Parley's chat tools, also under an MCP client's prefix such as
+   * `mcp__parley__chat_post`).
+   */
+  chatTools: z.array(z.string().min(1).max(128)).max(256).optional(),
+  /** Where the one line per injection goes: a function, or false for nowhere (default: stderr). */
+  log: z.union([z.literal(false), z.custom<(line: string) => void>((value) => typeof value === 'function', 'must be a function or false')]).optional(),
+});
+export type ParleyOptions = z.input<typeof ParleyOptionsSchema>;
+
+/** The options, checked: a bad one is INVALID_INPUT naming it (`handle`, `url`, …). */
+export function parleyOptions<T extends ParleyOptions>(options: T, schema: z.ZodType = ParleyOptionsSchema): T {
+  parseInput(schema, options);
+  return options;
+}

@@ -1,0 +1,92 @@
+import type { LanguageModelMiddleware } from 'ai';
+import type { ChatBatch } from './chat-feed.js';
+import { chatOnly } from './chat-only-turn.js';
+import { parleyOptions, type ParleyOptions } from './options.js';
+import { ParleySession } from './parley-session.js';
+
+/** The AI SDK's call options and prompt, as its middleware receives them. */
+type CallOptions = Parameters<NonNullable<LanguageModelMiddleware['transformParams']>>[0]['params'];
+type Prompt = CallOptions['prompt'];
+type StreamPart = Awaited<ReturnType<NonNullable<LanguageModelMiddleware['wrapStream']>>>['stream'] extends ReadableStream<infer P> ? P : never;
+
+export type ParleyMiddleware = LanguageModelMiddleware & {
+  /** Closes the middleware's connections to the hub. */
+  close(): void;
+};
+
+/**
+ * Parley for an AI SDK model (`wrapLanguageModel({ model, middleware:
+ * parleyMiddleware({ handle }) })`). Before every model call — each step of a
+ * tool loop, each retry — it adds Parley's addendum (and, after a chat-only
+ * turn, the reminder) to the system prompt and the agent's new chat as the
+ * last message. Only after the call succeeds (a stream: once it finished
+ * without error) is that chat taken on the hub and the cursor moved; a call
+ * that fails leaves it for the next one. Put it last in a list of
+ * middlewares, next to the model, so that the chat is the last thing added.
+ */
+export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
+  const session = new ParleySession(parleyOptions(options));
+  // What each call was given, by the call options the model receives (the same object reaches the wrap hooks).
+  const given = new WeakMap<CallOptions, ChatBatch>();
+  return {
+    specificationVersion: 'v3',
+    async transformParams({ params }) {
+      const call = await session.prepare(chatOnly(lastTurnToolNames(params.prompt), session.isChatTool));
+      if (!call.chat) {
+        // Maestro's excluded kind sees neither chat nor chat tools.
+        return params.tools ? { ...params, tools: params.tools.filter((t) => !session.isChatTool(t.name)) } : params;
+      }
+      const prompt = withSystemText(params.prompt, call.system ?? '');
+      if (call.batch) prompt.push({ role: 'user', content: [{ type: 'text', text: call.batch.text }] });
+      const next: CallOptions = { ...params, prompt };
+      if (call.batch) given.set(next, call.batch);
+      return next;
+    },
+    async wrapGenerate({ doGenerate, params }) {
+      const result = await doGenerate();
+      await session.commit(given.get(params));
+      return result;
+    },
+    async wrapStream({ doStream, params }) {
+      const { stream, ...rest } = await doStream();
+      const batch = given.get(params);
+      if (!batch) return { stream, ...rest };
+      let finished = false;
+      let failed = false;
+      const watched = stream.pipeThrough(
+        new TransformStream<StreamPart, StreamPart>({
+          transform(part, controller) {
+            if (part.type === 'finish') finished = true;
+            if (part.type === 'error') failed = true;
+            controller.enqueue(part);
+          },
+          // Runs only when the stream ends normally: a cancelled or broken stream commits nothing.
+          async flush() {
+            if (finished && !failed) await session.commit(batch);
+          },
+        }),
+      );
+      return { stream: watched, ...rest };
+    },
+    close: () => session.close(),
+  };
+}
+
+/** The tools the last assistant message called (the turn before this call). */
+function lastTurnToolNames(prompt: Prompt): string[] {
+  for (let i = prompt.length - 1; i >= 0; i--) {
+    const message = prompt[i];
+    if (message?.role !== 'assistant') continue;
+    return message.content.flatMap((part) => (part.type === 'tool-call' ? [part.toolName] : []));
+  }
+  return [];
+}
+
+/** The prompt with `text` added to its leading system message (one is put first when there is none: providers take a single system prompt). */
+function withSystemText(prompt: Prompt, text: string): Prompt {
+  const copy = [...prompt];
+  const first = copy[0];
+  if (first?.role === 'system') copy[0] = { ...first, content: first.content ? `${first.content}\n\n${text}` : text };
+  else copy.unshift({ role: 'system', content: text });
+  return copy;
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { ParleyError } from '../errors/parley-error.js';
+import { chatOnly } from './chat-only-turn.js';
+import { ParleyOptionsSchema, parleyOptions, type ParleyOptions } from './options.js';
+import { ParleySession } from './parley-session.js';
+
+/** What Parley adds to one request: text for the system prompt, and the block of new chat to put last. */
+export interface ParleyAddition {
+  system?: string;
+  chat?: string;
+}
+
+export interface WithParleyOptions<Req, Res> extends ParleyOptions {
+  /**
+   * Returns the request with Parley's addition in it. Default: for a request
+   * with a `messages` array (OpenAI's chat completions, Anthropic's messages,
+   * most others), the system text joins a top-level `system` or the leading
+   * system message (one is put first when there is none), and the chat is a
+   * last user message. The request given is never changed.
+   */
+  inject?: (request: Req, addition: ParleyAddition) => Req;
+  /** The names of the tools a response called (default: OpenAI's, Anthropic's and the AI SDK's response shapes). */
+  toolCalls?: (response: Res) => string[];
+}
+
+const WithParleyOptionsSchema = ParleyOptionsSchema.extend({
+  inject: z.custom<unknown>((value) => typeof value === 'function', 'must be a function (request, addition) => request').optional(),
+  toolCalls: z.custom<unknown>((value) => typeof value === 'function', 'must be a function (response) => tool names').optional(),
+});
+
+/**
+ * Parley for any LLM call `(request) => Promise<response>`, for code that does
+ * not use the AI SDK: the same behaviour as parleyMiddleware. Before each
+ * call the addendum (and the reminder after a chat-only turn) and the new chat
+ * go into the request; after it succeeds the chat is taken and the cursor
+ * moves; a call that throws leaves the chat for the next one.
+ */
+export function withParley<Req, Res>(llmCall: (request: Req) => Promise<Res>, options: WithParleyOptions<Req, Res>): ((request: Req) => Promise<Res>) & { close(): void } {
+  if (typeof llmCall !== 'function') throw new ParleyError('INVALID_INPUT', 'Invalid llmCall: withParley wraps a function (request) => Promise<response>; pass your LLM call.', { field: 'llmCall' });
+  parleyOptions(options, WithParleyOptionsSchema);
+  const { inject = injectIntoMessages, toolCalls = toolCallsOf, ...parley } = options;
+  const session = new ParleySession(parley);
+  let chatOnlyBefore = false;
+  const wrapped = async (request: Req): Promise<Res> => {
+    const call = await session.prepare(chatOnlyBefore);
+    const sent = call.chat ? inject(request, { ...(call.system ? { system: call.system } : {}), ...(call.batch ? { chat: call.batch.text } : {}) }) : request;
+    const response = await llmCall(sent);
+    chatOnlyBefore = chatOnly(toolCalls(response), session.isChatTool);
+    await session.commit(call.batch);
+    return response;
+  };
+  return Object.assign(wrapped, { close: () => session.close() });
+}
+
+type Message = { role?: unknown; content?: unknown };
+
+/** The default `inject`: the chat-completions shape most LLM APIs share. */
+export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition): Req {
+  const body = request as { messages?: unknown; system?: unknown };
+  if (body === null || typeof body !== 'object' || !Array.isArray(body.messages)) {
+    throw new ParleyError('INVALID_INPUT', 'Invalid request: withParley found no messages array in it; pass options.inject to say where Parley\'s text goes.', { field: 'request.messages' });
+  }
+  const messages = [...(body.messages as Message[])];
+  const out: Record<string, unknown> = { ...body };
+  if (addition.system) {
+    if (typeof body.system === 'string') out.system = body.system ? `${body.system}\n\n${addition.system}` : addition.system;
+    else if (Array.isArray(body.system)) out.system = [...(body.system as unknown[]), { type: 'text', text: addition.system }];
+    else {
+      const first = messages[0];
+      const leading = first && (first.role === 'system' || first.role === 'developer') && typeof first.content === 'string';
+      if (leading) messages[0] = { ...first, content: `${first.content as string}\n\n${addition.system}` };
+      else messages.unshift({ role: 'system', content: addition.system });
+    }
+  }
+  if (addition.chat) messages.push({ role: 'user', content: addition.chat });
+  out.messages = messages;
+  return out as Req;
+}
+
+/** Tool names a response called: OpenAI (`choices[0].message.tool_calls`), Anthropic (`content[]` of type tool_use), the AI SDK (`toolCalls`). */
+export function toolCallsOf(response: unknown): string[] {
+  if (response === null || typeof response !== 'object') return [];
+  const r = response as { choices?: Array<{ message?: { tool_calls?: Array<{ function?: { name?: unknown } }> } }>; content?: unknown; toolCalls?: unknown };
+  const names: unknown[] = [];
+  for (const call of r.choices?.[0]?.message?.tool_calls ?? []) names.push(call.function?.name);
+  if (Array.isArray(r.content)) for (const part of r.content as Array<{ type?: unknown; name?: unknown }>) if (part?.type === 'tool_use') names.push(part.name);
+  if (Array.isArray(r.toolCalls)) for (const call of r.toolCalls as Array<{ toolName?: unknown }>) names.push(call?.toolName);
+  return names.filter((name): name is string => typeof name === 'string');
+}
