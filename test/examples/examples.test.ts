@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { tempHome } from '../helpers/hub.js';
+import { childEnv, cliAt, joinOver, restCall, startServe, stopHubs } from '../helpers/serve.js';
+
+/**
+ * The examples in examples/ run as a user runs them: built (npm test builds
+ * first), as their own node process, against a `parley serve` on a temporary
+ * home, finding the hub and their token the way the CLI does. The README's
+ * code is these files' code (test/docs/readme.test.ts checks it).
+ */
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const example = (name: string): string => path.join(ROOT, 'dist/examples', `${name}.js`);
+
+let cleanup: (() => void) | undefined;
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+});
+afterAll(stopHubs);
+
+function runExample(name: string, env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
+  return spawnSync(process.execPath, [example(name)], { env, encoding: 'utf8', timeout: 30_000 });
+}
+
+describe('examples', () => {
+  it('examples - ai-sdk-agent: the model is given the DM sent to coder-1 as the last message, and the DM shows injected to its sender', async () => {
+    const temp = tempHome();
+    cleanup = temp.cleanup;
+    const hub = await startServe(temp.home);
+    const cli = cliAt(temp.home, hub.url);
+    expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
+    expect(cli('join', 'coder-1').status).toBe(0);
+    expect(cli('dm', 'coder-1', 'the cache needs a TTL', '--as', 'human').status).toBe(0);
+
+    // As the README runs it: PARLEY_HOME only; the hub's address and coder-1's token come from the home.
+    const first = runExample('ai-sdk-agent', childEnv(temp.home));
+    expect([first.status, first.stdout.trim()]).toEqual([0, 'Read 1 new chat message(s), the last from @human; carrying on with the cache layer.']);
+    expect(first.stderr).toMatch(/^parley: injected 1 chat message into the model call for @coder-1 \(new cursor: \d+\)\n$/);
+
+    const humanToken = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
+    const sent = await restCall(hub, humanToken, 'GET', '/deliveries/sent');
+    expect(sent.json.deliveries.map((d: { to: string; state: string }) => [d.to, d.state])).toEqual([['coder-1', 'injected']]);
+
+    // Given once: the next run has nothing new.
+    const second = runExample('ai-sdk-agent', childEnv(temp.home));
+    expect([second.status, second.stdout.trim(), second.stderr]).toEqual([0, 'No new chat; carrying on with the cache layer.', '']);
+  });
+
+  it('examples - ai-sdk-agent joins coder-1 on first use when the home has a running hub and no token for it', async () => {
+    const temp = tempHome();
+    cleanup = temp.cleanup;
+    await startServe(temp.home);
+    const run = runExample('ai-sdk-agent', childEnv(temp.home));
+    expect([run.status, run.stdout.trim(), run.stderr]).toEqual([0, 'No new chat; carrying on with the cache layer.', '']);
+    const kept = JSON.parse(fs.readFileSync(path.join(temp.home, 'credentials.json'), 'utf8')) as Record<string, string>;
+    expect(Object.keys(kept)).toContain('default/coder-1');
+  });
+});
