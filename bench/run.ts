@@ -10,6 +10,7 @@ import { webBench } from './web.js';
 import { soak } from './soak.js';
 import { heavyReaderAttack } from './heavy-reader.js';
 import { HOOK_TARGET_RATIO, startupBench } from './startup.js';
+import { MIDDLEWARE_TARGET_MS, middlewareBench } from './middleware.js';
 import { DEFAULT_MCP_MAX_BATCH_SIZE } from '../src/config/defaults.js';
 
 /**
@@ -59,6 +60,19 @@ async function main(): Promise<void> {
     value: fmt(startup.medianMs.hook, 1),
     target: `<= ${HOOK_TARGET_RATIO}x node`,
     ok: startup.ratio.hook <= HOOK_TARGET_RATIO,
+  });
+
+  log('LLM middleware: a generateText call on an instant model, bare and through parleyMiddleware');
+  const middleware = await middlewareBench({ calls: quick ? 50 : 300 });
+  results.middleware = middleware;
+  const overhead = { nothingNew: middleware.medianMs.nothingNew - middleware.medianMs.bare, oneNew: middleware.medianMs.oneNew - middleware.medianMs.bare };
+  rows.push({ metric: `middleware, median of ${middleware.calls}: bare generateText (ms)`, value: fmt(middleware.medianMs.bare, 2), target: 'anchor', ok: null });
+  rows.push({ metric: '  overhead per call, nothing new (ms)', value: fmt(overhead.nothingNew, 2), target: '', ok: null });
+  rows.push({
+    metric: '  overhead per call, one new DM injected and taken (ms)',
+    value: fmt(overhead.oneNew, 2),
+    target: `<= ${MIDDLEWARE_TARGET_MS}`,
+    ok: overhead.oneNew <= MIDDLEWARE_TARGET_MS,
   });
 
   log('raw better-sqlite3 baseline');
