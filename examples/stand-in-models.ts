@@ -56,3 +56,20 @@ export function reviewingModel(): MockLanguageModelV3 {
     },
   });
 }
+
+/** An OpenAI-style chat completion request and response, as far as the plain example uses them. */
+export interface ChatRequest {
+  model: string;
+  messages: Array<{ role: string; content: string }>;
+}
+export interface ChatResponse {
+  choices: Array<{ message: { role: 'assistant'; content: string } }>;
+}
+
+/** A stand-in for an LLM API call such as `(request) => openai.chat.completions.create(request)`: it says what its last message was. */
+export async function chatCompletion(request: ChatRequest): Promise<ChatResponse> {
+  const last = request.messages[request.messages.length - 1]?.content ?? '';
+  const authors = last.startsWith('Recent chat messages') ? [...last.matchAll(/from @([\w.-]+)/g)].map((m) => m[1]) : [];
+  const content = authors.length ? `Read ${authors.length} new chat message(s), the last from @${authors[authors.length - 1]}.` : 'No new chat.';
+  return { choices: [{ message: { role: 'assistant', content } }] };
+}

@@ -49,6 +49,23 @@ describe('examples', () => {
     expect([second.status, second.stdout.trim(), second.stderr]).toEqual([0, 'No new chat; carrying on with the cache layer.', '']);
   });
 
+  it('examples - plain-llm-call: withParley puts the DM last in the request and takes it once the call returned', async () => {
+    const temp = tempHome();
+    cleanup = temp.cleanup;
+    const hub = await startServe(temp.home);
+    const cli = cliAt(temp.home, hub.url);
+    expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
+    expect(cli('join', 'coder-2').status).toBe(0);
+    expect(cli('dm', 'coder-2', 'can you look at the flaky test?', '--as', 'human').status).toBe(0);
+    expect(cli('say', 'general', 'standup at ten', '--as', 'human').status).toBe(0);
+
+    const first = runExample('plain-llm-call', childEnv(temp.home));
+    expect([first.status, first.stdout.trim()]).toEqual([0, 'Read 2 new chat message(s), the last from @human.']);
+    expect(first.stderr).toMatch(/^parley: injected 2 chat messages into the model call for @coder-2 \(new cursor: \d+\)\n$/);
+    const second = runExample('plain-llm-call', childEnv(temp.home));
+    expect([second.status, second.stdout.trim(), second.stderr]).toEqual([0, 'No new chat.', '']);
+  });
+
   it('examples - ai-sdk-agent joins coder-1 on first use when the home has a running hub and no token for it', async () => {
     const temp = tempHome();
     cleanup = temp.cleanup;
