@@ -11,7 +11,7 @@ import type { PresenceState } from '../schema/inputs.js';
 import type { AgentEvent, AgentResult, StopReason, SubagentInfo } from './agent-events.js';
 import { agentOptions, type AgentOptions } from './agent-options.js';
 import { Budget, tokensOf } from './budget.js';
-import { inboxText, waitingLine } from './inbox-text.js';
+import { byPriority, inboxText, waitingLine } from './inbox-text.js';
 import { modelStep, userText } from './model-step.js';
 import { PARLEY_TOOL_NAMES, homeToolSettings, hubToolSet } from './parley-tools.js';
 import { checkRelevance } from './relevance-check.js';
@@ -213,7 +213,8 @@ class AgentLoop implements Agent {
   /** One round with something in the inbox: the relevance check, if asked for, then a turn on what is relevant. */
   async #round(link: HubLink, feed: ChatFeed, tools: ToolSet, system: string, batch: ChatBatch | undefined, results: SubagentResult[]): Promise<TurnOutcome> {
     await this.#presence(link, 'thinking');
-    let items = batch?.items ?? [];
+    // By priority from here on: the check numbers them in the order the turn is given them.
+    let items = byPriority(batch?.items ?? []);
     if (this.#wantsRelevance(items.length + results.length)) {
       const judged = await this.#relevant(system, items, results);
       if (judged.irrelevant.length + judged.irrelevantResults.length > 0) {

@@ -108,6 +108,22 @@ describe('the agent loop', () => {
     await done;
   });
 
+  it('gives a turn its items by priority: DMs, requests and mentions before channel messages, each oldest first', async () => {
+    hub = await openAgentHub(['bot']);
+    await hub.human.post({ thread: 'general', text: 'first, in the channel' });
+    await hub.human.dm({ to: 'bot', text: 'second, a DM' });
+    await hub.human.post({ thread: 'general', text: 'third, in the channel' });
+    const { events, model, agent, done } = await start(() => ({ text: 'ok' }));
+    await events.next('turn-end');
+    const last = model.doGenerateCalls[0]?.prompt.at(-1);
+    const text = last?.role === 'user' && last.content[0]?.type === 'text' ? last.content[0].text : '';
+    const order = ['second, a DM', 'first, in the channel', 'third, in the channel'].map((t) => text.indexOf(t));
+    expect(order.every((at) => at > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    agent.stop();
+    await done;
+  });
+
   it('answers a request with request_respond, using the request_id it was given', async () => {
     const { hub, events, model, agent, done } = await start((call) => {
       const id = /request_id (\w+)/.exec(call.last)?.[1];
