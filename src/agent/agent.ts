@@ -202,7 +202,7 @@ class AgentLoop implements Agent {
     if (this.#results.length > 0 || this.#stopping.signal.aborted) return;
     this.#emit({ type: 'waiting', timeoutMs: timeout });
     try {
-      await link.api.wait({ timeout_ms: timeout, peek: true, limit: 1 }, AbortSignal.any([wake.signal, this.#stopping.signal]));
+      await link.api.wait({ timeout_ms: timeout, peek: true }, AbortSignal.any([wake.signal, this.#stopping.signal]));
     } catch (error) {
       if (!wake.signal.aborted && !this.#stopping.signal.aborted) throw error;
     } finally {
@@ -334,7 +334,8 @@ class AgentLoop implements Agent {
       if (over) return this.#endTurn(turn, steps, before, over);
       if (out.toolCalls.length === 0) break;
     }
-    return this.#endTurn(turn, steps, before, this.#budget.exceeded(true));
+    // The turn limit is checked when the loop comes round, before it drains again.
+    return this.#endTurn(turn, steps, before, undefined);
   }
 
   #endTurn(turn: number, steps: number, before: { inputTokens: number; outputTokens: number; totalTokens: number }, stop: Stop | undefined): TurnOutcome {
