@@ -141,6 +141,22 @@ describe('the agent loop', () => {
     await done;
   });
 
+  it('a participant without chat still wakes on a request and answers it, with no chat tools and no chat addendum', async () => {
+    hub = await openAgentHub(['bot'], { config: { chat: { enabled: false } } });
+    const { events, model, agent, done } = await start((call) => {
+      const id = /request_id (\w+)/.exec(call.last)?.[1];
+      return call.n === 0 && id ? { calls: [{ tool: 'request_respond', input: { request_id: id, status: 'Rejected', text: 'not mine' } }] } : { text: 'done' };
+    });
+    const mark = events.mark();
+    await hub.human.request({ to: 'bot', intent: 'deploy' });
+    await events.next('turn-end', mark);
+    expect((model.doGenerateCalls[0]?.tools ?? []).map((t) => t.name).filter((n) => n.startsWith('chat_'))).toEqual([]);
+    expect(JSON.stringify(model.doGenerateCalls[0]?.prompt)).not.toContain('You are @bot in Parley');
+    expect((await hub.human.openRequests()).outgoing).toEqual([]);
+    agent.stop();
+    await done;
+  });
+
   it('presence follows the loop: thinking while the model runs, listening while it waits, offline once stopped', async () => {
     let seen: string | undefined;
     const stateOf = async (h: AgentHub) => (await h.human.who()).find((p) => p.handle === 'bot')?.state;
@@ -176,6 +192,23 @@ describe('the agent loop', () => {
     expect(lines.some((l) => l.includes('provider overloaded (1 of 3 failures in a row)'))).toBe(true);
     agent.stop();
     expect(await done).toMatchObject({ reason: 'stopped', turns: 1 });
+  });
+
+  it('stop() during a model call aborts it and takes nothing: the DM stays pending', async () => {
+    let inCall!: () => void;
+    const called = new Promise<void>((resolve) => (inCall = resolve));
+    const { hub, agent, done } = await start(
+      (call) =>
+        new Promise<Reply>((_, reject) => {
+          inCall();
+          call.options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')));
+        }),
+    );
+    const dm = await hub.human.dm({ to: 'bot', text: 'long question' });
+    await called;
+    agent.stop();
+    expect(await done).toMatchObject({ reason: 'stopped', message: 'Stopped during a model call; what it was given comes again.', turns: 0 });
+    expect((await hub.human.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([[dm.id, 'pending']]);
   });
 
   it('model calls that keep failing stop the loop with reason "error", leaving the item pending on the hub', async () => {
