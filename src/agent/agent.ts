@@ -196,10 +196,10 @@ class AgentLoop implements Agent {
     const timeout = Math.min(this.#options.waitMs ?? AGENT_WAIT_MS, this.#budget.remainingMs());
     if (timeout === 0) return;
     await this.#presence(link, 'listening');
+    // A result that landed since the drain wakes it at once; one landing from here on aborts the wait.
+    if (this.#results.length > 0 || this.#stopping.signal.aborted) return;
     const wake = new AbortController();
     this.#wake = wake;
-    // A result that landed since the drain wakes it at once.
-    if (this.#results.length > 0 || this.#stopping.signal.aborted) return;
     this.#emit({ type: 'waiting', timeoutMs: timeout });
     try {
       await link.api.wait({ timeout_ms: timeout, peek: true }, AbortSignal.any([wake.signal, this.#stopping.signal]));
