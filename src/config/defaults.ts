@@ -201,3 +201,18 @@ export const INSTALL_MCP_STARTUP_TIMEOUT_SECONDS = 30;
 /** Where the install ledger is kept in the home, and the originals of the files install changed. */
 export const INSTALL_LEDGER_FILENAME = 'installs.json';
 export const INSTALL_BACKUP_DIRNAME = 'install-backups';
+// The agent loop (`parley/agent`; options of runAgent, not hub config).
+/** The model calls (steps) one turn of the loop makes at most before it goes back to its inbox. */
+export const AGENT_MAX_STEPS_PER_TURN = 20;
+/** How long one wait on the hub lasts before the loop looks at its budget and waits again (below the hub's maximum wait). */
+export const AGENT_WAIT_MS = 25_000;
+/** A turn whose model call fails this many times in a row stops the loop (reason "error"): a provider that keeps failing is not retried forever. */
+export const AGENT_MAX_CONSECUTIVE_FAILURES = 3;
+/** The tokens all of a loop's relevance checks may spend together; past it every item counts as relevant. */
+export const AGENT_RELEVANCE_BUDGET_TOKENS = 20_000;
+/** The longest answer a relevance check may give (a list of item numbers). */
+export const AGENT_RELEVANCE_MAX_OUTPUT_TOKENS = 256;
+/** The model calls one subagent makes at most for its task. */
+export const AGENT_SUBAGENT_MAX_STEPS = 20;
+/** How much of a subagent's result its inbox item's summary keeps. */
+export const AGENT_SUBAGENT_SUMMARY_CHARS = 200;

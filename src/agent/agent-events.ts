@@ -1,0 +1,53 @@
+import type { InjectedItem } from '../hub/injection.js';
+import type { SubagentMode, SubagentResult, SubagentStatus } from './subagent-result.js';
+
+/**
+ * What the agent loop says as it goes (`onEvent`): for logs, dashboards and
+ * tests, which wait on these instead of sleeping.
+ */
+export type StopReason = 'tokens' | 'turns' | 'time' | 'stopped' | 'error';
+
+/** Tokens spent by model calls (input + output, as the provider counts them). */
+export interface TokenUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+export interface SubagentInfo {
+  id: string;
+  mode: SubagentMode;
+  task: string;
+  status: SubagentStatus;
+  /** Tokens this subagent has spent (they count against the parent's budget). */
+  tokens: number;
+}
+
+export interface AgentResult {
+  reason: StopReason;
+  /** Why it stopped, in a sentence. */
+  message: string;
+  turns: number;
+  /** All model calls, subagents included (relevance checks are counted apart, in their own budget). */
+  usage: TokenUsage;
+  subagents: SubagentInfo[];
+}
+
+export type AgentEvent =
+  /** The loop is linked to the hub and present there. */
+  | { type: 'started'; handle: string }
+  /** Nothing to do: presence is listening and the loop waits on the hub (spending nothing) for at most timeoutMs. */
+  | { type: 'waiting'; timeoutMs: number }
+  /** Something is in the inbox: hub items (oldest first) and subagent results. */
+  | { type: 'woke'; items: InjectedItem[]; subagentResults: SubagentResult[] }
+  /** A relevance check ran (or was skipped): what goes to the model and what was taken without it. */
+  | { type: 'relevance'; relevant: number; irrelevant: InjectedItem[]; irrelevantResults: SubagentResult[]; tokens: number; skipped?: 'budget' | 'unparseable' | 'error' }
+  | { type: 'turn-start'; turn: number; items: InjectedItem[]; subagentResults: SubagentResult[] }
+  /** One model call of a turn finished (its tool calls ran). */
+  | { type: 'step'; turn: number; step: number; toolCalls: string[]; tokens: number; injected: number }
+  /** A model call (or a read of the hub) failed: nothing it was given is taken, so it comes again. `consecutive`: failures in a row. */
+  | { type: 'error'; error: Error; consecutive: number }
+  | { type: 'turn-end'; turn: number; steps: number; usage: TokenUsage }
+  | { type: 'subagent-start'; id: string; mode: SubagentMode; task: string }
+  | { type: 'subagent-end'; id: string; status: SubagentStatus; result?: SubagentResult }
+  | { type: 'stopped'; result: AgentResult };

@@ -1,0 +1,57 @@
+import type { ToolSet } from 'ai';
+import { loadConfig } from '../config/load.js';
+import { resolveHome } from '../config/home.js';
+import { ConnectionRooms } from '../mcp/rooms/connection-rooms.js';
+import { chatRoom } from '../mcp/rooms/chat.js';
+import { globalRoom } from '../mcp/rooms/global.js';
+import { RoomRegistry } from '../mcp/rooms/registry.js';
+import { requestsRoom } from '../mcp/rooms/requests.js';
+import { settingsOf } from '../mcp/server.js';
+import type { McpSettings, ToolDef } from '../mcp/tool.js';
+import { linkToHub, type HubLink } from '../middleware/hub-link.js';
+import { parleyOptions, type ParleyOptions } from '../middleware/options.js';
+
+/**
+ * Parley's hub tools for an AI SDK model: the MCP server's own tool
+ * definitions (same names, descriptions and input schemas), each run over the
+ * participant's REST link. Chat (post, DM, read, history, search, threads,
+ * subscriptions), requests (send, respond, open) and who. Not the inbox,
+ * wait or presence tools: the agent loop does those itself. A participant
+ * without chat gets no chat tools.
+ */
+const WHO = globalRoom.tools.filter((t) => t.name === 'who');
+
+export const PARLEY_CHAT_TOOL_NAMES: readonly string[] = chatRoom.tools.map((t) => t.name);
+export const PARLEY_TOOL_NAMES: readonly string[] = [...PARLEY_CHAT_TOOL_NAMES, ...requestsRoom.tools.map((t) => t.name), ...WHO.map((t) => t.name)];
+
+/** The tool set for a link (`settings` from the home's config, as `parley mcp` reads it). */
+export function hubToolSet(link: HubLink, settings: McpSettings): ToolSet {
+  const defs: ToolDef[] = [...(link.chat ? chatRoom.tools : []), ...requestsRoom.tools, ...WHO];
+  // The tools take a ToolContext; these never load rooms, but the context has them (as an MCP connection does).
+  const rooms = new ConnectionRooms(new RoomRegistry([{ ...globalRoom, tools: WHO }]), new Set(), []);
+  const tools: ToolSet = {};
+  for (const def of defs) {
+    tools[def.name] = {
+      description: def.description,
+      inputSchema: def.input,
+      execute: (args: Record<string, unknown>, { abortSignal }: { abortSignal?: AbortSignal }) =>
+        def.run({ api: link.api, rooms, settings, signal: abortSignal ?? new AbortController().signal }, args),
+    };
+  }
+  return tools;
+}
+
+/** The MCP settings of the home's config (its default channel, its wait limits). */
+export function homeToolSettings(home: string | undefined): McpSettings {
+  return settingsOf(loadConfig({ home: resolveHome(home) }));
+}
+
+/**
+ * Parley's hub tools for your own AI SDK loop: from a link (see linkToHub),
+ * or from the options that make one (`{ handle, url?, token?, home? }`).
+ */
+export async function parleyTools(from: HubLink | ParleyOptions): Promise<ToolSet> {
+  if ('api' in from) return hubToolSet(from, homeToolSettings(undefined));
+  const options = parleyOptions(from);
+  return hubToolSet(await linkToHub(options), homeToolSettings(options.home));
+}

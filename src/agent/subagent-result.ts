@@ -1,0 +1,28 @@
+/**
+ * Meerkat's SubagentResult: what a finished subagent leaves in its parent's
+ * inbox. It is High priority and wakes the parent. A cancelled subagent
+ * leaves nothing (the parent chose to drop it).
+ */
+export type SubagentMode = 'spawn' | 'fork';
+
+/** `stopped`: the parent's token budget ran out, or the parent stopped, before the task was done. */
+export type SubagentStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'stopped';
+
+export interface SubagentResult {
+  subagent_id: string;
+  task: string;
+  status: Exclude<SubagentStatus, 'running' | 'cancelled'>;
+  /** The subagent's final answer (its last text), or the error for a failed one. */
+  result: string;
+  /** The start of it, for lists and logs. */
+  summary: string;
+}
+
+export const SUBAGENT_RESULTS_TITLE = 'Subagent results';
+
+/** The block of finished subagents' results a turn is given (before the chat: they are High priority). */
+export function subagentResultsBlock(results: readonly SubagentResult[]): string {
+  const lines = [`${SUBAGENT_RESULTS_TITLE} (your own workers, finished):`];
+  for (const r of results) lines.push(`[subagent ${r.subagent_id}] ${r.status}: task "${r.task}"\n${r.result}`);
+  return lines.join('\n');
+}

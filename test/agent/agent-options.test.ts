@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAgent, parleyTools, runAgent } from '../../src/agent/index.js';
+import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
+import { caught } from '../helpers/hub.js';
+import { hubOptionsFor, scriptedModel } from '../helpers/agent-loop.js';
+
+/**
+ * What the loop refuses before it touches the hub (a bad option is
+ * INVALID_INPUT naming it), and parleyTools: the MCP tools' definitions as AI
+ * SDK tools, run over the participant's link.
+ */
+let hub: AgentHub | undefined;
+
+afterEach(async () => {
+  await hub?.close();
+  hub = undefined;
+});
+
+const model = scriptedModel(() => ({ text: 'never' }));
+const base = { handle: 'bot', url: 'http://127.0.0.1:9', token: 'unused', model };
+
+describe('agent options', () => {
+  it.each([
+    ['model', { model: undefined }],
+    ['model', { model: { notAModel: true } }],
+    ['handle', { handle: 'not a handle!' }],
+    ['url', { url: 'ftp://example.com' }],
+    ['relevance', { relevance: 'sometimes' }],
+    ['relevance.above', { relevance: { above: -1 } }],
+    ['budget.tokens', { budget: { tokens: 0 } }],
+    ['budget.turns', { budget: { turns: 1.5 } }],
+    ['budget.speed', { budget: { speed: 1 } }],
+    ['relevanceBudget.tokens', { relevanceBudget: { tokens: -5 } }],
+    ['maxStepsPerTurn', { maxStepsPerTurn: 0 }],
+    ['waitMs', { waitMs: 0 }],
+    ['onEvent', { onEvent: 'log it' }],
+    ['signal', { signal: {} }],
+    ['tools.bad name', { tools: { 'bad name': {} } }],
+    ['tools.chat_post', { tools: { chat_post: { description: 'mine', inputSchema: {}, execute: async () => 1 } } }],
+    ['subagentTools.subagent_spawn', { subagentTools: { subagent_spawn: { description: 'mine', inputSchema: {} } } }],
+    ['colour', { colour: 'blue' }],
+  ])('refuses a bad %s', async (field, patch) => {
+    const error = await caught(() => createAgent({ ...base, ...patch } as never));
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', field });
+    expect(error.message).toMatch(new RegExp(`^Invalid ${field.replace('.', '\\.')}`));
+  });
+
+  it('runAgent refuses the same way, before reaching for the hub', async () => {
+    expect(await caught(() => runAgent({ ...base, budget: { ms: 0 } }))).toMatchObject({ code: 'INVALID_INPUT', field: 'budget.ms' });
+  });
+
+  it('a token the hub does not know is refused when the loop starts, naming token', async () => {
+    hub = await openAgentHub(['bot']);
+    const error = await caught(() => runAgent({ ...hubOptionsFor(hub!), token: 'not-a-token', model, log: false }));
+    expect(error).toMatchObject({ code: 'UNAUTHORIZED', field: 'token' });
+  });
+});
+
+describe('parleyTools', () => {
+  it("gives the MCP server's chat, request and who tools, with their descriptions, run over the hub as the participant", async () => {
+    hub = await openAgentHub(['bot']);
+    const tools = await parleyTools({ handle: 'bot', url: hub.url, token: hub.agents.bot!.token, home: hub.t.home });
+    expect(Object.keys(tools).sort()).toEqual([
+      'chat_dm',
+      'chat_history',
+      'chat_mute',
+      'chat_post',
+      'chat_read',
+      'chat_search',
+      'chat_subscribe',
+      'chat_thread_create',
+      'chat_threads',
+      'chat_unmute',
+      'chat_unsubscribe',
+      'request_respond',
+      'request_send',
+      'requests_open',
+      'who',
+    ]);
+    expect(tools.chat_post?.description).toMatch(/^Posts a message to a channel or thread as you\./);
+    const posted = (await tools.chat_post!.execute!({ text: 'hello from a tool' }, { toolCallId: 't1', messages: [] })) as { id: string };
+    const { events } = await hub.human.history({ thread: 'general' });
+    expect(events.filter((e) => e.id === posted.id).map((e) => [e.author, e.content])).toEqual([['bot', 'hello from a tool']]);
+  });
+
+  it('a participant without chat gets no chat tools', async () => {
+    hub = await openAgentHub(['bot'], { config: { chat: { enabled: false } } });
+    const tools = await parleyTools({ handle: 'bot', url: hub.url, token: hub.agents.bot!.token, home: hub.t.home });
+    expect(Object.keys(tools).sort()).toEqual(['request_respond', 'request_send', 'requests_open', 'who']);
+  });
+});
