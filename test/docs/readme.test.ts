@@ -35,6 +35,19 @@ describe('docs', () => {
     }
   });
 
+  it('docs - the code the README shows for agents in TypeScript is the code of examples/, which the tests run', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    const start = readme.indexOf('## Agents in TypeScript');
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+    const blocks = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const examples = fs
+      .readdirSync(path.join(ROOT, 'examples'))
+      .filter((name) => name.endsWith('.ts'))
+      .map((name) => fs.readFileSync(path.join(ROOT, 'examples', name), 'utf8'));
+    for (const block of blocks) expect(examples.some((code) => code.includes(block)), block).toBe(true);
+  });
+
   it('docs - the README says the OpenAPI document needs a token, and its commands for reading it work as written', async () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('/api/v1/openapi.json'));

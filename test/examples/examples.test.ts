@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
-import { childEnv, cliAt, joinOver, restCall, startServe, stopHubs } from '../helpers/serve.js';
+import { childEnv, cliAt, joinOver, restCall, startServe, stopHubs, track } from '../helpers/serve.js';
 
 /**
  * The examples in examples/ run as a user runs them: built (npm test builds
@@ -64,6 +64,42 @@ describe('examples', () => {
     expect(first.stderr).toMatch(/^parley: injected 2 chat messages into the model call for @coder-2 \(new cursor: \d+\)\n$/);
     const second = runExample('plain-llm-call', childEnv(temp.home));
     expect([second.status, second.stdout.trim(), second.stderr]).toEqual([0, 'No new chat.', '']);
+  });
+
+  it('examples - request-answering-agent sleeps on its inbox until a request comes, answers it as reviewer-1, then stops at its budget of one turn', async () => {
+    const temp = tempHome();
+    cleanup = temp.cleanup;
+    const hub = await startServe(temp.home);
+    const cli = cliAt(temp.home, hub.url);
+    expect(cli('join', 'reviewer-1').status).toBe(0);
+    const humanToken = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
+
+    const agent = track(spawn(process.execPath, [example('request-answering-agent')], { env: childEnv(temp.home), stdio: ['ignore', 'pipe', 'pipe'] }));
+    let stdout = '';
+    let stderr = '';
+    agent.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    agent.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => agent.once('exit', resolve));
+
+    // It is listening (waiting on the hub, spending nothing) before anything is sent: the request wakes it.
+    const deadline = Date.now() + 20_000;
+    const presenceOf = async (): Promise<string | undefined> =>
+      ((await restCall(hub, humanToken, 'GET', '/presence')).json.presence as Array<{ handle: string; state: string }>).find((p) => p.handle === 'reviewer-1')?.state;
+    while ((await presenceOf()) !== 'listening') {
+      if (Date.now() > deadline) throw new Error(`reviewer-1 never listened: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const sent = await restCall(hub, humanToken, 'POST', '/requests', { to: 'reviewer-1', intent: 'review', params: { pr: 42 } });
+    expect(sent.status).toBe(201);
+
+    expect(await exited).toBe(0);
+    expect(stdout.trim()).toBe('turns: Turn budget spent: 1 of 1 turns taken.');
+    const inbox = await restCall(hub, humanToken, 'GET', '/inbox');
+    const response = (inbox.json.items as Array<{ event: { type: string; author: string; content: Record<string, unknown> } }>).find((i) => i.event.type === 'response');
+    expect(response?.event.author).toBe('reviewer-1');
+    expect(response?.event.content).toMatchObject({ request_id: sent.json.request_id, status: 'Completed', result: { approved: true, notes: 'Looks good to me.' } });
+    // Gone from the hub once stopped.
+    expect(await presenceOf()).toBe('offline');
   });
 
   it('examples - ai-sdk-agent joins coder-1 on first use when the home has a running hub and no token for it', async () => {
