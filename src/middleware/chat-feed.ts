@@ -13,8 +13,10 @@ import type { HubLink } from './hub-link.js';
  */
 export interface ChatBatch {
   items: InjectedItem[];
-  /** The hub's seq the peek read up to: the agent's cursor once committed. */
+  /** The hub's seq the peek read up to: the commit takes nothing newer. */
   head: number;
+  /** Where the agent's cursor stands once committed: the head, or the last item given when more wait beyond the cap. */
+  cursor: number;
   /** The block of text the model is given. */
   text: string;
 }
@@ -44,7 +46,9 @@ export class ChatFeed {
       throw error;
     }
     if (seen.items.length === 0) return undefined;
-    return { items: seen.items, head: seen.head, text: chatBlock(seen.items, seen.waiting) };
+    // Cut at maxNewMessages, the read stopped at the last item given: what lies beyond it, up to the head, still waits.
+    const cursor = seen.more ? Math.max(...seen.items.map((item) => item.seq)) : seen.head;
+    return { items: seen.items, head: seen.head, cursor, text: chatBlock(seen.items, seen.waiting) };
   }
 
   /** After a successful call: the peeked items are taken (injected), and one line says how many and the new cursor. */
@@ -54,10 +58,10 @@ export class ChatFeed {
       await link.api.inject({ up_to: batch.head, limit: this.maxNewMessages });
     } catch (error) {
       // Not taken: they come again with the next call (at least once, never lost).
-      this.log?.(`parley: could not advance @${link.participant.handle}'s cursor to ${batch.head} (${(error as Error).message}); the same messages come with the next call.`);
+      this.log?.(`parley: could not advance @${link.participant.handle}'s cursor to ${batch.cursor} (${(error as Error).message}); the same messages come with the next call.`);
       return;
     }
     const n = batch.items.length;
-    this.log?.(`parley: injected ${n} chat ${n === 1 ? 'message' : 'messages'} into the model call for @${link.participant.handle} (new cursor: ${batch.head})`);
+    this.log?.(`parley: injected ${n} chat ${n === 1 ? 'message' : 'messages'} into the model call for @${link.participant.handle} (new cursor: ${batch.cursor})`);
   }
 }
