@@ -24,10 +24,15 @@ export interface ChatBatch {
 export type LogLine = (line: string) => void;
 
 export class ChatFeed {
+  /**
+   * `hubAway` hears of a link whose hub did not answer, so that the next call
+   * finds the hub again (restarted, perhaps on another port).
+   */
   constructor(
     private readonly link: () => Promise<HubLink>,
     private readonly maxNewMessages: number,
     private readonly log: LogLine | undefined,
+    private readonly hubAway: (link: HubLink) => void = () => undefined,
   ) {}
 
   /** The new items for the next model call, or undefined when there are none (or chat is closed for this participant). */
@@ -39,8 +44,9 @@ export class ChatFeed {
       seen = await link.api.inject({ peek: true, limit: this.maxNewMessages });
     } catch (error) {
       // The hub being away must not stop the agent's work: the call goes ahead without chat, which waits on the hub.
-      if (error instanceof ParleyError && error.code === 'HUB_CLOSED') {
+      if (hubClosed(error)) {
         this.log?.(`parley: no new chat for @${link.participant.handle} this call: ${error.message}`);
+        this.hubAway(link);
         return undefined;
       }
       throw error;
@@ -57,6 +63,7 @@ export class ChatFeed {
     try {
       await link.api.inject({ up_to: batch.head, limit: this.maxNewMessages });
     } catch (error) {
+      if (hubClosed(error)) this.hubAway(link);
       // Not taken: they come again with the next call (at least once, never lost).
       this.log?.(`parley: could not advance @${link.participant.handle}'s cursor to ${batch.cursor} (${(error as Error).message}); the same messages come with the next call.`);
       return;
@@ -64,4 +71,9 @@ export class ChatFeed {
     const n = batch.items.length;
     this.log?.(`parley: injected ${n} chat ${n === 1 ? 'message' : 'messages'} into the model call for @${link.participant.handle} (new cursor: ${batch.cursor})`);
   }
+}
+
+/** The hub did not answer (stopped, restarting, unreachable): the call goes on without chat. */
+export function hubClosed(error: unknown): error is ParleyError {
+  return error instanceof ParleyError && error.code === 'HUB_CLOSED';
 }

@@ -36,7 +36,7 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
         // Maestro's excluded kind sees neither chat nor chat tools.
         return params.tools ? { ...params, tools: params.tools.filter((t) => !session.isChatTool(t.name)) } : params;
       }
-      const prompt = withSystemText(params.prompt, call.system ?? '');
+      const prompt = call.system === undefined ? [...params.prompt] : withSystemText(params.prompt, call.system);
       if (call.batch) prompt.push({ role: 'user', content: [{ type: 'text', text: call.batch.text }] });
       const next: CallOptions = { ...params, prompt };
       if (call.batch) given.set(next, call.batch);
