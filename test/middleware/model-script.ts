@@ -74,7 +74,7 @@ export function dmLine(event: { id: string; ts: string }, from: string, text: st
   return `[${clock(event.ts)}] Direct message from @${from} (id ${event.id}). Reply with chat_dm to @${from}.\n${text}`;
 }
 
-/** A channel message's line in the block. */
+/** A channel message's line in the block (one the agent is expected to answer). */
 export function channelLine(event: { id: string; ts: string }, from: string, thread: string, text: string): string {
-  return `[${clock(event.ts)}] Message from @${from} in ${thread} (id ${event.id}).\n${text}`;
+  return `[${clock(event.ts)}] Message from @${from} in ${thread} (id ${event.id}). Reply with chat_post in ${thread} (reply_to ${event.id}).\n${text}`;
 }
