@@ -96,5 +96,29 @@ describe('exclusion', () => {
       expect((await hub.human.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([[requestId, 'pending']]);
       expect(logs).toEqual([]);
     });
+
+    it(`Maestro AC8 architect exclusion - for ${name}, withParley takes the chat tools out of an OpenAI- or Anthropic-shaped request, and nothing else`, async () => {
+      const { hub, handle, token } = await open();
+      const sent: unknown[] = [];
+      const call = withParley(
+        async (request: unknown) => {
+          sent.push(request);
+          return { content: [{ type: 'text', text: 'ok' }] };
+        },
+        { handle, url: hub.url, token, log: false },
+      );
+      cleanups.push(() => call.close());
+      const fn = (name: string) => ({ type: 'function', function: { name, parameters: {} } });
+      const openaiRequest = { model: 'gpt', messages: [{ role: 'user', content: 'go' }], tools: [fn('chat_post'), fn('read_file'), fn('mcp__parley__chat_dm')] };
+      const anthropicRequest = { model: 'claude', system: 'S', messages: [{ role: 'user', content: 'go' }], tools: [{ name: 'read_file', input_schema: {} }, { name: 'chat_post', input_schema: {} }] };
+
+      await call(openaiRequest);
+      await call(anthropicRequest);
+
+      expect(sent).toEqual([
+        { model: 'gpt', messages: [{ role: 'user', content: 'go' }], tools: [fn('read_file')] },
+        { model: 'claude', system: 'S', messages: [{ role: 'user', content: 'go' }], tools: [{ name: 'read_file', input_schema: {} }] },
+      ]);
+    });
   }
 });
