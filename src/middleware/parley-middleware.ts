@@ -57,7 +57,8 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
         new TransformStream<StreamPart, StreamPart>({
           transform(part, controller) {
             if (part.type === 'finish') finished = true;
-            if (part.type === 'error') failed = true;
+            // A provider reports a failure as an error part, or only as the reason it finished.
+            if (part.type === 'error' || (part.type === 'finish' && part.finishReason.unified === 'error')) failed = true;
             controller.enqueue(part);
           },
           // Runs only when the stream ends normally: a cancelled or broken stream commits nothing.
