@@ -64,18 +64,20 @@ describe('parleyMiddleware with streamText', () => {
     ]);
   });
 
-  it('cursor advanced only after success - a stream with an error part, or one that finishes for an error, takes nothing; the next call gets the same DM', async () => {
+  it('cursor advanced only after success - a stream with an error part, one that finishes for an error, or one cut off before its finish takes nothing; the next call gets the same DM', async () => {
     const finishedFor = (unified: 'error' | 'stop') => ({ type: 'finish' as const, finishReason: { unified, raw: undefined }, usage });
     const { hub, logs, mock, model } = await setup([
       streamOf(textParts('partial', [{ type: 'error', error: new Error('overloaded') }, finishedFor('stop')])),
       streamOf(textParts('partial', [{ type: 'error', error: new Error('overloaded') }])),
       streamOf(textParts('partial', [finishedFor('error')])),
+      // Cut off: the stream closed before any finish.
+      streamOf(textParts('partial', [])),
       streamOf(textParts('ok', [finishedFor('stop')])),
     ]);
     const dm = await hub.human.dm({ to: 'bot', text: 'keep me' });
     const errors: unknown[] = [];
 
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const failed = streamText({ model, prompt: 'go', maxRetries: 0, onError: ({ error }) => void errors.push(error) });
       await failed.consumeStream();
       expect(await states(hub)).toEqual([[dm.id, 'pending']]);
@@ -86,7 +88,7 @@ describe('parleyMiddleware with streamText', () => {
     const ok = streamText({ model, prompt: 'go', maxRetries: 0 });
     expect(await ok.text).toBe('ok');
     const expected = ['user', block(dmLine(dm, 'human', 'keep me'))];
-    expect(mock.doStreamCalls.map((call) => shape(call.prompt).at(-1))).toEqual([expected, expected, expected, expected]);
+    expect(mock.doStreamCalls.map((call) => shape(call.prompt).at(-1))).toEqual([expected, expected, expected, expected, expected]);
     expect(await states(hub)).toEqual([[dm.id, 'injected']]);
   });
 
