@@ -72,6 +72,9 @@ describe('parleyMiddleware finds its hub and token as the CLI does', () => {
 
     expect(shape(mock.doGenerateCalls[0]!.prompt).at(-1)).toEqual(['user', block(dmLine(dm, 'human', 'found you'))]);
     expect((await human.sentDeliveries()).map((d) => [d.id, d.to, d.state])).toEqual([[dm.id, 'bot', 'injected']]);
+    // It used the kept token: it did not join again (which would have kept a new one).
+    const after = JSON.parse(fs.readFileSync(path.join(home, 'credentials.json'), 'utf8')) as Record<string, string>;
+    expect(after['default/bot']).toBe(kept['default/bot']);
   });
 
   it('discovery - a handle with no kept token joins through the home\'s admin token, as an agent, and keeps its token', async () => {
