@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { MAX_INBOX_LIMIT } from '../config/defaults.js';
+import { DEFAULT_MAX_NEW_MESSAGES, MAX_INBOX_LIMIT } from '../config/defaults.js';
 import { parseInput } from '../errors/parley-error.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 
-/** Maestro's `max_new_messages`: how many new items one model call is given at most. */
-export const DEFAULT_MAX_NEW_MESSAGES = 100;
+export { DEFAULT_MAX_NEW_MESSAGES };
 
 /**
  * How a program reaches Parley as one participant: the LLM middleware, the

@@ -18,8 +18,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function agentHub(): Promise<AgentHub> {
-  const hub = await openAgentHub(['bot']);
+async function agentHub(config: object = {}): Promise<AgentHub> {
+  const hub = await openAgentHub(['bot'], { config });
   cleanups.push(() => hub.close());
   return hub;
 }
@@ -261,5 +261,20 @@ describe('parleyMiddleware with generateText', () => {
       [answered.id, 'injected'],
       [asked.id, 'injected'],
     ]);
+  });
+
+  it('cap - by default (Maestro\'s max_new_messages) a call is given at most 100 new messages, and the line says how many more wait', async () => {
+    const hub = await agentHub({ chat: { limits: { writesPerMinute: 0 } } });
+    const logs: string[] = [];
+    for (let i = 1; i <= 102; i++) await hub.human.dm({ to: 'bot', text: `note ${i}` });
+    const mock = new MockLanguageModelV3({ doGenerate: textAnswer('ok') });
+    const model = wrapLanguageModel({ model: mock, middleware: middleware(hub, logs) });
+
+    await generateText({ model, prompt: 'go', maxRetries: 0 });
+
+    const text = shape(mock.doGenerateCalls[0]!.prompt).at(-1)![1];
+    expect(text.split('\n').filter((line) => line.startsWith('note '))).toEqual(Array.from({ length: 100 }, (_, i) => `note ${i + 1}`));
+    expect(text.endsWith('\n2 more messages wait; they come with your next model call.')).toBe(true);
+    expect(logs).toEqual([expect.stringMatching(/^parley: injected 100 chat messages into the model call for @bot \(new cursor: \d+\)$/)]);
   });
 });
