@@ -25,8 +25,10 @@ export const ParleyOptionsSchema = z.strictObject({
   maxNewMessages: z.number().int().min(1).max(MAX_INBOX_LIMIT).optional(),
   /**
    * Tool names that count as chat, for the reminder after a chat-only turn
-   * (default: Parley's chat tools, also under an MCP client's prefix such as
-   * `mcp__parley__chat_post`).
+   * and the tools an excluded participant does not get (default: Parley's
+   * chat tools). Each also counts under the prefix an MCP client gives the
+   * server installed as "parley" (`mcp__parley__chat_post`); for a server
+   * installed under another name, list the full names.
    */
   chatTools: z.array(z.string().min(1).max(128)).max(256).optional(),
   /** Where the one line per injection goes: a function, or false for nowhere (default: stderr). */

@@ -277,4 +277,33 @@ describe('parleyMiddleware with generateText', () => {
     expect(text.endsWith('\n2 more messages wait; they come with your next model call.')).toBe(true);
     expect(logs).toEqual([expect.stringMatching(/^parley: injected 100 chat messages into the model call for @bot \(new cursor: \d+\)$/)]);
   });
+
+  it('reminder - a tool counts as chat by Parley\'s names, also under a Parley MCP server\'s prefix, or by the chatTools given; another server\'s look-alike (email_send_message, mcp__slack__chat_post) does not', async () => {
+    const hub = await agentHub();
+    const steps: Array<[tool: string, chat: boolean]> = [
+      ['chat_dm', true],
+      ['mcp__parley__chat_post', true],
+      ['parley_chat_post', true],
+      ['parley.chat_dm', true],
+      ['send_message', true],
+      ['email_send_message', false],
+      ['mcp__slack__chat_post', false],
+      ['slack_chat_post', false],
+    ];
+    const mock = new MockLanguageModelV3({ doGenerate: [...steps.map(([name]) => toolCalls([name, {}])), textAnswer('done')] });
+    const model = wrapLanguageModel({ model: mock, middleware: middleware(hub, []) });
+    const all = Object.fromEntries(steps.map(([name]) => [name, noop]));
+
+    await generateText({ model, system: 'S', prompt: 'go', tools: all, stopWhen: stepCountIs(steps.length + 1), maxRetries: 0 });
+
+    const plain = `S\n\n${ADDENDUM}`;
+    const reminded = `${plain}\n\n${QUESTION_REMINDER}`;
+    expect(mock.doGenerateCalls.map((call) => shape(call.prompt)[0]![1])).toEqual([plain, ...steps.map(([, chat]) => (chat ? reminded : plain))]);
+
+    // Names given as chatTools count exactly, and under a Parley prefix.
+    const custom = new MockLanguageModelV3({ doGenerate: [toolCalls(['team_say', {}]), toolCalls(['mcp__parley__team_say', {}]), toolCalls(['chat_post', {}]), textAnswer('done')] });
+    const customModel = wrapLanguageModel({ model: custom, middleware: middleware(hub, [], { chatTools: ['team_say'] }) });
+    await generateText({ model: customModel, system: 'S', prompt: 'go', tools: { team_say: noop, mcp__parley__team_say: noop, chat_post: noop }, stopWhen: stepCountIs(4), maxRetries: 0 });
+    expect(custom.doGenerateCalls.map((call) => shape(call.prompt)[0]![1])).toEqual([plain, reminded, reminded, plain]);
+  });
 });

@@ -62,7 +62,7 @@ describe('exclusion', () => {
       const mock = new MockLanguageModelV3({ doGenerate: [toolCalls(['chat_post', { text: 'hi' }]), textAnswer('done')] });
       const model = wrapLanguageModel({ model: mock, middleware: mw });
 
-      const tools = { chat_post: noop, mcp__parley__chat_dm: noop, read_file: noop };
+      const tools = { chat_post: noop, mcp__parley__chat_dm: noop, read_file: noop, email_send_message: noop };
       await generateText({ model, system: 'S', prompt: 'go', tools, stopWhen: stepCountIs(2), maxRetries: 0 });
 
       expect(mock.doGenerateCalls.map((call) => shape(call.prompt))).toEqual([
@@ -70,7 +70,10 @@ describe('exclusion', () => {
         // Had it called a chat tool anyway, no reminder follows.
         [['system', 'S'], ['user', 'go'], ['assistant', '<tool-call chat_post>'], ['tool', '<tool-result chat_post>']],
       ]);
-      expect(mock.doGenerateCalls.map((call) => call.tools?.map((t) => t.name))).toEqual([['read_file'], ['read_file']]);
+      expect(mock.doGenerateCalls.map((call) => call.tools?.map((t) => t.name))).toEqual([
+        ['read_file', 'email_send_message'],
+        ['read_file', 'email_send_message'],
+      ]);
       expect((await hub.human.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([[requestId, 'pending']]);
       expect(logs).toEqual([]);
     });
