@@ -1,5 +1,7 @@
 import type { InjectedItem } from '../hub/injection.js';
+import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
+import { answerWithin } from './hub-answer.js';
 import { chatBlock } from './chat-block.js';
 import type { HubLink } from './hub-link.js';
 
@@ -33,6 +35,7 @@ export class ChatFeed {
     private readonly maxNewMessages: number,
     private readonly log: LogLine | undefined,
     private readonly hubAway: (link: HubLink) => void = () => undefined,
+    private readonly timeoutMs: number = DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS,
   ) {}
 
   /** The new items for the next model call, or undefined when there are none (or chat is closed for this participant). */
@@ -41,7 +44,7 @@ export class ChatFeed {
     if (!link.chat) return undefined;
     let seen;
     try {
-      seen = await link.api.inject({ peek: true, limit: this.maxNewMessages });
+      seen = await answerWithin(link.api.inject({ peek: true, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
     } catch (error) {
       // The hub being away must not stop the agent's work: the call goes ahead without chat, which waits on the hub.
       if (hubClosed(error)) {
@@ -61,7 +64,7 @@ export class ChatFeed {
   async commit(batch: ChatBatch): Promise<void> {
     const link = await this.link();
     try {
-      await link.api.inject({ up_to: batch.head, limit: this.maxNewMessages });
+      await answerWithin(link.api.inject({ up_to: batch.head, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
     } catch (error) {
       if (hubClosed(error)) this.hubAway(link);
       // Not taken: they come again with the next call (at least once, never lost).

@@ -31,6 +31,8 @@ export const ParleyOptionsSchema = z.strictObject({
    * installed under another name, list the full names.
    */
   chatTools: z.array(z.string().min(1).max(128)).max(256).optional(),
+  /** How long a model call waits for the hub before it goes on without chat (default 5000 ms). */
+  hubTimeoutMs: z.number().int().min(1).max(600_000).optional(),
   /** Where the one line per injection goes: a function, or false for nowhere (default: stderr). */
   log: z.union([z.literal(false), z.custom<(line: string) => void>((value) => typeof value === 'function', 'must be a function or false')]).optional(),
 });

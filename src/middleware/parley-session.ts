@@ -2,6 +2,8 @@ import { QUESTION_REMINDER, promptAddendum } from '../format/agent-prompts.js';
 import { ChatFeed, hubClosed, type ChatBatch, type LogLine } from './chat-feed.js';
 import { chatToolMatcher } from './chat-only-turn.js';
 import { linkToHub, type HubLink } from './hub-link.js';
+import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
+import { answerWithin } from './hub-answer.js';
 import { DEFAULT_MAX_NEW_MESSAGES, type ParleyOptions } from './options.js';
 
 /**
@@ -30,13 +32,15 @@ export class ParleySession {
   readonly #options: ParleyOptions;
   readonly #feed: ChatFeed;
   readonly #log: LogLine | undefined;
+  readonly #timeoutMs: number;
   #link: Promise<HubLink> | undefined;
 
   constructor(options: ParleyOptions) {
     this.#options = options;
     this.isChatTool = chatToolMatcher(options.chatTools);
     this.#log = options.log === false ? undefined : (options.log ?? ((line) => process.stderr.write(`${line}\n`)));
-    this.#feed = new ChatFeed(() => this.link(), options.maxNewMessages ?? DEFAULT_MAX_NEW_MESSAGES, this.#log, (link) => this.#forget(link));
+    this.#timeoutMs = options.hubTimeoutMs ?? DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS;
+    this.#feed = new ChatFeed(() => this.link(), options.maxNewMessages ?? DEFAULT_MAX_NEW_MESSAGES, this.#log, (link) => this.#forget(link), this.#timeoutMs);
   }
 
   /** The hub link, made once; a failed attempt is forgotten so that the next call tries again. */
@@ -68,7 +72,7 @@ export class ParleySession {
   async prepare(chatOnlyBefore: boolean): Promise<CallContext> {
     let link: HubLink;
     try {
-      link = await this.link();
+      link = await answerWithin(this.link(), this.#timeoutMs, this.#options.url);
     } catch (error) {
       if (!hubClosed(error)) throw error;
       // The hub being away must not stop the agent's work; whether this participant has chat is unknown, so nothing is added.

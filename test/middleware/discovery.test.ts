@@ -177,4 +177,33 @@ describe('parleyMiddleware finds its hub and token as the CLI does', () => {
     ]);
     expect(logs).toEqual([`parley: no chat for @bot this call: No hub answers at ${hub.url} (ECONNREFUSED); start one with "parley serve".`]);
   });
+
+  it('discovery - a hub that hangs (its process stopped) holds a call no longer than hubTimeoutMs: the call goes out without chat and a log line says why', async () => {
+    const { home, hub } = await servedHome();
+    await registerParticipant(hub.url, home, { handle: 'bot', profile: { kind: 'agent' } });
+    const logs: string[] = [];
+    const { mock, model } = wrapped({ handle: 'bot', home, hubTimeoutMs: 300 }, logs);
+    await generateText({ model, prompt: 'go', maxRetries: 0 });
+
+    process.kill(hub.child.pid!, 'SIGSTOP');
+    cleanups.push(() => void process.kill(hub.child.pid!, 'SIGCONT'));
+    const result = await generateText({ model, prompt: 'go', maxRetries: 0 });
+
+    expect(result.text).toBe('ok');
+    expect(shape(mock.doGenerateCalls[1]!.prompt)).toEqual([
+      ['system', promptAddendum('bot')],
+      ['user', 'go'],
+    ]);
+    expect(logs).toEqual([`parley: no new chat for @bot this call: The hub at ${hub.url} did not answer within 300 ms.`]);
+
+    // A middleware not yet linked: the call goes out as it came.
+    const fresh: string[] = [];
+    const unlinked = wrapped({ handle: 'bot', home, hubTimeoutMs: 300 }, fresh);
+    await generateText({ model: unlinked.model, system: 'S', prompt: 'go', maxRetries: 0 });
+    expect(shape(unlinked.mock.doGenerateCalls[0]!.prompt)).toEqual([
+      ['system', 'S'],
+      ['user', 'go'],
+    ]);
+    expect(fresh).toEqual(['parley: no chat for @bot this call: The hub did not answer within 300 ms.']);
+  });
 });

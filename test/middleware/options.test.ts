@@ -20,6 +20,8 @@ const bad: Array<[field: string, options: Record<string, unknown>]> = [
   ['maxNewMessages', { handle: 'bot', maxNewMessages: 501 }],
   ['chatTools', { handle: 'bot', chatTools: 'chat_post' }],
   ['chatTools.0', { handle: 'bot', chatTools: [''] }],
+  ['hubTimeoutMs', { handle: 'bot', hubTimeoutMs: 0 }],
+  ['hubTimeoutMs', { handle: 'bot', hubTimeoutMs: '5s' }],
   ['log', { handle: 'bot', log: 'stderr' }],
   ['log', { handle: 'bot', log: true }],
   ['handel', { handle: 'bot', handel: 'bot' }],
