@@ -100,6 +100,18 @@ describe('withParley', () => {
     ]);
   });
 
+  it('addendum - an Anthropic system given as blocks gets one more text block; an OpenAI developer message leading the messages gets it merged', async () => {
+    const s = await stub([anthropic(), openai()]);
+
+    await s.call({ system: [{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: 'go' }] });
+    await s.call({ messages: [{ role: 'developer', content: 'D' }, { role: 'user', content: 'go' }] });
+
+    expect(s.requests).toEqual([
+      { system: [{ type: 'text', text: 'S', cache_control: { type: 'ephemeral' } }, { type: 'text', text: ADDENDUM }], messages: [{ role: 'user', content: 'go' }] },
+      { messages: [{ role: 'developer', content: `D\n\n${ADDENDUM}` }, { role: 'user', content: 'go' }] },
+    ]);
+  });
+
   it('cursor advanced only after success - nothing is taken while the call runs, a DM posted meanwhile comes with the next call, and a call that throws takes nothing', async () => {
     let during: Awaited<ReturnType<AgentHub['human']['dm']>> | undefined;
     const seenDuring: Array<Array<[string, string]>> = [];
