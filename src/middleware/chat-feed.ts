@@ -15,9 +15,9 @@ import type { HubLink } from './hub-link.js';
  */
 export interface ChatBatch {
   items: InjectedItem[];
-  /** The hub's seq the peek read up to: the commit takes nothing newer. */
+  /** The hub's seq the peek read up to. */
   head: number;
-  /** Where the agent's cursor stands once committed: the head, or the last item given when more wait beyond the cap. */
+  /** Where the agent's cursor stands once committed — the head, or the last item given when more wait beyond the cap: the commit takes nothing newer. */
   cursor: number;
   /** The block of text the model is given. */
   text: string;
@@ -64,7 +64,9 @@ export class ChatFeed {
   async commit(batch: ChatBatch): Promise<void> {
     const link = await this.link();
     try {
-      await answerWithin(link.api.inject({ up_to: batch.head, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
+      // Bounded by the cursor, not the head: were some shown items read elsewhere meanwhile (the agent's own inbox tool),
+      // the limit would otherwise reach items past the cap that the call was never shown.
+      await answerWithin(link.api.inject({ up_to: batch.cursor, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
     } catch (error) {
       if (hubClosed(error)) this.hubAway(link);
       // Not taken: they come again with the next call (at least once, never lost).

@@ -306,4 +306,35 @@ describe('parleyMiddleware with generateText', () => {
     await generateText({ model: customModel, system: 'S', prompt: 'go', tools: { team_say: noop, mcp__parley__team_say: noop, chat_post: noop }, stopWhen: stepCountIs(4), maxRetries: 0 });
     expect(custom.doGenerateCalls.map((call) => shape(call.prompt)[0]![1])).toEqual([plain, reminded, reminded, plain]);
   });
+
+  it('cap - when the agent reads its inbox during the call (its own tool), the commit still takes only what the call was shown: nothing beyond the cap is marked injected', async () => {
+    const hub = await agentHub();
+    const dms = [];
+    for (let i = 1; i <= 4; i++) dms.push(await hub.human.dm({ to: 'bot', text: `note ${i}` }));
+    let read = false;
+    const mock = new MockLanguageModelV3({
+      doGenerate: async () => {
+        // Its inbox tool, say, reads the oldest item meanwhile.
+        if (!read) expect((await hub.agents.bot!.actor.inbox({ limit: 1 })).items.map((i) => i.event.id)).toEqual([dms[0]!.id]);
+        read = true;
+        return textAnswer('ok');
+      },
+    });
+    const model = wrapLanguageModel({ model: mock, middleware: middleware(hub, [], { maxNewMessages: 2 }) });
+
+    await generateText({ model, prompt: 'go', maxRetries: 0 });
+    expect((await hub.human.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([
+      [dms[3]!.id, 'pending'],
+      [dms[2]!.id, 'pending'],
+      [dms[1]!.id, 'injected'],
+      [dms[0]!.id, 'delivered'],
+    ]);
+
+    await generateText({ model, prompt: 'go', maxRetries: 0 });
+    const lines = dms.map((dm, i) => dmLine(dm, 'human', `note ${i + 1}`));
+    expect(mock.doGenerateCalls.map((call) => shape(call.prompt).at(-1))).toEqual([
+      ['user', block(...lines.slice(0, 2), '2 more messages wait; they come with your next model call.')],
+      ['user', block(...lines.slice(2))],
+    ]);
+  });
 });
