@@ -21,6 +21,8 @@ export interface ChatBatch {
   cursor: number;
   /** The block of text the model is given. */
   text: string;
+  /** The link it was fetched through: the commit goes through it too, never through a link made anew meanwhile. */
+  link: HubLink;
 }
 
 export type LogLine = (line: string) => void;
@@ -57,12 +59,12 @@ export class ChatFeed {
     if (seen.items.length === 0) return undefined;
     // Cut at maxNewMessages, the read stopped at the last item given: what lies beyond it, up to the head, still waits.
     const cursor = seen.more ? Math.max(...seen.items.map((item) => item.seq)) : seen.head;
-    return { items: seen.items, head: seen.head, cursor, text: chatBlock(seen.items, seen.waiting) };
+    return { items: seen.items, head: seen.head, cursor, text: chatBlock(seen.items, seen.waiting), link };
   }
 
   /** After a successful call: the peeked items are taken (injected), and one line says how many and the new cursor. */
   async commit(batch: ChatBatch): Promise<void> {
-    const link = await this.link();
+    const { link } = batch;
     try {
       // Bounded by the cursor, not the head: were some shown items read elsewhere meanwhile (the agent's own inbox tool),
       // the limit would otherwise reach items past the cap that the call was never shown.

@@ -309,7 +309,7 @@ describe('parleyMiddleware with generateText', () => {
 
   it('cap - when the agent reads its inbox during the call (its own tool), the commit still takes only what the call was shown: nothing beyond the cap is marked injected', async () => {
     const hub = await agentHub();
-    const dms = [];
+    const dms: Array<Awaited<ReturnType<AgentHub['human']['dm']>>> = [];
     for (let i = 1; i <= 4; i++) dms.push(await hub.human.dm({ to: 'bot', text: `note ${i}` }));
     let read = false;
     const mock = new MockLanguageModelV3({

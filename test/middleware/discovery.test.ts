@@ -206,4 +206,48 @@ describe('parleyMiddleware finds its hub and token as the CLI does', () => {
     ]);
     expect(fresh).toEqual(['parley: no chat for @bot this call: The hub did not answer within 300 ms.']);
   });
+
+  it('discovery - a hub that stops while two calls run: both calls return their answers; neither takes the chat, which a log line says', async () => {
+    const { home, hub } = await servedHome();
+    await registerParticipant(hub.url, home, { handle: 'bot', profile: { kind: 'agent' } });
+    const human = await humanOf(hub.url, home);
+    const dm = await human.dm({ to: 'bot', text: 'are you there?' });
+    const logs: string[] = [];
+    let bothRunning!: () => void;
+    const running = new Promise<void>((resolve) => (bothRunning = resolve));
+    const gates = [0, 1].map(() => {
+      let open!: () => void;
+      return { opened: new Promise<void>((resolve) => (open = resolve)), open: () => open() };
+    });
+    const mw = parleyMiddleware({ handle: 'bot', home, log: (line) => logs.push(line) });
+    cleanups.push(() => mw.close());
+    let calls = 0;
+    const mock = new MockLanguageModelV3({
+      doGenerate: async () => {
+        const mine = calls++;
+        if (mine === 1) bothRunning();
+        await gates[mine]!.opened;
+        return textAnswer(`answer ${mine + 1}`);
+      },
+    });
+    const model = wrapLanguageModel({ model: mock, middleware: mw });
+
+    const first = generateText({ model, prompt: 'go', maxRetries: 0 });
+    const second = generateText({ model, prompt: 'go', maxRetries: 0 });
+    await running;
+    expect(await hub.stop()).toBe(0);
+    gates[0]!.open();
+    expect((await first).text).toBe('answer 1');
+    gates[1]!.open();
+    expect((await second).text).toBe('answer 2');
+
+    expect(mock.doGenerateCalls.map((call) => shape(call.prompt).at(-1))).toEqual([
+      ['user', block(dmLine(dm, 'human', 'are you there?'))],
+      ['user', block(dmLine(dm, 'human', 'are you there?'))],
+    ]);
+    expect(logs).toEqual([
+      expect.stringMatching(/^parley: could not advance @bot's cursor to \d+ \(No hub answers at .*\); the same messages come with the next call\.$/),
+      expect.stringMatching(/^parley: could not advance @bot's cursor to \d+ \(No hub answers at .*\); the same messages come with the next call\.$/),
+    ]);
+  });
 });
