@@ -116,6 +116,10 @@ export const MAX_AGENTS_STAY_AVAILABLE_SECONDS = 3600;
 export const HOOK_CONTEXT_MAX_CHARS = 10_000;
 /** Items one hook answer carries at most; more are said to wait. */
 export const HOOK_MAX_ITEMS = 20;
+/** Maestro's max_new_messages: new items one LLM call is given at most by the middleware (its maxNewMessages option overrides it). */
+export const DEFAULT_MAX_NEW_MESSAGES = 100;
+/** How long the LLM middleware waits for the hub (to link, to fetch new chat, to take it) before a model call goes on without chat (its hubTimeoutMs option overrides it). */
+export const DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS = 5_000;
 /** Client sessions whose consecutive stop blocks the hub remembers; the oldest are forgotten first. */
 export const HOOK_TRACKED_CLIENT_SESSIONS = 10_000;
 /** The hook's request to the hub for events that do not wait (a tool run, a prompt): a hook must not hold its agent up. */

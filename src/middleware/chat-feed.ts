@@ -1,5 +1,7 @@
 import type { InjectedItem } from '../hub/injection.js';
+import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
+import { answerWithin } from './hub-answer.js';
 import { chatBlock } from './chat-block.js';
 import type { HubLink } from './hub-link.js';
 
@@ -13,19 +15,29 @@ import type { HubLink } from './hub-link.js';
  */
 export interface ChatBatch {
   items: InjectedItem[];
-  /** The hub's seq the peek read up to: the agent's cursor once committed. */
+  /** The hub's seq the peek read up to. */
   head: number;
+  /** Where the agent's cursor stands once committed — the head, or the last item given when more wait beyond the cap: the commit takes nothing newer. */
+  cursor: number;
   /** The block of text the model is given. */
   text: string;
+  /** The link it was fetched through: the commit goes through it too, never through a link made anew meanwhile. */
+  link: HubLink;
 }
 
 export type LogLine = (line: string) => void;
 
 export class ChatFeed {
+  /**
+   * `hubAway` hears of a link whose hub did not answer, so that the next call
+   * finds the hub again (restarted, perhaps on another port).
+   */
   constructor(
     private readonly link: () => Promise<HubLink>,
     private readonly maxNewMessages: number,
     private readonly log: LogLine | undefined,
+    private readonly hubAway: (link: HubLink) => void = () => undefined,
+    private readonly timeoutMs: number = DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS,
   ) {}
 
   /** The new items for the next model call, or undefined when there are none (or chat is closed for this participant). */
@@ -34,30 +46,41 @@ export class ChatFeed {
     if (!link.chat) return undefined;
     let seen;
     try {
-      seen = await link.api.inject({ peek: true, limit: this.maxNewMessages });
+      seen = await answerWithin(link.api.inject({ peek: true, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
     } catch (error) {
       // The hub being away must not stop the agent's work: the call goes ahead without chat, which waits on the hub.
-      if (error instanceof ParleyError && error.code === 'HUB_CLOSED') {
+      if (hubClosed(error)) {
         this.log?.(`parley: no new chat for @${link.participant.handle} this call: ${error.message}`);
+        this.hubAway(link);
         return undefined;
       }
       throw error;
     }
     if (seen.items.length === 0) return undefined;
-    return { items: seen.items, head: seen.head, text: chatBlock(seen.items, seen.waiting) };
+    // Cut at maxNewMessages, the read stopped at the last item given: what lies beyond it, up to the head, still waits.
+    const cursor = seen.more ? Math.max(...seen.items.map((item) => item.seq)) : seen.head;
+    return { items: seen.items, head: seen.head, cursor, text: chatBlock(seen.items, seen.waiting), link };
   }
 
   /** After a successful call: the peeked items are taken (injected), and one line says how many and the new cursor. */
   async commit(batch: ChatBatch): Promise<void> {
-    const link = await this.link();
+    const { link } = batch;
     try {
-      await link.api.inject({ up_to: batch.head, limit: this.maxNewMessages });
+      // Bounded by the cursor, not the head: were some shown items read elsewhere meanwhile (the agent's own inbox tool),
+      // the limit would otherwise reach items past the cap that the call was never shown.
+      await answerWithin(link.api.inject({ up_to: batch.cursor, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
     } catch (error) {
+      if (hubClosed(error)) this.hubAway(link);
       // Not taken: they come again with the next call (at least once, never lost).
-      this.log?.(`parley: could not advance @${link.participant.handle}'s cursor to ${batch.head} (${(error as Error).message}); the same messages come with the next call.`);
+      this.log?.(`parley: could not advance @${link.participant.handle}'s cursor to ${batch.cursor} (${(error as Error).message}); the same messages come with the next call.`);
       return;
     }
     const n = batch.items.length;
-    this.log?.(`parley: injected ${n} chat ${n === 1 ? 'message' : 'messages'} into the model call for @${link.participant.handle} (new cursor: ${batch.head})`);
+    this.log?.(`parley: injected ${n} chat ${n === 1 ? 'message' : 'messages'} into the model call for @${link.participant.handle} (new cursor: ${batch.cursor})`);
   }
+}
+
+/** The hub did not answer (stopped, restarting, unreachable): the call goes on without chat. */
+export function hubClosed(error: unknown): error is ParleyError {
+  return error instanceof ParleyError && error.code === 'HUB_CLOSED';
 }

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { MAX_INBOX_LIMIT } from '../config/defaults.js';
+import { DEFAULT_MAX_NEW_MESSAGES, MAX_INBOX_LIMIT } from '../config/defaults.js';
 import { parseInput } from '../errors/parley-error.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 
-/** Maestro's `max_new_messages`: how many new items one model call is given at most. */
-export const DEFAULT_MAX_NEW_MESSAGES = 100;
+export { DEFAULT_MAX_NEW_MESSAGES };
 
 /**
  * How a program reaches Parley as one participant: the LLM middleware, the
@@ -26,10 +25,14 @@ export const ParleyOptionsSchema = z.strictObject({
   maxNewMessages: z.number().int().min(1).max(MAX_INBOX_LIMIT).optional(),
   /**
    * Tool names that count as chat, for the reminder after a chat-only turn
-   * (default: Parley's chat tools, also under an MCP client's prefix such as
-   * `mcp__parley__chat_post`).
+   * and the tools an excluded participant does not get (default: Parley's
+   * chat tools). Each also counts under the prefix an MCP client gives the
+   * server installed as "parley" (`mcp__parley__chat_post`); for a server
+   * installed under another name, list the full names.
    */
   chatTools: z.array(z.string().min(1).max(128)).max(256).optional(),
+  /** How long a model call waits for the hub before it goes on without chat (default 5000 ms). */
+  hubTimeoutMs: z.number().int().min(1).max(600_000).optional(),
   /** Where the one line per injection goes: a function, or false for nowhere (default: stderr). */
   log: z.union([z.literal(false), z.custom<(line: string) => void>((value) => typeof value === 'function', 'must be a function or false')]).optional(),
 });

@@ -36,7 +36,7 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
         // Maestro's excluded kind sees neither chat nor chat tools.
         return params.tools ? { ...params, tools: params.tools.filter((t) => !session.isChatTool(t.name)) } : params;
       }
-      const prompt = withSystemText(params.prompt, call.system ?? '');
+      const prompt = call.system === undefined ? [...params.prompt] : withSystemText(params.prompt, call.system);
       if (call.batch) prompt.push({ role: 'user', content: [{ type: 'text', text: call.batch.text }] });
       const next: CallOptions = { ...params, prompt };
       if (call.batch) given.set(next, call.batch);
@@ -57,7 +57,8 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
         new TransformStream<StreamPart, StreamPart>({
           transform(part, controller) {
             if (part.type === 'finish') finished = true;
-            if (part.type === 'error') failed = true;
+            // A provider reports a failure as an error part, or only as the reason it finished.
+            if (part.type === 'error' || (part.type === 'finish' && part.finishReason.unified === 'error')) failed = true;
             controller.enqueue(part);
           },
           // Runs only when the stream ends normally: a cancelled or broken stream commits nothing.

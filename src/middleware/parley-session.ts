@@ -1,7 +1,9 @@
 import { QUESTION_REMINDER, promptAddendum } from '../format/agent-prompts.js';
-import { ChatFeed, type ChatBatch, type LogLine } from './chat-feed.js';
+import { ChatFeed, hubClosed, type ChatBatch, type LogLine } from './chat-feed.js';
 import { chatToolMatcher } from './chat-only-turn.js';
 import { linkToHub, type HubLink } from './hub-link.js';
+import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
+import { answerWithin } from './hub-answer.js';
 import { DEFAULT_MAX_NEW_MESSAGES, type ParleyOptions } from './options.js';
 
 /**
@@ -13,7 +15,11 @@ import { DEFAULT_MAX_NEW_MESSAGES, type ParleyOptions } from './options.js';
  * of it.
  */
 export interface CallContext {
-  /** False for a participant without chat: the call goes out as it came. */
+  /**
+   * False for a participant without chat: the call goes out as it came, less
+   * its chat tools. True without `system` or `batch` when the hub did not
+   * answer: the call goes out as it came.
+   */
   chat: boolean;
   /** Text for the system prompt: the addendum, and the reminder after a chat-only turn. */
   system?: string;
@@ -25,13 +31,16 @@ export class ParleySession {
   readonly isChatTool: (toolName: string) => boolean;
   readonly #options: ParleyOptions;
   readonly #feed: ChatFeed;
+  readonly #log: LogLine | undefined;
+  readonly #timeoutMs: number;
   #link: Promise<HubLink> | undefined;
 
   constructor(options: ParleyOptions) {
     this.#options = options;
     this.isChatTool = chatToolMatcher(options.chatTools);
-    const log: LogLine | undefined = options.log === false ? undefined : (options.log ?? ((line) => process.stderr.write(`${line}\n`)));
-    this.#feed = new ChatFeed(() => this.link(), options.maxNewMessages ?? DEFAULT_MAX_NEW_MESSAGES, log);
+    this.#log = options.log === false ? undefined : (options.log ?? ((line) => process.stderr.write(`${line}\n`)));
+    this.#timeoutMs = options.hubTimeoutMs ?? DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS;
+    this.#feed = new ChatFeed(() => this.link(), options.maxNewMessages ?? DEFAULT_MAX_NEW_MESSAGES, this.#log, (link) => this.#forget(link), this.#timeoutMs);
   }
 
   /** The hub link, made once; a failed attempt is forgotten so that the next call tries again. */
@@ -43,9 +52,33 @@ export class ParleySession {
     return this.#link;
   }
 
+  /**
+   * A link whose hub stopped answering is let go, so that the next call finds
+   * the hub anew (the home's lock file names where a restarted hub serves).
+   */
+  #forget(away: HubLink): void {
+    const current = this.#link;
+    void current?.then(
+      (link) => {
+        if (link !== away || this.#link !== current) return;
+        this.#link = undefined;
+        link.close();
+      },
+      () => undefined,
+    );
+  }
+
   /** What the next model call gets. `chatOnlyBefore`: the turn before it used only chat tools. */
   async prepare(chatOnlyBefore: boolean): Promise<CallContext> {
-    const link = await this.link();
+    let link: HubLink;
+    try {
+      link = await answerWithin(this.link(), this.#timeoutMs, this.#options.url);
+    } catch (error) {
+      if (!hubClosed(error)) throw error;
+      // The hub being away must not stop the agent's work; whether this participant has chat is unknown, so nothing is added.
+      this.#log?.(`parley: no chat for @${this.#options.handle} this call: ${error.message}`);
+      return { chat: true };
+    }
     if (!link.chat) return { chat: false };
     const batch = await this.#feed.peek();
     const system = promptAddendum(link.participant.handle) + (chatOnlyBefore ? `\n\n${QUESTION_REMINDER}` : '');

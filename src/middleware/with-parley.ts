@@ -4,10 +4,16 @@ import { chatOnly } from './chat-only-turn.js';
 import { ParleyOptionsSchema, parleyOptions, type ParleyOptions } from './options.js';
 import { ParleySession } from './parley-session.js';
 
-/** What Parley adds to one request: text for the system prompt, and the block of new chat to put last. */
+/**
+ * What Parley changes in one request: text for the system prompt and the
+ * block of new chat to put last; or, for a participant without chat (an
+ * excluded kind, chat off), only `withoutTools` — its chat tools, to take
+ * out of the request (Maestro: the architect sees no chat tools).
+ */
 export interface ParleyAddition {
   system?: string;
   chat?: string;
+  withoutTools?: (toolName: string) => boolean;
 }
 
 export interface WithParleyOptions<Req, Res> extends ParleyOptions {
@@ -16,7 +22,9 @@ export interface WithParleyOptions<Req, Res> extends ParleyOptions {
    * with a `messages` array (OpenAI's chat completions, Anthropic's messages,
    * most others), the system text joins a top-level `system` or the leading
    * system message (one is put first when there is none), and the chat is a
-   * last user message. The request given is never changed.
+   * last user message; `withoutTools` filters a `tools` array of OpenAI's
+   * (`function.name`) or Anthropic's (`name`) shape. The request given is
+   * never changed.
    */
   inject?: (request: Req, addition: ParleyAddition) => Req;
   /** The names of the tools a response called (default: OpenAI's, Anthropic's and the AI SDK's response shapes). */
@@ -43,7 +51,11 @@ export function withParley<Req, Res>(llmCall: (request: Req) => Promise<Res>, op
   let chatOnlyBefore = false;
   const wrapped = async (request: Req): Promise<Res> => {
     const call = await session.prepare(chatOnlyBefore);
-    const sent = call.chat ? inject(request, { ...(call.system ? { system: call.system } : {}), ...(call.batch ? { chat: call.batch.text } : {}) }) : request;
+    const addition: ParleyAddition = call.chat
+      ? { ...(call.system ? { system: call.system } : {}), ...(call.batch ? { chat: call.batch.text } : {}) }
+      : { withoutTools: session.isChatTool };
+    // Nothing to add (the hub did not answer): the request goes out as it came.
+    const sent = Object.keys(addition).length === 0 ? request : inject(request, addition);
     const response = await llmCall(sent);
     chatOnlyBefore = chatOnly(toolCalls(response), session.isChatTool);
     await session.commit(call.batch);
@@ -56,7 +68,12 @@ type Message = { role?: unknown; content?: unknown };
 
 /** The default `inject`: the chat-completions shape most LLM APIs share. */
 export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition): Req {
-  const body = request as { messages?: unknown; system?: unknown };
+  const body = request as { messages?: unknown; system?: unknown; tools?: unknown };
+  const { withoutTools } = addition;
+  if (withoutTools && body !== null && typeof body === 'object' && Array.isArray(body.tools)) {
+    return { ...body, tools: (body.tools as Tool[]).filter((t) => !withoutTools(toolName(t))) } as Req;
+  }
+  if (addition.system === undefined && addition.chat === undefined) return request;
   if (body === null || typeof body !== 'object' || !Array.isArray(body.messages)) {
     throw new ParleyError('INVALID_INPUT', 'Invalid request: withParley found no messages array in it; pass options.inject to say where Parley\'s text goes.', { field: 'request.messages' });
   }
@@ -75,6 +92,14 @@ export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition):
   if (addition.chat) messages.push({ role: 'user', content: addition.chat });
   out.messages = messages;
   return out as Req;
+}
+
+type Tool = { name?: unknown; function?: { name?: unknown } } | null;
+
+/** A request tool's name: OpenAI's `{ type: 'function', function: { name } }`, Anthropic's and most others' `{ name }`. */
+function toolName(tool: Tool): string {
+  const name = tool?.function?.name ?? tool?.name;
+  return typeof name === 'string' ? name : '';
 }
 
 /** Tool names a response called: OpenAI (`choices[0].message.tool_calls`), Anthropic (`content[]` of type tool_use), the AI SDK (`toolCalls`). */
