@@ -11,7 +11,7 @@ import type { PresenceState } from '../schema/inputs.js';
 import type { AgentEvent, AgentResult, StopReason, SubagentInfo } from './agent-events.js';
 import { agentOptions, type AgentOptions } from './agent-options.js';
 import { Budget, tokensOf } from './budget.js';
-import { byPriority, inboxText, waitingLine } from './inbox-text.js';
+import { byPriority, inboxText } from './inbox-text.js';
 import { modelStep, userText } from './model-step.js';
 import { PARLEY_TOOL_NAMES, homeToolSettings, hubToolSet } from './parley-tools.js';
 import { checkRelevance } from './relevance-check.js';
@@ -291,14 +291,14 @@ class AgentLoop implements Agent {
     const maxSteps = this.#options.maxStepsPerTurn ?? AGENT_MAX_STEPS_PER_TURN;
     const before = { ...this.#budget.usage };
     let batch = first;
-    let text = inboxText(items, results, waitingLine(first));
+    let text = inboxText(items, results, first?.waiting);
     let chatOnlyBefore = false;
     let steps = 0;
     while (steps < maxSteps) {
       if (steps > 0) {
         batch = await feed.peek();
         results = this.#results.splice(0);
-        text = inboxText(batch?.items ?? [], results, waitingLine(batch));
+        text = inboxText(batch?.items ?? [], results, batch?.waiting);
       }
       const given = text === undefined ? [] : [userText(text)];
       const messages = [...this.#history, ...given];

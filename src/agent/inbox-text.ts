@@ -14,16 +14,10 @@ export function byPriority(items: readonly InjectedItem[]): InjectedItem[] {
 
 const rank = (item: InjectedItem): number => (item.priority === 'high' ? 0 : 1);
 
-/** The line saying how many more wait beyond the batch, as the feed wrote it (empty when none do). */
-export function waitingLine(batch: ChatBatch | undefined): string {
-  if (!batch) return '';
-  return batch.text.slice(chatBlock(batch.items).length).trim();
-}
-
-/** The user message text for these items, or undefined when there is nothing to give. */
-export function inboxText(items: readonly InjectedItem[], results: readonly SubagentResult[], waiting = ''): string | undefined {
+/** The user message text for these items, or undefined when there is nothing to give; `waiting`: how many more wait on the hub. */
+export function inboxText(items: readonly InjectedItem[], results: readonly SubagentResult[], waiting?: ChatBatch['waiting']): string | undefined {
   const parts: string[] = [];
   if (results.length > 0) parts.push(subagentResultsBlock(results));
-  if (items.length > 0) parts.push(chatBlock(byPriority(items)) + (waiting ? `\n${waiting}` : ''));
+  if (items.length > 0) parts.push(chatBlock(byPriority(items), waiting));
   return parts.length > 0 ? parts.join('\n\n') : undefined;
 }

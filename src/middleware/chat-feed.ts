@@ -19,6 +19,8 @@ export interface ChatBatch {
   head: number;
   /** Where the agent's cursor stands once committed — the head, or the last item given when more wait beyond the cap: the commit takes nothing newer. */
   cursor: number;
+  /** How many more wait beyond the cap (the block's last line says so). */
+  waiting?: { count: number; atLeast?: true };
   /** The block of text the model is given. */
   text: string;
   /** The link it was fetched through: the commit goes through it too, never through a link made anew meanwhile. */
@@ -59,7 +61,7 @@ export class ChatFeed {
     if (seen.items.length === 0) return undefined;
     // Cut at maxNewMessages, the read stopped at the last item given: what lies beyond it, up to the head, still waits.
     const cursor = seen.more ? Math.max(...seen.items.map((item) => item.seq)) : seen.head;
-    return { items: seen.items, head: seen.head, cursor, text: chatBlock(seen.items, seen.waiting), link };
+    return { items: seen.items, head: seen.head, cursor, ...(seen.waiting ? { waiting: seen.waiting } : {}), text: chatBlock(seen.items, seen.waiting), link };
   }
 
   /** After a successful call: the peeked items are taken (injected), and one line says how many and the new cursor. */
