@@ -307,7 +307,8 @@ class AgentLoop implements Agent {
       try {
         out = await modelStep({
           model: this.#options.model,
-          system: chatOnlyBefore ? `${system}\n\n${QUESTION_REMINDER}` : system,
+          // Maestro's reminder opens the system prompt after a chat-only step.
+          system: chatOnlyBefore ? `${QUESTION_REMINDER}\n\n${system}` : system,
           messages,
           tools,
           ...(this.#options.maxRetries === undefined ? {} : { maxRetries: this.#options.maxRetries }),

@@ -120,6 +120,12 @@ export const HOOK_MAX_ITEMS = 20;
 export const DEFAULT_MAX_NEW_MESSAGES = 100;
 /** How long the LLM middleware waits for the hub (to link, to fetch new chat, to take it) before a model call goes on without chat (its hubTimeoutMs option overrides it). */
 export const DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS = 5_000;
+/**
+ * How many chat blocks the LLM middleware keeps to give again in the later
+ * calls of the conversation they were given in (the next steps of a tool
+ * loop, a conversation continued); the oldest is let go first.
+ */
+export const MIDDLEWARE_GIVEN_CHAT_MEMORY = 64;
 /** Client sessions whose consecutive stop blocks the hub remembers; the oldest are forgotten first. */
 export const HOOK_TRACKED_CLIENT_SESSIONS = 10_000;
 /** The hook's request to the hub for events that do not wait (a tool run, a prompt): a hook must not hold its agent up. */

@@ -1,6 +1,7 @@
 import type { LanguageModelMiddleware } from 'ai';
 import type { ChatBatch } from './chat-feed.js';
 import { chatOnly } from './chat-only-turn.js';
+import { GivenChat } from './given-chat.js';
 import { parleyOptions, type ParleyOptions } from './options.js';
 import { ParleySession } from './parley-session.js';
 
@@ -17,8 +18,8 @@ export type ParleyMiddleware = LanguageModelMiddleware & {
 /**
  * Parley for an AI SDK model (`wrapLanguageModel({ model, middleware:
  * parleyMiddleware({ handle }) })`). Before every model call — each step of a
- * tool loop, each retry — it adds Parley's addendum (and, after a chat-only
- * turn, the reminder) to the system prompt and the agent's new chat as the
+ * tool loop, each retry — it adds Parley's addendum to the system prompt (and,
+ * after a chat-only turn, opens it with the reminder) and the agent's new chat as the
  * last message. Only after the call succeeds (a stream: once it finished
  * without error) is that chat taken on the hub and the cursor moved; a call
  * that fails leaves it for the next one. Put it last in a list of
@@ -27,7 +28,14 @@ export type ParleyMiddleware = LanguageModelMiddleware & {
 export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
   const session = new ParleySession(parleyOptions(options));
   // What each call was given, by the call options the model receives (the same object reaches the wrap hooks).
-  const given = new WeakMap<CallOptions, ChatBatch>();
+  const given = new WeakMap<CallOptions, { batch: ChatBatch; conversation: Prompt; block: Prompt[number] }>();
+  // Chat given to earlier calls, put back in the later calls of their conversation (the next steps of a tool loop).
+  const memory = new GivenChat<Prompt[number]>((message) => JSON.stringify(message));
+  const taken = async (call: { batch: ChatBatch; conversation: Prompt; block: Prompt[number] } | undefined): Promise<void> => {
+    if (!call) return;
+    memory.remember(call.conversation, call.block);
+    await session.commit(call.batch);
+  };
   return {
     specificationVersion: 'v3',
     async transformParams({ params }) {
@@ -36,21 +44,25 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
         // Maestro's excluded kind sees neither chat nor chat tools.
         return params.tools ? { ...params, tools: params.tools.filter((t) => !session.isChatTool(t.name)) } : params;
       }
-      const prompt = call.system === undefined ? [...params.prompt] : withSystemText(params.prompt, call.system);
-      if (call.batch) prompt.push({ role: 'user', content: [{ type: 'text', text: call.batch.text }] });
+      const restored = memory.restore(params.prompt);
+      const prompt = call.system === undefined ? restored : withSystemText(restored, call.system, call.prelude);
       const next: CallOptions = { ...params, prompt };
-      if (call.batch) given.set(next, call.batch);
+      if (call.batch) {
+        const block: Prompt[number] = { role: 'user', content: [{ type: 'text', text: call.batch.text }] };
+        prompt.push(block);
+        given.set(next, { batch: call.batch, conversation: params.prompt, block });
+      }
       return next;
     },
     async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
-      await session.commit(given.get(params));
+      await taken(given.get(params));
       return result;
     },
     async wrapStream({ doStream, params }) {
       const { stream, ...rest } = await doStream();
-      const batch = given.get(params);
-      if (!batch) return { stream, ...rest };
+      const call = given.get(params);
+      if (!call) return { stream, ...rest };
       let finished = false;
       let failed = false;
       const watched = stream.pipeThrough(
@@ -63,7 +75,7 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
           },
           // Runs only when the stream ends normally: a cancelled or broken stream commits nothing.
           async flush() {
-            if (finished && !failed) await session.commit(batch);
+            if (finished && !failed) await taken(call);
           },
         }),
       );
@@ -83,11 +95,17 @@ function lastTurnToolNames(prompt: Prompt): string[] {
   return [];
 }
 
-/** The prompt with `text` added to its leading system message (one is put first when there is none: providers take a single system prompt). */
-function withSystemText(prompt: Prompt, text: string): Prompt {
+/**
+ * The prompt with `text` at the end of its leading system message and
+ * `prelude` at its start (one is put first when there is none: providers take
+ * a single system prompt).
+ */
+function withSystemText(prompt: Prompt, text: string, prelude: string | undefined): Prompt {
   const copy = [...prompt];
   const first = copy[0];
-  if (first?.role === 'system') copy[0] = { ...first, content: first.content ? `${first.content}\n\n${text}` : text };
-  else copy.unshift({ role: 'system', content: text });
+  const own = first?.role === 'system' ? first.content : '';
+  const content = [prelude, own, text].filter(Boolean).join('\n\n');
+  if (first?.role === 'system') copy[0] = { ...first, content };
+  else copy.unshift({ role: 'system', content });
   return copy;
 }

@@ -10,7 +10,7 @@ import { DEFAULT_MAX_NEW_MESSAGES, type ParleyOptions } from './options.js';
  * What the AI SDK middleware and the plain wrapper share: the link to the hub
  * (made at the first call, and again after one that failed), the chat feed,
  * and what goes into each call — the addendum in the system prompt, the
- * reminder after a chat-only turn, the block of new chat last. A participant
+ * reminder opening it after a chat-only turn, the block of new chat last. A participant
  * without chat (the hub's toggle is off, or its kind is excluded) gets none
  * of it.
  */
@@ -21,8 +21,10 @@ export interface CallContext {
    * answer: the call goes out as it came.
    */
   chat: boolean;
-  /** Text for the system prompt: the addendum, and the reminder after a chat-only turn. */
+  /** Text for the end of the system prompt: the addendum. */
   system?: string;
+  /** Text for its start (Maestro's prelude): the reminder, after a chat-only turn. */
+  prelude?: string;
   /** The new chat, to put last; committed after the call succeeds. */
   batch?: ChatBatch;
 }
@@ -81,8 +83,8 @@ export class ParleySession {
     }
     if (!link.chat) return { chat: false };
     const batch = await this.#feed.peek();
-    const system = promptAddendum(link.participant.handle) + (chatOnlyBefore ? `\n\n${QUESTION_REMINDER}` : '');
-    return { chat: true, system, ...(batch ? { batch } : {}) };
+    const system = promptAddendum(link.participant.handle);
+    return { chat: true, system, ...(chatOnlyBefore ? { prelude: QUESTION_REMINDER } : {}), ...(batch ? { batch } : {}) };
   }
 
   /** After the call succeeded: the chat it was given is taken, and the cursor moves. */

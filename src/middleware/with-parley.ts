@@ -11,7 +11,10 @@ import { ParleySession } from './parley-session.js';
  * out of the request (Maestro: the architect sees no chat tools).
  */
 export interface ParleyAddition {
+  /** For the end of the system prompt (the addendum). */
   system?: string;
+  /** For its start: the reminder, after a chat-only turn (Maestro's prelude). */
+  prelude?: string;
   chat?: string;
   withoutTools?: (toolName: string) => boolean;
 }
@@ -52,7 +55,7 @@ export function withParley<Req, Res>(llmCall: (request: Req) => Promise<Res>, op
   const wrapped = async (request: Req): Promise<Res> => {
     const call = await session.prepare(chatOnlyBefore);
     const addition: ParleyAddition = call.chat
-      ? { ...(call.system ? { system: call.system } : {}), ...(call.batch ? { chat: call.batch.text } : {}) }
+      ? { ...(call.system ? { system: call.system } : {}), ...(call.prelude ? { prelude: call.prelude } : {}), ...(call.batch ? { chat: call.batch.text } : {}) }
       : { withoutTools: session.isChatTool };
     // Nothing to add (the hub did not answer): the request goes out as it came.
     const sent = Object.keys(addition).length === 0 ? request : inject(request, addition);
@@ -68,7 +71,7 @@ type Message = { role?: unknown; content?: unknown };
 
 /** The default `inject`: the chat-completions shape most LLM APIs share. */
 export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition): Req {
-  const body = request as { messages?: unknown; system?: unknown; tools?: unknown };
+  const body = request as { messages?: unknown; system?: unknown; tools?: unknown; model?: unknown };
   const { withoutTools } = addition;
   if (withoutTools && body !== null && typeof body === 'object' && Array.isArray(body.tools)) {
     return { ...body, tools: (body.tools as Tool[]).filter((t) => !withoutTools(toolName(t))) } as Req;
@@ -79,19 +82,30 @@ export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition):
   }
   const messages = [...(body.messages as Message[])];
   const out: Record<string, unknown> = { ...body };
-  if (addition.system) {
-    if (typeof body.system === 'string') out.system = body.system ? `${body.system}\n\n${addition.system}` : addition.system;
-    else if (Array.isArray(body.system)) out.system = [...(body.system as unknown[]), { type: 'text', text: addition.system }];
-    else {
-      const first = messages[0];
-      const leading = first && (first.role === 'system' || first.role === 'developer') && typeof first.content === 'string';
-      if (leading) messages[0] = { ...first, content: `${first.content as string}\n\n${addition.system}` };
-      else messages.unshift({ role: 'system', content: addition.system });
-    }
+  if (addition.system || addition.prelude) {
+    const around = (own: string): string => [addition.prelude, own, addition.system].filter(Boolean).join('\n\n');
+    const first = messages[0];
+    const leading = first && (first.role === 'system' || first.role === 'developer') && typeof first.content === 'string';
+    if (typeof body.system === 'string') out.system = around(body.system);
+    else if (Array.isArray(body.system)) {
+      out.system = [
+        ...(addition.prelude ? [{ type: 'text', text: addition.prelude }] : []),
+        ...(body.system as unknown[]),
+        ...(addition.system ? [{ type: 'text', text: addition.system }] : []),
+      ];
+    } else if (leading) messages[0] = { ...first, content: around(first.content as string) };
+    // Anthropic's API takes the system prompt beside the messages, never among them.
+    else if (anthropicModel(body)) out.system = around('');
+    else messages.unshift({ role: 'system', content: around('') });
   }
   if (addition.chat) messages.push({ role: 'user', content: addition.chat });
   out.messages = messages;
   return out as Req;
+}
+
+/** A request for one of Anthropic's models (`claude-…`), which wants its system prompt top-level. */
+function anthropicModel(body: { model?: unknown }): boolean {
+  return typeof body.model === 'string' && /^claude/i.test(body.model);
 }
 
 type Tool = { name?: unknown; function?: { name?: unknown } } | null;

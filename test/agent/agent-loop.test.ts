@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type AgentResult } from '../../src/agent/index.js';
+import { QUESTION_REMINDER } from '../../src/format/agent-prompts.js';
 import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
 import { EventLog, hubOptionsFor, said, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
 
@@ -68,6 +69,24 @@ describe('the agent loop', () => {
     await events.next('waiting', mark);
     agent.stop();
     expect(await done).toMatchObject({ reason: 'stopped', turns: 1, usage: { totalTokens: 30 } });
+  });
+
+  it('after a step whose only tool calls were chat tools, the next call\'s system prompt opens with the reminder; not after another tool', async () => {
+    const { hub, events, model, agent, done } = await start((call) =>
+      call.n === 0
+        ? { calls: [{ tool: 'chat_dm', input: { to: 'human', text: 'on it' } }] }
+        : call.n === 1
+          ? { calls: [{ tool: 'who', input: {} }] }
+          : { text: 'done' },
+    );
+    const mark = events.mark();
+    await hub.human.dm({ to: 'bot', text: 'status?' });
+    await events.next('turn-end', mark);
+    const systems = model.doGenerateCalls.map((call) => (call.prompt[0]?.role === 'system' ? call.prompt[0].content : ''));
+    expect(systems.map((system) => system.startsWith(`${QUESTION_REMINDER}\n\n`))).toEqual([false, true, false]);
+    expect(systems[1]).toBe(`${QUESTION_REMINDER}\n\n${systems[0]}`);
+    agent.stop();
+    await done;
   });
 
   it('a channel message wakes it; a message in a thread it muted (Low) does not reach it, and stays unread', async () => {

@@ -1,4 +1,4 @@
-import { generateText, stepCountIs, tool, wrapLanguageModel, type LanguageModelMiddleware } from 'ai';
+import { generateText, stepCountIs, tool, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -82,6 +82,8 @@ describe('parleyMiddleware with generateText', () => {
       [
         ['system', ADDENDUM],
         ['user', 'go'],
+        // What the first step was given stays where it was given: the model still reads the message it acted on.
+        ['user', block(dmLine(first, 'human', 'look at the schema'))],
         ['assistant', '<tool-call read_file>'],
         ['tool', '<tool-result read_file>'],
         ['user', block(dmLine(second!, 'human', 'and the README'))],
@@ -90,6 +92,61 @@ describe('parleyMiddleware with generateText', () => {
     expect((await hub.human.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([
       [second!.id, 'injected'],
       [first.id, 'injected'],
+    ]);
+  });
+
+  it('given chat - a conversation continued with its response messages gets its earlier chat back in place; the same opening asked again does not', async () => {
+    const hub = await agentHub();
+    const logs: string[] = [];
+    const dm = await hub.human.dm({ to: 'bot', text: 'use the v2 schema' });
+    const mock = new MockLanguageModelV3({ doGenerate: [textAnswer('noted'), textAnswer('done'), textAnswer('fresh start')] });
+    const model = wrapLanguageModel({ model: mock, middleware: middleware(hub, logs) });
+
+    const opening: ModelMessage[] = [{ role: 'user', content: 'plan the migration' }];
+    const first = await generateText({ model, messages: opening, maxRetries: 0 });
+    // The caller keeps its history as the AI SDK gives it back: without the block the middleware added.
+    const history: ModelMessage[] = [...opening, ...first.response.messages, { role: 'user', content: 'go on' }];
+    await generateText({ model, messages: history, maxRetries: 0 });
+    await generateText({ model, messages: opening, maxRetries: 0 });
+
+    expect(mock.doGenerateCalls.map((call) => shape(call.prompt).slice(1))).toEqual([
+      [
+        ['user', 'plan the migration'],
+        ['user', block(dmLine(dm, 'human', 'use the v2 schema'))],
+      ],
+      [
+        ['user', 'plan the migration'],
+        ['user', block(dmLine(dm, 'human', 'use the v2 schema'))],
+        ['assistant', 'noted'],
+        ['user', 'go on'],
+      ],
+      // A new conversation with the same opening: only what is new (nothing).
+      [['user', 'plan the migration']],
+    ]);
+    // Given once on the hub: the repeats are history, not new injections.
+    expect(logs.filter((line) => line.includes('injected'))).toHaveLength(1);
+  });
+
+  it('given chat - a block whose call failed is not given again later: it comes as new chat with the next call', async () => {
+    const hub = await agentHub();
+    const logs: string[] = [];
+    const dm = await hub.human.dm({ to: 'bot', text: 'careful with the index' });
+    let calls = 0;
+    const mock = new MockLanguageModelV3({
+      doGenerate: async () => {
+        calls++;
+        if (calls === 1) throw new Error('overloaded');
+        return textAnswer('ok');
+      },
+    });
+    const model = wrapLanguageModel({ model: mock, middleware: middleware(hub, logs) });
+    await expect(generateText({ model, prompt: 'go', maxRetries: 0 })).rejects.toThrow('overloaded');
+    const second = await generateText({ model, messages: [{ role: 'user', content: 'go' }], maxRetries: 0 });
+    await generateText({ model, messages: [{ role: 'user', content: 'go' }, ...second.response.messages, { role: 'user', content: 'next' }], maxRetries: 0 });
+    expect(mock.doGenerateCalls.map((call) => shape(call.prompt).slice(1))).toEqual([
+      [['user', 'go'], ['user', block(dmLine(dm, 'human', 'careful with the index'))]],
+      [['user', 'go'], ['user', block(dmLine(dm, 'human', 'careful with the index'))]],
+      [['user', 'go'], ['user', block(dmLine(dm, 'human', 'careful with the index'))], ['assistant', 'ok'], ['user', 'next']],
     ]);
   });
 
@@ -188,7 +245,7 @@ describe('parleyMiddleware with generateText', () => {
     await generateText({ model, system: 'S', messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: 'done' }, { role: 'user', content: 'again' }], maxRetries: 0 });
 
     const plain = `S\n\n${ADDENDUM}`;
-    const reminded = `${plain}\n\n${QUESTION_REMINDER}`;
+    const reminded = `${QUESTION_REMINDER}\n\n${plain}`;
     expect(mock.doGenerateCalls.map((call) => shape(call.prompt)[0])).toEqual([
       ['system', plain],
       ['system', reminded],
@@ -297,7 +354,7 @@ describe('parleyMiddleware with generateText', () => {
     await generateText({ model, system: 'S', prompt: 'go', tools: all, stopWhen: stepCountIs(steps.length + 1), maxRetries: 0 });
 
     const plain = `S\n\n${ADDENDUM}`;
-    const reminded = `${plain}\n\n${QUESTION_REMINDER}`;
+    const reminded = `${QUESTION_REMINDER}\n\n${plain}`;
     expect(mock.doGenerateCalls.map((call) => shape(call.prompt)[0]![1])).toEqual([plain, ...steps.map(([, chat]) => (chat ? reminded : plain))]);
 
     // Names given as chatTools count exactly, and under a Parley prefix.

@@ -159,7 +159,8 @@ describe('Maestro acceptance criteria', () => {
     const addendum = `S\n\n${promptAddendum('coder-1')}`;
     expect(coder.mock.doGenerateCalls.map((call) => shape(call.prompt)[0])).toEqual([
       ['system', addendum],
-      ['system', `${addendum}\n\n${QUESTION_REMINDER}`],
+      // Maestro: prepended to the next call's system prelude.
+      ['system', `${QUESTION_REMINDER}\n\n${addendum}`],
     ]);
     expect(QUESTION_REMINDER).toBe('Reminder: if this is a blocking question for a human, use request_send — not chat.');
     expect(architect.mock.doGenerateCalls.map((call) => shape(call.prompt)[0])).toEqual([

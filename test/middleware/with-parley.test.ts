@@ -87,16 +87,19 @@ describe('withParley', () => {
     expect(s.logs).toEqual([`parley: injected 1 chat message into the model call for @bot (new cursor: ${dm.seq})`]);
   });
 
-  it('addendum - an Anthropic-shaped request gets it in its top-level system string; one without any system gets a system message first', async () => {
-    const s = await stub([anthropic(), openai()]);
+  it('addendum - an Anthropic-shaped request gets it in its top-level system string; one without any system gets a system message first, or a top-level system for a Claude model', async () => {
+    const s = await stub([anthropic(), openai(), anthropic()]);
     const dm = await s.hub.human.dm({ to: 'bot', text: 'hi bot' });
 
     await s.call({ model: 'claude', system: 'S', messages: [{ role: 'user', content: 'go' }] });
     await s.call({ model: 'gpt', messages: [{ role: 'user', content: 'go' }] });
+    // Anthropic's API refuses a system message among the messages.
+    await s.call({ model: 'claude-sonnet-4-5', messages: [{ role: 'user', content: 'go' }] });
 
     expect(s.requests).toEqual([
       { model: 'claude', system: `S\n\n${ADDENDUM}`, messages: [{ role: 'user', content: 'go' }, { role: 'user', content: block(dmLine(dm, 'human', 'hi bot')) }] },
       { model: 'gpt', messages: [{ role: 'system', content: ADDENDUM }, { role: 'user', content: 'go' }] },
+      { model: 'claude-sonnet-4-5', system: ADDENDUM, messages: [{ role: 'user', content: 'go' }] },
     ]);
   });
 
@@ -164,7 +167,7 @@ describe('withParley', () => {
     for (let i = 0; i < 7; i++) await s.call({ system: 'S', messages: [{ role: 'user', content: 'go' }] });
 
     const plain = `S\n\n${ADDENDUM}`;
-    const reminded = `${plain}\n\n${QUESTION_REMINDER}`;
+    const reminded = `${QUESTION_REMINDER}\n\n${plain}`;
     expect(s.requests.map((r) => r.system)).toEqual([plain, reminded, plain, reminded, plain, reminded, plain]);
   });
 
