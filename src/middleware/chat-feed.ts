@@ -51,7 +51,7 @@ export class ChatFeed {
       seen = await answerWithin(link.api.inject({ peek: true, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
     } catch (error) {
       // The hub being away must not stop the agent's work: the call goes ahead without chat, which waits on the hub.
-      if (hubClosed(error)) {
+      if (hubClosed(error) || refused(error)) {
         this.log?.(`parley: no new chat for @${link.participant.handle} this call: ${error.message}`);
         this.hubAway(link);
         return undefined;
@@ -80,6 +80,15 @@ export class ChatFeed {
     const n = batch.items.length;
     this.log?.(`parley: injected ${n} chat ${n === 1 ? 'message' : 'messages'} into the model call for @${link.participant.handle} (new cursor: ${batch.cursor})`);
   }
+}
+
+/**
+ * The hub refused the link's token (revoked meanwhile): the call goes on
+ * without chat, and the next one links anew — with the token kept in the
+ * home, which `parley token rotate` may have replaced.
+ */
+export function refused(error: unknown): error is ParleyError {
+  return error instanceof ParleyError && error.code === 'UNAUTHORIZED';
 }
 
 /** The hub did not answer (stopped, restarting, unreachable): the call goes on without chat. */

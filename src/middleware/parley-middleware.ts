@@ -2,6 +2,7 @@ import type { LanguageModelMiddleware } from 'ai';
 import type { ChatBatch } from './chat-feed.js';
 import { chatOnly } from './chat-only-turn.js';
 import { GivenChat } from './given-chat.js';
+import { forcedChatTool } from './forced-chat-tool.js';
 import { parleyOptions, type ParleyOptions } from './options.js';
 import { ParleySession } from './parley-session.js';
 
@@ -42,6 +43,7 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
       const call = await session.prepare(chatOnly(lastTurnToolNames(params.prompt), session.isChatTool));
       if (!call.chat) {
         // Maestro's excluded kind sees neither chat nor chat tools.
+        if (params.toolChoice?.type === 'tool' && session.isChatTool(params.toolChoice.toolName)) throw forcedChatTool('toolChoice', params.toolChoice.toolName, options.handle);
         return params.tools ? { ...params, tools: params.tools.filter((t) => !session.isChatTool(t.name)) } : params;
       }
       const restored = memory.restore(params.prompt);

@@ -1,5 +1,5 @@
 import { QUESTION_REMINDER, promptAddendum } from '../format/agent-prompts.js';
-import { ChatFeed, hubClosed, type ChatBatch, type LogLine } from './chat-feed.js';
+import { ChatFeed, hubClosed, refused, type ChatBatch, type LogLine } from './chat-feed.js';
 import { chatToolMatcher } from './chat-only-turn.js';
 import { linkToHub, type HubLink } from './hub-link.js';
 import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
@@ -36,6 +36,8 @@ export class ParleySession {
   readonly #log: LogLine | undefined;
   readonly #timeoutMs: number;
   #link: Promise<HubLink> | undefined;
+  /** Linked once already: a token refused from then on was revoked while the agent worked, not mistyped. */
+  #linked = false;
 
   constructor(options: ParleyOptions) {
     this.#options = options;
@@ -47,10 +49,16 @@ export class ParleySession {
 
   /** The hub link, made once; a failed attempt is forgotten so that the next call tries again. */
   link(): Promise<HubLink> {
-    this.#link ??= linkToHub(this.#options).catch((error: unknown) => {
-      this.#link = undefined;
-      throw error;
-    });
+    this.#link ??= linkToHub(this.#options).then(
+      (link) => {
+        this.#linked = true;
+        return link;
+      },
+      (error: unknown) => {
+        this.#link = undefined;
+        throw error;
+      },
+    );
     return this.#link;
   }
 
@@ -76,8 +84,9 @@ export class ParleySession {
     try {
       link = await answerWithin(this.link(), this.#timeoutMs, this.#options.url);
     } catch (error) {
-      if (!hubClosed(error)) throw error;
-      // The hub being away must not stop the agent's work; whether this participant has chat is unknown, so nothing is added.
+      // A bad token at the first call is a mistake to say; once the agent works, neither the hub going away nor its token
+      // being revoked stops it. Whether this participant has chat is then unknown, so nothing is added.
+      if (!hubClosed(error) && !(this.#linked && refused(error))) throw error;
       this.#log?.(`parley: no chat for @${this.#options.handle} this call: ${error.message}`);
       return { chat: true };
     }

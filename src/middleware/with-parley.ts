@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ParleyError } from '../errors/parley-error.js';
 import { chatOnly } from './chat-only-turn.js';
+import { GivenChat } from './given-chat.js';
+import { forcedChatTool } from './forced-chat-tool.js';
 import { ParleyOptionsSchema, parleyOptions, type ParleyOptions } from './options.js';
 import { ParleySession } from './parley-session.js';
 
@@ -17,6 +19,8 @@ export interface ParleyAddition {
   prelude?: string;
   chat?: string;
   withoutTools?: (toolName: string) => boolean;
+  /** Who the call is for (in errors). */
+  handle?: string;
 }
 
 export interface WithParleyOptions<Req, Res> extends ParleyOptions {
@@ -51,16 +55,21 @@ export function withParley<Req, Res>(llmCall: (request: Req) => Promise<Res>, op
   parleyOptions(options, WithParleyOptionsSchema);
   const { inject = injectIntoMessages, toolCalls = toolCallsOf, ...parley } = options;
   const session = new ParleySession(parley);
+  // With the default inject, chat given to earlier calls stays in the later calls of their conversation (see GivenChat).
+  const memory = inject === injectIntoMessages ? new GivenChat<unknown>((message) => JSON.stringify(message)) : undefined;
   let chatOnlyBefore = false;
   const wrapped = async (request: Req): Promise<Res> => {
     const call = await session.prepare(chatOnlyBefore);
     const addition: ParleyAddition = call.chat
       ? { ...(call.system ? { system: call.system } : {}), ...(call.prelude ? { prelude: call.prelude } : {}), ...(call.batch ? { chat: call.batch.text } : {}) }
-      : { withoutTools: session.isChatTool };
+      : { withoutTools: session.isChatTool, handle: parley.handle };
+    const conversation = memory && call.chat ? messagesOf(request) : undefined;
+    const restored = conversation ? ({ ...request, messages: memory!.restore(conversation) } as Req) : request;
     // Nothing to add (the hub did not answer): the request goes out as it came.
-    const sent = Object.keys(addition).length === 0 ? request : inject(request, addition);
+    const sent = Object.keys(addition).length === 0 ? restored : inject(restored, addition);
     const response = await llmCall(sent);
     chatOnlyBefore = chatOnly(toolCalls(response), session.isChatTool);
+    if (conversation && call.batch) memory!.remember(conversation, chatMessage(call.batch.text));
     await session.commit(call.batch);
     return response;
   };
@@ -71,9 +80,11 @@ type Message = { role?: unknown; content?: unknown };
 
 /** The default `inject`: the chat-completions shape most LLM APIs share. */
 export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition): Req {
-  const body = request as { messages?: unknown; system?: unknown; tools?: unknown; model?: unknown };
+  const body = request as { messages?: unknown; system?: unknown; tools?: unknown; model?: unknown; tool_choice?: unknown };
   const { withoutTools } = addition;
   if (withoutTools && body !== null && typeof body === 'object' && Array.isArray(body.tools)) {
+    const forced = forcedTool(body.tool_choice);
+    if (withoutTools(forced)) throw forcedChatTool('tool_choice', forced, addition.handle ?? 'this participant');
     return { ...body, tools: (body.tools as Tool[]).filter((t) => !withoutTools(toolName(t))) } as Req;
   }
   if (addition.system === undefined && addition.chat === undefined) return request;
@@ -98,9 +109,28 @@ export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition):
     else if (anthropicModel(body)) out.system = around('');
     else messages.unshift({ role: 'system', content: around('') });
   }
-  if (addition.chat) messages.push({ role: 'user', content: addition.chat });
+  if (addition.chat) messages.push(chatMessage(addition.chat));
   out.messages = messages;
   return out as Req;
+}
+
+/** The chat block as the default inject puts it last. */
+function chatMessage(chat: string): Message {
+  return { role: 'user', content: chat };
+}
+
+/** A request's messages array, if it has one. */
+function messagesOf(request: unknown): unknown[] | undefined {
+  const messages = request !== null && typeof request === 'object' ? (request as { messages?: unknown }).messages : undefined;
+  return Array.isArray(messages) ? messages : undefined;
+}
+
+/** The tool a tool_choice forces: OpenAI's `{ type: 'function', function: { name } }`, Anthropic's `{ type: 'tool', name }`. */
+function forcedTool(choice: unknown): string {
+  if (choice === null || typeof choice !== 'object') return '';
+  const c = choice as { name?: unknown; function?: { name?: unknown } };
+  const name = c.function?.name ?? c.name;
+  return typeof name === 'string' ? name : '';
 }
 
 /** A request for one of Anthropic's models (`claude-…`), which wants its system prompt top-level. */

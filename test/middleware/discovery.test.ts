@@ -3,6 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { saveToken } from '../../src/cli/hub-client.js';
 import { registerParticipant } from '../../src/cli/join.js';
 import { RestParticipant } from '../../src/client/rest-participant.js';
 import { promptAddendum } from '../../src/format/agent-prompts.js';
@@ -133,6 +134,45 @@ describe('parleyMiddleware finds its hub and token as the CLI does', () => {
       expect(error.message).toBe(`The token given for @bot is not a valid token of the hub at ${hub.url}; pass the one "parley join bot" printed.`);
       expect(mock.doGenerateCalls).toEqual([]);
     }
+  });
+
+  it('discovery - a token revoked while the agent works: its calls go out without chat, saying why; once a new token is kept in the home, the chat comes again', async () => {
+    const hub = await openAgentHub(['bot']);
+    cleanups.push(() => hub.close());
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    saveToken(home, 'default', 'bot', hub.agents.bot!.token);
+    const logs: string[] = [];
+    const { mock, model } = wrapped({ handle: 'bot', url: hub.url, home }, logs);
+    const first = await hub.human.dm({ to: 'bot', text: 'first' });
+    await generateText({ model, prompt: 'go', maxRetries: 0 });
+
+    expect(await hub.t.hub.revokeToken(hub.agents.bot!.token)).toBe(true);
+    const second = await hub.human.dm({ to: 'bot', text: 'second' });
+    // Still refused at the next call (the kept token is the revoked one): the calls go on, without chat.
+    for (let i = 0; i < 2; i++) expect((await generateText({ model, prompt: 'go', maxRetries: 0 })).text).toBe('ok');
+    saveToken(home, 'default', 'bot', await hub.t.hub.issueToken('bot'));
+    await generateText({ model, prompt: 'go', maxRetries: 0 });
+
+    const lastMessages = mock.doGenerateCalls.map((call) => shape(call.prompt).at(-1));
+    expect(lastMessages).toEqual([
+      ['user', block(dmLine(first, 'human', 'first'))],
+      ['user', 'go'],
+      ['user', 'go'],
+      ['user', block(dmLine(second, 'human', 'second'))],
+    ]);
+    expect(logs.map((line) => line.replace(/: .*/, ''))).toEqual([
+      'parley',
+      'parley',
+      'parley',
+      'parley',
+    ]);
+    expect(logs[1]).toMatch(/^parley: no new chat for @bot this call: /);
+    expect(logs[2]).toMatch(/^parley: no chat for @bot this call: /);
+    expect((await hub.human.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([
+      [second.id, 'injected'],
+      [first.id, 'injected'],
+    ]);
   });
 
   it('discovery - a hub that stops answering: the call goes out without chat and a log line says why; once the hub is back (on a new port) the chat comes again', async () => {

@@ -123,5 +123,36 @@ describe('exclusion', () => {
         { model: 'claude', system: 'S', messages: [{ role: 'user', content: 'go' }], tools: [{ name: 'read_file', input_schema: {} }] },
       ]);
     });
+
+    it(`Maestro AC8 architect exclusion - for ${name}, a call that forces a chat tool is refused before it is sent, naming the option; one forcing another tool goes`, async () => {
+      const { hub, handle, token } = await open();
+      const mw = parleyMiddleware({ handle, url: hub.url, token, log: false });
+      cleanups.push(() => mw.close());
+      const mock = new MockLanguageModelV3({ doGenerate: toolCalls(['read_file', {}]) });
+      const model = wrapLanguageModel({ model: mock, middleware: mw });
+      const tools = { chat_post: noop, read_file: noop };
+      const refused = await generateText({ model, prompt: 'go', tools, toolChoice: { type: 'tool', toolName: 'chat_post' }, maxRetries: 0 }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: 'INVALID_INPUT', field: 'toolChoice' });
+      expect((refused as Error).message).toBe(
+        `Invalid toolChoice: it forces chat_post, but @${handle} has no chat on this hub (chat is off, or its kind is in mcp.excludedKinds); let the model choose, or force another tool.`,
+      );
+      await generateText({ model, prompt: 'go', tools, toolChoice: { type: 'tool', toolName: 'read_file' }, maxRetries: 0 });
+      expect(mock.doGenerateCalls.map((c) => [c.tools?.map((t) => t.name), c.toolChoice])).toEqual([[['read_file'], { type: 'tool', toolName: 'read_file' }]]);
+
+      const sent: unknown[] = [];
+      const call = withParley(
+        async (request: unknown) => {
+          sent.push(request);
+          return { content: [{ type: 'text', text: 'ok' }] };
+        },
+        { handle, url: hub.url, token, log: false },
+      );
+      cleanups.push(() => call.close());
+      const fn = (name: string) => ({ type: 'function', function: { name, parameters: {} } });
+      const forced = await call({ model: 'gpt', messages: [{ role: 'user', content: 'go' }], tools: [fn('chat_post'), fn('read_file')], tool_choice: { type: 'function', function: { name: 'chat_post' } } }).catch((error: unknown) => error);
+      expect(forced).toMatchObject({ code: 'INVALID_INPUT', field: 'tool_choice' });
+      await call({ model: 'claude', system: 'S', messages: [{ role: 'user', content: 'go' }], tools: [{ name: 'chat_post' }, { name: 'read_file' }], tool_choice: { type: 'tool', name: 'read_file' } });
+      expect(sent).toEqual([{ model: 'claude', system: 'S', messages: [{ role: 'user', content: 'go' }], tools: [{ name: 'read_file' }], tool_choice: { type: 'tool', name: 'read_file' } }]);
+    });
   }
 });

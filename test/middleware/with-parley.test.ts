@@ -162,6 +162,22 @@ describe('withParley', () => {
     ]);
   });
 
+  it('given chat - a conversation continued with the response gets its earlier chat back where it was given; the same opening asked again does not', async () => {
+    const s = await stub([openai(), openai(), openai()]);
+    const dm = await s.hub.human.dm({ to: 'bot', text: 'use the v2 schema' });
+    const opening = [{ role: 'user', content: 'plan the migration' }];
+    await s.call({ model: 'gpt', messages: opening });
+    await s.call({ model: 'gpt', messages: [...opening, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'go on' }] });
+    await s.call({ model: 'gpt', messages: opening });
+    const given = { role: 'user', content: block(dmLine(dm, 'human', 'use the v2 schema')) };
+    expect(s.requests.map((r) => (r.messages as unknown[]).slice(1))).toEqual([
+      [opening[0], given],
+      [opening[0], given, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'go on' }],
+      [opening[0]],
+    ]);
+    expect(s.logs).toHaveLength(1);
+  });
+
   it('reminder - after a response whose only tool calls were chat tools (OpenAI\'s or Anthropic\'s, also MCP-prefixed) the next request carries it; not after text, a non-chat tool or a mix', async () => {
     const s = await stub([openai('chat_post'), anthropic('read_file'), anthropic('mcp__parley__chat_dm'), openai('chat_post', 'read_file'), anthropic('chat_post'), anthropic(), openai()]);
     for (let i = 0; i < 7; i++) await s.call({ system: 'S', messages: [{ role: 'user', content: 'go' }] });
