@@ -81,7 +81,7 @@ export const ROUTES: readonly RouteDoc[] = [
     method: 'post',
     path: '/api/v1/inbox/inject',
     summary:
-      'For a client hook or the LLM middleware: the new waking (high and normal) items no read has given the caller yet, each once, oldest first, as {items:[{id,seq,ts,priority,reason,thread,with?,from,type?,text,respond?}],more?,head}; targeted ones become injected. peek:true marks nothing; up_to (a peek\'s head) takes only events up to that seq',
+      'For a client hook or the LLM middleware: the new waking (high and normal) items no read has given the caller yet, each once, oldest first, as {items:[{id,seq,ts,priority,reason,thread,with?,from,type?,text,respond?}],more?,head}; targeted ones become injected. peek:true marks nothing; take:[seq…] (a peek\'s items) takes exactly those and answers the ones it took',
     body: InjectInputSchema,
   },
   {

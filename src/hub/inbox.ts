@@ -197,6 +197,44 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
   return { items, more };
 }
 
+/**
+ * Takes exactly these items for the caller, as an injection (the LLM
+ * middleware's commit of what a successful model call was shown): targeted
+ * ones become injected, and each thread's cursor moves up to the last of them
+ * there. Nothing else is taken: not what was posted meanwhile, nor what
+ * became waking meanwhile (a thread unmuted by the call's own tools). Returns
+ * the items taken now (those another read took meanwhile are left out).
+ */
+export function takeShown(ctx: HubContext, seat: Seat, seqs: readonly number[]): InboxItem[] {
+  const me = seat.participant.id;
+  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
+  const wakeOn = wakeOnFor(ctx.config, seat.participant.profile);
+  const targeted: Array<{ seq: number; item: InboxItem }> = [];
+  const normal: Array<{ thread: ThreadRecord; seq: number; item: InboxItem }> = [];
+  for (const seq of [...new Set(seqs)].sort((a, b) => a - b)) {
+    const row = seq <= ctx.store.events.visibleUpTo ? ctx.store.events.bySeq(seq) : undefined;
+    const thread = row ? ctx.state.threads.get(row.thread_id) : undefined;
+    if (!row || !thread || row.session_id !== seat.session.id || row.from_id === me || !canSee(thread, me)) continue;
+    const event = rowToEvent(row);
+    const delivery = ctx.store.deliveries.get(me, seq);
+    if (delivery) {
+      if (!chatOpen && !reachesWithoutChat(delivery.reason)) continue;
+      targeted.push({ seq, item: itemOf(ctx, thread, event, me, { priority: 'high', reason: delivery.reason as DeliveryReason, wakes: true }, 'injected') });
+      continue;
+    }
+    const placement = placementOf(thread, event, me, undefined, chatOpen, wakeOn);
+    if (!placement || !thread.members.has(me) || ctx.store.deliveries.cursor(me, thread.id) >= seq) continue;
+    normal.push({ thread, seq, item: itemOf(ctx, thread, event, me, placement, undefined) });
+  }
+  const now = ctx.now();
+  const { value: injected } = writeNow(ctx, () => {
+    const taken = targeted.filter(({ seq }) => ctx.store.deliveries.markInjected(me, seq, now)).map(({ item }) => item);
+    for (const { thread, seq } of normal) ctx.store.deliveries.advance(me, thread.id, seq);
+    return taken;
+  });
+  return [...injected, ...normal.map(({ item }) => item)];
+}
+
 function withPeer(ctx: HubContext, thread: ThreadRecord, me: string): { with?: string } {
   const peer = dmPeer(ctx, thread, me);
   return peer === undefined ? {} : { with: peer };

@@ -2,7 +2,7 @@ import { MAX_INBOX_LIMIT } from '../config/defaults.js';
 import { parseInput } from '../errors/parley-error.js';
 import { InjectInputSchema, type InjectInput } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
-import { readInbox, type InboxItem } from './inbox.js';
+import { readInbox, takeShown, type InboxItem } from './inbox.js';
 import type { Seat } from './seat.js';
 
 /**
@@ -36,27 +36,29 @@ export interface InjectResult {
   more?: true;
   /** How many waking items wait beyond this answer (counted up to the inbox's largest page; `atLeast` past it). */
   waiting?: { count: number; atLeast?: true };
-  /** The last event this answer considered: pass it as `up_to` to take exactly what a peek showed. */
+  /** The last event this answer considered. */
   head: number;
 }
 
 /**
  * With `peek`, nothing is marked and no cursor moves (the middleware looks
- * before a model call); with `up_to`, only events up to that seq are taken
- * (it commits, after the call succeeded, what the call was shown).
+ * before a model call); with `take`, exactly the items of those seqs are
+ * taken (it commits, after the call succeeded, what the call was shown), and
+ * the answer lists those it took now.
  */
 export function inject(ctx: HubContext, seat: Seat, input: InjectInput): InjectResult {
   const parsed = parseInput(InjectInputSchema, input);
-  const head = Math.min(ctx.store.events.visibleUpTo, parsed.up_to ?? Number.POSITIVE_INFINITY);
-  const result = readInbox(ctx, seat, parsed.limit === undefined ? {} : { limit: parsed.limit }, {
-    peek: parsed.peek === true,
-    inject: true,
-    upTo: head,
-  });
-  // Oldest first: the order the agent should read them in.
-  const items = result.items.map(injectedItem).sort((a, b) => a.seq - b.seq);
+  const head = ctx.store.events.visibleUpTo;
+  if (parsed.take) return { items: oldestFirst(takeShown(ctx, seat, parsed.take)), head };
+  const result = readInbox(ctx, seat, parsed.limit === undefined ? {} : { limit: parsed.limit }, { peek: parsed.peek === true, inject: true, upTo: head });
+  const items = oldestFirst(result.items);
   if (!result.more) return { items, head };
   return { items, more: true, waiting: waitingBeyond(ctx, seat, head, parsed.peek === true ? items.length : 0), head };
+}
+
+/** Oldest first: the order the agent should read them in. */
+function oldestFirst(items: InboxItem[]): InjectedItem[] {
+  return items.map(injectedItem).sort((a, b) => a.seq - b.seq);
 }
 
 /** Waking items in the inbox up to `head`, less those a peek is giving (a consuming read has already taken its own). */

@@ -66,7 +66,7 @@ export interface ParticipantApi {
   peek(input?: InboxInput): Promise<InboxResult>;
   wait(input?: WaitInput, signal?: AbortSignal): Promise<WaitResult>;
   ack(input: AckInput): Promise<AckResult>;
-  /** New waking items not yet given to the caller, each once (targeted ones become injected); `peek` looks without taking, `up_to` takes what a peek saw. */
+  /** New waking items not yet given to the caller, each once (targeted ones become injected); `peek` looks without taking, `take` takes exactly the items a peek showed. */
   inject(input?: InjectInput): Promise<InjectResult>;
   /** Per-recipient delivery states of what the caller sent. */
   sentDeliveries(input?: DeliveriesInput): Promise<SentDelivery[]>;

@@ -8,16 +8,17 @@ import type { HubLink } from './hub-link.js';
 /**
  * The agent's new chat, fetched before a model call and taken after it
  * (Maestro's get-new and cursor advance, on the hub's injection): `peek`
- * looks without marking anything, `commit` takes exactly what the peek saw
- * — nothing posted while the model ran — marking targeted items injected
- * and moving the cursors. A call that fails commits nothing, so the same
+ * looks without marking anything, `commit` takes exactly the items the peek
+ * showed — nothing posted while the model ran, nothing its tools made
+ * waking (a thread unmuted) — marking targeted items injected and moving
+ * the cursors. A call that fails commits nothing, so the same
  * messages come with the next call: nothing is lost.
  */
 export interface ChatBatch {
   items: InjectedItem[];
   /** The hub's seq the peek read up to. */
   head: number;
-  /** Where the agent's cursor stands once committed — the head, or the last item given when more wait beyond the cap: the commit takes nothing newer. */
+  /** The last item given: where the agent's cursor stands once committed. */
   cursor: number;
   /** How many more wait beyond the cap (the block's last line says so). */
   waiting?: { count: number; atLeast?: true };
@@ -59,8 +60,7 @@ export class ChatFeed {
       throw error;
     }
     if (seen.items.length === 0) return undefined;
-    // Cut at maxNewMessages, the read stopped at the last item given: what lies beyond it, up to the head, still waits.
-    const cursor = seen.more ? Math.max(...seen.items.map((item) => item.seq)) : seen.head;
+    const cursor = Math.max(...seen.items.map((item) => item.seq));
     return { items: seen.items, head: seen.head, cursor, ...(seen.waiting ? { waiting: seen.waiting } : {}), text: chatBlock(seen.items, seen.waiting), link };
   }
 
@@ -68,9 +68,7 @@ export class ChatFeed {
   async commit(batch: ChatBatch): Promise<void> {
     const { link } = batch;
     try {
-      // Bounded by the cursor, not the head: were some shown items read elsewhere meanwhile (the agent's own inbox tool),
-      // the limit would otherwise reach items past the cap that the call was never shown.
-      await answerWithin(link.api.inject({ up_to: batch.cursor, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
+      await answerWithin(link.api.inject({ take: batch.items.map((item) => item.seq) }), this.timeoutMs, link.api.url);
     } catch (error) {
       if (hubClosed(error)) this.hubAway(link);
       // Not taken: they come again with the next call (at least once, never lost).

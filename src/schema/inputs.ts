@@ -92,14 +92,14 @@ export type InboxInput = z.input<typeof InboxInputSchema>;
 
 /**
  * An injection may look first and take later (the LLM middleware): `peek`
- * returns what it would inject and marks nothing; `up_to` (the `head` a peek
- * answered) takes only what was there then, so a message posted while the
- * model ran is left for the next call.
+ * returns what it would inject and marks nothing; `take` (the seqs a peek
+ * answered) takes exactly those items once the model call succeeded —
+ * nothing posted meanwhile, nothing that only became waking meanwhile.
  */
 export const InjectInputSchema = InboxInputSchema.extend({
   peek: z.boolean().optional(),
-  up_to: SeqSchema.optional(),
-});
+  take: z.array(SeqSchema).min(1, 'must name at least one seq').max(MAX_INBOX_LIMIT).optional(),
+}).refine((input) => !(input.peek && input.take), { message: 'peek looks and take takes: give one of them', path: ['take'] });
 export type InjectInput = z.input<typeof InjectInputSchema>;
 
 export const WaitInputSchema = z.strictObject({

@@ -92,8 +92,8 @@ describe('http delivery states', () => {
     }
     const badInject = await as('bob', 'POST', '/inbox/inject', { limit: -1 });
     expect([badInject.status, badInject.json.error?.code, badInject.json.error?.field]).toEqual([400, 'INVALID_INPUT', 'limit']);
-    const badUpTo = await as('bob', 'POST', '/inbox/inject', { up_to: 'latest' });
-    expect([badUpTo.status, badUpTo.json.error?.code, badUpTo.json.error?.field]).toEqual([400, 'INVALID_INPUT', 'up_to']);
+    const badTake = await as('bob', 'POST', '/inbox/inject', { take: 'latest' });
+    expect([badTake.status, badTake.json.error?.code, badTake.json.error?.field]).toEqual([400, 'INVALID_INPUT', 'take']);
     const badWait = await as('bob', 'GET', '/inbox/wait?timeout_ms=0&peek=maybe');
     expect([badWait.status, badWait.json.error?.code, badWait.json.error?.field]).toEqual([400, 'INVALID_INPUT', 'peek']);
     const unknownField = await as('bob', 'POST', '/inbox/inject', { mode: 'all' });

@@ -97,7 +97,7 @@ describe('delivery states', () => {
     expect((await bob.deliveries('injected')).map((d) => d.event.id)).toEqual([request.id, dm.id]);
   });
 
-  it('delivery states - an injection peeks, marking nothing, then takes up_to the head it saw: a DM posted meanwhile is left for the next call', async () => {
+  it('delivery states - an injection peeks, marking nothing, then takes exactly the items it saw: a DM posted meanwhile is left for the next call', async () => {
     const { clock, human, alice, bob } = await trio();
     const dm = await alice.dm({ to: 'bob', text: 'first' });
     const plain = await human.post({ thread: 'general', text: 'channel news' });
@@ -113,9 +113,10 @@ describe('delivery states', () => {
     const later = await alice.dm({ to: 'bob', text: 'second' });
     const laterPlain = await human.post({ thread: 'general', text: 'more news' });
     clock.now = START + 3_000;
-    const taken = await bob.inject({ up_to: seen.head });
+    const taken = await bob.inject({ take: seen.items.map((i) => i.seq) });
     expect(taken.items.map((i) => i.id)).toEqual([dm.id, plain.id]);
-    expect(taken.head).toBe(seen.head);
+    // Taken once: taking them again takes nothing.
+    expect((await bob.inject({ take: seen.items.map((i) => i.seq) })).items).toEqual([]);
     expect((await alice.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([
       [later.id, 'pending'],
       [dm.id, 'injected'],
@@ -124,6 +125,37 @@ describe('delivery states', () => {
     // The next call gets exactly what arrived meanwhile.
     expect((await bob.inject()).items.map((i) => i.id)).toEqual([later.id, laterPlain.id]);
     expect((await bob.inject()).items).toEqual([]);
+  });
+
+  it('delivery states - taking what a peek showed takes nothing that became waking meanwhile: a thread unmuted during the model call keeps its messages for the next call', async () => {
+    const { human, alice, bob } = await trio();
+    await bob.mute('general');
+    const notes = [];
+    for (let i = 1; i <= 3; i++) notes.push(await human.post({ thread: 'general', text: `design note ${i}` }));
+    const dm = await alice.dm({ to: 'bob', text: 'unmute the channel and catch up' });
+    const seen = await bob.inject({ peek: true });
+    expect(seen.items.map((i) => i.id)).toEqual([dm.id]);
+    // The model's tools unmute the channel before the call's commit.
+    await bob.subscribe('general');
+    expect((await bob.inject({ take: seen.items.map((i) => i.seq) })).items.map((i) => i.id)).toEqual([dm.id]);
+    // The notes were never shown: the next call gets them.
+    expect((await bob.inject({ peek: true })).items.map((i) => i.id)).toEqual(notes.map((n) => n.id));
+  });
+
+  it('delivery states - taking items another read already took (the agent\'s own inbox tool) changes nothing and lists none; a channel message taken moves only its thread\'s cursor to it', async () => {
+    const { human, alice, bob } = await trio();
+    await alice.createChannel({ name: 'ops', members: ['bob'] });
+    await bob.inbox();
+    const dm = await alice.dm({ to: 'bob', text: 'read me' });
+    const first = await human.post({ thread: 'general', text: 'one' });
+    const ops = await alice.post({ thread: 'ops', text: 'ops news' });
+    const seen = await bob.inject({ peek: true });
+    expect(seen.items.map((i) => i.id)).toEqual([dm.id, first.id, ops.id]);
+    const later = await human.post({ thread: 'general', text: 'two' });
+    await bob.readNew({ thread: 'ops' });
+    const taken = await bob.inject({ take: [dm.seq, first.seq, ops.seq] });
+    expect(taken.items.map((i) => i.id)).toEqual([dm.id, first.id]);
+    expect((await bob.inject({ peek: true })).items.map((i) => i.id)).toEqual([later.id]);
   });
 
   it('delivery states - an injection peeked but never taken (the model call failed) leaves every item for the next one', async () => {
@@ -137,7 +169,9 @@ describe('delivery states', () => {
   it('delivery states - bad injection input names the field and changes nothing', async () => {
     const { alice, bob } = await trio();
     await alice.dm({ to: 'bob', text: 'still here' });
-    expect(await caught(() => bob.inject({ up_to: -1 }))).toMatchObject({ code: 'INVALID_INPUT', field: 'up_to' });
+    expect(await caught(() => bob.inject({ take: [-1] }))).toMatchObject({ code: 'INVALID_INPUT', field: 'take.0' });
+    expect(await caught(() => bob.inject({ take: [] }))).toMatchObject({ code: 'INVALID_INPUT', field: 'take' });
+    expect(await caught(() => bob.inject({ peek: true, take: [1] }))).toMatchObject({ code: 'INVALID_INPUT', field: 'take' });
     expect(await caught(() => bob.inject({ peek: 'yes' as never }))).toMatchObject({ code: 'INVALID_INPUT', field: 'peek' });
     expect((await alice.sentDeliveries()).map((d) => d.state)).toEqual(['pending']);
   });

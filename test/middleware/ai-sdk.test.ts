@@ -384,7 +384,8 @@ describe('parleyMiddleware with generateText', () => {
       [dms[3]!.id, 'pending'],
       [dms[2]!.id, 'pending'],
       [dms[1]!.id, 'injected'],
-      [dms[0]!.id, 'delivered'],
+      // Read by its tool, and given to the call's context too: injected, as the call was shown it.
+      [dms[0]!.id, 'injected'],
     ]);
 
     await generateText({ model, prompt: 'go', maxRetries: 0 });
