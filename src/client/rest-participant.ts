@@ -77,7 +77,8 @@ export class RestParticipant implements ParticipantApi {
   wait: Api['wait'] = (input: WaitInput = {}, signal?: AbortSignal) =>
     this.#http.request('GET', `/inbox/wait${query({ timeout_ms: input.timeout_ms, limit: input.limit, peek: input.peek })}`, undefined, signal);
   ack: Api['ack'] = (input) => this.#http.request('POST', '/inbox/ack', input);
-  inject: Api['inject'] = (input: InjectInput = {}) => this.#http.request('POST', '/inbox/inject', input);
+  /** `signal` aborts the request (the LLM middleware's bound on a hub that hangs). */
+  inject = (input: InjectInput = {}, signal?: AbortSignal): ReturnType<Api['inject']> => this.#http.request('POST', '/inbox/inject', input, signal);
   sentDeliveries: Api['sentDeliveries'] = async (input = {}) =>
     (
       await this.#http.request<{ deliveries: Awaited<ReturnType<Api['sentDeliveries']>> }>(

@@ -49,7 +49,7 @@ export class ChatFeed {
     if (!link.chat) return undefined;
     let seen;
     try {
-      seen = await answerWithin(link.api.inject({ peek: true, limit: this.maxNewMessages }), this.timeoutMs, link.api.url);
+      seen = await answerWithin((signal) => link.api.inject({ peek: true, limit: this.maxNewMessages }, signal), this.timeoutMs, link.api.url);
     } catch (error) {
       // The hub being away must not stop the agent's work: the call goes ahead without chat, which waits on the hub.
       if (hubClosed(error) || refused(error)) {
@@ -68,7 +68,7 @@ export class ChatFeed {
   async commit(batch: ChatBatch): Promise<void> {
     const { link } = batch;
     try {
-      await answerWithin(link.api.inject({ take: batch.items.map((item) => item.seq) }), this.timeoutMs, link.api.url);
+      await answerWithin((signal) => link.api.inject({ take: batch.items.map((item) => item.seq) }, signal), this.timeoutMs, link.api.url);
     } catch (error) {
       if (hubClosed(error)) this.hubAway(link);
       // Not taken: they come again with the next call (at least once, never lost).

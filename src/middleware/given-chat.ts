@@ -8,10 +8,11 @@ import { MIDDLEWARE_GIVEN_CHAT_MEMORY } from '../config/defaults.js';
  * model's answers, and a caller keeps its history without the block the
  * middleware added — so a block would be seen by one call only, and the
  * next step would see the model's answer to a message it can no longer
- * read. A block is given again only to a conversation that goes on past it
- * (its messages up to the block are exactly those the block followed, and
- * more came after): the same opening asked again is a new conversation,
- * which gets only what is new.
+ * read. A block is given again only to the conversation it was given in:
+ * its messages up to the block are exactly those the block followed, and the
+ * next one is the model's answer to that call (the same tool call ids, or the
+ * same text). The same opening asked again, by another run, is a new
+ * conversation, which gets only what is new.
  */
 interface Given<M> {
   /** How many conversation messages preceded the block. */
@@ -19,6 +20,8 @@ interface Given<M> {
   /** Digest of those messages. */
   digest: string;
   block: M;
+  /** The answer of the call it was given to, as `answerOf` says it. */
+  answer: string;
 }
 
 export class GivenChat<M> {
@@ -28,6 +31,8 @@ export class GivenChat<M> {
   constructor(
     /** A message as text, to tell conversations apart. */
     private readonly textOf: (message: M) => string,
+    /** What identifies a message as a model's answer (its tool call ids, else its text); undefined for other messages. */
+    private readonly answerOf: (message: M) => string | undefined,
     private readonly capacity: number = MIDDLEWARE_GIVEN_CHAT_MEMORY,
   ) {}
 
@@ -36,7 +41,9 @@ export class GivenChat<M> {
     if (this.#given.length === 0) return [...conversation];
     const digests = prefixDigests(conversation, this.textOf);
     // In the order they were given, which a stable sort keeps for blocks given at the same place.
-    const back = this.#given.filter((g) => g.at < conversation.length && digests[g.at] === g.digest).sort((a, b) => a.at - b.at);
+    const back = this.#given
+      .filter((g) => g.at < conversation.length && digests[g.at] === g.digest && this.answerOf(conversation[g.at]!) === g.answer)
+      .sort((a, b) => a.at - b.at);
     if (back.length === 0) return [...conversation];
     const out: M[] = [];
     let next = 0;
@@ -47,10 +54,14 @@ export class GivenChat<M> {
     return out;
   }
 
-  /** After a call succeeded: `block` followed `conversation` (as restored). Later calls of it get the block again. */
-  remember(conversation: readonly M[], block: M): void {
+  /**
+   * After a call succeeded: `block` followed `conversation` (as the caller
+   * gave it), and the model answered `answer` (as answerOf says it of the
+   * message it becomes). Later calls of this conversation get the block again.
+   */
+  remember(conversation: readonly M[], block: M, answer: string): void {
     const at = conversation.length;
-    this.#given.push({ at, digest: prefixDigests(conversation, this.textOf)[at]!, block });
+    this.#given.push({ at, digest: prefixDigests(conversation, this.textOf)[at]!, block, answer });
     if (this.#given.length > this.capacity) this.#given.shift();
   }
 }

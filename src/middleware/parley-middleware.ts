@@ -25,21 +25,27 @@ export type ParleyMiddleware = LanguageModelMiddleware & {
  * without error) is that chat taken on the hub and the cursor moved; a call
  * that fails leaves it for the next one. Put it last in a list of
  * middlewares, next to the model, so that the chat is the last thing added.
+ * A call with `providerOptions: { parley: { skip: true } }` passes untouched.
  */
 export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
   const session = new ParleySession(parleyOptions(options));
   // What each call was given, by the call options the model receives (the same object reaches the wrap hooks).
   const given = new WeakMap<CallOptions, { batch: ChatBatch; conversation: Prompt; block: Prompt[number] }>();
   // Chat given to earlier calls, put back in the later calls of their conversation (the next steps of a tool loop).
-  const memory = new GivenChat<Prompt[number]>((message) => JSON.stringify(message));
-  const taken = async (call: { batch: ChatBatch; conversation: Prompt; block: Prompt[number] } | undefined): Promise<void> => {
+  const memory = new GivenChat<Prompt[number]>(
+    (message) => JSON.stringify(message),
+    (message) => (message.role === 'assistant' ? answerSignature(message.content) : undefined),
+  );
+  const taken = async (call: { batch: ChatBatch; conversation: Prompt; block: Prompt[number] } | undefined, answer: string): Promise<void> => {
     if (!call) return;
-    memory.remember(call.conversation, call.block);
+    memory.remember(call.conversation, call.block, answer);
     await session.commit(call.batch);
   };
   return {
     specificationVersion: 'v3',
     async transformParams({ params }) {
+      // A call Parley already handles itself (the agent loop's, its subagents', its relevance checks') passes as it came.
+      if (params.providerOptions?.parley?.skip === true) return params;
       const call = await session.prepare(chatOnly(lastTurnToolNames(params.prompt), session.isChatTool));
       if (!call.chat) {
         // Maestro's excluded kind sees neither chat nor chat tools.
@@ -58,7 +64,7 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
     },
     async wrapGenerate({ doGenerate, params }) {
       const result = await doGenerate();
-      await taken(given.get(params));
+      await taken(given.get(params), answerSignature(result.content));
       return result;
     },
     async wrapStream({ doStream, params }) {
@@ -67,9 +73,13 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
       if (!call) return { stream, ...rest };
       let finished = false;
       let failed = false;
+      // The answer as its message will hold it: tool calls, else the text.
+      const answer: Array<{ type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string }> = [];
       const watched = stream.pipeThrough(
         new TransformStream<StreamPart, StreamPart>({
           transform(part, controller) {
+            if (part.type === 'text-delta') answer.push({ type: 'text', text: part.delta });
+            if (part.type === 'tool-call') answer.push({ type: 'tool-call', toolCallId: part.toolCallId });
             if (part.type === 'finish') finished = true;
             // A provider reports a failure as an error part, or only as the reason it finished.
             if (part.type === 'error' || (part.type === 'finish' && part.finishReason.unified === 'error')) failed = true;
@@ -77,7 +87,7 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
           },
           // Runs only when the stream ends normally: a cancelled or broken stream commits nothing.
           async flush() {
-            if (finished && !failed) await taken(call);
+            if (finished && !failed) await taken(call, answerSignature(answer));
           },
         }),
       );
@@ -85,6 +95,17 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
     },
     close: () => session.close(),
   };
+}
+
+/**
+ * What identifies a model's answer, in a call's result and in the assistant
+ * message it becomes in the next call: its tool call ids (unique per call),
+ * else its text.
+ */
+function answerSignature(parts: ReadonlyArray<{ type: string; text?: string; toolCallId?: string }>): string {
+  const ids = parts.flatMap((part) => (part.type === 'tool-call' && part.toolCallId ? [part.toolCallId] : []));
+  if (ids.length > 0) return `tools:${ids.join(',')}`;
+  return `text:${parts.map((part) => (part.type === 'text' ? (part.text ?? '') : '')).join('')}`;
 }
 
 /** The tools the last assistant message called (the turn before this call). */

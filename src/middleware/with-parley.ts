@@ -56,7 +56,7 @@ export function withParley<Req, Res>(llmCall: (request: Req) => Promise<Res>, op
   const { inject = injectIntoMessages, toolCalls = toolCallsOf, ...parley } = options;
   const session = new ParleySession(parley);
   // With the default inject, chat given to earlier calls stays in the later calls of their conversation (see GivenChat).
-  const memory = inject === injectIntoMessages ? new GivenChat<unknown>((message) => JSON.stringify(message)) : undefined;
+  const memory = inject === injectIntoMessages ? new GivenChat<unknown>((message) => JSON.stringify(message), messageAnswer) : undefined;
   let chatOnlyBefore = false;
   const wrapped = async (request: Req): Promise<Res> => {
     const call = await session.prepare(chatOnlyBefore);
@@ -69,7 +69,7 @@ export function withParley<Req, Res>(llmCall: (request: Req) => Promise<Res>, op
     const sent = Object.keys(addition).length === 0 ? restored : inject(restored, addition);
     const response = await llmCall(sent);
     chatOnlyBefore = chatOnly(toolCalls(response), session.isChatTool);
-    if (conversation && call.batch) memory!.remember(conversation, chatMessage(call.batch.text));
+    if (conversation && call.batch) memory!.remember(conversation, chatMessage(call.batch.text), answerSignature(response));
     await session.commit(call.batch);
     return response;
   };
@@ -112,6 +112,29 @@ export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition):
   if (addition.chat) messages.push(chatMessage(addition.chat));
   out.messages = messages;
   return out as Req;
+}
+
+/**
+ * What identifies a model's answer, in a response (OpenAI's `choices[0].message`,
+ * Anthropic's message) and in the assistant message it becomes in the next
+ * request: its tool call ids, else its text.
+ */
+function answerSignature(value: unknown): string {
+  const v = value as { choices?: Array<{ message?: unknown }> } | null;
+  const message = (Array.isArray(v?.choices) ? v.choices[0]?.message : value) as { content?: unknown; tool_calls?: unknown } | null | undefined;
+  const ids: unknown[] = [];
+  if (Array.isArray(message?.tool_calls)) for (const call of message.tool_calls as Array<{ id?: unknown }>) ids.push(call?.id);
+  const content = message?.content;
+  if (Array.isArray(content)) for (const part of content as Array<{ type?: unknown; id?: unknown }>) if (part?.type === 'tool_use') ids.push(part.id);
+  if (ids.length > 0) return `tools:${ids.map(String).join(',')}`;
+  if (typeof content === 'string') return `text:${content}`;
+  if (Array.isArray(content)) return `text:${(content as Array<{ type?: unknown; text?: unknown }>).map((p) => (p?.type === 'text' && typeof p.text === 'string' ? p.text : '')).join('')}`;
+  return 'text:';
+}
+
+/** A conversation message's answer signature, for an assistant message only. */
+function messageAnswer(message: unknown): string | undefined {
+  return (message as { role?: unknown } | null)?.role === 'assistant' ? answerSignature(message) : undefined;
 }
 
 /** The chat block as the default inject puts it last. */

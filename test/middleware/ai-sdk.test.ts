@@ -127,6 +127,45 @@ describe('parleyMiddleware with generateText', () => {
     expect(logs.filter((line) => line.includes('injected'))).toHaveLength(1);
   });
 
+  it('given chat - two runs with the same opening (an agent woken on a schedule) keep their chat apart: a step of the second never shows the first run\'s', async () => {
+    const hub = await agentHub();
+    const logs: string[] = [];
+    let id = 0;
+    // A real provider's tool call ids are unique per call.
+    const step = () => ({ ...toolCalls(['read_file', { path: 'x' }]), content: [{ type: 'tool-call' as const, toolCallId: `call-${++id}`, toolName: 'read_file', input: '{}' }] });
+    const mock = new MockLanguageModelV3({ doGenerate: [step(), textAnswer('done'), step(), textAnswer('done')] });
+    const model = wrapLanguageModel({ model: mock, middleware: middleware(hub, logs) });
+    const tools = { read_file: tool({ description: 'reads a file', inputSchema: z.object({}), execute: async () => 'text' }) };
+
+    const old = await hub.human.dm({ to: 'bot', text: 'old news' });
+    await generateText({ model, system: 'S', prompt: 'Carry on.', tools, stopWhen: stepCountIs(3), maxRetries: 0 });
+    const fresh = await hub.human.dm({ to: 'bot', text: 'fresh news' });
+    await generateText({ model, system: 'S', prompt: 'Carry on.', tools, stopWhen: stepCountIs(3), maxRetries: 0 });
+
+    const blocks = mock.doGenerateCalls.map((call) => shape(call.prompt).filter(([, text]) => text.startsWith('Recent chat messages')).map(([, text]) => text));
+    expect(blocks).toEqual([
+      [block(dmLine(old, 'human', 'old news'))],
+      [block(dmLine(old, 'human', 'old news'))],
+      [block(dmLine(fresh, 'human', 'fresh news'))],
+      [block(dmLine(fresh, 'human', 'fresh news'))],
+    ]);
+  });
+
+  it('skip - a call with providerOptions.parley.skip (the agent loop\'s own) goes out as it came and takes nothing', async () => {
+    const hub = await agentHub();
+    const logs: string[] = [];
+    const dm = await hub.human.dm({ to: 'bot', text: 'for the loop, not for this call' });
+    const mock = new MockLanguageModelV3({ doGenerate: textAnswer('ok') });
+    const model = wrapLanguageModel({ model: mock, middleware: middleware(hub, logs) });
+    await generateText({ model, system: 'S', prompt: 'go', providerOptions: { parley: { skip: true } }, maxRetries: 0 });
+    expect(shape(mock.doGenerateCalls[0]!.prompt)).toEqual([
+      ['system', 'S'],
+      ['user', 'go'],
+    ]);
+    expect((await hub.human.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([[dm.id, 'pending']]);
+    expect(logs).toEqual([]);
+  });
+
   it('given chat - a block whose call failed is not given again later: it comes as new chat with the next call', async () => {
     const hub = await agentHub();
     const logs: string[] = [];

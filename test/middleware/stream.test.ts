@@ -1,4 +1,5 @@
-import { streamText, wrapLanguageModel } from 'ai';
+import { stepCountIs, streamText, tool, wrapLanguageModel } from 'ai';
+import { z } from 'zod';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { promptAddendum } from '../../src/format/agent-prompts.js';
@@ -116,5 +117,21 @@ describe('parleyMiddleware with streamText', () => {
     const expected = ['user', block(dmLine(dm, 'human', 'still here'))];
     expect(mock.doStreamCalls.map((call) => shape(call.prompt).at(-1))).toEqual([expected, expected]);
     expect(await states(hub)).toEqual([[dm.id, 'injected']]);
+  });
+  it('given chat - in a streamed tool loop, the block the first step was given is still there in the next step, before the tool call it led to', async () => {
+    const toolStep = [
+      { type: 'stream-start' as const, warnings: [] },
+      { type: 'tool-call' as const, toolCallId: 'stream-call-1', toolName: 'read_file', input: '{}' },
+      { type: 'finish' as const, finishReason: { unified: 'tool-calls' as const, raw: undefined }, usage },
+    ];
+    const { hub, mock, model } = await setup([streamOf(toolStep), streamOf(textParts('done'))]);
+    const dm = await hub.human.dm({ to: 'bot', text: 'look at x' });
+    const tools = { read_file: tool({ description: 'reads a file', inputSchema: z.object({}), execute: async () => 'text' }) };
+    const result = streamText({ model, prompt: 'go', tools, stopWhen: stepCountIs(3), maxRetries: 0 });
+    expect(await result.text).toBe('done');
+    expect(mock.doStreamCalls.map((call) => shape(call.prompt).slice(1))).toEqual([
+      [['user', 'go'], ['user', block(dmLine(dm, 'human', 'look at x'))]],
+      [['user', 'go'], ['user', block(dmLine(dm, 'human', 'look at x'))], ['assistant', '<tool-call read_file>'], ['tool', '<tool-result read_file>']],
+    ]);
   });
 });
