@@ -14,8 +14,9 @@ export function answerWithin<T>(asked: Promise<T> | ((signal: AbortSignal) => Pr
   const abort = new AbortController();
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      abort.abort();
+      // Settled first, so that the race ends with this, not with the abort's own rejection.
       reject(new ParleyError('HUB_CLOSED', `The hub${url === undefined ? '' : ` at ${url}`} did not answer within ${ms} ms.`));
+      abort.abort();
     }, ms);
   });
   const answer = typeof asked === 'function' ? asked(abort.signal) : asked;
