@@ -43,6 +43,7 @@ describe('the budget', () => {
       message: `Token budget spent: ${2 * CALL_TOKENS} of ${2 * CALL_TOKENS} tokens used.`,
       turns: 1,
       usage: { inputTokens: 20, outputTokens: 10, totalTokens: 2 * CALL_TOKENS },
+      relevanceTokens: 0,
       subagents: [],
     });
     expect(events.of('step').map((e) => e.step)).toEqual([1, 2]);
@@ -64,7 +65,7 @@ describe('the budget', () => {
     const waiting = await events.next('waiting');
     expect(waiting.timeoutMs).toBeLessThanOrEqual(200);
     expect(waiting.timeoutMs).toBeGreaterThan(0);
-    expect(await done).toEqual({ reason: 'time', message: 'Time budget spent: 200 ms have passed.', turns: 0, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, subagents: [] });
+    expect(await done).toEqual({ reason: 'time', message: 'Time budget spent: 200 ms have passed.', turns: 0, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, relevanceTokens: 0, subagents: [] });
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
@@ -116,8 +117,10 @@ describe('the relevance check', () => {
     await events.next('waiting', events.events.indexOf(events.of('turn-end')[0]!));
     expect((await hub.agents.bot?.actor.peek())?.items).toEqual([]);
     agent.stop();
-    // Relevance tokens count apart: the budget holds the model's call only.
-    expect((await done).usage.totalTokens).toBe(CALL_TOKENS);
+    // Relevance tokens count apart: the budget holds the model's call only; the result says what the checks spent.
+    const result = await done;
+    expect(result.usage.totalTokens).toBe(CALL_TOKENS);
+    expect(result.relevanceTokens).toBe(CALL_TOKENS);
   });
 
   it('nothing relevant: the items are taken, no turn is run', async () => {
