@@ -30,6 +30,8 @@ export interface AgentResult {
   turns: number;
   /** All model calls, subagents included (relevance checks are counted apart, in their own budget). */
   usage: TokenUsage;
+  /** The tokens the relevance checks spent (their own budget, relevanceBudget). */
+  relevanceTokens: number;
   subagents: SubagentInfo[];
 }
 
@@ -48,6 +50,14 @@ export type AgentEvent =
   /** A model call (or a read of the hub) failed: nothing it was given is taken, so it comes again. `consecutive`: failures in a row. */
   | { type: 'error'; error: Error; consecutive: number }
   | { type: 'turn-end'; turn: number; steps: number; usage: TokenUsage }
+  /**
+   * The hub went away (stopped, restarting, the token refused): the loop
+   * links again in `retryInMs` — `attempt` counts the tries — spending
+   * nothing meanwhile; this is no model failure.
+   */
+  | { type: 'hub-away'; error: Error; attempt: number; retryInMs: number }
+  /** Linked to the hub again (at `url`: a hub restarted may serve on another port). */
+  | { type: 'hub-back'; url: string }
   | { type: 'subagent-start'; id: string; mode: SubagentMode; task: string }
   | { type: 'subagent-end'; id: string; status: SubagentStatus; result?: SubagentResult }
   | { type: 'stopped'; result: AgentResult };

@@ -1,5 +1,6 @@
 import type { LanguageModel, ToolSet } from 'ai';
 import { z } from 'zod';
+import { DEFAULT_MAX_WAIT_TIMEOUT_MS } from '../config/defaults.js';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { ParleyOptionsSchema, type ParleyOptions } from '../middleware/options.js';
 import type { AgentEvent } from './agent-events.js';
@@ -32,7 +33,14 @@ export interface AgentOptions extends ParleyOptions {
   subagentTools?: ToolSet;
   /** Model calls per turn at most (default AGENT_MAX_STEPS_PER_TURN). */
   maxStepsPerTurn?: number;
-  /** How long one wait on the hub lasts at most (default AGENT_WAIT_MS); the loop waits again until something wakes it. */
+  /** The history kept before a turn, in messages at most (default AGENT_MAX_HISTORY_MESSAGES): the oldest whole turns are dropped first. */
+  maxHistoryMessages?: number;
+  /**
+   * How long one wait on the hub lasts at most (default AGENT_WAIT_MS, at
+   * most the hub's default maximum wait); the loop waits again until
+   * something wakes it. A hub configured with a shorter maximum is waited on
+   * for that maximum instead.
+   */
   waitMs?: number;
   /** The AI SDK's retries of a failed model call (default: the SDK's). */
   maxRetries?: number;
@@ -72,21 +80,34 @@ export const AgentOptionsSchema = ParleyOptionsSchema.extend({
   subagentModel: ModelSchema.optional(),
   subagentTools: ToolSetSchema.optional(),
   maxStepsPerTurn: z.number().int().min(1).max(1000).optional(),
-  waitMs: z.number().int().min(1).optional(),
+  maxHistoryMessages: PositiveInt.optional(),
+  waitMs: z
+    .number()
+    .int()
+    .min(1)
+    .max(DEFAULT_MAX_WAIT_TIMEOUT_MS, `must be at most ${DEFAULT_MAX_WAIT_TIMEOUT_MS} ms (the hub's longest wait, inbox.maxWaitTimeoutMs); the loop waits again after each`)
+    .optional(),
   maxRetries: z.number().int().min(0).max(10).optional(),
   signal: z.custom<AbortSignal>((value) => value instanceof AbortSignal, 'must be an AbortSignal').optional(),
   onEvent: z.custom<(event: AgentEvent) => void>(isFunction, 'must be a function (event) => void').optional(),
 });
 
-/** The options, checked; the agent's own tools may not take the names of the tools Parley gives it. */
+/**
+ * The options, checked. The agent's own tools may not take the names of the
+ * tools Parley gives it, and each must run by itself (an `execute`, no
+ * `needsApproval`): the loop has no one to run or approve a call, and a call
+ * left without its result would break every later call's history.
+ */
 export function agentOptions(options: AgentOptions, reserved: readonly string[]): AgentOptions {
   parseInput(AgentOptionsSchema, options);
   for (const field of ['tools', 'subagentTools'] as const) {
-    const clash = Object.keys(options[field] ?? {}).find((name) => reserved.includes(name));
-    if (clash !== undefined) {
-      throw new ParleyError('INVALID_INPUT', `Invalid ${field}.${clash}: "${clash}" is one of Parley's own tools (hub and subagent tools); rename your tool.`, {
-        field: `${field}.${clash}`,
-      });
+    for (const [name, tool] of Object.entries(options[field] ?? {})) {
+      const invalid = (why: string) => new ParleyError('INVALID_INPUT', `Invalid ${field}.${name}: ${why}`, { field: `${field}.${name}` });
+      if (reserved.includes(name)) throw invalid(`"${name}" is one of Parley's own tools (hub and subagent tools); rename your tool.`);
+      if (!isFunction((tool as { execute?: unknown }).execute)) throw invalid('the tool has no execute function; the loop runs every tool call itself, so give it execute (input) => result.');
+      if ((tool as { needsApproval?: unknown }).needsApproval) {
+        throw invalid('the tool needs approval (needsApproval), which the loop cannot give; drop needsApproval, or check inside execute and return a refusal.');
+      }
     }
   }
   return options;

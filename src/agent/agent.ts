@@ -1,9 +1,18 @@
 import type { ModelMessage, ToolSet } from 'ai';
-import { AGENT_MAX_CONSECUTIVE_FAILURES, AGENT_MAX_STEPS_PER_TURN, AGENT_RELEVANCE_BUDGET_TOKENS, AGENT_WAIT_MS } from '../config/defaults.js';
+import {
+  AGENT_HUB_RETRY_FIRST_MS,
+  AGENT_HUB_RETRY_MAX_MS,
+  AGENT_MAX_CONSECUTIVE_FAILURES,
+  AGENT_MAX_HISTORY_MESSAGES,
+  AGENT_MAX_STEPS_PER_TURN,
+  AGENT_RELEVANCE_BUDGET_TOKENS,
+  AGENT_WAIT_MS,
+} from '../config/defaults.js';
+import type { HubConnection } from '../client/hub-connection.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { QUESTION_REMINDER, promptAddendum } from '../format/agent-prompts.js';
 import type { InjectedItem } from '../hub/injection.js';
-import { ChatFeed, type ChatBatch } from '../middleware/chat-feed.js';
+import { ChatFeed, hubClosed, refused, type ChatBatch } from '../middleware/chat-feed.js';
 import { chatOnly, chatToolMatcher } from '../middleware/chat-only-turn.js';
 import { linkToHub, type HubLink } from '../middleware/hub-link.js';
 import { DEFAULT_MAX_NEW_MESSAGES } from '../middleware/options.js';
@@ -18,6 +27,8 @@ import { checkRelevance } from './relevance-check.js';
 import type { SubagentResult } from './subagent-result.js';
 import { SUBAGENT_TOOL_NAMES, subagentTools } from './subagent-tools.js';
 import { Subagents } from './subagents.js';
+import { TurnHistory } from './turn-history.js';
+import { shorterWait } from './wait-limit.js';
 
 /**
  * Meerkat's agent loop on Parley: an LLM that lives on its inbox. Each round
@@ -29,18 +40,21 @@ import { Subagents } from './subagents.js';
  * given the chat that arrived since the one before (kept in the loop's own
  * history) and taken on the hub only once that call succeeded. Presence
  * follows it: thinking while the model runs, listening while it waits,
- * offline at the end. It stops at its budget (tokens, turns, time), when
- * stopped, or after AGENT_MAX_CONSECUTIVE_FAILURES model calls failed in a
- * row — saying why.
+ * offline at the end. It stops at its budget (tokens, turns, time — a model
+ * call still running at the deadline is aborted), when stopped, or after
+ * AGENT_MAX_CONSECUTIVE_FAILURES model calls failed in a row — saying why.
+ * A hub that goes away (stopped, restarted on another port, the token
+ * refused) is no failure: the loop pauses, backing off, and links again as
+ * it first did (the home's hub.lock.json says where the hub now serves).
  */
 export interface Agent {
   /** Runs the loop until it stops; resolves with why. */
   run(): Promise<AgentResult>;
   /** Stops the loop: the model call under way is aborted (what it was given comes again next run), subagents are cancelled. */
   stop(): void;
-  /** Starts a subagent with a fresh context (only the task). */
+  /** Starts a subagent with a fresh context (only the task); only while the loop runs (else CONFLICT: its result would reach no one). */
   spawn(task: string): SubagentInfo;
-  /** Starts a subagent with a copy of the loop's history and the task. */
+  /** Starts a subagent with a copy of the loop's history and the task; only while the loop runs. */
   fork(task: string): SubagentInfo;
   subagents(): SubagentInfo[];
   /** Cancels a running subagent (no result comes). */
@@ -59,6 +73,18 @@ export function runAgent(options: AgentOptions): Promise<AgentResult> {
 type Stop = { reason: StopReason; message: string };
 /** How a turn ended: normally, at a limit, or with a failed model call. */
 type TurnOutcome = { stop?: Stop; failed?: Error };
+/** What the loop works with over one link to the hub (made again when the hub comes back). */
+interface Session {
+  link: HubLink;
+  feed: ChatFeed;
+  tools: ToolSet;
+  system: string;
+}
+
+/** The hub went away: it does not answer, or it refuses the token (revoked, or another hub on that address). */
+function hubAway(error: unknown): error is ParleyError {
+  return hubClosed(error) || refused(error);
+}
 
 class AgentLoop implements Agent {
   readonly #options: AgentOptions;
@@ -66,22 +92,30 @@ class AgentLoop implements Agent {
   readonly #subagents: Subagents;
   readonly #isChatTool: (name: string) => boolean;
   readonly #log: (line: string) => void;
-  /** Stops everything: waits and model calls in flight. */
+  /** Stops everything: waits, pauses and model calls in flight. */
   readonly #stopping = new AbortController();
   /** The loop's own history: what each turn was given and what the model did. */
-  readonly #history: ModelMessage[] = [];
+  readonly #history = new TurnHistory();
   /** The local inbox: finished subagents' results, High priority. */
   readonly #results: SubagentResult[] = [];
   /** Aborts the current wait on the hub (a result landed, or the loop stops). */
   #wake: AbortController | undefined;
   /** The messages of the model call under way (what a fork made during it copies). */
   #context: readonly ModelMessage[] | undefined;
-  #running = false;
+  #state: 'ready' | 'running' | 'ended' = 'ready';
   #relevanceTokens = 0;
+  /** The current link to the hub and the connection that keeps the agent present there (none while the hub is away). */
+  #link: HubLink | undefined;
+  #connection: HubConnection | undefined;
+  /** Set when the hub was found away (a read, a wait, a presence update, a commit): the loop links again before going on. */
+  #away: Error | undefined;
+  /** The longest wait the hub takes (lowered when it says its maximum is shorter). */
+  #waitMs: number;
 
   constructor(options: AgentOptions) {
     this.#options = options;
     this.#budget = new Budget(options.budget);
+    this.#waitMs = options.waitMs ?? AGENT_WAIT_MS;
     this.#isChatTool = chatToolMatcher(options.chatTools);
     this.#log = options.log === false ? () => undefined : (options.log ?? ((line) => process.stderr.write(`${line}\n`)));
     this.#subagents = new Subagents({
@@ -97,7 +131,6 @@ class AgentLoop implements Agent {
       },
       emit: (event) => this.#emit(event),
     });
-    options.signal?.addEventListener('abort', () => this.stop(), { once: true });
   }
 
   stop(): void {
@@ -106,11 +139,13 @@ class AgentLoop implements Agent {
   }
 
   spawn(task: string): SubagentInfo {
+    this.#mustRun('spawn');
     return this.#subagents.start('spawn', task);
   }
 
   fork(task: string): SubagentInfo {
-    return this.#subagents.start('fork', task, this.#context ?? this.#history);
+    this.#mustRun('fork');
+    return this.#subagents.start('fork', task, this.#context ?? this.#history.messages);
   }
 
   subagents(): SubagentInfo[] {
@@ -121,60 +156,126 @@ class AgentLoop implements Agent {
     return this.#subagents.cancel(id);
   }
 
+  /** A subagent's result lands in the running loop's inbox: with no loop running, it would reach no one. */
+  #mustRun(what: 'spawn' | 'fork'): void {
+    if (this.#state === 'running') return;
+    const why = this.#state === 'ready' ? 'has not started yet; call run() first' : 'has stopped; create another agent and run it';
+    throw new ParleyError('CONFLICT', `Cannot ${what} a subagent: the agent loop of @${this.#options.handle} ${why} (a subagent's result goes to the running loop's inbox).`);
+  }
+
   async run(): Promise<AgentResult> {
-    if (this.#running) throw new ParleyError('CONFLICT', `The agent loop of @${this.#options.handle} is already running; create another agent to run another loop.`);
-    this.#running = true;
+    if (this.#state !== 'ready') {
+      const why = this.#state === 'running' ? 'is already running' : 'has already run';
+      throw new ParleyError('CONFLICT', `The agent loop of @${this.#options.handle} ${why}; create another agent to run another loop.`);
+    }
+    this.#state = 'running';
+    const { signal } = this.#options;
+    const onAbort = (): void => this.stop();
+    // A signal aborted before the loop started fires no event: it is read here.
+    if (signal?.aborted) this.stop();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.#run();
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      this.#state = 'ended';
+    }
+  }
+
+  async #run(): Promise<AgentResult> {
     this.#budget.start();
+    if (this.#stopping.signal.aborted) return this.#result({ reason: 'stopped', message: 'Stopped before it started.' }, this.#options.handle);
     const link = await linkToHub(this.#options);
-    let stop: Stop;
-    const connection = await link.api.connect().catch((error: unknown) => {
+    this.#connection = await link.api.connect().catch((error: unknown) => {
       link.close();
       throw error;
     });
+    this.#link = link;
+    let stop: Stop;
     try {
       this.#emit({ type: 'started', handle: link.participant.handle });
       stop = await this.#loop(link);
     } catch (error) {
       stop = { reason: 'error', message: `The loop failed: ${(error as Error).message}` };
     } finally {
+      // No subagent starts from here on: its result would reach no one.
+      this.#state = 'ended';
       await this.#subagents.cancelAll();
-      await this.#presence(link, 'offline');
-      connection.close();
-      link.close();
+      if (this.#link) await this.#presence(this.#link, 'offline');
+      this.#unlink();
     }
-    const result: AgentResult = { ...stop, turns: this.#budget.turns, usage: { ...this.#budget.usage }, subagents: this.#subagents.list() };
-    this.#log(`parley: agent @${link.participant.handle} stopped (${result.reason}): ${result.message} ${result.turns} turns, ${result.usage.totalTokens} tokens.`);
+    return this.#result(stop, link.participant.handle);
+  }
+
+  #result(stop: Stop, handle: string): AgentResult {
+    const result: AgentResult = {
+      ...stop,
+      turns: this.#budget.turns,
+      usage: { ...this.#budget.usage },
+      relevanceTokens: this.#relevanceTokens,
+      subagents: this.#subagents.list(),
+    };
+    this.#log(`parley: agent @${handle} stopped (${result.reason}): ${result.message} ${result.turns} turns, ${result.usage.totalTokens} tokens.`);
     this.#emit({ type: 'stopped', result });
     return result;
   }
 
-  async #loop(link: HubLink): Promise<Stop> {
+  #unlink(): void {
+    this.#connection?.close();
+    this.#link?.close();
+    this.#connection = undefined;
+    this.#link = undefined;
+  }
+
+  #session(link: HubLink): Session {
     // The hub decides what reaches a participant without chat (requests, responses): the loop takes whatever it answers.
-    const feed = new ChatFeed(() => Promise.resolve({ ...link, chat: true }), this.#options.maxNewMessages ?? DEFAULT_MAX_NEW_MESSAGES, this.#log);
+    const feed = new ChatFeed(
+      () => Promise.resolve({ ...link, chat: true }),
+      this.#options.maxNewMessages ?? DEFAULT_MAX_NEW_MESSAGES,
+      this.#log,
+      () => (this.#away ??= new ParleyError('HUB_CLOSED', `The hub at ${link.api.url} did not answer, or refused the token.`)),
+    );
     const tools: ToolSet = {
       ...hubToolSet(link, homeToolSettings(this.#options.home)),
       ...this.#options.tools,
-      ...subagentTools(this.#subagents, () => this.#context ?? this.#history),
+      ...subagentTools(this.#subagents, () => this.#context ?? this.#history.messages),
     };
     const system = [this.#options.system, link.chat ? promptAddendum(link.participant.handle) : undefined].filter(Boolean).join('\n\n');
+    return { link, feed, tools, system };
+  }
+
+  async #loop(first: HubLink): Promise<Stop> {
+    let session = this.#session(first);
     let failures = 0;
     for (;;) {
       if (this.#stopping.signal.aborted) return { reason: 'stopped', message: 'Stopped.' };
       const over = this.#budget.exceeded(true);
       if (over) return over;
+      if (this.#away) {
+        const back = await this.#relink(this.#away);
+        if ('stop' in back) return back.stop;
+        session = this.#session(back.link);
+        continue;
+      }
       let outcome: TurnOutcome;
       try {
-        const batch = await feed.peek();
+        const batch = await session.feed.peek();
+        // The feed found the hub away (it says so through its hubAway hook, and gives nothing).
+        if (this.#away) continue;
         const results = this.#results.splice(0);
         if (!batch && results.length === 0) {
-          await this.#waitForInbox(link);
+          await this.#waitForInbox(session.link);
           failures = 0;
           continue;
         }
         this.#emit({ type: 'woke', items: batch?.items ?? [], subagentResults: results });
-        outcome = await this.#round(link, feed, tools, system, batch, results);
+        outcome = await this.#round(session, batch, results);
       } catch (error) {
-        if (this.#stopping.signal.aborted) continue;
+        if (this.#stopping.signal.aborted || this.#budget.timeSpent()) continue;
+        if (hubAway(error)) {
+          this.#away = error;
+          continue;
+        }
         outcome = { failed: error as Error };
       }
       if (outcome.stop) return outcome.stop;
@@ -184,39 +285,97 @@ class AgentLoop implements Agent {
       }
       failures++;
       this.#emit({ type: 'error', error: outcome.failed, consecutive: failures });
-      this.#log(`parley: agent @${link.participant.handle}: ${outcome.failed.message} (${failures} of ${AGENT_MAX_CONSECUTIVE_FAILURES} failures in a row); what woke it comes again.`);
+      this.#log(`parley: agent @${session.link.participant.handle}: ${outcome.failed.message} (${failures} of ${AGENT_MAX_CONSECUTIVE_FAILURES} failures in a row); what woke it comes again.`);
       if (failures >= AGENT_MAX_CONSECUTIVE_FAILURES) {
         return { reason: 'error', message: `${failures} model calls or hub reads failed in a row; the last: ${outcome.failed.message}` };
       }
     }
   }
 
+  /**
+   * The hub is away: the old link is closed (its connection would knock at
+   * the old address), then, after a pause that doubles from
+   * AGENT_HUB_RETRY_FIRST_MS to AGENT_HUB_RETRY_MAX_MS (never past the time
+   * budget; stop() ends it), the loop links as it first did and connects anew.
+   */
+  async #relink(error: Error): Promise<{ stop: Stop } | { link: HubLink }> {
+    const { handle } = this.#options;
+    this.#unlink();
+    let delay = AGENT_HUB_RETRY_FIRST_MS;
+    for (let attempt = 1; ; attempt++) {
+      const pause = Math.min(delay, this.#budget.remainingMs());
+      this.#emit({ type: 'hub-away', error, attempt, retryInMs: pause });
+      this.#log(`parley: agent @${handle}: the hub is away (${error.message}); linking again in ${pause} ms (try ${attempt}).`);
+      await this.#pause(pause);
+      if (this.#stopping.signal.aborted) return { stop: { reason: 'stopped', message: 'Stopped while the hub was away.' } };
+      const over = this.#budget.exceeded(true);
+      if (over) return { stop: over };
+      try {
+        const link = await linkToHub(this.#options);
+        this.#connection = await link.api.connect().catch((refusal: unknown) => {
+          link.close();
+          throw refusal;
+        });
+        this.#link = link;
+        this.#away = undefined;
+        this.#emit({ type: 'hub-back', url: link.api.url });
+        this.#log(`parley: agent @${handle} is linked to the hub again at ${link.api.url}.`);
+        return { link };
+      } catch (failure) {
+        if (!hubAway(failure)) throw failure;
+        error = failure;
+        delay = Math.min(delay * 2, AGENT_HUB_RETRY_MAX_MS);
+      }
+    }
+  }
+
+  /** Resolves after `ms`, or at once when the loop stops. */
+  #pause(ms: number): Promise<void> {
+    const { signal } = this.#stopping;
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
   /** Nothing to do: listening, waiting on the hub (no budget spent) until something wakes it, a result lands, the loop stops or time runs out. */
   async #waitForInbox(link: HubLink): Promise<void> {
-    const timeout = Math.min(this.#options.waitMs ?? AGENT_WAIT_MS, this.#budget.remainingMs());
+    const timeout = Math.min(this.#waitMs, this.#budget.remainingMs());
     if (timeout === 0) return;
     await this.#presence(link, 'listening');
     // A result that landed since the drain wakes it at once; one landing from here on aborts the wait.
-    if (this.#results.length > 0 || this.#stopping.signal.aborted) return;
+    if (this.#results.length > 0 || this.#stopping.signal.aborted || this.#away) return;
     const wake = new AbortController();
     this.#wake = wake;
     this.#emit({ type: 'waiting', timeoutMs: timeout });
     try {
       await link.api.wait({ timeout_ms: timeout, peek: true }, AbortSignal.any([wake.signal, this.#stopping.signal]));
     } catch (error) {
-      if (!wake.signal.aborted && !this.#stopping.signal.aborted) throw error;
+      if (wake.signal.aborted || this.#stopping.signal.aborted) return;
+      const shorter = shorterWait(error, timeout);
+      if (shorter === undefined) throw error;
+      this.#log(`parley: agent @${link.participant.handle}: the hub waits at most ${shorter} ms (${(error as Error).message}); waiting that long from now on.`);
+      this.#waitMs = shorter;
     } finally {
       this.#wake = undefined;
     }
   }
 
   /** One round with something in the inbox: the relevance check, if asked for, then a turn on what is relevant. */
-  async #round(link: HubLink, feed: ChatFeed, tools: ToolSet, system: string, batch: ChatBatch | undefined, results: SubagentResult[]): Promise<TurnOutcome> {
+  async #round(session: Session, batch: ChatBatch | undefined, results: SubagentResult[]): Promise<TurnOutcome> {
+    const { link, feed } = session;
     await this.#presence(link, 'thinking');
+    const dropped = this.#history.trim(this.#options.maxHistoryMessages ?? AGENT_MAX_HISTORY_MESSAGES);
+    if (dropped > 0) this.#log(`parley: agent @${link.participant.handle} dropped its ${dropped} oldest turn(s) from its history (maxHistoryMessages).`);
     // By priority from here on: the check numbers them in the order the turn is given them.
     let items = byPriority(batch?.items ?? []);
     if (this.#wantsRelevance(items.length + results.length)) {
-      const judged = await this.#relevant(system, items, results);
+      const judged = await this.#relevant(session.system, items, results);
       if (judged.irrelevant.length + judged.irrelevantResults.length > 0) {
         const what = [...judged.irrelevant.map((i) => `${i.id} from @${i.from}`), ...judged.irrelevantResults.map((r) => `subagent ${r.subagent_id}`)].join(', ');
         this.#log(`parley: agent @${link.participant.handle} took ${judged.irrelevant.length + judged.irrelevantResults.length} item(s) without giving them to the model (not relevant): ${what}`);
@@ -229,9 +388,8 @@ class AgentLoop implements Agent {
         return {};
       }
     }
-    return this.#turn(link, feed, tools, system, batch, items, results);
+    return this.#turn(session, batch, items, results);
   }
-
   #wantsRelevance(count: number): boolean {
     const mode = this.#options.relevance ?? 'never';
     return mode === 'always' || (typeof mode === 'object' && count > mode.above);
@@ -251,14 +409,15 @@ class AgentLoop implements Agent {
       verdict = await checkRelevance({
         model: this.#options.relevanceModel ?? this.#options.model,
         system,
-        history: this.#history,
+        history: this.#history.messages,
         items,
         results,
         ...(this.#options.maxRetries === undefined ? {} : { maxRetries: this.#options.maxRetries }),
-        signal: this.#stopping.signal,
+        signal: this.#budget.callSignal(this.#stopping.signal),
       });
     } catch (error) {
-      if (this.#stopping.signal.aborted) throw error;
+      // At the deadline the loop stops (reason "time"); stopped, it stops.
+      if (this.#stopping.signal.aborted || this.#budget.timeSpent()) throw error;
       this.#emit({ type: 'relevance', relevant, irrelevant: [], irrelevantResults: [], tokens: 0, skipped: 'error' });
       return all;
     }
@@ -285,7 +444,8 @@ class AgentLoop implements Agent {
    * peeked and given as the last message; it joins the history, and is taken
    * on the hub, only once the call succeeded.
    */
-  async #turn(link: HubLink, feed: ChatFeed, tools: ToolSet, system: string, first: ChatBatch | undefined, items: InjectedItem[], results: SubagentResult[]): Promise<TurnOutcome> {
+  async #turn(session: Session, first: ChatBatch | undefined, items: InjectedItem[], results: SubagentResult[]): Promise<TurnOutcome> {
+    const { feed, tools, system } = session;
     const turn = this.#budget.turns + 1;
     this.#emit({ type: 'turn-start', turn, items, subagentResults: results });
     const maxSteps = this.#options.maxStepsPerTurn ?? AGENT_MAX_STEPS_PER_TURN;
@@ -301,7 +461,7 @@ class AgentLoop implements Agent {
         text = inboxText(batch?.items ?? [], results, batch?.waiting);
       }
       const given = text === undefined ? [] : [userText(text)];
-      const messages = [...this.#history, ...given];
+      const messages = [...this.#history.messages, ...given];
       this.#context = messages;
       let out;
       try {
@@ -312,19 +472,21 @@ class AgentLoop implements Agent {
           messages,
           tools,
           ...(this.#options.maxRetries === undefined ? {} : { maxRetries: this.#options.maxRetries }),
-          signal: this.#stopping.signal,
+          signal: this.#budget.callSignal(this.#stopping.signal),
         });
       } catch (error) {
         // Nothing given to the failed call is taken: the hub's items stay pending, the results go back to the inbox.
         this.#results.unshift(...results);
         if (this.#stopping.signal.aborted) return { stop: { reason: 'stopped', message: 'Stopped during a model call; what it was given comes again.' } };
+        const late = this.#budget.timeSpent() ? this.#budget.exceeded(false) : undefined;
+        if (late) return this.#endTurn(turn, steps, before, late);
         return { failed: error as Error };
       } finally {
         this.#context = undefined;
       }
       if (steps === 0) this.#budget.turns = turn;
+      this.#history.add([...given, ...out.messages], steps === 0);
       steps++;
-      this.#history.push(...given, ...out.messages);
       const tokens = this.#budget.spend(out.usage);
       if (batch) await feed.commit(batch);
       chatOnlyBefore = chatOnly(out.toolCalls, this.#isChatTool);
@@ -346,11 +508,12 @@ class AgentLoop implements Agent {
     return stop ? { stop } : {};
   }
 
-  /** Presence follows the loop; a refused update is said in the log and the loop goes on. */
+  /** Presence follows the loop; a refused update is said in the log and the loop goes on (finding the hub away, if it is). */
   async #presence(link: HubLink, state: PresenceState): Promise<void> {
     try {
       await link.api.setPresence({ state });
     } catch (error) {
+      if (hubAway(error) && state !== 'offline') this.#away ??= error;
       this.#log(`parley: agent @${link.participant.handle} could not set its presence to ${state}: ${(error as Error).message}`);
     }
   }

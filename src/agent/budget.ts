@@ -48,6 +48,21 @@ export class Budget {
     return Math.max(0, this.#deadline - now);
   }
 
+  /** Whether the time budget has run out. */
+  timeSpent(now = Date.now()): boolean {
+    return this.#limits.ms !== undefined && this.remainingMs(now) === 0;
+  }
+
+  /**
+   * The signal a model call runs under: `stop`, and the deadline with a time
+   * budget — a call still running then is aborted, so no model call (the
+   * loop's, a relevance check's, a subagent's) outlasts the budget.
+   */
+  callSignal(stop: AbortSignal): AbortSignal {
+    if (this.#deadline === Number.POSITIVE_INFINITY) return stop;
+    return AbortSignal.any([stop, AbortSignal.timeout(this.remainingMs())]);
+  }
+
   /** The limit reached, if any, with a sentence saying so. `withTurns`: between turns (in a turn, its own count is not over). */
   exceeded(withTurns: boolean): { reason: StopReason; message: string } | undefined {
     const { tokens, turns, ms } = this.#limits;

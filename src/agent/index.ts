@@ -12,7 +12,10 @@ export { parleyTools, PARLEY_TOOL_NAMES } from './parley-tools.js';
 export { SUBAGENT_TOOL_NAMES } from './subagent-tools.js';
 export { linkToHub, type HubLink } from '../middleware/hub-link.js';
 export {
+  AGENT_HUB_RETRY_FIRST_MS,
+  AGENT_HUB_RETRY_MAX_MS,
   AGENT_MAX_CONSECUTIVE_FAILURES,
+  AGENT_MAX_HISTORY_MESSAGES,
   AGENT_MAX_STEPS_PER_TURN,
   AGENT_RELEVANCE_BUDGET_TOKENS,
   AGENT_SUBAGENT_MAX_STEPS,

@@ -7,8 +7,12 @@ import { ParleyError } from '../errors/parley-error.js';
  * to a single step, so that the caller (the loop, a subagent) decides what
  * comes before the next call. The `ai` package is the user's (an optional
  * peer of Parley): it is loaded at the first call, with a clear error when
- * it is missing.
+ * it is missing. Every call says `providerOptions.parley.skip`: a model
+ * already wrapped with parleyMiddleware leaves the chat to the loop instead
+ * of reading (and taking) the same inbox itself.
  */
+export const SKIP_PARLEY_MIDDLEWARE = { parley: { skip: true } } as const;
+
 export interface StepInput {
   model: LanguageModel;
   system?: string;
@@ -48,6 +52,7 @@ export async function modelStep(input: StepInput): Promise<StepOutput> {
     messages: input.messages,
     ...(input.tools && Object.keys(input.tools).length > 0 ? { tools: input.tools } : {}),
     stopWhen: stepCountIs(1),
+    providerOptions: SKIP_PARLEY_MIDDLEWARE,
     ...(input.maxRetries === undefined ? {} : { maxRetries: input.maxRetries }),
     ...(input.maxOutputTokens === undefined ? {} : { maxOutputTokens: input.maxOutputTokens }),
     ...(input.signal ? { abortSignal: input.signal } : {}),

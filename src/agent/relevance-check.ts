@@ -2,13 +2,15 @@ import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import { AGENT_RELEVANCE_MAX_OUTPUT_TOKENS } from '../config/defaults.js';
 import { describeItem } from '../hub/hook-context-text.js';
 import type { InjectedItem } from '../hub/injection.js';
+import { flatHistory } from './flat-history.js';
 import { modelStep, userText } from './model-step.js';
 import type { SubagentResult } from './subagent-result.js';
 
 /**
  * Meerkat's relevance filter: before a turn, a forked call — the parent's
  * system prompt and history, then the new items numbered — answers which of
- * them matter to the current work. The answer is read tolerantly; one that
+ * them matter to the current work. It offers no tools, so the history's tool
+ * calls and results are given in words (flatHistory). The answer is read tolerantly; one that
  * cannot be read counts every item as relevant (nothing is dropped by a
  * misunderstanding).
  */
@@ -41,7 +43,7 @@ export async function checkRelevance(input: {
   const out = await modelStep({
     model: input.model,
     ...(input.system ? { system: input.system } : {}),
-    messages: [...input.history, userText(relevanceQuestion(input.items, input.results))],
+    messages: [...flatHistory(input.history), userText(relevanceQuestion(input.items, input.results))],
     maxOutputTokens: AGENT_RELEVANCE_MAX_OUTPUT_TOKENS,
     ...(input.maxRetries === undefined ? {} : { maxRetries: input.maxRetries }),
     ...(input.signal ? { signal: input.signal } : {}),

@@ -3,15 +3,18 @@ import { AGENT_SUBAGENT_MAX_STEPS, AGENT_SUBAGENT_SUMMARY_CHARS } from '../confi
 import { ParleyError } from '../errors/parley-error.js';
 import type { AgentEvent, SubagentInfo } from './agent-events.js';
 import { tokensOf, type Budget } from './budget.js';
+import { flatHistory } from './flat-history.js';
 import { modelStep, userText } from './model-step.js';
 import type { SubagentMode, SubagentResult, SubagentStatus } from './subagent-result.js';
 
 /**
  * Meerkat's subagents: ephemeral local workers. A spawned one starts from its
  * task alone; a forked one from a copy of the parent's history and the task.
- * Either runs beside the parent with its own tools — never Parley's hub
- * tools, nor subagent tools: peers only ever see the parent — and spends the
- * parent's token budget, stopping when it is spent. Its result lands in the
+ * The copy has the parent's tool calls and results in words (flatHistory):
+ * the fork's tools are not the parent's. Either runs beside the parent with
+ * its own tools — never Parley's hub tools, nor subagent tools: peers only
+ * ever see the parent — and spends the parent's budget, stopping when its
+ * tokens are spent or its time is up. Its result lands in the
  * parent's inbox; a cancelled one leaves nothing.
  */
 export interface SubagentDeps {
@@ -60,7 +63,7 @@ export class Subagents {
     const entry: Running = { id, mode, task, status: 'running', tokens: 0, controller, done: Promise.resolve() };
     this.#all.set(id, entry);
     this.#deps.emit({ type: 'subagent-start', id, mode, task });
-    const messages = [...(mode === 'fork' ? history : []), userText(`Your task: ${task}`)];
+    const messages = [...(mode === 'fork' ? flatHistory(history) : []), userText(`Your task: ${task}`)];
     entry.done = this.#run(entry, messages);
     return infoOf(entry);
   }
@@ -96,7 +99,7 @@ export class Subagents {
           messages,
           tools: deps.tools,
           ...(deps.maxRetries === undefined ? {} : { maxRetries: deps.maxRetries }),
-          signal: entry.controller.signal,
+          signal: deps.budget.callSignal(entry.controller.signal),
         });
         if (entry.status !== 'running') return;
         entry.tokens += tokensOf(out.usage);
@@ -107,6 +110,7 @@ export class Subagents {
       }
       this.#finish(entry, 'stopped', text || `The task took more than ${AGENT_SUBAGENT_MAX_STEPS} model calls and was stopped.`);
     } catch (error) {
+      if (deps.budget.timeSpent()) return this.#finish(entry, 'stopped', text || "The parent's time budget ran out before the task was done.");
       if (entry.status === 'running') this.#finish(entry, 'failed', (error as Error).message);
     }
   }

@@ -226,3 +226,9 @@ export const AGENT_RELEVANCE_MAX_OUTPUT_TOKENS = 256;
 export const AGENT_SUBAGENT_MAX_STEPS = 20;
 /** How much of a subagent's result its inbox item's summary keeps. */
 export const AGENT_SUBAGENT_SUMMARY_CHARS = 200;
+/** The history the loop keeps before a turn, in messages at most: older whole turns are dropped first, so a long-running loop never outgrows the model's context. */
+export const AGENT_MAX_HISTORY_MESSAGES = 200;
+/** The first pause before the loop links to a hub that went away (stopped, restarted, its token refused); each failed try doubles it. */
+export const AGENT_HUB_RETRY_FIRST_MS = 500;
+/** The longest pause between two tries to link to a hub that went away. */
+export const AGENT_HUB_RETRY_MAX_MS = 10_000;

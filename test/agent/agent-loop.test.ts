@@ -213,6 +213,25 @@ describe('the agent loop', () => {
     expect(await done).toMatchObject({ reason: 'stopped', turns: 1 });
   });
 
+  it('a hub whose longest wait is shorter than waitMs: the loop waits that long instead of failing every wait, and still wakes on a DM', async () => {
+    hub = await openAgentHub(['bot'], { config: { inbox: { maxWaitTimeoutMs: 1000, waitTimeoutMs: 500 } } });
+    const events = new EventLog();
+    const lines: string[] = [];
+    const agent = createAgent({ ...hubOptionsFor(hub), model: scriptedModel(() => ({ text: 'ok' })), waitMs: 5000, onEvent: events.push, log: (line) => lines.push(line) });
+    running = { agent, done: agent.run() };
+    const first = await events.next('waiting');
+    expect(first.timeoutMs).toBe(5000);
+    const second = await Promise.race([events.next('waiting', events.events.indexOf(first) + 1), running.done.then((r) => Promise.reject(new Error(`ended: ${r.message}`)))]);
+    expect(second.timeoutMs).toBe(1000);
+    expect(events.of('error')).toEqual([]);
+    expect(lines.some((l) => l.includes('the hub waits at most 1000 ms'))).toBe(true);
+    const mark = events.mark();
+    await hub.human.dm({ to: 'bot', text: 'still there?' });
+    await events.next('turn-end', mark);
+    agent.stop();
+    expect((await running.done).reason).toBe('stopped');
+  });
+
   it('stop() during a model call aborts it and takes nothing: the DM stays pending', async () => {
     let inCall!: () => void;
     const called = new Promise<void>((resolve) => (inCall = resolve));

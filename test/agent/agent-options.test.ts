@@ -38,11 +38,40 @@ describe('agent options', () => {
     ['tools.bad name', { tools: { 'bad name': {} } }],
     ['tools.chat_post', { tools: { chat_post: { description: 'mine', inputSchema: {}, execute: async () => 1 } } }],
     ['subagentTools.subagent_spawn', { subagentTools: { subagent_spawn: { description: 'mine', inputSchema: {} } } }],
+    // Past the hub's longest wait, every wait would be refused.
+    ['waitMs', { waitMs: 120_001 }],
+    ['maxHistoryMessages', { maxHistoryMessages: 0 }],
+    // A tool the loop cannot run by itself would leave a call without its result in the history.
+    ['tools.lookup', { tools: { lookup: { description: 'no execute', inputSchema: {} } } }],
+    ['tools.deploy', { tools: { deploy: { description: 'asks first', inputSchema: {}, execute: async () => 1, needsApproval: true } } }],
+    ['subagentTools.fetch_page', { subagentTools: { fetch_page: { description: 'no execute', inputSchema: {} } } }],
     ['colour', { colour: 'blue' }],
   ])('refuses a bad %s', async (field, patch) => {
     const error = await caught(() => createAgent({ ...base, ...patch } as never));
     expect(error).toMatchObject({ code: 'INVALID_INPUT', field });
     expect(error.message).toMatch(new RegExp(`^Invalid ${field.replace('.', '\\.')}`));
+  });
+
+  it('says what to do: a waitMs past the hub\'s maximum names that maximum; a tool without execute asks for one', async () => {
+    expect((await caught(() => createAgent({ ...base, waitMs: 120_001 }))).message).toContain('at most 120000 ms');
+    const noExecute = await caught(() => createAgent({ ...base, tools: { lookup: { description: 'x', inputSchema: {} } } } as never));
+    expect(noExecute.message).toBe('Invalid tools.lookup: the tool has no execute function; the loop runs every tool call itself, so give it execute (input) => result.');
+  });
+
+  it('spawn and fork are refused (CONFLICT) before run() and after it ended: a result would reach no one', async () => {
+    hub = await openAgentHub(['bot']);
+    const agent = createAgent({ ...hubOptionsFor(hub), model, log: false });
+    for (const start of [() => agent.spawn('early'), () => agent.fork('early')]) {
+      expect(await caught(start)).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('has not started yet; call run() first') });
+    }
+    const done = agent.run();
+    agent.stop();
+    expect((await done).reason).toBe('stopped');
+    for (const start of [() => agent.spawn('late'), () => agent.fork('late')]) {
+      expect(await caught(start)).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('has stopped; create another agent') });
+    }
+    expect(agent.subagents()).toEqual([]);
+    expect(await caught(() => agent.run())).toMatchObject({ code: 'CONFLICT' });
   });
 
   it('runAgent refuses the same way, before reaching for the hub', async () => {

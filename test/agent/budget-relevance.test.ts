@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, type Agent, type AgentResult } from '../../src/agent/index.js';
 import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
 import { CALL_TOKENS, EventLog, hubOptionsFor, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
@@ -43,6 +43,7 @@ describe('the budget', () => {
       message: `Token budget spent: ${2 * CALL_TOKENS} of ${2 * CALL_TOKENS} tokens used.`,
       turns: 1,
       usage: { inputTokens: 20, outputTokens: 10, totalTokens: 2 * CALL_TOKENS },
+      relevanceTokens: 0,
       subagents: [],
     });
     expect(events.of('step').map((e) => e.step)).toEqual([1, 2]);
@@ -64,7 +65,7 @@ describe('the budget', () => {
     const waiting = await events.next('waiting');
     expect(waiting.timeoutMs).toBeLessThanOrEqual(200);
     expect(waiting.timeoutMs).toBeGreaterThan(0);
-    expect(await done).toEqual({ reason: 'time', message: 'Time budget spent: 200 ms have passed.', turns: 0, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, subagents: [] });
+    expect(await done).toEqual({ reason: 'time', message: 'Time budget spent: 200 ms have passed.', turns: 0, usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0 }, relevanceTokens: 0, subagents: [] });
     expect(model.doGenerateCalls).toHaveLength(0);
   });
 
@@ -74,6 +75,48 @@ describe('the budget', () => {
     await events.next('waiting');
     controller.abort();
     expect(await done).toMatchObject({ reason: 'stopped', message: 'Stopped.', turns: 0 });
+  });
+
+  it('a signal aborted before run() stops it at once (no event fires for it); the listener it adds is removed once run() ends', async () => {
+    const { events, done } = await start(() => ({ text: 'never' }), { signal: AbortSignal.abort() });
+    const waited = events.next('waiting').then(() => Promise.reject(new Error('the loop waited on the hub despite its aborted signal')));
+    expect(await Promise.race([done, waited])).toMatchObject({ reason: 'stopped', turns: 0 });
+
+    const controller = new AbortController();
+    const add = vi.spyOn(controller.signal, 'addEventListener');
+    const remove = vi.spyOn(controller.signal, 'removeEventListener');
+    const second = await start(() => ({ text: 'never' }), { signal: controller.signal });
+    await second.events.next('waiting');
+    second.agent.stop();
+    await second.done;
+    const listener = add.mock.calls.find(([type]) => type === 'abort')?.[1];
+    expect(listener).toBeTypeOf('function');
+    expect(remove.mock.calls.some(([type, fn]) => type === 'abort' && fn === listener)).toBe(true);
+  });
+
+  it('the time budget aborts a model call still running at the deadline, and the loop stops with reason "time"', async () => {
+    hub = await openAgentHub(['bot']);
+    await hub.human.dm({ to: 'bot', text: 'think hard' });
+    const { model, done } = await start(
+      (call) => new Promise<Reply>((_, reject) => call.options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')))),
+      { budget: { ms: 300 } },
+    );
+    expect(await done).toMatchObject({ reason: 'time', message: 'Time budget spent: 300 ms have passed.', turns: 0 });
+    expect(model.doGenerateCalls).toHaveLength(1);
+    // Nothing the aborted call was given is taken.
+    expect((await hub.human.sentDeliveries()).map((d) => d.state)).toEqual(['pending']);
+  });
+
+  it('the time budget aborts a relevance check still running at the deadline too', async () => {
+    hub = await openAgentHub(['bot']);
+    await hub.human.dm({ to: 'bot', text: 'is this relevant?' });
+    const relevanceModel = scriptedModel(
+      (call) => new Promise<Reply>((_, reject) => call.options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')))),
+    );
+    const { model, done } = await start(() => ({ text: 'never' }), { budget: { ms: 300 }, relevance: 'always', relevanceModel });
+    expect(await done).toMatchObject({ reason: 'time', turns: 0 });
+    expect(relevanceModel.doGenerateCalls).toHaveLength(1);
+    expect(model.doGenerateCalls).toHaveLength(0);
   });
 });
 
@@ -116,8 +159,10 @@ describe('the relevance check', () => {
     await events.next('waiting', events.events.indexOf(events.of('turn-end')[0]!));
     expect((await hub.agents.bot?.actor.peek())?.items).toEqual([]);
     agent.stop();
-    // Relevance tokens count apart: the budget holds the model's call only.
-    expect((await done).usage.totalTokens).toBe(CALL_TOKENS);
+    // Relevance tokens count apart: the budget holds the model's call only; the result says what the checks spent.
+    const result = await done;
+    expect(result.usage.totalTokens).toBe(CALL_TOKENS);
+    expect(result.relevanceTokens).toBe(CALL_TOKENS);
   });
 
   it('nothing relevant: the items are taken, no turn is run', async () => {
