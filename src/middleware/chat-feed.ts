@@ -70,7 +70,7 @@ export class ChatFeed {
     try {
       await answerWithin((signal) => link.api.inject({ take: batch.items.map((item) => item.seq) }, signal), this.timeoutMs, link.api.url);
     } catch (error) {
-      if (hubClosed(error)) this.hubAway(link);
+      if (hubClosed(error) || refused(error)) this.hubAway(link);
       // Not taken: they come again with the next call (at least once, never lost).
       this.log?.(`parley: could not advance @${link.participant.handle}'s cursor to ${batch.cursor} (${(error as Error).message}); the same messages come with the next call.`);
       return;

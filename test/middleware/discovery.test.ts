@@ -175,6 +175,39 @@ describe('parleyMiddleware finds its hub and token as the CLI does', () => {
     ]);
   });
 
+  it('discovery - a token revoked during a call: its commit is refused, the chat is not lost, and the next call links with the token now kept and gets it again', async () => {
+    const hub = await openAgentHub(['bot']);
+    cleanups.push(() => hub.close());
+    const { home, cleanup } = tempHome();
+    cleanups.push(cleanup);
+    saveToken(home, 'default', 'bot', hub.agents.bot!.token);
+    const logs: string[] = [];
+    const mw = parleyMiddleware({ handle: 'bot', url: hub.url, home, log: (line) => logs.push(line) });
+    cleanups.push(() => mw.close());
+    let calls = 0;
+    const mock = new MockLanguageModelV3({
+      doGenerate: async () => {
+        // The human rotates the agent's token while its first call runs.
+        if (calls++ === 0) {
+          await hub.t.hub.revokeToken(hub.agents.bot!.token);
+          saveToken(home, 'default', 'bot', await hub.t.hub.issueToken('bot'));
+        }
+        return textAnswer('ok');
+      },
+    });
+    const model = wrapLanguageModel({ model: mock, middleware: mw });
+    const dm = await hub.human.dm({ to: 'bot', text: 'rotate me' });
+    await generateText({ model, prompt: 'go', maxRetries: 0 });
+    await generateText({ model, prompt: 'go', maxRetries: 0 });
+    expect(mock.doGenerateCalls.map((call) => shape(call.prompt).at(-1))).toEqual([
+      ['user', block(dmLine(dm, 'human', 'rotate me'))],
+      ['user', block(dmLine(dm, 'human', 'rotate me'))],
+    ]);
+    expect(logs[0]).toMatch(/^parley: could not advance @bot's cursor/);
+    expect(logs[1]).toMatch(/^parley: injected 1 chat message into the model call for @bot/);
+    expect((await hub.human.sentDeliveries()).map((d) => [d.id, d.state])).toEqual([[dm.id, 'injected']]);
+  });
+
   it('discovery - a hub that stops answering: the call goes out without chat and a log line says why; once the hub is back (on a new port) the chat comes again', async () => {
     const { home, hub } = await servedHome();
     await registerParticipant(hub.url, home, { handle: 'bot', profile: { kind: 'agent' } });
