@@ -15,7 +15,7 @@ import type { InjectedItem } from '../hub/injection.js';
 import { ChatFeed, hubClosed, refused, type ChatBatch } from '../middleware/chat-feed.js';
 import { chatOnly, chatToolMatcher } from '../middleware/chat-only-turn.js';
 import { linkToHub, type HubLink } from '../middleware/hub-link.js';
-import { DEFAULT_MAX_NEW_MESSAGES } from '../middleware/options.js';
+import { DEFAULT_MAX_NEW_MESSAGES, logLineOf } from '../middleware/options.js';
 import type { PresenceState } from '../schema/inputs.js';
 import type { AgentEvent, AgentResult, StopReason, SubagentInfo } from './agent-events.js';
 import { agentOptions, type AgentOptions } from './agent-options.js';
@@ -117,7 +117,7 @@ class AgentLoop implements Agent {
     this.#budget = new Budget(options.budget);
     this.#waitMs = options.waitMs ?? AGENT_WAIT_MS;
     this.#isChatTool = chatToolMatcher(options.chatTools);
-    this.#log = options.log === false ? () => undefined : (options.log ?? ((line) => process.stderr.write(`${line}\n`)));
+    this.#log = logLineOf(options.log) ?? (() => undefined);
     this.#subagents = new Subagents({
       handle: options.handle,
       model: options.subagentModel ?? options.model,

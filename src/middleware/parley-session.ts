@@ -4,7 +4,7 @@ import { chatToolMatcher } from './chat-only-turn.js';
 import { linkToHub, type HubLink } from './hub-link.js';
 import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
 import { answerWithin } from './hub-answer.js';
-import { DEFAULT_MAX_NEW_MESSAGES, type ParleyOptions } from './options.js';
+import { DEFAULT_MAX_NEW_MESSAGES, logLineOf, type ParleyOptions } from './options.js';
 
 /**
  * What the AI SDK middleware and the plain wrapper share: the link to the hub
@@ -42,7 +42,7 @@ export class ParleySession {
   constructor(options: ParleyOptions) {
     this.#options = options;
     this.isChatTool = chatToolMatcher(options.chatTools);
-    this.#log = options.log === false ? undefined : (options.log ?? ((line) => process.stderr.write(`${line}\n`)));
+    this.#log = logLineOf(options.log);
     this.#timeoutMs = options.hubTimeoutMs ?? DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS;
     this.#feed = new ChatFeed(() => this.link(), options.maxNewMessages ?? DEFAULT_MAX_NEW_MESSAGES, this.#log, (link) => this.#forget(link), this.#timeoutMs);
   }
