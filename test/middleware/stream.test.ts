@@ -95,11 +95,19 @@ describe('parleyMiddleware with streamText', () => {
 
   it('cursor advanced only after success - a stream its consumer aborts takes nothing; the next call gets the same DM', async () => {
     let calls = 0;
-    const { hub, logs, mock, model } = await setup(async () => {
+    const { hub, logs, mock, model } = await setup(async (options) => {
       calls += 1;
       if (calls > 1) return streamOf(textParts('again'));
-      // The first answer starts and then never ends on its own: only the consumer's abort ends it.
-      return { stream: new ReadableStream({ start: (c) => void textParts('slow', []).forEach((part) => c.enqueue(part)) }) };
+      // The first answer starts and then never ends on its own: only the consumer's abort ends it, as a provider's
+      // fetch-based stream ends, with the call's abort signal.
+      return {
+        stream: new ReadableStream({
+          start: (c) => {
+            for (const part of textParts('slow', [])) c.enqueue(part);
+            options.abortSignal?.addEventListener('abort', () => c.error(options.abortSignal?.reason), { once: true });
+          },
+        }),
+      };
     });
     const dm = await hub.human.dm({ to: 'bot', text: 'still here' });
     const abort = new AbortController();
