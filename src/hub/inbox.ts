@@ -226,13 +226,41 @@ export function takeShown(ctx: HubContext, seat: Seat, seqs: readonly number[]):
     if (!placement || !thread.members.has(me) || ctx.store.deliveries.cursor(me, thread.id) >= seq) continue;
     normal.push({ thread, seq, item: itemOf(ctx, thread, event, me, placement, undefined) });
   }
+  // Each thread's cursor moves past what was shown there, and past what is not the cursor's (its own events,
+  // targeted items, what is not for it) — but never past an item that was not shown.
+  const shown = new Set([...targeted, ...normal].map(({ seq }) => seq));
+  const threads = new Map<string, { thread: ThreadRecord; last: number }>();
+  for (const seq of shown) {
+    const thread = ctx.state.threads.get(ctx.store.events.bySeq(seq)!.thread_id)!;
+    if (thread.members.has(me)) threads.set(thread.id, { thread, last: Math.max(seq, threads.get(thread.id)?.last ?? 0) });
+  }
+  const advances: Array<[string, number]> = [];
+  for (const { thread, last } of threads.values()) {
+    const cursor = ctx.store.deliveries.cursor(me, thread.id);
+    const upto = passable(ctx, thread, me, cursor, last, (row) => shown.has(row.seq) || placementOf(thread, rowToEvent(row), me, undefined, chatOpen, wakeOn) === undefined);
+    if (upto > cursor) advances.push([thread.id, upto]);
+  }
   const now = ctx.now();
   const { value: injected } = writeNow(ctx, () => {
     const taken = targeted.filter(({ seq }) => ctx.store.deliveries.markInjected(me, seq, now)).map(({ item }) => item);
-    for (const { thread, seq } of normal) ctx.store.deliveries.advance(me, thread.id, seq);
+    for (const [threadId, seq] of advances) ctx.store.deliveries.advance(me, threadId, seq);
     return taken;
   });
   return [...injected, ...normal.map(({ item }) => item)];
+}
+
+/** How far a cursor at `cursor` may move, up to `last`: over the caller's own events, targeted items and rows `pass` allows. */
+function passable(ctx: HubContext, thread: ThreadRecord, me: string, cursor: number, last: number, pass: (row: EventRow) => boolean): number {
+  let upto = cursor;
+  for (;;) {
+    const rows = ctx.store.events.readAfter(thread.id, upto, 64);
+    for (const row of rows) {
+      if (row.seq > last) return upto;
+      if (row.from_id !== me && !ctx.store.deliveries.isTargeted(me, row.seq) && !pass(row)) return upto;
+      upto = row.seq;
+    }
+    if (rows.length < 64) return upto;
+  }
 }
 
 function withPeer(ctx: HubContext, thread: ThreadRecord, me: string): { with?: string } {

@@ -158,6 +158,18 @@ describe('delivery states', () => {
     expect((await bob.inject({ peek: true })).items.map((i) => i.id)).toEqual([later.id]);
   });
 
+  it('delivery states - taking a DM moves the DM thread\'s cursor past it, as a consuming read does, so later reads do not walk the thread\'s history again', async () => {
+    const { alice, bob } = await trio();
+    const dm = await alice.dm({ to: 'bob', text: 'first' });
+    const seen = await bob.inject({ peek: true });
+    await bob.inject({ take: seen.items.map((i) => i.seq) });
+    expect((await bob.readNew({ thread: '@alice' })).events.map((e) => e.id)).toEqual([]);
+    // What was not shown stays behind the cursor: a DM that arrives later is still new.
+    const later = await alice.dm({ to: 'bob', text: 'second' });
+    expect((await bob.readNew({ thread: '@alice' })).events.map((e) => e.id)).toEqual([later.id]);
+    expect(dm.id).not.toBe(later.id);
+  });
+
   it('delivery states - an injection peeked but never taken (the model call failed) leaves every item for the next one', async () => {
     const { alice, bob } = await trio();
     const dm = await alice.dm({ to: 'bob', text: 'do not lose me' });
