@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { claude } from '../test/fixtures/client-events.js';
 import { tempDir } from './core.js';
 import { HUB_NODE_FLAGS, PARLEY_BIN, hubUrl } from './hub-process.js';
 
@@ -21,19 +22,8 @@ export interface StartupResult {
   ratio: { version: number; say: number; hook: number };
 }
 
-/** What Claude Code passes a PostToolUse hook on stdin (its hooks reference, "PostToolUse input"). */
-const POST_TOOL_USE = JSON.stringify({
-  session_id: 'bench-session',
-  transcript_path: '/tmp/bench/transcript.jsonl',
-  cwd: '/tmp/bench',
-  permission_mode: 'default',
-  hook_event_name: 'PostToolUse',
-  tool_name: 'Write',
-  tool_input: { file_path: '/tmp/bench/a.txt', content: 'hi' },
-  tool_response: { filePath: '/tmp/bench/a.txt', success: true },
-  tool_use_id: 'toolu_01',
-  duration_ms: 12,
-});
+/** What Claude Code passes a PostToolUse hook on stdin: the one copy the hook tests use too. */
+const POST_TOOL_USE = JSON.stringify(claude.postToolUse('bench-session'));
 
 function median(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
