@@ -46,6 +46,23 @@ async function chatOffHub(): Promise<Closed> {
   return { hub, handle: 'coder', token: hub.agents.coder!.token, requestId: request.id };
 }
 
+/** withParley around a stub LLM call that records each request it is sent and answers text. */
+function recordingCall(hub: AgentHub, handle: string, token: string) {
+  const sent: unknown[] = [];
+  const call = withParley(
+    async (request: unknown) => {
+      sent.push(request);
+      return { content: [{ type: 'text', text: 'ok' }] };
+    },
+    { handle, url: hub.url, token, log: false },
+  );
+  cleanups.push(() => call.close());
+  return { sent, call };
+}
+
+/** An OpenAI-shaped tool definition. */
+const fn = (name: string) => ({ type: 'function', function: { name, parameters: {} } });
+
 const cases: Array<[string, () => Promise<Closed>]> = [
   ['an architect (its role in mcp.excludedKinds)', () => architectHub(['architect'], { kind: 'agent', roles: ['architect'] })],
   ['an excluded kind (agent in mcp.excludedKinds)', () => architectHub(['agent'], { kind: 'agent' })],
@@ -102,16 +119,7 @@ describe('exclusion', () => {
 
     it(`Maestro AC8 architect exclusion - for ${name}, withParley takes the chat tools out of an OpenAI- or Anthropic-shaped request, and nothing else`, async () => {
       const { hub, handle, token } = await open();
-      const sent: unknown[] = [];
-      const call = withParley(
-        async (request: unknown) => {
-          sent.push(request);
-          return { content: [{ type: 'text', text: 'ok' }] };
-        },
-        { handle, url: hub.url, token, log: false },
-      );
-      cleanups.push(() => call.close());
-      const fn = (name: string) => ({ type: 'function', function: { name, parameters: {} } });
+      const { sent, call } = recordingCall(hub, handle, token);
       const openaiRequest = { model: 'gpt', messages: [{ role: 'user', content: 'go' }], tools: [fn('chat_post'), fn('read_file'), fn('mcp__parley__chat_dm')] };
       const anthropicRequest = { model: 'claude', system: 'S', messages: [{ role: 'user', content: 'go' }], tools: [{ name: 'read_file', input_schema: {} }, { name: 'chat_post', input_schema: {} }] };
 
@@ -139,16 +147,7 @@ describe('exclusion', () => {
       await generateText({ model, prompt: 'go', tools, toolChoice: { type: 'tool', toolName: 'read_file' }, maxRetries: 0 });
       expect(mock.doGenerateCalls.map((c) => [c.tools?.map((t) => t.name), c.toolChoice])).toEqual([[['read_file'], { type: 'tool', toolName: 'read_file' }]]);
 
-      const sent: unknown[] = [];
-      const call = withParley(
-        async (request: unknown) => {
-          sent.push(request);
-          return { content: [{ type: 'text', text: 'ok' }] };
-        },
-        { handle, url: hub.url, token, log: false },
-      );
-      cleanups.push(() => call.close());
-      const fn = (name: string) => ({ type: 'function', function: { name, parameters: {} } });
+      const { sent, call } = recordingCall(hub, handle, token);
       const forced = await call({ model: 'gpt', messages: [{ role: 'user', content: 'go' }], tools: [fn('chat_post'), fn('read_file')], tool_choice: { type: 'function', function: { name: 'chat_post' } } }).catch((error: unknown) => error);
       expect(forced).toMatchObject({ code: 'INVALID_INPUT', field: 'tool_choice' });
       await call({ model: 'claude', system: 'S', messages: [{ role: 'user', content: 'go' }], tools: [{ name: 'chat_post' }, { name: 'read_file' }], tool_choice: { type: 'tool', name: 'read_file' } });
