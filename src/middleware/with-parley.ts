@@ -83,9 +83,9 @@ export function injectIntoMessages<Req>(request: Req, addition: ParleyAddition):
   const body = request as { messages?: unknown; system?: unknown; tools?: unknown; model?: unknown; tool_choice?: unknown };
   const { withoutTools } = addition;
   if (withoutTools && body !== null && typeof body === 'object' && Array.isArray(body.tools)) {
-    const forced = forcedTool(body.tool_choice);
+    const forced = toolName(body.tool_choice);
     if (withoutTools(forced)) throw forcedChatTool('tool_choice', forced, addition.handle ?? 'this participant');
-    return { ...body, tools: (body.tools as Tool[]).filter((t) => !withoutTools(toolName(t))) } as Req;
+    return { ...body, tools: (body.tools as unknown[]).filter((t) => !withoutTools(toolName(t))) } as Req;
   }
   if (addition.system === undefined && addition.chat === undefined) return request;
   if (body === null || typeof body !== 'object' || !Array.isArray(body.messages)) {
@@ -148,24 +148,20 @@ function messagesOf(request: unknown): unknown[] | undefined {
   return Array.isArray(messages) ? messages : undefined;
 }
 
-/** The tool a tool_choice forces: OpenAI's `{ type: 'function', function: { name } }`, Anthropic's `{ type: 'tool', name }`. */
-function forcedTool(choice: unknown): string {
-  if (choice === null || typeof choice !== 'object') return '';
-  const c = choice as { name?: unknown; function?: { name?: unknown } };
-  const name = c.function?.name ?? c.name;
-  return typeof name === 'string' ? name : '';
-}
-
 /** A request for one of Anthropic's models (`claude-…`), which wants its system prompt top-level. */
 function anthropicModel(body: { model?: unknown }): boolean {
   return typeof body.model === 'string' && /^claude/i.test(body.model);
 }
 
-type Tool = { name?: unknown; function?: { name?: unknown } } | null;
-
-/** A request tool's name: OpenAI's `{ type: 'function', function: { name } }`, Anthropic's and most others' `{ name }`. */
-function toolName(tool: Tool): string {
-  const name = tool?.function?.name ?? tool?.name;
+/**
+ * The tool a request's tool or tool_choice names: OpenAI's `{ type: 'function',
+ * function: { name } }`, Anthropic's and most others' `{ name }` (a tool_choice
+ * such as "auto" names none).
+ */
+function toolName(value: unknown): string {
+  if (value === null || typeof value !== 'object') return '';
+  const tool = value as { name?: unknown; function?: { name?: unknown } };
+  const name = tool.function?.name ?? tool.name;
   return typeof name === 'string' ? name : '';
 }
 
