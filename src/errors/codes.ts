@@ -32,6 +32,20 @@ export const ERROR_CODES = {
   HUB_CLOSED: { http: 503, jsonRpc: JSON_RPC_INTERNAL_ERROR },
   /** The disk under the home is full, read-only or not the hub user's: the machine's problem, not a bug. */
   STORAGE_UNAVAILABLE: { http: 503, jsonRpc: JSON_RPC_INTERNAL_ERROR },
+  /** The caller's permission role (`access`) is below what the operation needs. */
+  FORBIDDEN_ROLE: { http: 403, jsonRpc: JSON_RPC_HUB_REFUSED },
+  /** A roster is in force and the caller's key is not a member of it. */
+  NOT_IN_ROSTER: { http: 403, jsonRpc: JSON_RPC_HUB_REFUSED },
+  /** A signature does not verify against the key it names (a signed field was changed, or the wrong key). */
+  BAD_SIGNATURE: { http: 422, jsonRpc: JSON_RPC_HUB_REFUSED },
+  /** A roster or policy document is malformed, unsigned, or signed by someone without the right to. */
+  ROSTER_INVALID: { http: 422, jsonRpc: JSON_RPC_HUB_REFUSED },
+  /** A roster whose version is not newer than the one in force (rollback protection). */
+  ROSTER_ROLLBACK: { http: 409, jsonRpc: JSON_RPC_HUB_REFUSED },
+  /** An envelope past `ts + ttl_secs`, dated in the future beyond the clock skew, or already seen. */
+  ENVELOPE_REJECTED: { http: 422, jsonRpc: JSON_RPC_HUB_REFUSED },
+  /** A key file that is missing, unreadable, or readable by others than its owner. */
+  KEY_FILE: { http: 500, jsonRpc: JSON_RPC_INTERNAL_ERROR },
   INTERNAL: { http: 500, jsonRpc: JSON_RPC_INTERNAL_ERROR },
 } as const satisfies Record<string, { http: number; jsonRpc: number }>;
 
