@@ -232,3 +232,28 @@ export const AGENT_MAX_HISTORY_MESSAGES = 200;
 export const AGENT_HUB_RETRY_FIRST_MS = 500;
 /** The longest pause between two tries to link to a hub that went away. */
 export const AGENT_HUB_RETRY_MAX_MS = 10_000;
+// Trust: keys, signatures, the roster and permission roles (config keys trust.*).
+/** Without a roster (local mode), the permission role (`access`) each kind of participant gets unless trust.access or "parley roster set-role" says otherwise. */
+export const DEFAULT_TRUST_LOCAL_ACCESS_HUMAN = 'admin';
+export const DEFAULT_TRUST_LOCAL_ACCESS_AGENT = 'operator';
+/** No roster file unless one is configured (trust.rosterPath, PARLEY_ROSTER or --roster): the hub runs in local mode. */
+export const DEFAULT_TRUST_ROSTER_PATH = '';
+/** How long an envelope stays valid after its timestamp (Meerkat's ttl_secs). */
+export const DEFAULT_TRUST_TTL_SECS = 300;
+/** How far an envelope's clock may be from ours, either way, before it counts as expired or from the future. */
+export const DEFAULT_TRUST_CLOCK_SKEW_SECS = 30;
+/** Envelope ids remembered against replay at most; past it new envelopes are refused rather than old ids forgotten early. */
+export const DEFAULT_TRUST_REPLAY_MAX_IDS = 100_000;
+/** The largest signed envelope or document accepted for decoding, in bytes. */
+export const DEFAULT_TRUST_MAX_ENVELOPE_BYTES = 256 * 1024;
+// Retention (config keys retention.*; a channel's access policy may set its own hours and messages).
+/** Events older than this are pruned from a channel (Meerkat's default). */
+export const DEFAULT_RETENTION_HOURS = 72;
+/** A channel keeps at most this many newest events (Meerkat's default). */
+export const DEFAULT_RETENTION_MESSAGES = 10_000;
+/** How long an archive member keeps history (the roster marks it archive). */
+export const DEFAULT_RETENTION_ARCHIVE_HOURS = 720;
+/** How often the pruner looks for events past retention. */
+export const DEFAULT_RETENTION_INTERVAL_MS = 60_000;
+/** How long one pruning step may hold the writer, so posts are never held up behind retention. */
+export const DEFAULT_RETENTION_CHUNK_BUDGET_MS = 4;

@@ -24,6 +24,7 @@ export interface LoadConfigOptions {
 const ENV_ALIASES: Record<string, string> = {
   PARLEY_PORT: 'server.port',
   PARLEY_HOST: 'server.host',
+  PARLEY_ROSTER: 'trust.rosterPath',
 };
 
 export { resolveHome } from './home.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import * as D from './defaults.js';
 import { WakeOnSchema } from '../schema/participant.js';
+import { AccessSchema } from '../schema/access.js';
 import { ChannelNameSchema, HandleSchema, SessionNameSchema } from '../schema/names.js';
 
 /**
@@ -161,6 +162,34 @@ export const InstallConfigSchema = z.strictObject({
   mcpStartupTimeoutSeconds: z.number().int().min(1).max(3600).default(D.INSTALL_MCP_STARTUP_TIMEOUT_SECONDS),
 });
 
+/** Keys, signatures, the roster and permission roles (see src/trust). */
+export const TrustConfigSchema = z.strictObject({
+  /** The signed roster file; empty for none (local mode). Also PARLEY_ROSTER and --roster, the later winning. */
+  rosterPath: z.string().default(D.DEFAULT_TRUST_ROSTER_PATH),
+  /** Local mode: the permission role of each participant kind. */
+  localAccess: z
+    .strictObject({
+      human: AccessSchema.default(D.DEFAULT_TRUST_LOCAL_ACCESS_HUMAN),
+      agent: AccessSchema.default(D.DEFAULT_TRUST_LOCAL_ACCESS_AGENT),
+    })
+    .prefault({}),
+  /** Local mode: the permission role of named participants, by handle (overrides localAccess). */
+  access: z.record(HandleSchema, AccessSchema).default({}),
+  ttlSecs: z.number().int().min(1).max(30 * 86_400).default(D.DEFAULT_TRUST_TTL_SECS),
+  clockSkewSecs: z.number().int().min(0).max(86_400).default(D.DEFAULT_TRUST_CLOCK_SKEW_SECS),
+  replayMaxIds: z.number().int().min(16).max(10_000_000).default(D.DEFAULT_TRUST_REPLAY_MAX_IDS),
+  maxEnvelopeBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(D.DEFAULT_TRUST_MAX_ENVELOPE_BYTES),
+});
+
+/** How long channels keep their events (a channel's access policy may set its own hours and messages). */
+export const RetentionConfigSchema = z.strictObject({
+  hours: z.number().min(0.001).max(24 * 365 * 100).default(D.DEFAULT_RETENTION_HOURS),
+  messages: z.number().int().min(1).max(1_000_000_000).default(D.DEFAULT_RETENTION_MESSAGES),
+  archiveHours: z.number().min(0.001).max(24 * 365 * 100).default(D.DEFAULT_RETENTION_ARCHIVE_HOURS),
+  intervalMs: z.number().int().min(10).max(86_400_000).default(D.DEFAULT_RETENTION_INTERVAL_MS),
+  chunkBudgetMs: z.number().min(0.1).max(1000).default(D.DEFAULT_RETENTION_CHUNK_BUDGET_MS),
+});
+
 export const ConfigSchema = z
   .strictObject({
     server: ServerConfigSchema.prefault({}),
@@ -176,6 +205,8 @@ export const ConfigSchema = z
     mcp: McpConfigSchema.prefault({}),
     coordinator: CoordinatorConfigSchema.prefault({}),
     install: InstallConfigSchema.prefault({}),
+    trust: TrustConfigSchema.prefault({}),
+    retention: RetentionConfigSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     if (config.inbox.waitTimeoutMs > config.inbox.maxWaitTimeoutMs) {

@@ -145,6 +145,22 @@ describe('config loading', () => {
         stopTimeoutMarginSeconds: D.INSTALL_STOP_TIMEOUT_MARGIN_SECONDS,
         mcpStartupTimeoutSeconds: D.INSTALL_MCP_STARTUP_TIMEOUT_SECONDS,
       },
+      trust: {
+        rosterPath: D.DEFAULT_TRUST_ROSTER_PATH,
+        localAccess: { human: D.DEFAULT_TRUST_LOCAL_ACCESS_HUMAN, agent: D.DEFAULT_TRUST_LOCAL_ACCESS_AGENT },
+        access: {},
+        ttlSecs: D.DEFAULT_TRUST_TTL_SECS,
+        clockSkewSecs: D.DEFAULT_TRUST_CLOCK_SKEW_SECS,
+        replayMaxIds: D.DEFAULT_TRUST_REPLAY_MAX_IDS,
+        maxEnvelopeBytes: D.DEFAULT_TRUST_MAX_ENVELOPE_BYTES,
+      },
+      retention: {
+        hours: D.DEFAULT_RETENTION_HOURS,
+        messages: D.DEFAULT_RETENTION_MESSAGES,
+        archiveHours: D.DEFAULT_RETENTION_ARCHIVE_HOURS,
+        intervalMs: D.DEFAULT_RETENTION_INTERVAL_MS,
+        chunkBudgetMs: D.DEFAULT_RETENTION_CHUNK_BUDGET_MS,
+      },
     });
     expect(defaultConfig()).toEqual(config);
   });
@@ -247,13 +263,16 @@ describe('config loading', () => {
       const current = valueAt(defaults, key);
       // A valid value different from the default where one is easy to name.
       const next =
-        type === 'boolean' ? !current : type === 'number' ? (current as number) + 1 : key === 'store.synchronous' ? 'normal' : key === 'agents.wakeOn' ? 'addressed' : key === 'chat.defaultChannel' ? 'lobby' : 'set-by-env';
+        type === 'boolean' ? !current : type === 'number' ? (current as number) + 1 : key === 'store.synchronous' ? 'normal' : key === 'agents.wakeOn' ? 'addressed' : key === 'chat.defaultChannel' ? 'lobby' : key.startsWith('trust.localAccess.') ? 'member' : 'set-by-env';
       // Lists are comma-separated in the environment.
       const [raw, expected] = type === 'list' ? ['meeting, requests', ['meeting', 'requests']] : [String(next), next];
       const config = load({ home: dir, env: { [env]: raw } });
       expect(valueAt(config, key), `${env} should set ${key}`).toEqual(expected);
     }
     expect(load({ home: dir, env: { PARLEY_MCP_ROOMS: 'all' } }).mcp.rooms).toBe('all');
+    // The roster's path has the short alias the CLI documents.
+    expect(load({ home: dir, env: { PARLEY_ROSTER: '/r.json' } }).trust.rosterPath).toBe('/r.json');
+    expect(configError(() => load({ home: dir, env: { PARLEY_TRUST_LOCAL_ACCESS_AGENT: 'boss' } })).field).toBe('trust.localAccess.agent');
     expect(configError(() => load({ home: dir, env: { PARLEY_MCP_ROOMS: 'chat,Bad Room' } })).field).toBe('mcp.rooms.1');
   });
 
