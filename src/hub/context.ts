@@ -11,6 +11,7 @@ import type { StopContinuations } from './stop-continuations.js';
 import type { HubState } from './state.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { ReadGate } from './read-gate.js';
+import type { KeyRing } from '../trust/key-ring.js';
 import type { TokenRegistry } from './tokens.js';
 
 /** Everything an operation of the hub needs, passed explicitly (no module state). */
@@ -32,5 +33,7 @@ export interface HubContext {
   /** Heavy reads take turns per participant. */
   reads: ReadGate;
   now: () => number;
+  /** The hub's key and the custodial keys of participants registered here (files under the home). */
+  keys: KeyRing;
   newId: () => string;
 }

@@ -2,7 +2,6 @@ import { ProfileSchema, type Profile, type ProfileInput } from '../schema/partic
 import { stripUndefined } from '../util/objects.js';
 import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import { generateIdentity } from './identity.js';
 import type { ParticipantRecord, SessionRecord } from './state.js';
 import { createThread, ensureSubscribed } from './threads.js';
 import type { Transaction } from './writer.js';
@@ -34,15 +33,16 @@ export function ensureParticipant(ctx: HubContext, handle: string, profileInput:
     return existing;
   }
   const profile: Profile = ProfileSchema.parse(stripUndefined(profileInput ?? {}));
-  const keys = generateIdentity();
+  // The private key goes to its own file under the home (custodial), never into the store. A batch
+  // that fails after this leaves an unused key file behind, which is harmless: nothing names it.
+  const keys = ctx.keys.createParticipant();
   const createdAt = ctx.now();
   ctx.store.directory.insertParticipant({
     id: keys.id,
     handle,
     kind: profile.kind,
     profile: JSON.stringify(profile),
-    public_key: keys.publicKey,
-    secret_key: keys.secretKey,
+    public_key: keys.raw,
     created_at: createdAt,
   });
   const record: ParticipantRecord = {
@@ -50,7 +50,7 @@ export function ensureParticipant(ctx: HubContext, handle: string, profileInput:
     handle,
     kind: profile.kind,
     profile,
-    publicKey: keys.publicKey.toString('base64'),
+    publicKey: keys.raw.toString('base64'),
     createdAt: new Date(createdAt).toISOString(),
   };
   ctx.state.addParticipant(record);

@@ -13,6 +13,7 @@ import { SearchIndex, type SearchDoc, type SearchSource } from '../search/search
 import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
 import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
+import { KeyRing } from '../trust/key-ring.js';
 import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
 import { createStderrLogger, type Logger } from '../util/logger.js';
@@ -353,6 +354,9 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     });
     const state = new HubState(store);
     stateRef.current = state;
+    // The hub's own key is made (or read) at start: a key file others can read stops the hub here, saying so.
+    const keys = new KeyRing(home);
+    keys.hub();
     const redactorOptions = {
       scannerEnabled: config.chat.scanner.enabled,
       scannerTimeoutMs: config.chat.scanner.timeoutMs,
@@ -385,6 +389,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       rateLimiter: new RateLimiter({ burst: config.chat.limits.writeBurst, perMinute: config.chat.limits.writesPerMinute }, now),
       reads: new ReadGate(config.chat.limits.concurrentReads),
       now,
+      keys,
       newId: ulidFactory(now),
     };
     // Said once the hub is up: a home the hub cannot use at all fails above with the reason instead.

@@ -13,7 +13,6 @@ export interface ParticipantRow {
   kind: 'agent' | 'human';
   profile: string;
   public_key: Buffer;
-  secret_key: Buffer;
   created_at: number;
 }
 
@@ -30,8 +29,8 @@ export class DirectoryStore {
     this.insertSessionStmt = db.prepare('INSERT INTO sessions (id, name, created_at) VALUES (?, ?, ?)');
     this.allSessionsStmt = db.prepare('SELECT * FROM sessions ORDER BY created_at');
     this.insertParticipantStmt = db.prepare(
-      `INSERT INTO participants (id, handle, kind, profile, public_key, secret_key, created_at)
-       VALUES (@id, @handle, @kind, @profile, @public_key, @secret_key, @created_at)`,
+      `INSERT INTO participants (id, handle, kind, profile, public_key, created_at)
+       VALUES (@id, @handle, @kind, @profile, @public_key, @created_at)`,
     );
     this.updateProfileStmt = db.prepare('UPDATE participants SET kind = ?, profile = ? WHERE id = ?');
     this.allParticipantsStmt = db.prepare('SELECT * FROM participants ORDER BY created_at');

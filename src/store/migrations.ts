@@ -1,5 +1,8 @@
+import crypto from 'node:crypto';
+import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { ParleyError } from '../errors/parley-error.js';
+import { participantKeyPathOf, rawPublicKeyOf, writeKeyFile } from '../trust/key-files.js';
 
 /**
  * Versioned schema migrations. The store's version lives in `PRAGMA
@@ -9,7 +12,15 @@ import { ParleyError } from '../errors/parley-error.js';
 export interface Migration {
   version: number;
   name: string;
-  up: string;
+  /** SQL, or a step that needs more than SQL (files under the home). */
+  up: string | ((db: Database.Database, env: MigrationEnv) => void);
+  /** Rewrites the file afterwards (VACUUM), so nothing the migration removed stays in free pages. */
+  vacuumAfter?: boolean;
+}
+
+/** What a migration may need besides the database: the home the store lives in. */
+export interface MigrationEnv {
+  home: string;
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -171,6 +182,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX events_by_sender ON events(from_id, session_id, seq);
     `,
   },
+  {
+    version: 4,
+    name: 'private keys out of the store',
+    // Each participant's private key moves to its own file under the home's keys/ (0600), and the
+    // column goes: a store, a backup of it or an export never holds a private key. Writing a file
+    // that already holds the same key is a no-op, so a migration cut short runs again safely.
+    up: (db, env) => {
+      const rows = db.prepare('SELECT id, public_key, secret_key FROM participants').all() as Array<{ id: string; public_key: Buffer; secret_key: Buffer }>;
+      for (const row of rows) {
+        const privateKey = crypto.createPrivateKey({ key: row.secret_key, format: 'der', type: 'pkcs8' });
+        if (!rawPublicKeyOf(privateKey).equals(row.public_key)) {
+          throw new ParleyError('STORE_VERSION', `Participant ${row.id}'s stored private key does not match its public key; the store is damaged. Restore it from a backup.`);
+        }
+        writeKeyFile(participantKeyPathOf(env.home, row.id), privateKey);
+      }
+      db.exec('ALTER TABLE participants DROP COLUMN secret_key');
+    },
+    // Dropping the column frees the pages that held the keys; the rewrite leaves none of their bytes.
+    vacuumAfter: true,
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
@@ -192,7 +223,7 @@ export function assertKnownVersion(db: Database.Database, migrations: readonly M
 }
 
 /** Brings the store to the latest version; refuses a store written by a newer Parley. */
-export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): { from: number; to: number } {
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS, env: MigrationEnv = { home: homeOf(db) }): { from: number; to: number } {
   const from = currentVersion(db);
   const latest = migrations[migrations.length - 1]?.version ?? 0;
   if (from > latest) {
@@ -201,12 +232,34 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
       `The store is at schema version ${from}, newer than this Parley understands (${latest}). Upgrade Parley or use another home.`,
     );
   }
+  let vacuum = false;
   for (const migration of migrations) {
     if (migration.version <= from) continue;
     db.transaction(() => {
-      db.exec(migration.up);
+      if (typeof migration.up === 'string') db.exec(migration.up);
+      else migration.up(db, env);
       db.pragma(`user_version = ${migration.version}`);
     })();
+    vacuum ||= migration.vacuumAfter === true;
   }
+  if (vacuum) rewriteFile(db);
   return { from, to: currentVersion(db) };
+}
+
+/** The directory of the database file: the home (an in-memory database has none). */
+function homeOf(db: Database.Database): string {
+  return db.name === ':memory:' || db.name === '' ? process.cwd() : path.dirname(path.resolve(db.name));
+}
+
+/**
+ * Rebuilds the database file so no freed page keeps old bytes, and empties the
+ * write-ahead log on both sides of it (its earlier frames may hold them too).
+ * Incremental auto-vacuum is switched on here, since only a rebuild can.
+ */
+function rewriteFile(db: Database.Database): void {
+  const wal = db.pragma('journal_mode', { simple: true }) === 'wal';
+  if (wal) db.pragma('wal_checkpoint(TRUNCATE)');
+  db.pragma('auto_vacuum = INCREMENTAL');
+  db.exec('VACUUM');
+  if (wal) db.pragma('wal_checkpoint(TRUNCATE)');
 }

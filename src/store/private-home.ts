@@ -10,6 +10,7 @@ import {
   SEARCH_FILENAME,
   STORE_FILENAME,
 } from '../config/defaults.js';
+import { KEYS_DIRNAME } from '../trust/key-files.js';
 
 /**
  * The home holds the hub password (config), tokens and every message, so it
@@ -31,6 +32,8 @@ export const HOME_FILES: readonly string[] = [
   CREDENTIALS_FILENAME,
   CONFIG_FILENAME,
   HUB_LOG_FILENAME,
+  // A directory: its key files are made 0600 and checked on every read (src/trust/key-files.ts).
+  KEYS_DIRNAME,
 ];
 
 /**

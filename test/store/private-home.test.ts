@@ -20,10 +20,13 @@ function scratch(): string {
 
 const modeOf = (file: string): string => (fs.statSync(file).mode & 0o777).toString(8);
 
-/** The mode of the home and of every file in it, by name. */
+/** The mode of the home and of every file and directory in it (keys/ holds some), by relative name. */
 function modes(home: string): Record<string, string> {
   const found: Record<string, string> = { '.': modeOf(home) };
-  for (const name of fs.readdirSync(home)) found[name] = modeOf(path.join(home, name));
+  for (const entry of fs.readdirSync(home, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    found[path.relative(home, file)] = modeOf(file);
+  }
   return found;
 }
 
@@ -31,19 +34,21 @@ function expectPrivate(home: string, mustHold: string[]): void {
   const found = modes(home);
   for (const name of mustHold) expect(found, `${name} should exist`).toHaveProperty(name);
   expect(found['.'], 'the home').toBe('700');
-  for (const [name, mode] of Object.entries(found)) if (name !== '.') expect(mode, name).toBe('600');
+  for (const [name, mode] of Object.entries(found)) {
+    if (name !== '.') expect(mode, name).toBe(fs.statSync(path.join(home, name)).isDirectory() ? '700' : '600');
+  }
 }
 
-/** A home as an earlier Parley left it, readable by everyone. */
+/** A home as an earlier Parley left it, readable by everyone (it had no keys/ yet). */
 function looseHome(home: string): void {
   fs.mkdirSync(home, { recursive: true });
   fs.chmodSync(home, 0o755);
-  for (const name of fs.readdirSync(home)) fs.chmodSync(path.join(home, name), 0o644);
+  for (const name of fs.readdirSync(home)) if (name !== 'keys') fs.chmodSync(path.join(home, name), 0o644);
   fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ webui: { password: 'not-for-others' } }), { mode: 0o644 });
   fs.chmodSync(path.join(home, 'config.json'), 0o644);
 }
 
-const STORE_FILES = ['parley.db', 'parley.db-wal', 'parley.db-shm', 'search.db', 'search.db-wal', 'search.db-shm', 'hub.lock', 'hub.lock.json'];
+const STORE_FILES = ['parley.db', 'parley.db-wal', 'parley.db-shm', 'search.db', 'search.db-wal', 'search.db-shm', 'hub.lock', 'hub.lock.json', 'keys/hub.key'];
 
 describe('private home', () => {
   it('private home - openHub creates the home 0700 and every file in it 0600 (store, WAL, search index, lock), and tightens a loose existing home', async () => {
