@@ -195,6 +195,12 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
           to_id: 'all',
           content: text,
           meta: null,
+          // Unsigned: reads never look at signatures, and signing a million rows would dwarf the fixture's build.
+          sig: null,
+          ttl_secs: null,
+          sender_seq: null,
+          sender_epoch: null,
+          roster_version: null,
         },
       );
     }

@@ -12,6 +12,7 @@ import type { HubState } from './state.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { ReadGate } from './read-gate.js';
 import type { KeyRing } from '../trust/key-ring.js';
+import type { EventSealer } from './event-sealer.js';
 import type { TokenRegistry } from './tokens.js';
 
 /** Everything an operation of the hub needs, passed explicitly (no module state). */
@@ -35,5 +36,7 @@ export interface HubContext {
   now: () => number;
   /** The hub's key and the custodial keys of participants registered here (files under the home). */
   keys: KeyRing;
+  /** Signs each event as the writer appends it. */
+  sealer: EventSealer;
   newId: () => string;
 }

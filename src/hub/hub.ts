@@ -14,6 +14,7 @@ import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
 import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
+import { EventSealer } from './event-sealer.js';
 import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
 import { createStderrLogger, type Logger } from '../util/logger.js';
@@ -390,6 +391,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       reads: new ReadGate(config.chat.limits.concurrentReads),
       now,
       keys,
+      sealer: new EventSealer({ store, keys, state, config, logger }),
       newId: ulidFactory(now),
     };
     // Said once the hub is up: a home the hub cannot use at all fails above with the reason instead.

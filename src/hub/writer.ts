@@ -69,7 +69,9 @@ export class Transaction {
       content: draft.content,
       ...(draft.meta && Object.keys(draft.meta).length > 0 ? { meta: draft.meta } : {}),
     };
-    ctx.store.events.append(eventToRow(event, ts));
+    const row = eventToRow(event, ts);
+    ctx.sealer.seal(row);
+    ctx.store.events.append(row);
     state.nextSeq += 1;
     const targets = new Map<string, DeliveryReason>();
     for (const target of draft.targets ?? []) {

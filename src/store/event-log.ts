@@ -17,6 +17,14 @@ export interface EventRow {
   to_id: string;
   content: string;
   meta: string | null;
+  /** The author's Ed25519 signature over the signed fields (src/trust/envelope.ts); null for an event that could not be signed. */
+  sig: Buffer | null;
+  /** Signed fields the other columns do not hold (null on events from before signing). */
+  ttl_secs: number | null;
+  sender_seq: number | null;
+  sender_epoch: Buffer | null;
+  /** The roster version in force when it was written; null in local mode. */
+  roster_version: number | null;
 }
 
 export function rowToEvent(row: EventRow): ParleyEvent {
@@ -49,6 +57,11 @@ export function eventToRow(event: ParleyEvent, tsMillis: number): EventRow {
     to_id: event.to,
     content: typeof event.content === 'string' && event.type === 'message' ? event.content : JSON.stringify(event.content),
     meta: event.meta === undefined ? null : JSON.stringify(event.meta),
+    sig: null,
+    ttl_secs: null,
+    sender_seq: null,
+    sender_epoch: null,
+    roster_version: null,
   };
 }
 
@@ -75,8 +88,8 @@ export class EventLog {
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
-      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta)
-       VALUES (@seq, @id, @session_id, @thread_id, @ts, @type, @from_id, @author, @to_id, @content, @meta)`,
+      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta, sig, ttl_secs, sender_seq, sender_epoch, roster_version)
+       VALUES (@seq, @id, @session_id, @thread_id, @ts, @type, @from_id, @author, @to_id, @content, @meta, @sig, @ttl_secs, @sender_seq, @sender_epoch, @roster_version)`,
     );
     this.after = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.before = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq < ? AND seq <= ? ORDER BY seq DESC LIMIT ?');

@@ -6,6 +6,7 @@ import { GroupCommit } from './group-commit.js';
 import { createPrivateFile } from './private-home.js';
 import { assertKnownVersion, migrate } from './migrations.js';
 import { RequestStore } from './request-store.js';
+import { SenderStore } from './sender-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TokenStore } from './token-store.js';
 
@@ -31,6 +32,7 @@ export class Store {
   readonly deliveries: DeliveryStore;
   readonly requests: RequestStore;
   readonly tokens: TokenStore;
+  readonly senders: SenderStore;
 
   constructor(
     readonly file: string,
@@ -46,6 +48,7 @@ export class Store {
     this.deliveries = new DeliveryStore(db);
     this.requests = new RequestStore(db);
     this.tokens = new TokenStore(db);
+    this.senders = new SenderStore(db);
   }
 
   /** A random id fixed when the store was created. */

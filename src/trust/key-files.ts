@@ -106,13 +106,6 @@ export function ensureKeyFile(file: string): { privateKey: KeyObject; created: b
   return { privateKey, created: true };
 }
 
-/** The 32 raw bytes of an Ed25519 key's public half (the last 32 bytes of its SPKI form). */
-export function rawPublicKeyOf(key: KeyObject): Buffer {
-  const publicKey = key.type === 'private' ? crypto.createPublicKey(key) : key;
-  const spki = publicKey.export({ type: 'spki', format: 'der' });
-  return Buffer.from(spki.subarray(spki.length - 32));
-}
-
 function pemOf(privateKey: KeyObject): string {
   return privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 }

@@ -1,7 +1,7 @@
 import crypto, { type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
-import { participantIdOf } from '../hub/identity.js';
-import { ensureKeyFile, generatePrivateKey, hubKeyPathOf, participantKeyPathOf, rawPublicKeyOf, readKeyFile, writeKeyFile } from './key-files.js';
+import { participantIdOf, rawPublicKeyOf } from './node-id.js';
+import { ensureKeyFile, generatePrivateKey, hubKeyPathOf, participantKeyPathOf, readKeyFile, writeKeyFile } from './key-files.js';
 
 /** A key pair as signing and display need it: the private key object, the public key object and its raw bytes. */
 export interface KeyPair {

@@ -9,8 +9,8 @@ import { openHub } from '../../src/hub/hub.js';
 import { createSilentLogger } from '../../src/util/logger.js';
 import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/store.js';
-import { hubKeyPathOf, participantKeyPathOf, rawPublicKeyOf, readKeyFile, writeKeyFile } from '../../src/trust/key-files.js';
-import { participantIdOf } from '../../src/hub/identity.js';
+import { hubKeyPathOf, participantKeyPathOf, readKeyFile, writeKeyFile } from '../../src/trust/key-files.js';
+import { participantIdOf, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { ProfileSchema } from '../../src/schema/participant.js';
 
 const dirs: string[] = [];

@@ -1,0 +1,79 @@
+import crypto from 'node:crypto';
+import { SENDER_EPOCH_BYTES } from '../schema/envelope.js';
+import { ParleyError } from '../errors/parley-error.js';
+import type { EventRow } from '../store/event-log.js';
+import { signedFieldsOfRow } from '../store/signed-fields.js';
+import { signEvent } from '../trust/envelope.js';
+import type { HubContext } from './context.js';
+
+/**
+ * Signs every event as it is appended, with its author's custodial key (see
+ * src/trust/envelope.ts for what is signed). It gives each event the author's
+ * next sender_seq in the thread (counted here and kept in the same batch, so a
+ * seq is never given twice even when a batch is rolled back: a gap is harmless,
+ * a reused seq is not) and the author's epoch.
+ *
+ * Signing runs inside the writer's turn, so it never throws there: an author
+ * whose key file cannot be read gets its event stored unsigned, and the error
+ * is logged (once per author) for the operator; `parley verify` then names the
+ * unsigned event.
+ */
+export class EventSealer {
+  readonly #ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger'>;
+  readonly #lastSeq = new Map<string, number>();
+  readonly #epochs = new Map<string, Buffer>();
+  readonly #rawKeys = new Map<string, Buffer>();
+  readonly #unsignable = new Set<string>();
+
+  constructor(ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger'>) {
+    this.#ctx = ctx;
+  }
+
+  /** Fills the row's signature columns (inside a write). */
+  seal(row: EventRow): void {
+    const senderSeq = this.#nextSenderSeq(row.from_id, row.thread_id);
+    const epoch = this.#epochOf(row.from_id);
+    row.ttl_secs = this.#ctx.config.trust.ttlSecs;
+    row.sender_seq = senderSeq;
+    row.sender_epoch = epoch;
+    row.sig = null;
+    if (this.#unsignable.has(row.from_id)) return;
+    try {
+      const key = this.#ctx.keys.participant(row.from_id).privateKey;
+      row.sig = signEvent(key, signedFieldsOfRow(row, (id) => this.#rawKeyOf(id)));
+    } catch (error) {
+      // A lost key is reported once; anything else (it cannot happen for fields read back from JSON) per event.
+      const lostKey = error instanceof ParleyError && error.code === 'KEY_FILE';
+      if (lostKey) this.#unsignable.add(row.from_id);
+      const message = lostKey ? "cannot read this author's key: its events are stored unsigned until its key file is restored and the hub restarted" : 'an event could not be signed and is stored unsigned';
+      this.#ctx.logger.error(message, { participant: row.from_id, event: row.id, error });
+    }
+  }
+
+  #nextSenderSeq(participantId: string, threadId: string): number {
+    const key = `${participantId}\n${threadId}`;
+    const next = (this.#lastSeq.get(key) ?? this.#ctx.store.senders.lastSeq(participantId, threadId)) + 1;
+    this.#lastSeq.set(key, next);
+    this.#ctx.store.senders.setLastSeq(participantId, threadId, next);
+    return next;
+  }
+
+  #epochOf(participantId: string): Buffer {
+    let epoch = this.#epochs.get(participantId) ?? this.#ctx.store.senders.epochOf(participantId);
+    if (!epoch) {
+      epoch = crypto.randomBytes(SENDER_EPOCH_BYTES);
+      this.#ctx.store.senders.setEpoch(participantId, epoch);
+    }
+    this.#epochs.set(participantId, epoch);
+    return epoch;
+  }
+
+  #rawKeyOf(participantId: string): Buffer {
+    let raw = this.#rawKeys.get(participantId);
+    if (!raw) {
+      raw = Buffer.from(this.#ctx.state.participant(participantId).publicKey, 'base64');
+      this.#rawKeys.set(participantId, raw);
+    }
+    return raw;
+  }
+}

@@ -1,0 +1,39 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * What signing needs to remember per author: its epoch, and the last
+ * sender_seq given in each thread. Written in the same batch as the events
+ * that use them.
+ */
+export class SenderStore {
+  private readonly epochStmt: Database.Statement;
+  private readonly setEpochStmt: Database.Statement;
+  private readonly lastSeqStmt: Database.Statement;
+  private readonly setLastSeqStmt: Database.Statement;
+
+  constructor(db: Database.Database) {
+    this.epochStmt = db.prepare('SELECT epoch FROM sender_epochs WHERE participant_id = ?');
+    this.setEpochStmt = db.prepare('INSERT INTO sender_epochs (participant_id, epoch) VALUES (?, ?) ON CONFLICT (participant_id) DO UPDATE SET epoch = excluded.epoch');
+    this.lastSeqStmt = db.prepare('SELECT seq FROM sender_seqs WHERE participant_id = ? AND thread_id = ?');
+    this.setLastSeqStmt = db.prepare(
+      'INSERT INTO sender_seqs (participant_id, thread_id, seq) VALUES (?, ?, ?) ON CONFLICT (participant_id, thread_id) DO UPDATE SET seq = excluded.seq',
+    );
+  }
+
+  epochOf(participantId: string): Buffer | undefined {
+    return (this.epochStmt.get(participantId) as { epoch: Buffer } | undefined)?.epoch;
+  }
+
+  setEpoch(participantId: string, epoch: Buffer): void {
+    this.setEpochStmt.run(participantId, epoch);
+  }
+
+  /** The last sender_seq given to `participantId` in `threadId` (0 for none). */
+  lastSeq(participantId: string, threadId: string): number {
+    return (this.lastSeqStmt.get(participantId, threadId) as { seq: number } | undefined)?.seq ?? 0;
+  }
+
+  setLastSeq(participantId: string, threadId: string, seq: number): void {
+    this.setLastSeqStmt.run(participantId, threadId, seq);
+  }
+}

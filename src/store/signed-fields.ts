@@ -1,0 +1,28 @@
+import { TO_ALL } from '../schema/event.js';
+import type { SignedEventFields } from '../trust/envelope.js';
+import type { EventRow } from './event-log.js';
+
+/**
+ * The signed fields of a stored event: the row's own columns, with its
+ * author's and addressee's public keys in place of their ids. Signing, the
+ * signed export and every later check all read a row through this one
+ * function, so they cannot disagree about what was signed.
+ */
+export function signedFieldsOfRow(row: EventRow, rawKeyOf: (participantId: string) => Uint8Array): SignedEventFields {
+  if (row.ttl_secs === null || row.sender_seq === null || row.sender_epoch === null) {
+    throw new Error(`event ${row.id} (seq ${row.seq}) has no signing fields`);
+  }
+  return {
+    id: row.id,
+    from: rawKeyOf(row.from_id),
+    thread: row.thread_id,
+    to: row.to_id === TO_ALL ? null : rawKeyOf(row.to_id),
+    kind: row.type,
+    content: row.type === 'message' ? row.content : (JSON.parse(row.content) as unknown),
+    meta: row.meta === null ? null : (JSON.parse(row.meta) as Record<string, unknown>),
+    ts: row.ts,
+    ttl_secs: row.ttl_secs,
+    sender_seq: row.sender_seq,
+    sender_epoch: row.sender_epoch,
+  };
+}
