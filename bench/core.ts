@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { openHub, type Hub } from '../src/hub/hub.js';
+import { openHub, type Hub, type HubOptions } from '../src/hub/hub.js';
 import type { Actor } from '../src/hub/actor.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { summarize, type Summary } from './stats.js';
@@ -44,9 +44,9 @@ function fakeGithubToken(): string {
   return 'gh' + 'p_' + Array.from(crypto.randomBytes(36), (b) => alphabet[b % alphabet.length]).join('');
 }
 
-async function withHub<T>(fn: (hub: Hub) => Promise<T>, config = {}): Promise<T> {
+async function withHub<T>(fn: (hub: Hub) => Promise<T>, config = {}, options: Pick<HubOptions, 'signEvents'> = {}): Promise<T> {
   const home = tempDir('parley-bench-');
-  const hub = await openHub({ home, logger: createSilentLogger(), config: { ...UNLIMITED_WRITES, ...config } });
+  const hub = await openHub({ home, logger: createSilentLogger(), config: { ...UNLIMITED_WRITES, ...config }, ...options });
   try {
     return await fn(hub);
   } finally {
@@ -65,7 +65,8 @@ export interface ThroughputResult {
 }
 
 /** `concurrency` posters, each posting its share of `total` 1 KB messages back to back. */
-export async function postThroughput(total: number, concurrency: number, secretEvery = 0, config = {}): Promise<ThroughputResult> {
+/** Posts per second through the in-process hub; `options.signEvents: false` measures the same without signing. */
+export async function postThroughput(total: number, concurrency: number, secretEvery = 0, config = {}, options: Pick<HubOptions, 'signEvents'> = {}): Promise<ThroughputResult> {
   return withHub(async (hub) => {
     const posters: Actor[] = [];
     for (let i = 0; i < concurrency; i++) posters.push(await hub.join({ handle: `agent-${i}`, session: 'bench' }));
@@ -95,7 +96,7 @@ export async function postThroughput(total: number, concurrency: number, secretE
       avgBatch: (after.writes - before.writes) / Math.max(1, batches),
       secretEvery,
     };
-  }, config);
+  }, config, options);
 }
 
 /** Time from a post call until each of `receivers` subscribed participants has it in a live inbox stream. */

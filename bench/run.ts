@@ -19,6 +19,8 @@ import { DEFAULT_MCP_MAX_BATCH_SIZE } from '../src/config/defaults.js';
  * test: it asserts nothing, it reports. Set BENCH_QUICK=1 for a short run.
  */
 const quick = process.env.BENCH_QUICK === '1';
+/** Signing may cost at most 30% of in-process post throughput (signed / unsigned >= 0.7). */
+const SIGNED_RATIO_TARGET = 0.7;
 const sizes = quick ? [10_000, 100_000] : [10_000, 100_000, 1_000_000];
 
 interface Row {
@@ -88,7 +90,11 @@ async function main(): Promise<void> {
   const concurrent = await postThroughput(total, 100);
   const withSecrets = await postThroughput(total, 100, 10);
   const durable = await postThroughput(total, 100, 0, { store: { synchronous: 'full' } });
-  results.postThroughput = { sequential, concurrent, withSecrets, durable };
+  // The same runs without signing: what one Ed25519 signature per event costs, as a ratio.
+  const unsignedSequential = await postThroughput(quick ? 1_000 : 5_000, 1, 0, {}, { signEvents: false });
+  const unsignedConcurrent = await postThroughput(total, 100, 0, {}, { signEvents: false });
+  const signedRatio = { sequential: sequential.perSecond / unsignedSequential.perSecond, concurrent: concurrent.perSecond / unsignedConcurrent.perSecond };
+  results.postThroughput = { sequential, concurrent, withSecrets, durable, unsignedSequential, unsignedConcurrent, signedRatio };
   rows.push({ metric: 'post 1 KB, 1 poster (msg/s)', value: fmt(sequential.perSecond, 0), target: 'n/a', ok: null });
   rows.push({
     metric: `post 1 KB, 100 posters (msg/s; avg batch ${fmt(concurrent.avgBatch, 1)})`,
@@ -107,6 +113,18 @@ async function main(): Promise<void> {
     value: fmt(durable.perSecond, 0),
     target: '',
     ok: null,
+  });
+  rows.push({
+    metric: `signed / unsigned post throughput, 1 poster (${fmt(unsignedSequential.perSecond, 0)} msg/s unsigned)`,
+    value: fmt(signedRatio.sequential, 2),
+    target: `>= ${SIGNED_RATIO_TARGET}`,
+    ok: signedRatio.sequential >= SIGNED_RATIO_TARGET,
+  });
+  rows.push({
+    metric: `signed / unsigned post throughput, 100 posters (${fmt(unsignedConcurrent.perSecond, 0)} msg/s unsigned)`,
+    value: fmt(signedRatio.concurrent, 2),
+    target: `>= ${SIGNED_RATIO_TARGET}`,
+    ok: signedRatio.concurrent >= SIGNED_RATIO_TARGET,
   });
   rows.push({
     metric: '  ratio, 100 posters / raw one-row transactions (NORMAL)',

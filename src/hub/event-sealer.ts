@@ -24,9 +24,11 @@ export class EventSealer {
   readonly #epochs = new Map<string, Buffer>();
   readonly #rawKeys = new Map<string, Buffer>();
   readonly #unsignable = new Set<string>();
+  readonly #sign: boolean;
 
-  constructor(ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger'>) {
+  constructor(ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger'>, options: { sign: boolean } = { sign: true }) {
     this.#ctx = ctx;
+    this.#sign = options.sign;
   }
 
   /** Fills the row's signature columns (inside a write). */
@@ -37,7 +39,7 @@ export class EventSealer {
     row.sender_seq = senderSeq;
     row.sender_epoch = epoch;
     row.sig = null;
-    if (this.#unsignable.has(row.from_id)) return;
+    if (!this.#sign || this.#unsignable.has(row.from_id)) return;
     try {
       const key = this.#ctx.keys.participant(row.from_id).privateKey;
       row.sig = signEvent(key, signedFieldsOfRow(row, (id) => this.#rawKeyOf(id)));

@@ -50,6 +50,12 @@ export interface HubOptions {
   now?: () => number;
   /** A secret scanner to use instead of the compiled-in one (tests). */
   scanner?: SecretScanner;
+  /**
+   * Whether events are signed as they are appended (default true). Only the
+   * benchmark turns it off, to measure what signing costs; a hub that does not
+   * sign writes events that no export can vouch for.
+   */
+  signEvents?: boolean;
 }
 
 /** What a request authenticated with a token holds of it: the token's hash, and whether it is still valid. */
@@ -391,7 +397,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       reads: new ReadGate(config.chat.limits.concurrentReads),
       now,
       keys,
-      sealer: new EventSealer({ store, keys, state, config, logger }),
+      sealer: new EventSealer({ store, keys, state, config, logger }, { sign: options.signEvents ?? true }),
       newId: ulidFactory(now),
     };
     // Said once the hub is up: a home the hub cannot use at all fails above with the reason instead.
