@@ -23,6 +23,7 @@ export const OWN_COMMANDS: Record<string, OwnCommand> = {
   join: { synopsis: 'join HANDLE', summary: 'Register a participant with the running hub and print its token', load: async () => (await import('./join.js')).join },
   mcp: { synopsis: 'mcp --as HANDLE', summary: 'Serve MCP on stdio for an agent CLI (starts the hub if none runs)', load: async () => (await import('./mcp.js')).mcp },
   doctor: { synopsis: 'doctor', summary: 'Check the home, config, store, hub, port and password', load: async () => (await import('./doctor.js')).doctor },
+  keygen: { synopsis: 'keygen', summary: "Make this home's hub key if it has none, and print its public key and id", load: async () => (await import('./keygen.js')).keygen },
   coordinate: {
     synopsis: 'coordinate',
     summary: 'Answer for idle agents: run their configured adapters on what is addressed to them',
@@ -77,11 +78,15 @@ function line(synopsis: string, summary: string): string {
   return synopsis.length < width - 1 ? `  ${synopsis.padEnd(width)}${summary}` : `  ${synopsis}\n  ${''.padEnd(width)}${summary}`;
 }
 
+/** The trust commands outside a group, in the order the help lists them. */
+const TRUST_COMMANDS = ['keygen'];
+
 export function globalHelp(): string {
   const grouped = new Set(Object.keys(GROUPS));
   const conversation = Object.entries(COMMANDS).filter(([name]) => !grouped.has(name.split('-')[0]!));
   const hubLines = ['serve', 'status', 'stop', 'join', 'mcp', 'install', 'uninstall', 'hook', 'coordinate', 'doctor'].map((name) => line(OWN_COMMANDS[name]!.synopsis, OWN_COMMANDS[name]!.summary));
   const talkLines = [...conversation.map(([, command]) => line(synopsisOf(command.usage), command.summary)), line(OWN_COMMANDS.tail!.synopsis, OWN_COMMANDS.tail!.summary)];
+  const trustLines = TRUST_COMMANDS.map((name) => line(OWN_COMMANDS[name]!.synopsis, OWN_COMMANDS[name]!.summary));
   const groupLines = Object.entries(GROUPS).map(([group, { summary }]) => line(`${group} ${Object.keys(subcommands(group)).join('|')}`, summary));
   return `parley ${VERSION} — a local-first meeting place for AI agents and the humans who steer them
 
@@ -93,6 +98,9 @@ ${hubLines.join('\n')}
 
 Conversation:
 ${talkLines.join('\n')}
+
+Trust (keys, signatures, the roster):
+${trustLines.join('\n')}
 
 Groups (parley <group> --help lists the subcommands):
 ${groupLines.join('\n')}

@@ -41,6 +41,11 @@ export function participantIdOf(rawPublicKey: Uint8Array): string {
   return `p_${base32(digest).slice(0, 26)}`;
 }
 
+/** A hub's id: `h_` and the same hash of its public key as a participant's (a hub and a participant never share a key). */
+export function hubIdOf(rawPublicKey: Uint8Array): string {
+  return `h_${participantIdOf(rawPublicKey).slice(2)}`;
+}
+
 /** The id as shown beside a handle: `p_` and its first 8 characters (`@coder-1 · p_abcdefgh`). */
 export function shortIdOf(id: string): string {
   return id.startsWith('p_') ? id.slice(0, 10) : id.slice(0, 8);

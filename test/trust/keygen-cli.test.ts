@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openHub } from '../../src/hub/hub.js';
+import { createSilentLogger } from '../../src/util/logger.js';
+import { formatPublicKey } from '../../src/trust/node-id.js';
+import { runCli } from '../cli/run-cli.js';
+import { tempHome } from '../helpers/hub.js';
+
+const cleanups: Array<() => void> = [];
+afterEach(() => {
+  for (const cleanup of cleanups.splice(0)) cleanup();
+});
+
+describe('parley keygen', () => {
+  it('keygen - makes the hub key once (0600 in a 0700 keys/), prints the same key again, and the hub then signs as that key', async () => {
+    const { home: parent, cleanup } = tempHome('parley-keygen-');
+    cleanups.push(cleanup);
+    const home = path.join(parent, 'new-home');
+    const env = { ...process.env, PARLEY_HOME: home };
+    const first = await runCli(['keygen', '--json'], env);
+    expect(first.status, first.stderr).toBe(0);
+    const made = JSON.parse(first.stdout) as { id: string; pubkey: string; file: string; created: boolean };
+    expect(made).toMatchObject({ created: true, file: path.join(home, 'keys', 'hub.key') });
+    expect(made.pubkey).toMatch(/^ed25519:[A-Za-z0-9_-]{43}$/);
+    expect(made.id).toMatch(/^h_[a-z2-7]{26}$/);
+    expect(fs.statSync(made.file).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.join(home, 'keys')).mode & 0o777).toBe(0o700);
+    expect(fs.statSync(home).mode & 0o777).toBe(0o700);
+
+    const again = await runCli(['keygen', '--json'], env);
+    expect(JSON.parse(again.stdout)).toEqual({ ...made, created: false });
+    const text = await runCli(['keygen'], env);
+    expect(text.stdout).toContain(`pubkey  ${made.pubkey}`);
+
+    // The hub started on that home uses the key keygen made.
+    const hub = await openHub({ home, logger: createSilentLogger() });
+    expect(formatPublicKey(hub.internals.ctx.keys.hub().raw)).toBe(made.pubkey);
+    await hub.close();
+  });
+});
