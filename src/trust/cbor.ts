@@ -1,4 +1,4 @@
-import { decode, encode, rfc8949EncodeOptions, Token, Type, type EncodeOptions } from 'cborg';
+import { decode, encode, rfc8949EncodeOptions, Token, Tokenizer, Type, type EncodeOptions } from 'cborg';
 import { ParleyError } from '../errors/parley-error.js';
 
 /**
@@ -9,6 +9,14 @@ import { ParleyError } from '../errors/parley-error.js';
  * no single spelling for are refused rather than guessed: `undefined`, NaN,
  * ±Infinity and BigInt; -0 is written as 0. The golden fixtures pin the bytes.
  */
+
+/**
+ * How deeply arrays and maps may nest in signed data (the event tuple counts
+ * as one level). Far above any real event (request params nest at most
+ * requests.maxJsonDepth, 32 by default), and far below what would exhaust
+ * the stack of the decoder or of the validators that walk the value after it.
+ */
+export const MAX_CBOR_DEPTH = 128;
 
 /** Thrown by the type encoders below, caught at once by canonicalEncode, which then finds the offending path. */
 class Unencodable extends Error {}
@@ -50,7 +58,13 @@ export function canonicalEncode(value: unknown, root = 'value'): Uint8Array {
  * (`content.params.lines.2`), or undefined. `allowBytes` admits byte strings
  * (the signed tuples have them; JSON content does not).
  */
-export function findUnencodable(value: unknown, path: string, allowBytes: boolean, ancestors: Set<object> = new Set()): { path: string; reason: string } | undefined {
+export function findUnencodable(
+  value: unknown,
+  path: string,
+  allowBytes: boolean,
+  depth = 0,
+  ancestors: Set<object> = new Set(),
+): { path: string; reason: string } | undefined {
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -65,13 +79,14 @@ export function findUnencodable(value: unknown, path: string, allowBytes: boolea
       if (value === null) return undefined;
       if (value instanceof Uint8Array) return allowBytes ? undefined : { path, reason: 'bytes are not a JSON value' };
       if (ancestors.has(value)) return { path, reason: 'the value contains itself' };
+      if (depth + 1 > MAX_CBOR_DEPTH) return { path, reason: `it nests arrays and maps deeper than ${MAX_CBOR_DEPTH} levels` };
       const isArray = Array.isArray(value);
       const proto = Object.getPrototypeOf(value) as unknown;
       if (!isArray && proto !== Object.prototype && proto !== null) return { path, reason: 'only plain objects and arrays can be signed' };
       ancestors.add(value);
       const entries: [string, unknown][] = isArray ? (value as unknown[]).map((v, i) => [String(i), v]) : Object.entries(value);
       for (const [key, child] of entries) {
-        const problem = findUnencodable(child, `${path}.${key}`, allowBytes, ancestors);
+        const problem = findUnencodable(child, `${path}.${key}`, allowBytes, depth + 1, ancestors);
         if (problem) return problem;
       }
       ancestors.delete(value);
@@ -127,9 +142,8 @@ export function decodeStrict(bytes: Uint8Array, options: DecodeStrictOptions): u
   if (bytes.length === 0) throw rejected(what, 'no bytes');
   let value: unknown;
   try {
-    value = decode(bytes, STRICT_DECODE);
+    value = decode(bytes, { ...STRICT_DECODE, tokenizer: new DepthLimitedTokenizer(bytes, MAX_CBOR_DEPTH) });
   } catch (error) {
-    if (error instanceof RangeError) throw rejected(what, 'nested too deeply', error);
     const reason = error instanceof Error ? error.message.replace(/^CBOR decode error: /, '') : String(error);
     throw rejected(what, reason, error);
   }
@@ -141,6 +155,36 @@ export function decodeStrict(bytes: Uint8Array, options: DecodeStrictOptions): u
   }
   if (!sameBytes(again, bytes)) throw rejected(what, 'not in canonical form (map keys out of order, a number or length written longer than needed, or text that is not valid UTF-8)');
   return value;
+}
+
+/**
+ * cborg's tokenizer, counting how deeply arrays and maps are open as their
+ * tokens stream by, so over-deep input is refused before anything recurses
+ * into it (cborg's decoder, the re-encoding check and zod all recurse).
+ */
+class DepthLimitedTokenizer extends Tokenizer {
+  /** Items still to come in each open array or map, innermost last. */
+  private readonly open: number[] = [];
+
+  constructor(
+    bytes: Uint8Array,
+    private readonly maxDepth: number,
+  ) {
+    super(bytes, STRICT_DECODE);
+  }
+
+  override next(): Token {
+    const token = super.next();
+    const top = this.open.length - 1;
+    if (top >= 0) this.open[top] = (this.open[top] ?? 1) - 1;
+    const major = token.type.major;
+    if ((major === Type.array.major || major === Type.map.major) && token.value !== 0) {
+      if (this.open.length >= this.maxDepth) throw new Error(`CBOR decode error: arrays and maps nested deeper than ${this.maxDepth} levels`);
+      this.open.push(major === Type.map.major ? token.value * 2 : token.value);
+    }
+    while (this.open.length > 0 && this.open[this.open.length - 1] === 0) this.open.pop();
+    return token;
+  }
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

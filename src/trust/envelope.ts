@@ -67,12 +67,12 @@ function assertSignable(fields: SignedEventFields): void {
   checkText(fields.kind, 'kind', MAX_SIGNED_KIND_CHARS);
   if (fields.kind === 'message' && typeof fields.content !== 'string') throw invalid('content', 'a message’s content must be text');
   if (typeof fields.content !== 'string') {
-    const problem = findUnencodable(fields.content, 'content', false);
+    const problem = findUnencodable(fields.content, 'content', false, 1);
     if (problem) throw invalid(problem.path, problem.reason);
   }
   if (fields.meta !== null) {
     if (typeof fields.meta !== 'object' || Array.isArray(fields.meta)) throw invalid('meta', 'must be null or a map');
-    const problem = findUnencodable(fields.meta, 'meta', false);
+    const problem = findUnencodable(fields.meta, 'meta', false, 1);
     if (problem) throw invalid(problem.path, problem.reason);
   }
   checkUint(fields.ts, 'ts', Number.MAX_SAFE_INTEGER);

@@ -78,6 +78,12 @@ describe('signed events: round trips', () => {
     expect(caught(() => eventSigningBytes(sampleFields({ ts: -1 }))).field).toBe('ts');
     expect(caught(() => eventSigningBytes(sampleFields({ sender_seq: 2 ** 53 }))).field).toBe('sender_seq');
     expect(caught(() => eventSigningBytes(sampleFields({ ttl_secs: 1.5 }))).field).toBe('ttl_secs');
+    // Content nested past what a decoder accepts is refused when signing, not signed into bytes no peer can read.
+    let deep: unknown = 0;
+    for (let i = 0; i < 5000; i++) deep = [deep];
+    const error = caught(() => eventSigningBytes(sampleFields({ kind: 'control', content: deep })));
+    expect(error.message).toContain('deeper than 128');
+    expect(error.field).toBe(`content${'.0'.repeat(127)}`);
   });
 });
 

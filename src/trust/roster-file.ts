@@ -1,0 +1,93 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ParleyError, toParleyError } from '../errors/parley-error.js';
+import { parseRoster, type Roster } from './roster.js';
+
+/**
+ * The roster as a JSON file (Meerkat's shape), read and written whole. The
+ * file is the document, not a trust decision: reading it only checks its
+ * shape; acceptRoster decides whether it may be in force.
+ */
+
+const PATH_SETTINGS = 'trust.rosterPath, PARLEY_ROSTER or --roster';
+
+/** The roster in `file`, validated; a missing, unreadable or malformed file is a ROSTER_INVALID naming the file (and the field). */
+export function readRosterFile(file: string): Roster {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'there is no such file' : code === 'EISDIR' ? 'it is a folder' : `it cannot be read (${code ?? String(error)})`;
+    throw new ParleyError('ROSTER_INVALID', `Cannot read the roster ${file}: ${reason}. Check ${PATH_SETTINGS}, or create one with "parley roster init".`, {
+      details: { path: file },
+      cause: error,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ParleyError('ROSTER_INVALID', `The roster ${file} is not valid JSON (${(error as Error).message}). Fix the file or write it again with "parley roster".`, {
+      details: { path: file },
+      cause: error,
+    });
+  }
+  try {
+    return parseRoster(json);
+  } catch (error) {
+    if (error instanceof ParleyError) {
+      throw new ParleyError(error.code, `${file}: ${error.message}`, {
+        ...(error.field === undefined ? {} : { field: error.field }),
+        details: { ...error.details, path: file },
+        cause: error,
+      });
+    }
+    throw error;
+  }
+}
+
+/** The JSON text of a roster, fields in their documented order, one trailing newline. */
+export function rosterFileText(roster: Roster): string {
+  const ordered = {
+    org_id: roster.org_id,
+    version: roster.version,
+    timestamp: roster.timestamp,
+    members: roster.members.map((m) => ({ pubkey: m.pubkey, role: m.role, ...(m.archive === undefined ? {} : { archive: m.archive }) })),
+    signatures: roster.signatures.map((s) => ({ pubkey: s.pubkey, sig: s.sig })),
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
+
+/**
+ * Writes the roster to `file` atomically (a temp file beside it, flushed,
+ * then renamed over it), so a reader never sees half a roster. The roster is
+ * public: the file keeps its mode, or gets 0644.
+ */
+export function writeRosterFile(file: string, roster: Roster): void {
+  const text = rosterFileText(parseRoster(roster));
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o644;
+    const fd = fs.openSync(temporary, 'wx', mode);
+    try {
+      fs.writeFileSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temporary, file);
+  } catch (error) {
+    fs.rmSync(temporary, { force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new ParleyError('INVALID_INPUT', `Cannot write the roster ${file}: its folder does not exist. Create the folder or choose another path (${PATH_SETTINGS}).`, {
+        field: 'rosterPath',
+        details: { path: file },
+        cause: error,
+      });
+    }
+    throw toParleyError(error, `the roster ${file}`);
+  }
+}

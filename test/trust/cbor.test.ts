@@ -1,0 +1,89 @@
+import { encode } from 'cborg';
+import { describe, expect, it } from 'vitest';
+import { ParleyError } from '../../src/errors/parley-error.js';
+import { canonicalEncode, decodeStrict } from '../../src/trust/cbor.js';
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+const bytesOf = (h: string) => Buffer.from(h, 'hex');
+
+function refusal(fn: () => unknown): ParleyError {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(ParleyError);
+    expect((error as ParleyError).code).toBe('INVALID_INPUT');
+    return error as ParleyError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('canonical CBOR encoding', () => {
+  it('cbor - RFC 8949 §4.2.1 map order: keys sort by their encoded bytes (10, 100, -1, "z", "aa", false)', () => {
+    const map = new Map<unknown, number>([
+      [false, 0],
+      ['aa', 0],
+      ['z', 0],
+      [-1, 0],
+      [100, 0],
+      [10, 0],
+    ]);
+    expect(hex(canonicalEncode(map))).toBe('a60a001864002000617a0062616100f400');
+  });
+
+  it('cbor - shortest integers and floats that keep the value; -0 is written as 0', () => {
+    expect(hex(canonicalEncode([0, 23, 24, 255, 256, 65536, 2 ** 32, -1, -25]))).toBe('8900171818' + '18ff' + '190100' + '1a00010000' + '1b0000000100000000' + '20' + '3818');
+    expect(hex(canonicalEncode([0.5, 1.1, 100000.5, -0]))).toBe('84f93800fb3ff199999999999afa47c35040' + '00');
+  });
+
+  it('cbor - undefined, NaN, ±Infinity and BigInt are refused naming their path', () => {
+    expect(refusal(() => canonicalEncode({ a: { b: [1, undefined] } }, 'content')).field).toBe('content.a.b.1');
+    expect(refusal(() => canonicalEncode({ n: Number.NaN })).field).toBe('value.n');
+    expect(refusal(() => canonicalEncode([Infinity])).field).toBe('value.0');
+    expect(refusal(() => canonicalEncode([-Infinity])).field).toBe('value.0');
+    expect(refusal(() => canonicalEncode({ big: 1n })).field).toBe('value.big');
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
+    expect(refusal(() => canonicalEncode(loop)).field).toBe('value.self');
+    expect(refusal(() => canonicalEncode({ when: new Date(0) })).field).toBe('value.when');
+  });
+});
+
+describe('strict decoding', () => {
+  it('decode - canonical bytes decode to their value', () => {
+    expect(decodeStrict(canonicalEncode({ b: [1, 'x', null, true], a: 0.5 }), { maxBytes: 100 })).toEqual({ a: 0.5, b: [1, 'x', null, true] });
+  });
+
+  it.each([
+    ['an indefinite-length array', '9f01ff', 'indefinite'],
+    ['an indefinite-length map', 'bf616101ff', 'indefinite'],
+    ['an indefinite-length text', '7f6161ff', 'indefinite'],
+    ['undefined', 'f7', 'undefined'],
+    ['NaN', 'f97e00', 'NaN'],
+    ['Infinity', 'f97c00', 'Infinity'],
+    ['a tag', 'c11a00000000', 'tag'],
+    ['a repeated map key', 'a2616101616102', 'repeat map key'],
+    ['an integer longer than needed', '1801', 'more bytes than necessary'],
+    ['an integer beyond 2^53-1', '1b0020000000000000', 'safe integer'],
+    ['a float longer than needed', 'fb3ff0000000000000', 'canonical'],
+    ['-0', 'f98000', 'canonical'],
+    ['map keys out of order', 'a2616201616101', 'canonical'],
+    ['text that is not UTF-8', '62c328', 'canonical'],
+    ['a non-text map key', 'a10101', 'non-string keys'],
+    ['trailing bytes', '0101', 'too many terminals'],
+    ['a truncated array', '8201', 'not enough entries'],
+    ['a truncated text', '6561', 'not enough data'],
+    ['nothing', '', 'no bytes'],
+  ])('decode - refuses %s', (_what, input, reason) => {
+    expect(refusal(() => decodeStrict(bytesOf(input), { maxBytes: 100 })).message).toContain(reason);
+  });
+
+  it('decode - input over the cap is refused before decoding', () => {
+    const error = refusal(() => decodeStrict(encode('x'.repeat(200)), { maxBytes: 100, what: 'event' }));
+    expect(error.message).toContain('more than the 100 allowed');
+    expect(error.field).toBe('event');
+  });
+
+  it('decode - deep nesting is a clear error, not a stack overflow', () => {
+    expect(refusal(() => decodeStrict(Buffer.alloc(200_000, 0x81), { maxBytes: 256 * 1024 })).message).toContain('nested deeper than 128 levels');
+  });
+});

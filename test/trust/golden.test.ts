@@ -1,0 +1,100 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseChannelPolicy, policySigningBytes, signPolicy, verifyPolicy } from '../../src/trust/channel-policy.js';
+import { decodeEventTuple, eventFieldsFromJson, eventFieldsToJson, eventSigningBytes, signEvent, verifyEvent } from '../../src/trust/envelope.js';
+import { formatPublicKey, participantIdOf, privateKeyFromSeed, rawPublicKeyOf } from '../../src/trust/node-id.js';
+import { rosterFileText } from '../../src/trust/roster-file.js';
+import { acceptRoster, parseRoster, rosterSigningBytes, signRoster } from '../../src/trust/roster.js';
+
+/**
+ * The v1 trust formats, pinned: for each fixture, its JSON input, the exact
+ * CBOR bytes signed (.cbor.hex) and the Ed25519 signature (.sig.hex) by a
+ * fixed test key. Any change to a signed format shows here as a failing test
+ * and, once intended, as a diff of these files. They are written only by the
+ * explicit step
+ *   PARLEY_UPDATE_GOLDEN=1 npx vitest run test/trust/golden.test.ts
+ * (which rewrites the derived files and re-signs the rosters); a normal run
+ * only reads them. A changed format also needs a new domain (…/v2) and a v2
+ * folder, since peers and exports still carry v1.
+ */
+const DIR = path.resolve(import.meta.dirname, '../fixtures/golden/v1/trust');
+const UPDATE = process.env.PARLEY_UPDATE_GOLDEN === '1';
+const SEEDS = [
+  { name: 'admin', fill: 0x01 },
+  { name: 'member', fill: 0x02 },
+  { name: 'operator', fill: 0x03 },
+];
+
+const keys = SEEDS.map(({ name, fill }) => {
+  const seed = Buffer.alloc(32, fill);
+  const privateKey = privateKeyFromSeed(seed);
+  const raw = rawPublicKeyOf(privateKey);
+  return { name, seed: seed.toString('hex'), pubkey: formatPublicKey(raw), raw: raw.toString('hex'), id: participantIdOf(raw), privateKey };
+});
+
+function keyOf(pubkey: string) {
+  const key = keys.find((k) => k.pubkey === pubkey);
+  if (!key) throw new Error(`no fixture key ${pubkey}`);
+  return key;
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+const readJson = (name: string) => JSON.parse(fs.readFileSync(path.join(DIR, name), 'utf8')) as unknown;
+
+/** Compares with the fixture file, or (only when updating) writes it. */
+function pinned(name: string, actual: string): string {
+  const file = path.join(DIR, name);
+  if (UPDATE) fs.writeFileSync(file, actual);
+  const expected = fs.readFileSync(file, 'utf8');
+  expect(actual, `${name} changed: a signed format changed (see the comment at the top of this test)`).toBe(expected);
+  return expected;
+}
+
+describe('golden trust fixtures v1', () => {
+  it('golden - keys.json: fixed seeds give these public keys and ids', () => {
+    pinned('keys.json', `${JSON.stringify(keys.map(({ name, seed, pubkey, raw, id }) => ({ name, seed, pubkey, raw, id })), null, 2)}\n`);
+  });
+
+  it.each(['event-message', 'event-control', 'event-request'])('golden - %s: bytes, signature, verification and decoding', (name) => {
+    const json = readJson(`${name}.json`);
+    const fields = eventFieldsFromJson(json);
+    const bytes = eventSigningBytes(fields);
+    pinned(`${name}.cbor.hex`, `${hex(bytes)}\n`);
+    const author = keyOf(formatPublicKey(fields.from));
+    const sig = signEvent(author.privateKey, fields);
+    const pinnedSig = Buffer.from(pinned(`${name}.sig.hex`, `${hex(sig)}\n`).trim(), 'hex');
+    expect(verifyEvent(fields, pinnedSig)).toBe(true);
+    const decoded = decodeEventTuple(bytes);
+    expect(eventFieldsToJson(decoded)).toEqual(json);
+    expect(eventSigningBytes(decoded)).toEqual(bytes);
+  });
+
+  it.each(['roster-v1', 'roster-v2'])('golden - %s: bytes, admin signature, verification and file form', (name) => {
+    const file = `${name}.json`;
+    const doc = parseRoster(readJson(file));
+    const signer = keys[0]!;
+    const signed = signRoster({ ...doc, signatures: [] }, signer.privateKey);
+    pinned(file, rosterFileText(signed));
+    const bytes = rosterSigningBytes(doc);
+    pinned(`${name}.cbor.hex`, `${hex(bytes)}\n`);
+    pinned(`${name}.sig.hex`, `${Buffer.from(signed.signatures[0]!.sig, 'base64url').toString('hex')}\n`);
+    expect(doc.signatures).toEqual([{ pubkey: signer.pubkey, sig: signed.signatures[0]!.sig }]);
+  });
+
+  it('golden - roster-v2 is accepted after roster-v1, and v1 after nothing', () => {
+    const v1 = acceptRoster(undefined, readJson('roster-v1.json'));
+    const v2 = acceptRoster(v1, readJson('roster-v2.json'));
+    expect(v2.version).toBe(2);
+    expect(() => acceptRoster(v2, readJson('roster-v1.json'))).toThrow(/not newer/);
+  });
+
+  it('golden - channel-policy: bytes, signature by the admin, verification', () => {
+    const policy = parseChannelPolicy(readJson('channel-policy.json'));
+    const bytes = policySigningBytes(policy);
+    pinned('channel-policy.cbor.hex', `${hex(bytes)}\n`);
+    const signer = keys[0]!;
+    const sig = Buffer.from(pinned('channel-policy.sig.hex', `${hex(signPolicy(policy, signer.privateKey))}\n`).trim(), 'hex');
+    expect(verifyPolicy(policy, Buffer.from(signer.raw, 'hex'), sig)).toBe(true);
+  });
+});
