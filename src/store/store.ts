@@ -6,6 +6,7 @@ import { GroupCommit } from './group-commit.js';
 import { createPrivateFile } from './private-home.js';
 import { assertKnownVersion, migrate } from './migrations.js';
 import { RequestStore } from './request-store.js';
+import { RetentionStore } from './retention-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TokenStore } from './token-store.js';
 
@@ -31,6 +32,7 @@ export class Store {
   readonly deliveries: DeliveryStore;
   readonly requests: RequestStore;
   readonly tokens: TokenStore;
+  readonly retention: RetentionStore;
 
   constructor(
     readonly file: string,
@@ -46,6 +48,7 @@ export class Store {
     this.deliveries = new DeliveryStore(db);
     this.requests = new RequestStore(db);
     this.tokens = new TokenStore(db);
+    this.retention = new RetentionStore(db);
   }
 
   /** A random id fixed when the store was created. */
@@ -75,6 +78,8 @@ export function openStore(options: StoreOptions): Store {
   const db = new Database(options.file);
   try {
     assertKnownVersion(db);
+    // A new file frees the pages retention empties (incremental_vacuum); this can only be chosen before the first table.
+    if (isEmptyDatabase(db)) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');
@@ -87,4 +92,8 @@ export function openStore(options: StoreOptions): Store {
     throw error;
   }
   return new Store(options.file, db, options.onBatchFailed, options.onCallbackFailed);
+}
+
+function isEmptyDatabase(db: Database.Database): boolean {
+  return (db.prepare('SELECT COUNT(*) AS n FROM sqlite_schema').get() as { n: number }).n === 0;
 }
