@@ -226,6 +226,8 @@ export class RetentionPruner {
           if (done) ctx.search.remove(done.batch.map((e) => e.seq), done.record);
         },
       );
+      // Committed at once, so the budget covers what the writer really spends: the deletes and their commit.
+      ctx.store.writes.flush();
       this.#rows = nextChunkSize(asked, performance.now() - started, ctx.config.retention.chunkBudgetMs, MIN_CHUNK_ROWS, MAX_CHUNK_ROWS);
       await committed;
       if (!chunk) break;
@@ -258,6 +260,7 @@ export class RetentionPruner {
       const asked = Math.min(this.#pages, free);
       const started = performance.now();
       const { committed } = ctx.store.writes.write(() => store.incrementalVacuum(asked));
+      ctx.store.writes.flush();
       this.#pages = nextChunkSize(asked, performance.now() - started, ctx.config.retention.chunkBudgetMs, MIN_VACUUM_PAGES, MAX_VACUUM_PAGES);
       await committed;
       freed += asked;
