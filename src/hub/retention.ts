@@ -189,8 +189,15 @@ export class RetentionPruner {
     const report: PruneReport = { events: 0, threads: 0, chunks: 0, pagesFreed: 0 };
     if (this.#stopped) return report;
     await this.#trimApplied();
+    const budgetMs = this.#ctx.config.retention.chunkBudgetMs;
+    let slice = performance.now();
     for (const thread of [...this.#ctx.state.threads.values()]) {
       if (this.#stopped) break;
+      // Looking at many threads with nothing to prune is work too: the writer gets its turns meanwhile.
+      if (performance.now() - slice > budgetMs) {
+        await yieldToLoop();
+        slice = performance.now();
+      }
       const { events, chunks } = await this.#pruneThread(thread);
       report.events += events;
       report.chunks += chunks;
@@ -203,7 +210,14 @@ export class RetentionPruner {
   async #pruneThread(thread: ThreadRecord): Promise<{ events: number; chunks: number }> {
     const ctx = this.#ctx;
     const store = ctx.store.retention;
-    let cutoff: number | undefined;
+    // Read before writing, so a thread with nothing past its limits costs no write. Events only ever
+    // join a thread at its newest end, so a cutoff read now stays valid for the whole pass.
+    const limits = this.limitsFor(thread);
+    if (limits === 'keep') return { events: 0, chunks: 0 };
+    const cutoff = cutoffOf(store, thread.id, limits, ctx.now());
+    if (cutoff === 0 || store.prunable(thread.id, 0, cutoff, { created: thread.createdSeq, newest: store.newestSeq() }, 1).length === 0) {
+      return { events: 0, chunks: 0 };
+    }
     let after = 0;
     let events = 0;
     let chunks = 0;
@@ -211,13 +225,11 @@ export class RetentionPruner {
       if (this.#stopped) break;
       const asked = this.#rows;
       const started = performance.now();
-      // Everything is decided inside the write: the same batch holds what was read and what is deleted.
+      // Which rows go is decided inside the write: the same batch holds what was read and what is deleted.
       const { value: chunk, committed } = ctx.store.writes.write(
         (): { batch: PrunableEvent[]; record: number } | undefined => {
-          const limits = this.limitsFor(thread);
-          if (limits === 'keep') return undefined;
-          cutoff ??= cutoffOf(store, thread.id, limits, ctx.now());
-          if (cutoff === 0) return undefined;
+          // Pinned meanwhile: stop here.
+          if (this.limitsFor(thread) === 'keep') return undefined;
           const batch = store.prunable(thread.id, after, cutoff, { created: thread.createdSeq, newest: store.newestSeq() }, asked);
           if (batch.length === 0) return undefined;
           return { batch, record: store.remove(thread.id, batch, ctx.now()) };

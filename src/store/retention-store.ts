@@ -52,12 +52,19 @@ export class RetentionStore {
     this.#db = db;
   }
 
-  /** The newest seq of the thread older than `beforeTs` (0 when none); seq order is time order. */
+  /**
+   * The thread's events before its first one at or after `beforeTs` are old
+   * (seq order is time order): the highest seq below that one, or the
+   * thread's newest when all are old (0 when none is). Read from the oldest
+   * end, so a thread already pruned costs a few rows, not its whole history.
+   */
   ageCutoff(threadId: string, beforeTs: number): number {
-    const row = this.#stmt('SELECT seq FROM events WHERE thread_id = ? AND ts < ? ORDER BY seq DESC LIMIT 1').get(threadId, beforeTs) as
+    const young = this.#stmt('SELECT seq FROM events WHERE thread_id = ? AND ts >= ? ORDER BY seq LIMIT 1').get(threadId, beforeTs) as
       | { seq: number }
       | undefined;
-    return row?.seq ?? 0;
+    if (young) return young.seq - 1;
+    const newest = this.#stmt('SELECT MAX(seq) AS seq FROM events WHERE thread_id = ?').get(threadId) as { seq: number | null };
+    return newest.seq ?? 0;
   }
 
   /** The newest seq of the thread beyond its `keep` newest events (0 when it has no more than that). */
