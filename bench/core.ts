@@ -5,6 +5,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { openHub, type Hub, type HubOptions } from '../src/hub/hub.js';
 import type { Actor } from '../src/hub/actor.js';
+import { DEFAULT_RETENTION_CHUNK_BUDGET_MS } from '../src/config/defaults.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -214,4 +215,74 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
   store.events.markCommitted(ctx.state.nextSeq - 1);
   // Index the new events as the hub would at its next start.
   await ctx.search.catchUp();
+}
+
+/** A prune may add at most this to the writers' p99: each chunk holds the writer for about one budget (retention.chunkBudgetMs). */
+export const RETENTION_P99_SLACK_MS = 2 * DEFAULT_RETENTION_CHUNK_BUDGET_MS;
+
+export interface PruneLatencyResult {
+  /** Events in the thread retention empties. */
+  history: number;
+  pruned: number;
+  pruneSeconds: number;
+  prunedPerSecond: number;
+  chunks: number;
+  /** Post latency of `posters` posting back to back, with no prune running. */
+  idle: Summary;
+  /** The same while the prune runs. */
+  duringPrune: Summary;
+}
+
+/**
+ * Post latency (p50/p99) of `posters` posting back to back, first with nothing
+ * else running, then while retention prunes a thread of `history` old events:
+ * what the chunked, time-budgeted prune costs the writers.
+ */
+export async function postLatencyDuringPrune(history: number, posters: number, idlePosts: number, config = {}): Promise<PruneLatencyResult> {
+  const home = tempDir('parley-bench-');
+  let now = Date.now();
+  const hub = await openHub({ home, logger: createSilentLogger(), now: () => now, config: { ...UNLIMITED_WRITES, retention: { intervalMs: 86_400_000 }, ...config } });
+  try {
+    const old = await hub.join({ handle: 'archivist', session: 'bench' });
+    await old.createChannel({ name: 'old' });
+    const texts = Array.from({ length: 64 }, (_, i) => chatText(1024, i));
+    for (let i = 0; i < history; i += 200) {
+      await Promise.all(Array.from({ length: Math.min(200, history - i) }, (_, j) => old.post({ thread: 'old', text: texts[(i + j) % texts.length] ?? '' })));
+    }
+    // Everything so far is past the 72 h default.
+    now += 100 * 3_600_000;
+    const actors: Actor[] = [];
+    for (let i = 0; i < posters; i++) actors.push(await hub.join({ handle: `agent-${i}`, session: 'bench' }));
+    const post = async (actor: Actor, n: number, samples: number[]): Promise<void> => {
+      const start = performance.now();
+      await actor.post({ thread: 'general', text: texts[n % texts.length] ?? '' });
+      samples.push(performance.now() - start);
+    };
+    const idleSamples: number[] = [];
+    let n = 0;
+    await Promise.all(actors.map(async (actor) => {
+      while (n < idlePosts) await post(actor, n++, idleSamples);
+    }));
+    const pruneSamples: number[] = [];
+    let pruning = true;
+    const start = performance.now();
+    const pass = hub.prune().finally(() => (pruning = false));
+    await Promise.all(actors.map(async (actor) => {
+      while (pruning) await post(actor, n++, pruneSamples);
+    }));
+    const report = await pass;
+    const pruneSeconds = (performance.now() - start) / 1000;
+    return {
+      history,
+      pruned: report.events,
+      pruneSeconds,
+      prunedPerSecond: report.events / pruneSeconds,
+      chunks: report.chunks,
+      idle: summarize(idleSamples),
+      duringPrune: summarize(pruneSamples),
+    };
+  } finally {
+    await hub.close();
+    fs.rmSync(home, { recursive: true, force: true });
+  }
 }

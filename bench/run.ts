@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { rawSqlite } from './baseline.js';
-import { deliveryLatency, postThroughput, readNewLatency, tempDir } from './core.js';
+import { RETENTION_P99_SLACK_MS, deliveryLatency, postLatencyDuringPrune, postThroughput, readNewLatency, tempDir } from './core.js';
 import { bareSseDelivery, restRoundTrips, sseDelivery } from './http.js';
 import { mcpRoundTrips } from './mcp.js';
 import { webBench } from './web.js';
@@ -131,6 +131,23 @@ async function main(): Promise<void> {
     value: fmt(concurrent.perSecond / raw.singleRowTxPerSecond, 2),
     target: '',
     ok: null,
+  });
+
+  log('post latency while retention prunes');
+  const prune = await postLatencyDuringPrune(quick ? 20_000 : 100_000, 10, quick ? 2_000 : 5_000);
+  results.retention = prune;
+  rows.push({
+    metric: `retention: prune ${prune.pruned} old events (${prune.chunks} chunks; events/s)`,
+    value: fmt(prune.prunedPerSecond, 0),
+    target: '',
+    ok: null,
+  });
+  rows.push({ metric: '  post latency p99, 10 posters, no prune (ms)', value: fmt(prune.idle.p99, 2), target: 'anchor', ok: null });
+  rows.push({
+    metric: `  post latency p99, 10 posters, during the prune (ms; p50 ${fmt(prune.duringPrune.p50, 2)} vs ${fmt(prune.idle.p50, 2)})`,
+    value: fmt(prune.duringPrune.p99, 2),
+    target: `<= idle p99 + ${RETENTION_P99_SLACK_MS}`,
+    ok: prune.duringPrune.p99 <= prune.idle.p99 + RETENTION_P99_SLACK_MS,
   });
 
   log('delivery latency to 100 participants');

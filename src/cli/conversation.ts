@@ -324,6 +324,8 @@ Object.assign(COMMANDS, {
   unmute: control('unmute', (handles) => ({ targets: handles }), 'parley unmute THREAD HANDLE ...', 'Unmute participants', [2, 64]),
   pause: control('pause', () => ({ on: true }), 'parley pause THREAD', 'Pause a thread for non-humans', 1),
   resume: control('pause', () => ({ on: false }), 'parley resume THREAD', 'Resume a paused thread', 1),
+  pin: control('pin', () => ({ on: true }), 'parley pin THREAD', 'Pin a thread: retention keeps all of it', 1),
+  unpin: control('pin', () => ({ on: false }), 'parley unpin THREAD', 'Unpin a thread: retention prunes it again', 1),
   prod: control('prod', (handles) => handles, 'parley prod THREAD HANDLE ...', 'Prod participants to respond', [2, 64]),
   done: control('done', () => true, 'parley done THREAD', 'Mark a thread done', 1),
   invite: control('invite', ([handle]) => ({ participant_id: handle }), 'parley invite THREAD HANDLE', 'Invite a participant into a thread', 2),

@@ -4,10 +4,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { STORE_FILENAME } from '../config/defaults.js';
-import { loadConfig, resolveHome } from '../config/load.js';
+import { loadConfig, parseConfig, resolveHome } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { isParleyError } from '../errors/parley-error.js';
+import { estimateRetention, type RetainedThread } from '../hub/retention.js';
+import { acquireHomeLock } from '../store/home-lock.js';
 import { LATEST_STORE_VERSION } from '../store/migrations.js';
+import { RetentionStore, type StoreFileStats } from '../store/retention-store.js';
+import { ThreadStore } from '../store/thread-store.js';
 import { hubUrl, liveHub } from './hub-address.js';
 
 /**
@@ -22,22 +26,36 @@ interface Check {
 }
 
 const HELP = `Usage: parley doctor [--home DIR] [--url URL] [--config FILE] [--json]
+       parley doctor --vacuum [--home DIR]
 
-Checks the home, the config, the store, the hub, the port and the password.
+Checks the home, the config, the store (its size, and what retention will
+free now), the hub, the port and the password.
 The hub is the one running on the home (or at --url / PARLEY_URL); whether a
 password is set is what that hub says, not this command's environment.
 Exits 0 when every check passes, 1 otherwise.
+
+--vacuum compacts the store file and makes it give back the space retention
+frees from then on (stores made before that was the default keep their size).
+Stop the hub first: it holds the home.
 `;
 
 export async function doctor(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
-    options: { home: { type: 'string' }, url: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      home: { type: 'string' },
+      url: { type: 'string' },
+      config: { type: 'string' },
+      json: { type: 'boolean' },
+      vacuum: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
+  if (values.vacuum) return vacuumStore(resolveHome(values.home));
   const checks: Check[] = [];
   const home = resolveHome(values.home);
   const homeOk = fs.existsSync(home) && isWritable(home);
@@ -61,11 +79,14 @@ export async function doctor(argv: string[]): Promise<number> {
         const integrity = db.pragma('integrity_check', { simple: true }) as string;
         const version = db.pragma('user_version', { simple: true }) as number;
         const ok = integrity === 'ok' && version <= LATEST_STORE_VERSION;
+        const file = new RetentionStore(db).fileStats();
+        const size = `${formatBytes(file.pages * file.pageSize)} (${formatBytes(file.freePages * file.pageSize)} of it free pages)`;
         checks.push({
           name: 'store',
           ok,
-          detail: ok ? `${storeFile}: integrity ok, schema v${version}` : `${storeFile}: integrity "${integrity}", schema v${version}; restore a backup or start a new home`,
+          detail: ok ? `${storeFile}: integrity ok, schema v${version}, ${size}` : `${storeFile}: integrity "${integrity}", schema v${version}; restore a backup or start a new home`,
         });
+        if (ok) checks.push(retentionCheck(db, (config ?? parseConfig(undefined)).retention, file));
       } finally {
         db.close();
       }
@@ -108,6 +129,72 @@ export async function doctor(argv: string[]): Promise<number> {
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
   else for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(9)} ${check.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+/** What retention will free now (the hub's next pass, as of this moment), and how the file gives the space back. */
+function retentionCheck(db: Database.Database, retention: Config['retention'], file: StoreFileStats): Check {
+  const threads = new ThreadStore(db).all().map(
+    (row): RetainedThread => ({
+      id: row.id,
+      kind: row.kind,
+      ...(row.parent_id === null ? {} : { parentId: row.parent_id }),
+      createdSeq: row.created_seq,
+      pinned: (JSON.parse(row.state) as { pinned?: unknown }).pinned === true,
+    }),
+  );
+  const freed = estimateRetention(new RetentionStore(db), threads, retention, Date.now());
+  const limits = `keeps ${retention.hours} h or the ${retention.messages} newest events of each thread, whichever is less`;
+  const now =
+    freed.events === 0
+      ? `nothing to free now (${limits})`
+      : `will free ${freed.events} events (~${formatBytes(freed.bytes)}) in ${freed.threads} thread${freed.threads === 1 ? '' : 's'} now (${limits})`;
+  const reclaim =
+    file.autoVacuum === 'incremental'
+      ? ''
+      : '; this store was made before the file gave space back, so what retention frees is reused but the file does not shrink: stop the hub and run "parley doctor --vacuum" once';
+  return { name: 'retention', ok: true, detail: `${now}${reclaim}` };
+}
+
+/**
+ * Rewrites the store compactly with incremental auto_vacuum on (SQLite can
+ * only switch it by a VACUUM), holding the home's lock so no hub writes meanwhile.
+ */
+function vacuumStore(home: string): number {
+  const storeFile = path.join(home, STORE_FILENAME);
+  if (!fs.existsSync(storeFile)) {
+    process.stdout.write(`no store at ${storeFile}: nothing to vacuum\n`);
+    return 0;
+  }
+  let lock;
+  try {
+    lock = acquireHomeLock(home);
+  } catch (error) {
+    process.stderr.write(`${isParleyError(error) ? error.message : String(error)}\nStop the hub ("parley stop"), then run "parley doctor --vacuum" again.\n`);
+    return 1;
+  }
+  try {
+    const db = new Database(storeFile, { fileMustExist: true });
+    try {
+      const before = fs.statSync(storeFile).size;
+      db.pragma('auto_vacuum = INCREMENTAL');
+      db.exec('VACUUM');
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      const after = fs.statSync(storeFile).size;
+      process.stdout.write(`vacuumed ${storeFile}: ${formatBytes(before)} -> ${formatBytes(after)}; retention now gives freed space back as it prunes\n`);
+    } finally {
+      db.close();
+    }
+  } finally {
+    lock.release();
+  }
+  return 0;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  return `${(bytes / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
 }
 
 /** Whether the hub at url has a password (sign-in on), from its public login route; undefined when it does not say. */

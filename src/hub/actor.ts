@@ -367,6 +367,11 @@ export class Actor implements ParticipantApi {
     return this.control(thread, { pause: { on: false } });
   }
 
+  /** Pins a thread (retention keeps all of it) or unpins it. */
+  pin(thread: string, on = true): Promise<ControlResult> {
+    return this.control(thread, { pin: { on } });
+  }
+
   prod(thread: string, targets: string[]): Promise<ControlResult> {
     return this.control(thread, { prod: targets });
   }

@@ -150,6 +150,12 @@ function applyEffect(
     saveThreadState(ctx, thread);
     return { content: control, deliveries: [] };
   }
+  if ('pin' in control) {
+    const on = control.pin.on;
+    thread.state = { ...thread.state, pinned: on, ...(on ? { pinnedBy: me.handle } : { pinnedBy: undefined }) };
+    saveThreadState(ctx, thread);
+    return { content: control, deliveries: [] };
+  }
   // invite: the invited participant persists on the thread, registered if new to the hub.
   const { participant_id: handle, profile } = control.invite;
   // An invitation never changes who someone is: the profile given stays on the invitation.

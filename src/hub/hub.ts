@@ -30,6 +30,7 @@ import { StopContinuations } from './stop-continuations.js';
 import { HubState, participantView } from './state.js';
 import { RateLimiter } from './rate-limit.js';
 import { ReadGate } from './read-gate.js';
+import { RetentionPruner, type PruneReport, type RetentionSeams } from './retention.js';
 import { TokenRegistry, hashToken } from './tokens.js';
 import { searchDocOf, transact } from './writer.js';
 
@@ -56,6 +57,8 @@ export interface HubOptions {
    * sign writes events that no export can vouch for.
    */
   signEvents?: boolean;
+  /** Where channel policies and the roster's archive mark set retention (the config's limits otherwise). */
+  retention?: RetentionSeams;
 }
 
 /** What a request authenticated with a token holds of it: the token's hash, and whether it is still valid. */
@@ -78,13 +81,14 @@ export class Hub {
   readonly #lock: HomeLock;
   readonly #meetingRedactor: Redactor;
   readonly #sweeper: NodeJS.Timeout;
+  readonly #pruner: RetentionPruner;
   /** When this hub opened its home, in epoch milliseconds (for `parley status`). */
   readonly openedAt: number;
   #closed = false;
   #closing: Promise<void> | undefined;
 
   /** @internal use openHub */
-  constructor(home: string, config: Config, ctx: HubContext, lock: HomeLock, meetingRedactor: Redactor) {
+  constructor(home: string, config: Config, ctx: HubContext, lock: HomeLock, meetingRedactor: Redactor, retention: RetentionSeams = {}) {
     this.home = home;
     this.config = config;
     this.#ctx = ctx;
@@ -99,6 +103,14 @@ export class Hub {
       for (const { session, presence } of ctx.presence.expireActivities()) ctx.bus.publish({ kind: 'presence', session, presence });
     }, sweepEvery);
     this.#sweeper.unref();
+    this.#pruner = new RetentionPruner(ctx, retention);
+    this.#pruner.start();
+  }
+
+  /** Runs a retention pass now (after any under way): what the timer does every `retention.intervalMs`. */
+  prune(): Promise<PruneReport> {
+    this.#assertOpen();
+    return this.#pruner.prune();
   }
 
   get storeFile(): string {
@@ -295,6 +307,8 @@ export class Hub {
   async #shutdown(): Promise<void> {
     this.#closed = true;
     clearInterval(this.#sweeper);
+    // A pass under way stops at its next chunk, before the store closes.
+    await this.#pruner.stop();
     this.#ctx.lifecycle.closing = true;
     await this.#ctx.lifecycle.drain();
     try {
@@ -402,7 +416,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     };
     // Said once the hub is up: a home the hub cannot use at all fails above with the reason instead.
     if (privacyWarning) logger.warn(privacyWarning);
-    return new Hub(home, config, ctx, lock, meetingRedactor);
+    return new Hub(home, config, ctx, lock, meetingRedactor, options.retention);
   } catch (error) {
     store?.db.close();
     await search?.close();
@@ -421,6 +435,9 @@ function searchSource(store: Store, state: HubState): SearchSource {
       const docs = rows.map((row) => searchDocOf({ state }, rowToEvent(row))).filter((doc): doc is SearchDoc => doc !== undefined);
       return { docs, last: rows.at(-1)?.seq };
     },
+    prunedAfter: (id, limit) => store.retention.prunedAfter(id, limit),
+    prunedTrimmedUpTo: () => store.retention.trimmedUpTo(),
+    latestPrunedId: () => store.retention.latestPrunedId(),
   };
 }
 

@@ -52,6 +52,8 @@ export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDe
       }),
       invitedAuto: state.invitedAuto,
       invitedAutoBy: state.invitedAuto ? state.invitedAutoBy : undefined,
+      pinned: state.pinned,
+      pinnedBy: state.pinned ? state.pinnedBy : undefined,
       closed: state.closed,
       summary: state.summary,
     }),

@@ -21,6 +21,8 @@ export const CONTROL_VALUE_SCHEMAS = {
   discussion: z.strictObject({ on: z.boolean(), allow_agent_mentions: z.boolean().optional() }),
   invited_auto: z.strictObject({ on: z.boolean() }),
   invite: z.strictObject({ participant_id: HandleSchema, profile: ProfilePatchSchema.optional() }),
+  /** A pinned thread keeps its whole history: retention prunes nothing of it. */
+  pin: z.strictObject({ on: z.boolean() }),
 } as const;
 
 export type ControlKind = keyof typeof CONTROL_VALUE_SCHEMAS;
@@ -36,6 +38,7 @@ export const ControlInputSchema = z.union([
   z.strictObject({ discussion: CONTROL_VALUE_SCHEMAS.discussion }),
   z.strictObject({ invited_auto: CONTROL_VALUE_SCHEMAS.invited_auto }),
   z.strictObject({ invite: CONTROL_VALUE_SCHEMAS.invite }),
+  z.strictObject({ pin: CONTROL_VALUE_SCHEMAS.pin }),
 ]);
 export type ControlInput = z.input<typeof ControlInputSchema>;
 export type ControlParsed = z.output<typeof ControlInputSchema>;
@@ -75,11 +78,14 @@ export interface ThreadControlState {
   discussion?: { on: boolean; allowAgentMentions: boolean; by: string };
   invitedAuto: boolean;
   invitedAutoBy?: string;
+  /** Pinned threads are never pruned by retention. */
+  pinned: boolean;
+  pinnedBy?: string;
   /** Side channels: open or closed with a summary. */
   closed: boolean;
   summary?: string;
 }
 
 export function initialControlState(): ThreadControlState {
-  return { paused: false, done: false, invitedAuto: false, closed: false };
+  return { paused: false, done: false, invitedAuto: false, pinned: false, closed: false };
 }

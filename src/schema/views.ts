@@ -47,6 +47,9 @@ export interface ThreadDetail {
     discussion: { on: boolean; allowAgentMentions: boolean; by?: string };
     invitedAuto: boolean;
     invitedAutoBy?: string;
+    /** Kept whole by retention. */
+    pinned: boolean;
+    pinnedBy?: string;
     closed: boolean;
     summary?: string;
   };

@@ -35,6 +35,12 @@ export interface SearchSource {
   maxSeq(): number;
   /** The documents of up to `limit` events after seq `after`; `last` is the seq of the last event read (undefined when none). */
   docsAfter(after: number, limit: number): { docs: SearchDoc[]; last: number | undefined };
+  /** What retention pruned, record by record, after record `id` (the deletes to replay). */
+  prunedAfter(id: number, limit: number): Array<{ id: number; seqs: number[] }>;
+  /** Records up to this id are dropped from the store: an index that has not applied them is rebuilt. */
+  prunedTrimmedUpTo(): number;
+  /** The latest pruned record's id (a rebuilt index starts with everything pruned applied). */
+  latestPrunedId(): number;
 }
 
 export interface SearchScope {
@@ -57,6 +63,8 @@ interface WorkerMessage {
   type: 'ready' | 'flushed' | 'closed' | 'error';
   id?: number;
   indexed?: number;
+  /** The latest pruned record the index has applied. */
+  prunedMark?: number;
   message?: string;
   code?: string;
 }
@@ -88,6 +96,7 @@ export class SearchIndex {
   #diskFull = false;
   #onClosed: (() => void) | undefined;
   #search: { session: Database.Statement; thread: Database.Statement } | undefined;
+  #prunedMark = 0;
 
   private constructor(
     readonly file: string,
@@ -128,6 +137,25 @@ export class SearchIndex {
     // Batched on this side too: a message per interval, not per commit, costs the posting thread less.
     if (this.#queue.length >= DEFAULT_INDEX_BATCH) this.#send();
     else this.#scheduled ??= setTimeout(() => this.#send(), DEFAULT_INDEX_DELAY_MS);
+  }
+
+  /**
+   * Deletes pruned events from the index, after the documents handed over
+   * before them; `record` is the store's pruned record that lists them. While
+   * the indexer is down nothing is sent: its restart replays the records.
+   */
+  remove(seqs: readonly number[], record: number): void {
+    if (this.#closed || this.#state === 'down') return;
+    const gone = new Set(seqs);
+    // A document still queued here would otherwise be indexed after its delete.
+    this.#queue = this.#queue.filter((doc) => !gone.has(doc.seq));
+    this.#send();
+    this.#worker.postMessage({ type: 'delete', seqs: [...seqs], record });
+  }
+
+  /** The latest pruned record the index has applied (as of the indexer's last answer); the store may drop records up to it. */
+  get prunedMark(): number {
+    return this.#prunedMark;
   }
 
   /** Resolves once everything added so far is in the index. */
@@ -196,6 +224,15 @@ export class SearchIndex {
 
   async #runCatchUp(): Promise<void> {
     this.#state = 'catching-up';
+    // First the deletes the index missed (a crash between the store's prune and the index's), then the new events.
+    await this.#flushWorker();
+    for (;;) {
+      if (this.#closed) return;
+      const records = this.#source.prunedAfter(this.#prunedMark, CATCH_UP_PAGE);
+      if (records.length === 0) break;
+      for (const record of records) this.#worker.postMessage({ type: 'delete', seqs: record.seqs, record: record.id });
+      await this.#flushWorker();
+    }
     let after = await this.#flushWorker();
     for (;;) {
       if (this.#closed) return;
@@ -263,6 +300,7 @@ export class SearchIndex {
   }
 
   #onMessage(message: WorkerMessage): void {
+    if (message.prunedMark !== undefined) this.#prunedMark = Math.max(this.#prunedMark, message.prunedMark);
     if (message.type === 'flushed' && message.id !== undefined) {
       this.#waiters.get(message.id)?.resolve(message.indexed ?? 0);
       this.#waiters.delete(message.id);
@@ -372,7 +410,16 @@ async function spawnIndexer(file: string, logger: Logger, source: SearchSource, 
 async function spawnOnce(file: string, source: SearchSource, diskFull: boolean): Promise<Worker> {
   createPrivateFile(file);
   const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
-    workerData: { file, batchSize: DEFAULT_INDEX_BATCH, maxDelayMs: DEFAULT_INDEX_DELAY_MS, storeId: source.storeId, maxSeq: source.maxSeq(), diskFull },
+    workerData: {
+      file,
+      batchSize: DEFAULT_INDEX_BATCH,
+      maxDelayMs: DEFAULT_INDEX_DELAY_MS,
+      storeId: source.storeId,
+      maxSeq: source.maxSeq(),
+      prunedTrimmedUpTo: source.prunedTrimmedUpTo(),
+      latestPruned: source.latestPrunedId(),
+      diskFull,
+    },
     // The indexer holds little but churns through every message: a small young generation keeps its memory flat.
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
   });

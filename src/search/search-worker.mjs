@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-const { file, batchSize, maxDelayMs, storeId, maxSeq, diskFull } = workerData;
+const { file, batchSize, maxDelayMs, storeId, maxSeq, diskFull, prunedTrimmedUpTo, latestPruned } = workerData;
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('synchronous = NORMAL');
@@ -24,21 +24,30 @@ db.exec(`
 `);
 
 // The index is derived from one store's log: if it was made for another store,
-// or holds seqs the store no longer has, start it over.
+// holds seqs the store no longer has, or missed pruned events whose record the
+// store has since dropped, start it over (with nothing pruned left to apply).
 const indexedFor = db.prepare("SELECT value FROM meta WHERE key = 'store_id'").get()?.value;
 const indexedUpTo = db.prepare("SELECT value FROM meta WHERE key = 'indexed_seq'").get()?.value ?? 0;
-if (indexedFor !== storeId || indexedUpTo > maxSeq) {
+const prunedUpTo = db.prepare("SELECT value FROM meta WHERE key = 'pruned_mark'").get()?.value ?? 0;
+if (indexedFor !== storeId || indexedUpTo > maxSeq || prunedUpTo < prunedTrimmedUpTo) {
   db.transaction(() => {
     db.exec('DELETE FROM docs');
     db.exec("INSERT INTO docs_fts (docs_fts) VALUES ('delete-all')");
     db.exec("DELETE FROM meta");
     db.prepare("INSERT INTO meta (key, value) VALUES ('store_id', ?)").run(storeId);
+    db.prepare("INSERT INTO meta (key, value) VALUES ('pruned_mark', ?)").run(latestPruned);
   })();
 }
 const insertDoc = db.prepare('INSERT OR IGNORE INTO docs (seq, session_id, thread_id, audience) VALUES (?, ?, ?, ?)');
 const insertText = db.prepare('INSERT INTO docs_fts (rowid, text) VALUES (?, ?)');
 const setWatermark = db.prepare("INSERT INTO meta (key, value) VALUES ('indexed_seq', ?) ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)");
 const getWatermark = db.prepare("SELECT value FROM meta WHERE key = 'indexed_seq'");
+// Retention: a pruned event leaves the index too (contentless_delete makes a delete by rowid cheap).
+const hasDoc = db.prepare('SELECT 1 FROM docs WHERE seq = ?');
+const deleteDoc = db.prepare('DELETE FROM docs WHERE seq = ?');
+const deleteText = db.prepare('DELETE FROM docs_fts WHERE rowid = ?');
+const setPrunedMark = db.prepare("INSERT INTO meta (key, value) VALUES ('pruned_mark', ?) ON CONFLICT (key) DO UPDATE SET value = MAX(value, excluded.value)");
+const getPrunedMark = db.prepare("SELECT value FROM meta WHERE key = 'pruned_mark'");
 
 // Tests: a file that cannot grow fails exactly as a full disk does (SQLITE_FULL).
 const DEFAULT_MAX_PAGE_COUNT = db.pragma('max_page_count', { simple: true });
@@ -51,6 +60,30 @@ let pending = [];
 let timer;
 let broken = false;
 let indexed = getWatermark.get()?.value ?? 0;
+let prunedMark = getPrunedMark.get()?.value ?? 0;
+
+const deleteBatch = db.transaction((seqs, record) => {
+  for (const seq of seqs) {
+    if (!hasDoc.get(seq)) continue;
+    deleteText.run(seq);
+    deleteDoc.run(seq);
+  }
+  setPrunedMark.run(record);
+});
+
+/** Deletes pruned events (after indexing what came before them) and records the store's pruned record as applied. */
+function prune(seqs, record) {
+  flush();
+  if (broken) return;
+  try {
+    deleteBatch(seqs, record);
+    prunedMark = Math.max(prunedMark, record);
+  } catch (error) {
+    // The mark stays below this record: the restarted indexer replays it from the store.
+    broken = true;
+    parentPort.postMessage({ type: 'error', message: String(error?.message ?? error), code: error?.code });
+  }
+}
 
 const indexBatch = db.transaction((docs) => {
   let top = indexed;
@@ -90,7 +123,10 @@ parentPort.on('message', (message) => {
       break;
     case 'flush':
       flush();
-      parentPort.postMessage({ type: 'flushed', id: message.id, indexed });
+      parentPort.postMessage({ type: 'flushed', id: message.id, indexed, prunedMark });
+      break;
+    case 'delete':
+      prune(message.seqs, message.record);
       break;
     case 'disk-full':
       simulateDiskFull(message.full);
@@ -106,4 +142,4 @@ parentPort.on('message', (message) => {
   }
 });
 
-parentPort.postMessage({ type: 'ready', indexed });
+parentPort.postMessage({ type: 'ready', indexed, prunedMark });

@@ -219,6 +219,22 @@ export const MIGRATIONS: readonly Migration[] = [
       signExistingEvents(db, env.home);
     },
   },
+  {
+    version: 6,
+    name: 'retention',
+    up: `
+      -- What retention pruned, chunk by chunk (the seqs as a JSON array), so that the search index, a
+      -- separate file, can replay deletes it missed (a crash between the two). Trimmed once the index has them.
+      CREATE TABLE pruned (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        thread_id TEXT NOT NULL,
+        seqs TEXT NOT NULL,
+        at INTEGER NOT NULL
+      );
+      -- Retention keeps the events of a thread's open requests: found by thread.
+      CREATE INDEX requests_by_thread ON requests(thread_id, status);
+    `,
+  },
 ];
 
 const EVENT_SIGNATURE_COLUMNS = `

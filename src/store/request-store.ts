@@ -16,7 +16,8 @@ export interface RequestRow {
   updated_seq: number;
 }
 
-const OPEN_STATUSES = "('open', 'Accepted')";
+/** Statuses of a request still awaiting its answer (SQL list). */
+export const OPEN_STATUSES = "('open', 'Accepted')";
 
 export class RequestStore {
   private readonly insertStmt: Database.Statement;

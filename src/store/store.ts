@@ -7,6 +7,7 @@ import { createPrivateFile } from './private-home.js';
 import { assertKnownVersion, migrate } from './migrations.js';
 import { RequestStore } from './request-store.js';
 import { SenderStore } from './sender-store.js';
+import { RetentionStore } from './retention-store.js';
 import { ThreadStore } from './thread-store.js';
 import { TokenStore } from './token-store.js';
 
@@ -33,6 +34,7 @@ export class Store {
   readonly requests: RequestStore;
   readonly tokens: TokenStore;
   readonly senders: SenderStore;
+  readonly retention: RetentionStore;
 
   constructor(
     readonly file: string,
@@ -49,6 +51,7 @@ export class Store {
     this.requests = new RequestStore(db);
     this.tokens = new TokenStore(db);
     this.senders = new SenderStore(db);
+    this.retention = new RetentionStore(db);
   }
 
   /** A random id fixed when the store was created. */
@@ -78,6 +81,8 @@ export function openStore(options: StoreOptions): Store {
   const db = new Database(options.file);
   try {
     assertKnownVersion(db);
+    // A new file frees the pages retention empties (incremental_vacuum); this can only be chosen before the first table.
+    if (isEmptyDatabase(db)) db.pragma('auto_vacuum = INCREMENTAL');
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     db.pragma('foreign_keys = ON');
@@ -90,4 +95,8 @@ export function openStore(options: StoreOptions): Store {
     throw error;
   }
   return new Store(options.file, db, options.onBatchFailed, options.onCallbackFailed);
+}
+
+function isEmptyDatabase(db: Database.Database): boolean {
+  return (db.prepare('SELECT COUNT(*) AS n FROM sqlite_schema').get() as { n: number }).n === 0;
 }

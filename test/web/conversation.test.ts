@@ -133,6 +133,11 @@ describe('web page: the human in the conversation', () => {
     await page.locator('[data-control="Discussion mode"]').getByRole('button', { name: 'Turn off' }).click();
     await page.locator('[data-control="Invited answer unprompted"]').getByRole('button', { name: 'Turn on' }).click();
     await expect.poll(() => page.locator('[data-control="Invited answer unprompted"] .by').textContent()).toBe(' — set by @human');
+    // Pinned: retention keeps the whole thread.
+    await page.locator('[data-control="Pinned"]').getByRole('button', { name: 'Pin' }).click();
+    await expect.poll(() => page.locator('[data-control="Pinned"] .by').textContent()).toBe(' — set by @human');
+    await page.locator('[data-control="Pinned"]').getByRole('button', { name: 'Unpin' }).click();
+    await expect.poll(() => page.locator('[data-control="Pinned"] .state').textContent()).toBe('off');
     // Invite with a profile: a role in this thread.
     await page.locator('.invite').getByLabel('Participant').selectOption('designer');
     await page.locator('.invite').getByLabel('Role in this thread').fill('ux');

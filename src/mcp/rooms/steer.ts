@@ -26,8 +26,8 @@ async function control(ctx: ToolContext, thread: string, input: ControlInput): P
 export const steerRoom: RoomDef = {
   id: 'steer',
   name: 'Steering',
-  description: 'Steer a thread: hard-mute or unmute participants, pause/resume agents, prod, invite, mark done, set the discussion policy; open and close side channels.',
-  keywords: ['steer', 'mute', 'unmute', 'pause', 'resume', 'prod', 'nudge', 'invite', 'done', 'policy', 'discussion', 'side', 'moderate', 'control', 'silence', 'stop'],
+  description: 'Steer a thread: hard-mute or unmute participants, pause/resume agents, pin (keep from retention), prod, invite, mark done, set the discussion policy; open and close side channels.',
+  keywords: ['steer', 'mute', 'unmute', 'pause', 'resume', 'pin', 'unpin', 'retention', 'keep', 'prod', 'nudge', 'invite', 'done', 'policy', 'discussion', 'side', 'moderate', 'control', 'silence', 'stop'],
   parent: 'chat',
   tools: [
     tool({
@@ -60,6 +60,22 @@ export const steerRoom: RoomDef = {
       input: z.strictObject({ thread: Thread }),
       async run(ctx, { thread }) {
         return control(ctx, thread, { pause: { on: false } });
+      },
+    }),
+    tool({
+      name: 'steer_pin',
+      description: 'Pins a thread: retention keeps its whole history (unpinned threads lose events past the retention limits).',
+      input: z.strictObject({ thread: Thread }),
+      async run(ctx, { thread }) {
+        return control(ctx, thread, { pin: { on: true } });
+      },
+    }),
+    tool({
+      name: 'steer_unpin',
+      description: 'Unpins a thread: retention prunes it again like any other.',
+      input: z.strictObject({ thread: Thread }),
+      async run(ctx, { thread }) {
+        return control(ctx, thread, { pin: { on: false } });
       },
     }),
     tool({

@@ -5,8 +5,8 @@ import type { ThreadDetail, ThreadInfo } from '../types.js';
 import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 
 /**
- * Steering a thread (Agent Bridge controls): pause, done, discussion mode and
- * invited_auto for the thread; mute, unmute and prod for each member; invite
+ * Steering a thread (Agent Bridge controls): pause, done, discussion mode,
+ * invited_auto and pin (kept from retention) for the thread; mute, unmute and prod for each member; invite
  * with a profile. Every control shows its state and who set it; the change
  * lands in the thread's log, so agents see it too.
  */
@@ -59,6 +59,14 @@ export function SteeringPanel({ thread }: { thread: ThreadInfo }) {
           hint="Invited participants may answer without being mentioned."
           action={c.invitedAuto ? 'Turn off' : 'Turn on'}
           onToggle={() => control({ invited_auto: { on: !c.invitedAuto } })}
+        />
+        <Control
+          label="Pinned"
+          on={c.pinned}
+          by={c.pinnedBy}
+          hint={c.pinned ? 'Retention keeps all of this thread.' : 'Retention prunes events past the limits.'}
+          action={c.pinned ? 'Unpin' : 'Pin'}
+          onToggle={() => control({ pin: { on: !c.pinned } })}
         />
       </dl>
 
