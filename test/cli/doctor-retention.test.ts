@@ -63,10 +63,12 @@ describe('doctor and retention', () => {
   it('doctor - an older store says how to reclaim space, and --vacuum makes it give space back', async () => {
     const { home, cleanup } = tempHome();
     cleanups.push(cleanup);
-    // A store as earlier versions made it: no auto_vacuum.
+    // A store without auto_vacuum, as earlier versions made them (migrating one turns it on, so it is undone here by hand).
     const db = new Database(path.join(home, 'parley.db'));
     db.pragma('journal_mode = WAL');
     migrate(db);
+    db.pragma('auto_vacuum = NONE');
+    db.exec('VACUUM');
     db.close();
     await storeWithHistory(home);
     const t = await openTestHub({ home, config: { retention: { intervalMs: 86_400_000 } } });
