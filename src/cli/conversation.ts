@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
@@ -358,13 +359,21 @@ Object.assign(COMMANDS, {
     },
   },
   export: {
-    usage: 'parley export THREAD [--format markdown|jsonl]',
-    summary: 'Export a thread',
-    options: { format: { type: 'string' } },
+    usage: 'parley export THREAD [--format markdown|jsonl|signed] [--signed] [--out FILE]',
+    summary: 'Export a thread (--signed: for "parley verify", with signatures and rosters)',
+    options: { format: { type: 'string' }, signed: { type: 'boolean' }, out: { type: 'string' } },
     positionals: 1,
     async run(call, [thread], values) {
-      const body = await call<{ body: string }>('GET', `/threads/${enc(thread!)}/export?format=${enc(String(values.format ?? 'markdown'))}`);
-      return { json: body, text: body.body };
+      if (values.signed === true && values.format !== undefined && values.format !== 'signed') {
+        throw new ParleyError('INVALID_INPUT', `Invalid --format: --signed exports the signed format, not ${String(values.format)}; give one of them.`, { field: 'format' });
+      }
+      const format = values.signed === true ? 'signed' : String(values.format ?? 'markdown');
+      const body = await call<{ body: string }>('GET', `/threads/${enc(thread!)}/export?format=${enc(format)}`);
+      if (typeof values.out !== 'string') return { json: body, text: body.body };
+      // An export holds the conversation: readable by its owner only, like the home.
+      writeFileSync(values.out, body.body, { mode: 0o600 });
+      const wrote = { file: values.out, bytes: Buffer.byteLength(body.body), format };
+      return { json: wrote, text: `wrote ${wrote.bytes} bytes (${format}) to ${wrote.file}` };
     },
   },
 } satisfies Record<string, Command>);

@@ -13,6 +13,7 @@ import type { RateLimiter } from './rate-limit.js';
 import type { ReadGate } from './read-gate.js';
 import type { KeyRing } from '../trust/key-ring.js';
 import type { EventSealer } from './event-sealer.js';
+import type { RosterBook } from './roster-book.js';
 import type { TokenRegistry } from './tokens.js';
 
 /** Everything an operation of the hub needs, passed explicitly (no module state). */
@@ -38,5 +39,7 @@ export interface HubContext {
   keys: KeyRing;
   /** Signs each event as the writer appends it. */
   sealer: EventSealer;
+  /** The rosters the hub accepted (none: local mode). */
+  rosters: RosterBook;
   newId: () => string;
 }

@@ -2,7 +2,9 @@ import { parseInput } from '../errors/parley-error.js';
 import { ExportInputSchema, type ExportInput } from '../schema/inputs.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { describeEvent, type HandleOf } from '../format/event-text.js';
-import { rowToEvent } from '../store/event-log.js';
+import { rowToEvent, type EventRow } from '../store/event-log.js';
+import { signedExport } from './signed-export.js';
+import type { ThreadRecord } from './state.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
 
@@ -25,20 +27,23 @@ export interface ThreadExport {
   chunks: AsyncGenerator<string, void, undefined>;
 }
 
+/** The thread's stored rows up to `upTo`, a bounded page at a time, each page one read of the participant's. */
+export async function* rowPages(ctx: HubContext, seat: Seat, thread: ThreadRecord, upTo: number): AsyncGenerator<EventRow[], void, undefined> {
+  for (let after = 0; ; ) {
+    const page = await ctx.reads.run(seat.participant.id, () => ctx.store.events.pageAfter(thread.id, after, PAGE_ROWS, PAGE_BYTES, upTo + 1));
+    if (page.rows.length > 0) yield page.rows;
+    if (!page.more) return;
+    after = page.rows[page.rows.length - 1]?.seq ?? after;
+  }
+}
+
 export function exportThread(ctx: HubContext, seat: Seat, input: ExportInput): ThreadExport {
   const parsed = parseInput(ExportInputSchema, input);
   const thread = resolveFor(ctx, seat, parsed.thread);
   const upTo = ctx.store.events.visibleUpTo;
+  if (parsed.format === 'signed') return signedExport(ctx, seat, thread, upTo);
   async function* pages(): AsyncGenerator<ParleyEvent[], void, undefined> {
-    for (let after = 0; ; ) {
-      const { events, more, last } = await ctx.reads.run(seat.participant.id, () => {
-        const page = ctx.store.events.pageAfter(thread.id, after, PAGE_ROWS, PAGE_BYTES, upTo + 1);
-        return { events: page.rows.map(rowToEvent), more: page.more, last: page.rows[page.rows.length - 1]?.seq };
-      });
-      if (events.length > 0) yield events;
-      if (!more) return;
-      after = last ?? after;
-    }
+    for await (const rows of rowPages(ctx, seat, thread, upTo)) yield rows.map(rowToEvent);
   }
   if (parsed.format === 'jsonl') {
     return {

@@ -15,6 +15,7 @@ import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
 import { EventSealer } from './event-sealer.js';
+import { RosterBook } from './roster-book.js';
 import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
 import { createStderrLogger, type Logger } from '../util/logger.js';
@@ -411,6 +412,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       reads: new ReadGate(config.chat.limits.concurrentReads),
       now,
       keys,
+      rosters: new RosterBook(store),
       sealer: new EventSealer({ store, keys, state, config, logger }, { sign: options.signEvents ?? true }),
       newId: ulidFactory(now),
     };

@@ -159,7 +159,8 @@ export type PresenceInput = z.input<typeof PresenceInputSchema>;
 
 export const ExportInputSchema = z.strictObject({
   thread: ThreadRefSchema,
-  format: z.enum(['markdown', 'jsonl']).default('markdown'),
+  /** markdown for people, jsonl for programs, signed for `parley verify` (src/trust/signed-export.ts). */
+  format: z.enum(['markdown', 'jsonl', 'signed']).default('markdown'),
 });
 export type ExportInput = z.input<typeof ExportInputSchema>;
 

@@ -85,6 +85,7 @@ export class EventLog {
   private readonly countStmt: Database.Statement;
   private readonly sessionAfter: Database.Statement;
   private readonly threadCount: Database.Statement;
+  private readonly unrostered: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
@@ -105,6 +106,7 @@ export class EventLog {
     this.visibleUpTo = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.threadCount = db.prepare('SELECT COUNT(*) AS n FROM events WHERE thread_id = ? AND seq <= ?');
+    this.unrostered = db.prepare('SELECT 1 FROM events WHERE thread_id = ? AND seq <= ? AND roster_version IS NULL LIMIT 1');
   }
 
   append(row: EventRow): void {
@@ -140,6 +142,11 @@ export class EventLog {
   /** Newest first, strictly before `beforeSeq`. */
   pageBefore(threadId: string, beforeSeq: number, limit: number, maxBytes: number): EventPage {
     return takeBounded(this.before.iterate(threadId, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<EventRow>, limit, maxBytes);
+  }
+
+  /** Whether a thread has events up to `upToSeq` written with no roster in force (local mode). */
+  hasUnrostered(threadId: string, upToSeq: number): boolean {
+    return this.unrostered.get(threadId, upToSeq) !== undefined;
   }
 
   /** Events of a thread up to `upToSeq` (an export's snapshot). */

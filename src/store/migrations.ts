@@ -235,6 +235,20 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX requests_by_thread ON requests(thread_id, status);
     `,
   },
+  {
+    version: 7,
+    name: 'rosters',
+    up: `
+      -- Every roster version the hub accepted, in order: the chain a signed export carries, so
+      -- that events written under an older version still check against the roster in force then.
+      CREATE TABLE rosters (
+        version INTEGER PRIMARY KEY,
+        org_id TEXT NOT NULL,
+        doc TEXT NOT NULL,
+        accepted_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
 
 const EVENT_SIGNATURE_COLUMNS = `

@@ -6,6 +6,7 @@ import { GroupCommit } from './group-commit.js';
 import { createPrivateFile } from './private-home.js';
 import { assertKnownVersion, migrate } from './migrations.js';
 import { RequestStore } from './request-store.js';
+import { RosterStore } from './roster-store.js';
 import { SenderStore } from './sender-store.js';
 import { RetentionStore } from './retention-store.js';
 import { ThreadStore } from './thread-store.js';
@@ -34,6 +35,7 @@ export class Store {
   readonly requests: RequestStore;
   readonly tokens: TokenStore;
   readonly senders: SenderStore;
+  readonly rosters: RosterStore;
   readonly retention: RetentionStore;
 
   constructor(
@@ -51,6 +53,7 @@ export class Store {
     this.requests = new RequestStore(db);
     this.tokens = new TokenStore(db);
     this.senders = new SenderStore(db);
+    this.rosters = new RosterStore(db);
     this.retention = new RetentionStore(db);
   }
 

@@ -1,0 +1,63 @@
+import type { Access } from '../schema/access.js';
+import type { Roster } from '../schema/roster.js';
+import type { Store } from '../store/store.js';
+import { parsePublicKey } from '../trust/node-id.js';
+import { acceptRoster, memberOf, parseRoster } from '../trust/roster.js';
+
+/** What the hub asks of the roster in force: who is in it, with which access, and who may grant it. */
+export interface RosterView {
+  readonly orgId: string;
+  readonly version: number;
+  /** The access of the member with this raw 32-byte public key; undefined when it is not a member. */
+  accessOf(publicKeyRaw: Buffer): Access | undefined;
+  /** Whether the member is marked archive (keeps history past retention). */
+  isArchive(publicKeyRaw: Buffer): boolean;
+  /** The raw public keys of its admins (who can grant access). */
+  admins(): Buffer[];
+}
+
+/**
+ * The rosters a hub accepted: the chain, oldest first, kept in the store so
+ * that a signed export carries every version its events were written under.
+ * A new version is accepted only as Meerkat says (src/trust/roster.ts): signed
+ * by admins of the version in force, of the same org, and newer.
+ */
+export class RosterBook {
+  readonly #store: Store;
+  readonly #chain: Roster[];
+
+  constructor(store: Store) {
+    this.#store = store;
+    this.#chain = store.rosters.all().map((doc) => parseRoster(doc));
+  }
+
+  /** The roster in force; undefined in local mode. */
+  current(): Roster | undefined {
+    return this.#chain.at(-1);
+  }
+
+  chain(): readonly Roster[] {
+    return this.#chain;
+  }
+
+  /** Checks `next` against the roster in force and keeps it (refusals: ROSTER_INVALID, ROSTER_ROLLBACK, BAD_SIGNATURE). */
+  async accept(next: unknown, now: number): Promise<Roster> {
+    const roster = acceptRoster(this.current(), next);
+    const { committed } = this.#store.writes.write(() => this.#store.rosters.insert(roster.version, roster.org_id, roster, now));
+    await committed;
+    this.#chain.push(roster);
+    return roster;
+  }
+}
+
+/** The view of one roster the access resolver reads. */
+export function rosterViewOf(roster: Roster): RosterView {
+  const admins = roster.members.filter((m) => m.role === 'admin').map((m) => parsePublicKey(m.pubkey));
+  return {
+    orgId: roster.org_id,
+    version: roster.version,
+    accessOf: (raw) => memberOf(roster, raw)?.access,
+    isArchive: (raw) => memberOf(roster, raw)?.archive === true,
+    admins: () => admins,
+  };
+}

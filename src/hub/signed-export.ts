@@ -1,0 +1,71 @@
+import type { Roster } from '../schema/roster.js';
+import { signedFieldsOfRow } from '../store/signed-fields.js';
+import { eventFieldsToJson } from '../trust/envelope.js';
+import { formatPublicKey, hubIdOf } from '../trust/node-id.js';
+import { signRoster } from '../trust/roster.js';
+import { SIGNED_EXPORT_VERSION, type ExportHeader } from '../trust/signed-export.js';
+import type { HubContext } from './context.js';
+import { rowPages, type ThreadExport } from './export.js';
+import type { Seat } from './seat.js';
+import type { ThreadRecord } from './state.js';
+
+/**
+ * A thread as a signed export (format in src/trust/signed-export.ts): the
+ * header, the rosters its events were written under, then every event with
+ * its signed fields and signature. Never a private key: the signatures were
+ * made when the events were written, and only the local roster is signed now,
+ * by the hub's key.
+ */
+export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, upTo: number): ThreadExport {
+  const rawKeyOf = (participantId: string): Buffer => Buffer.from(ctx.state.participant(participantId).publicKey, 'base64');
+  const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
+  return {
+    contentType: 'application/x-ndjson',
+    chunks: (async function* () {
+      const hub = ctx.keys.hub();
+      const orgRosters = ctx.rosters.chain();
+      const header: ExportHeader = {
+        type: 'parley-export',
+        v: SIGNED_EXPORT_VERSION,
+        hub: formatPublicKey(hub.raw),
+        mode: orgRosters.length > 0 ? 'roster' : 'local',
+        thread: { id: thread.id, name: thread.name, kind: thread.kind },
+        exported_at: new Date(ctx.now()).toISOString(),
+      };
+      yield line(header);
+      for (const roster of orgRosters) yield line({ type: 'roster', scope: 'org', roster });
+      if (ctx.store.events.hasUnrostered(thread.id, upTo)) yield line({ type: 'roster', scope: 'local', roster: localRoster(ctx) });
+      for await (const rows of rowPages(ctx, seat, thread, upTo)) {
+        yield rows
+          .map((row) =>
+            line({
+              type: 'event',
+              seq: row.seq,
+              author: row.author,
+              roster_version: row.roster_version,
+              event: eventFieldsToJson(signedFieldsOfRow(row, rawKeyOf)),
+              sig: row.sig === null ? null : row.sig.toString('base64url'),
+            }),
+          )
+          .join('');
+      }
+    })(),
+  };
+}
+
+/**
+ * The roster events written with no roster in force rest on: the hub's key
+ * (admin, and its signer) and every participant registered here with the
+ * access the hub gives it now. A reader who trusts the hub's key (compare it
+ * with "parley keygen" on that hub) can then check every such event offline.
+ */
+function localRoster(ctx: HubContext): Roster {
+  const hub = ctx.keys.hub();
+  const hubKey = formatPublicKey(hub.raw);
+  const members: Roster['members'] = [{ pubkey: hubKey, role: 'admin' }];
+  for (const participant of ctx.state.participants.values()) {
+    members.push({ pubkey: formatPublicKey(Buffer.from(participant.publicKey, 'base64')), role: ctx.access.accessOf(participant) ?? 'observer' });
+  }
+  const draft: Roster = { org_id: `local:${hubIdOf(hub.raw)}`, version: 1, timestamp: new Date(ctx.now()).toISOString(), members, signatures: [] };
+  return signRoster(draft, hub.privateKey);
+}
