@@ -171,6 +171,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX events_by_sender ON events(from_id, session_id, seq);
     `,
   },
+  {
+    version: 4,
+    name: 'local access overrides',
+    up: `
+      -- Without a roster (local mode), a participant's permission role (access) set by an admin, overriding the config.
+      CREATE TABLE local_access (
+        participant_id TEXT PRIMARY KEY REFERENCES participants(id),
+        access TEXT NOT NULL CHECK (access IN ('observer', 'member', 'operator', 'admin'))
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

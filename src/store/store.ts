@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { AccessStore } from './access-store.js';
 import { DirectoryStore } from './directory-store.js';
 import { DeliveryStore } from './delivery-store.js';
 import { EventLog } from './event-log.js';
@@ -31,6 +32,7 @@ export class Store {
   readonly deliveries: DeliveryStore;
   readonly requests: RequestStore;
   readonly tokens: TokenStore;
+  readonly access: AccessStore;
 
   constructor(
     readonly file: string,
@@ -46,6 +48,7 @@ export class Store {
     this.deliveries = new DeliveryStore(db);
     this.requests = new RequestStore(db);
     this.tokens = new TokenStore(db);
+    this.access = new AccessStore(db);
   }
 
   /** A random id fixed when the store was created. */
