@@ -45,10 +45,10 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
   if ('mute' in control) targets = targetsOf(control.mute.targets, 'mute.targets');
   if ('unmute' in control) {
     targets = targetsOf(control.unmute.targets, 'unmute.targets');
-    // Not a matter of access: a mute someone else put on you is lifted by another, never by yourself.
-    const mine = thread.members.get(me.id);
-    if (targets.some((t) => t.id === me.id) && mine?.hardMuted && mine.mutedBy !== me.handle) {
-      throw new ParleyError('FORBIDDEN', `You cannot unmute yourself; ask @${mine.mutedBy ?? 'the admin who muted you'} or another admin.`, {
+    // An admin lifts any mute, its own too (no one locks the admins out). Anyone else who may steer (a
+    // channel's own admins, later) never lifts a mute put on themselves: that rule is not about access.
+    if (ctx.access.accessOf(me) !== 'admin' && targets.some((t) => t.id === me.id) && thread.members.get(me.id)?.hardMuted) {
+      throw new ParleyError('FORBIDDEN', 'You cannot unmute yourself; ask the participant who muted you, or an admin.', {
         field: 'control.unmute.targets',
       });
     }
