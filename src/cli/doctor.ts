@@ -9,7 +9,7 @@ import type { Config } from '../config/schema.js';
 import { isParleyError } from '../errors/parley-error.js';
 import { LATEST_STORE_VERSION } from '../store/migrations.js';
 import { hubUrl, liveHub } from './hub-address.js';
-import { trustSummary } from '../hub/trust-summary.js';
+import { trustSummary } from '../format/trust-summary.js';
 
 /**
  * `parley doctor`: checks what usually goes wrong — the home, the config, the

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { liveHub } from './hub-address.js';
-import { trustSummary } from '../hub/trust-summary.js';
+import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime } from './running-hub.js';
 
 /**

@@ -162,13 +162,17 @@ export class Actor implements ParticipantApi {
   }
 
   /**
-   * Runs one operation: refused once the hub is closing, counted while in
-   * flight so that closing waits for it, and a sign of life for presence.
+   * Runs one operation: refused once the hub is closing, or when the caller's
+   * access does not cover the action (the permission table, checked here once
+   * for every surface); counted while in flight so that closing waits for it,
+   * and a sign of life for presence.
    */
-  #run<T>(action: Action, operation: () => T | Promise<T>, label?: string): Promise<T> {
+  #run<T>(action: Action, operation: () => T | Promise<T>, label?: string, chat = false): Promise<T> {
     const { lifecycle } = this.#ctx;
     if (lifecycle.closing) return Promise.reject(closingError());
     try {
+      // Chat a participant does not have is refused as such (CHAT_DISABLED), whatever its access.
+      if (chat) assertChatAllowed(this.#ctx.config, this.#seat);
       this.#need(action, label);
     } catch (error) {
       return Promise.reject(error as Error);
@@ -178,24 +182,18 @@ export class Actor implements ParticipantApi {
   }
 
   /** A heavy read: run in the participant's turn (see ReadGate). */
-  #read<T>(action: Action, operation: () => T | Promise<T>): Promise<T> {
-    return this.#run(action, () => this.#ctx.reads.run(this.#seat.participant.id, operation));
+  #read<T>(action: Action, operation: () => T | Promise<T>, chat = false): Promise<T> {
+    return this.#run(action, () => this.#ctx.reads.run(this.#seat.participant.id, operation), undefined, chat);
   }
 
   /** A heavy chat read: refused for a participant excluded from chat, else run in its turn. */
   #chatRead<T>(action: Action, operation: () => T | Promise<T>): Promise<T> {
-    return this.#read(action, () => {
-      assertChatAllowed(this.#ctx.config, this.#seat);
-      return operation();
-    });
+    return this.#read(action, operation, true);
   }
 
   /** Runs a chat operation: refused (CHAT_DISABLED) for a participant excluded from chat. */
   #chat<T>(action: Action, operation: () => T | Promise<T>, label?: string): Promise<T> {
-    return this.#run(action, () => {
-      assertChatAllowed(this.#ctx.config, this.#seat);
-      return operation();
-    }, label);
+    return this.#run(action, operation, label, true);
   }
 
   /** A one-shot call: last seen moves; being present takes a live connection (see holdPresence). */
