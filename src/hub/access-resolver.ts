@@ -84,10 +84,10 @@ export class AccessResolver {
     if (!('access' in standing)) throw this.#notInRoster(participant);
     if (!accessAtLeast(standing.access, need)) {
       const grantors = this.grantors();
-      const who = grantors.length ? grantors.map((h) => `@${h}`).join(' or ') : 'an admin';
+      const who = grantors.length ? ` (${grantors.map((h) => `@${h}`).join(' or ')})` : '';
       throw new ParleyError(
         'FORBIDDEN_ROLE',
-        `${label} needs ${need}; you (@${participant.handle}) are ${standing.access}; nothing was done. An admin (${who}) can grant it: parley roster set-role @${participant.handle} ${need}`,
+        `${label} needs ${need}; you (@${participant.handle}) are ${standing.access}; nothing was done. An admin${who} can grant it: parley roster set-role @${participant.handle} ${need}`,
         { details: { need, have: standing.access, action, grantors } },
       );
     }
