@@ -3,7 +3,7 @@ import { chatOpenFor } from '../hub/chat-exclusion.js';
 import { accessNeeded, type Action } from '../hub/permissions.js';
 import { accessAtLeast, type Access } from '../schema/access.js';
 import type { Participant } from '../schema/participant.js';
-import { chatRoom } from './rooms/chat.js';
+import { chatRoom, sideRoom } from './rooms/chat.js';
 import { compatRoom } from './rooms/compat.js';
 import { globalRoom } from './rooms/global.js';
 import { meetingRoom } from './rooms/meeting.js';
@@ -14,15 +14,15 @@ import { steerRoom } from './rooms/steer.js';
 
 /**
  * Which rooms a participant's connection has. With `chat.enabled=false` the
- * chat rooms (chat, steer, and the compat names) are not registered at all;
+ * chat rooms (chat, steer, side, and the compat names) are not registered at all;
  * a participant whose kind or a role is in `mcp.excludedKinds` gets none of
  * them either (and the hub refuses its chat calls on every other surface).
  * Tools are listed only when the participant's access covers them, and a room
  * left without tools is not listed at all: `steer` is an admin's. Registries
  * are built once per combination and shared.
  */
-const ALL_ROOMS: readonly RoomDef[] = [globalRoom, chatRoom, steerRoom, meetingRoom, requestsRoom, presenceRoom, compatRoom];
-const CHAT_ROOMS = new Set(['chat', 'steer', 'compat']);
+const ALL_ROOMS: readonly RoomDef[] = [globalRoom, chatRoom, steerRoom, sideRoom, meetingRoom, requestsRoom, presenceRoom, compatRoom];
+const CHAT_ROOMS = new Set(['chat', 'steer', 'side', 'compat']);
 
 const registries = new Map<string, RoomRegistry>();
 

@@ -89,8 +89,8 @@ export const chatRead = tool({
 export const chatRoom: RoomDef = {
   id: 'chat',
   name: 'Chat',
-  description: 'Channels, threads and direct messages: post, read what is new, history, search, create channels, open and close side channels, subscribe or mute.',
-  keywords: ['chat', 'message', 'post', 'read', 'channel', 'thread', 'dm', 'direct', 'history', 'search', 'subscribe', 'mute', 'talk', 'say', 'tell', 'side'],
+  description: 'Channels, threads and direct messages: post, read what is new, history, search, create channels, subscribe or mute.',
+  keywords: ['chat', 'message', 'post', 'read', 'channel', 'thread', 'dm', 'direct', 'history', 'search', 'subscribe', 'mute', 'talk', 'say', 'tell'],
   tools: [
     chatPost,
     chatRead,
@@ -150,6 +150,25 @@ export const chatRoom: RoomDef = {
         return { id: result.id, seq: result.seq, thread: result.thread, ...(result.truncated ? { truncated: true } : {}), ...(result.redacted ? { redacted: true } : {}) };
       },
     }),
+    subscription('chat_subscribe', 'subscribe to', 'subscribe', 'Subscribes you to a thread: its messages reach your inbox (normal priority).'),
+    subscription('chat_unsubscribe', 'leave', 'unsubscribe', 'Unsubscribes you: the thread\'s messages stop reaching your inbox (mentions of you still do).'),
+    subscription('chat_mute', 'mute', 'mute', 'Mutes a thread for you: its messages stay in your inbox at low priority and never wake you.'),
+    subscription('chat_unmute', 'unmute', 'subscribe', 'Unmutes a thread for you (subscribed again).'),
+  ],
+};
+
+/**
+ * Side channels (Agent Bridge): a focused sub-discussion off a thread, its
+ * summary posted back when it closes. Nested in the chat room, and a member's
+ * (writing), unlike steering.
+ */
+export const sideRoom: RoomDef = {
+  id: 'side',
+  name: 'Side channels',
+  description: 'Open a side channel off a thread for a focused sub-discussion, and close it with a summary posted back to the parent.',
+  keywords: ['side', 'channel', 'subthread', 'aside', 'focus', 'summary', 'close', 'open', 'discussion'],
+  parent: 'chat',
+  tools: [
     tool({
       name: 'side_open',
       action: 'side_open',
@@ -174,9 +193,5 @@ export const chatRoom: RoomDef = {
         return ctx.api.closeSide(args);
       },
     }),
-    subscription('chat_subscribe', 'subscribe to', 'subscribe', 'Subscribes you to a thread: its messages reach your inbox (normal priority).'),
-    subscription('chat_unsubscribe', 'leave', 'unsubscribe', 'Unsubscribes you: the thread\'s messages stop reaching your inbox (mentions of you still do).'),
-    subscription('chat_mute', 'mute', 'mute', 'Mutes a thread for you: its messages stay in your inbox at low priority and never wake you.'),
-    subscription('chat_unmute', 'unmute', 'subscribe', 'Unmutes a thread for you (subscribed again).'),
   ],
 };
