@@ -120,11 +120,11 @@ async function exerciseEveryTool(coder: McpTestClient, reviewer: McpTestClient, 
     },
     presence_set: { ok: async () => expect(await ok('presence_set', { state: 'thinking', note: 'profiling' })).toMatchObject({ applied: true }), bad: () => refused('presence_set', { state: 'sleeping' }, /Invalid state/) },
     steer_pause: { ok: async () => expect(await ok('steer_pause', { thread: 'design' })).toMatchObject({ control: 'pause' }), bad: () => refused('steer_pause', { thread: 'nowhere' }, /NOT_FOUND/) },
-    // The admin agent that paused the thread resumes it; an operator agent may not steer at all (the tool is not even listed to it).
+    // An operator agent may not steer at all (the tool is not even listed to it); the human, an admin, resumes.
     steer_resume: {
       ok: async () => {
         await refused('steer_resume', { thread: 'design' }, /^FORBIDDEN_ROLE: resume needs admin; you \(@reviewer\) are operator/, reviewer);
-        expect(await ok('steer_resume', { thread: 'design' })).toMatchObject({ control: 'pause' });
+        expect(await ok('steer_resume', { thread: 'design' }, human)).toMatchObject({ control: 'pause' });
       },
       bad: () => refused('steer_resume', {}, /Invalid thread/),
     },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ACCESS_LEVELS } from '../../src/schema/access.js';
-import { openTestHub } from '../helpers/hub.js';
+import { caught, openTestHub } from '../helpers/hub.js';
 
 /**
  * The permission role (`access`: observer, member, operator, admin) and the
@@ -62,7 +62,7 @@ describe('access and profile roles', () => {
       const me = await agent.whoami();
       expect(me.participant.profile.roles).toEqual(['admin', 'planner']);
       expect(me.access).toBe('operator');
-      expect((await agent.pause('general').catch((error: { code: string }) => error)).code).toBe('FORBIDDEN_ROLE');
+      expect((await caught(() => agent.pause('general'))).code).toBe('FORBIDDEN_ROLE');
     } finally {
       await t.close();
     }
