@@ -13,6 +13,7 @@ import { LATEST_STORE_VERSION } from '../store/migrations.js';
 import { RetentionStore, type StoreFileStats } from '../store/retention-store.js';
 import { ThreadStore } from '../store/thread-store.js';
 import { hubUrl, liveHub } from './hub-address.js';
+import { trustSummary } from '../format/trust-summary.js';
 
 /**
  * `parley doctor`: checks what usually goes wrong — the home, the config, the
@@ -124,6 +125,14 @@ export async function doctor(argv: string[]): Promise<number> {
   } else if (config) {
     const password = Boolean(config.webui.password);
     checks.push({ name: 'password', ok: password, detail: password ? 'set in the config a hub started here would read' : 'not set: set PARLEY_WEBUI_PASSWORD or webui.password so the human can sign in' });
+  }
+
+  if (config) {
+    // What a hub on this config decides permissions by; the roster itself is checked when a hub loads it.
+    const detail = config.trust.rosterPath
+      ? `roster file ${config.trust.rosterPath} (access from the signed roster)`
+      : trustSummary({ mode: 'local', localAccess: config.trust.localAccess });
+    checks.push({ name: 'trust', ok: true, detail });
   }
 
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);

@@ -89,6 +89,8 @@ export async function mcp(argv: string[]): Promise<number> {
     humans,
     ...(rooms ? { rooms } : {}),
     ...(chat === undefined ? {} : { chat }),
+    // The tools follow the access the hub gave at start (the hub refuses by the access it holds now).
+    ...(me.access === undefined ? {} : { access: () => me.access }),
   });
   const participant: Participant = me.participant;
   const client = api;

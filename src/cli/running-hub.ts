@@ -1,3 +1,4 @@
+import type { TrustMode } from '../hub/access-resolver.js';
 import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
 import { readAdminToken } from '../http/admin-token.js';
 import type { LiveHub } from './hub-address.js';
@@ -14,6 +15,8 @@ export interface HubStatus {
   startedAt: string;
   uptimeSeconds: number;
   connected: Array<{ session: string; handle: string; connection: string; state: string }>;
+  /** How permissions are decided (absent from hubs before roles). */
+  trust?: TrustMode;
 }
 
 export type HubAnswer = { ok: true; status: HubStatus } | { ok: false; reason: string };

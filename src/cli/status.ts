@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { liveHub } from './hub-address.js';
+import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime } from './running-hub.js';
 
 /**
@@ -52,6 +53,7 @@ export async function status(argv: string[]): Promise<number> {
       `  version:    ${hub.version}`,
       `  uptime:     ${formatUptime(hub.uptimeSeconds)} (since ${hub.startedAt})`,
       `  connected:  ${hub.connected.length}${who ? `: ${who}` : ''}`,
+      ...(hub.trust ? [`  trust:      ${trustSummary(hub.trust)}`] : []),
       '',
     ].join('\n'),
   );

@@ -11,6 +11,7 @@ import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
 import { McpHttpSessions } from '../mcp/http.js';
 import { openApiDocument } from './openapi.js';
+import { accessRoutes } from './routes/access.js';
 import { WebAssets } from './web.js';
 import { LoginBodySchema, SwitchSessionBodySchema } from './schemas.js';
 import { participantRoutes } from './routes/participants.js';
@@ -57,6 +58,10 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   app.get('/', (c) => web.page(c));
   app.get('/assets/*', (c) => web.asset(c));
 
+  const auth = new Authenticator(hub, hub.config.webui.password);
+  // Before the admin-token routes under /api/v1/participants: an admin participant may use it too.
+  app.route('/api/v1', accessRoutes(hub, auth, options.admin));
+
   if (options.admin) {
     const admin = options.admin;
     // Only registering, token rotation and the hub's own status need the admin token; listing participants is a participant's route.
@@ -71,7 +76,6 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
     app.route('/api/v1/hub', hubStatusRoutes(hub, adminOnly));
   }
 
-  const auth = new Authenticator(hub, hub.config.webui.password);
   // Public: whether password sign-in is on, so the page can say so before anyone signs in.
   app.get('/api/v1/login', (c) => c.json({ passwordSet: auth.passwordSet }));
   app.post('/api/v1/login', async (c) => {

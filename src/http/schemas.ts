@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccessSchema } from '../schema/access.js';
 import { MeetingSayInputSchema, SubscriptionInputSchema } from '../schema/inputs.js';
 import { HandleSchema, SeqSchema, SessionNameSchema } from '../schema/names.js';
 import { oneLineText } from '../schema/text.js';
@@ -26,3 +27,6 @@ export const RevokeTokenBodySchema = z.strictObject({ token: z.string().min(1).m
 export const MeetingSayBodySchema = MeetingSayInputSchema.omit({ meeting: true });
 
 export const SubscriptionBodySchema = SubscriptionInputSchema.omit({ thread: true });
+
+/** PUT /participants/:handle/access (local mode). */
+export const SetAccessBodySchema = z.strictObject({ access: AccessSchema });

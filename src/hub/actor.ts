@@ -62,6 +62,20 @@ import type { ThreadInfo } from './threads.js';
 import { markRead, threadDetail, type ThreadDetail } from './thread-view.js';
 import type { MeetingStatus } from '../meeting/meeting.js';
 import type { ParticipantApi } from './participant-api.js';
+import type { Action } from './permissions.js';
+import { AccessSchema, type Access } from '../schema/access.js';
+import { HandleSchema } from '../schema/names.js';
+import type { TrustMode } from './access-resolver.js';
+
+/** Subscribing, unsubscribing and muting a thread for oneself are writes of one's own state (not the steering mute). */
+const SUBSCRIPTION_ACTIONS = { subscribed: 'subscribe', muted: 'self_mute', unsubscribed: 'unsubscribe' } as const satisfies Record<string, Action>;
+
+/** The steering control's name as a refusal shows it ("pause needs admin"); every control needs admin. */
+function controlLabel(control: ControlInput): string {
+  const key = typeof control === 'object' && control !== null ? Object.keys(control)[0] : undefined;
+  if (key === 'pause') return (control as { pause?: { on?: unknown } }).pause?.on === false ? 'resume' : 'pause';
+  return key ?? 'steer';
+}
 
 function closingError(): ParleyError {
   return new ParleyError('HUB_CLOSED', 'The hub is shutting down; nothing was done. Retry against the running hub.');
@@ -98,8 +112,49 @@ export class Actor implements ParticipantApi {
     return participantView(this.#seat.participant);
   }
 
-  async whoami(): Promise<{ participant: Participant; session: { id: string; name: string }; wakeOn: WakeOn }> {
-    return { participant: this.participant, session: this.session, wakeOn: wakeOnFor(this.#ctx.config, this.#seat.participant.profile) };
+  /**
+   * Who the caller is, with its access and how access is decided. Open to
+   * anyone who holds a credential, even outside the roster: it is how they
+   * learn which key to have added.
+   */
+  async whoami(): Promise<{ participant: Participant; session: { id: string; name: string }; wakeOn: WakeOn; access: Access | null; trust: TrustMode }> {
+    return {
+      participant: this.participant,
+      session: this.session,
+      wakeOn: wakeOnFor(this.#ctx.config, this.#seat.participant.profile),
+      access: this.access ?? null,
+      trust: this.#ctx.access.trust,
+    };
+  }
+
+  /** The caller's permission role now; undefined when a roster is in force and its key is not in it. */
+  get access(): Access | undefined {
+    return this.#ctx.access.accessOf(this.#seat.participant);
+  }
+
+  /**
+   * Local mode: an admin sets a participant's access (any participant of the
+   * hub); it takes effect on their next call.
+   */
+  setAccess(handle: string, access: Access): Promise<Participant & { access: Access }> {
+    return this.#run('access_set', async () => {
+      const target = this.#ctx.state.participantByHandle(parseInput(HandleSchema, handle, 'handle'));
+      if (!target) throw new ParleyError('NOT_FOUND', `No participant "@${handle}" on this hub; check the handle.`, { field: 'handle' });
+      await this.#ctx.access.setLocal(target, parseInput(AccessSchema, access, 'access'));
+      return { ...participantView(target), access };
+    });
+  }
+
+  /** Calls `listener` whenever this participant's access may have changed; returns the unsubscribe. */
+  onAccessChange(listener: () => void): () => void {
+    return this.#ctx.access.onChange((id) => {
+      if (id === undefined || id === this.#participantId) listener();
+    });
+  }
+
+  /** Refuses (FORBIDDEN_ROLE, NOT_IN_ROSTER) an action the caller's access does not cover; nothing is done. */
+  #need(action: Action, label?: string): void {
+    this.#ctx.access.require(this.#seat.participant, action, label);
   }
 
   get session(): { id: string; name: string } {
@@ -107,35 +162,38 @@ export class Actor implements ParticipantApi {
   }
 
   /**
-   * Runs one operation: refused once the hub is closing, counted while in
-   * flight so that closing waits for it, and a sign of life for presence.
+   * Runs one operation: refused once the hub is closing, or when the caller's
+   * access does not cover the action (the permission table, checked here once
+   * for every surface); counted while in flight so that closing waits for it,
+   * and a sign of life for presence.
    */
-  #run<T>(operation: () => T | Promise<T>): Promise<T> {
+  #run<T>(action: Action, operation: () => T | Promise<T>, label?: string, chat = false): Promise<T> {
     const { lifecycle } = this.#ctx;
     if (lifecycle.closing) return Promise.reject(closingError());
+    try {
+      // Chat a participant does not have is refused as such (CHAT_DISABLED), whatever its access.
+      if (chat) assertChatAllowed(this.#ctx.config, this.#seat);
+      this.#need(action, label);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     this.#alive();
     return lifecycle.track(Promise.resolve().then(operation));
   }
 
   /** A heavy read: run in the participant's turn (see ReadGate). */
-  #read<T>(operation: () => T | Promise<T>): Promise<T> {
-    return this.#run(() => this.#ctx.reads.run(this.#seat.participant.id, operation));
+  #read<T>(action: Action, operation: () => T | Promise<T>, chat = false): Promise<T> {
+    return this.#run(action, () => this.#ctx.reads.run(this.#seat.participant.id, operation), undefined, chat);
   }
 
   /** A heavy chat read: refused for a participant excluded from chat, else run in its turn. */
-  #chatRead<T>(operation: () => T | Promise<T>): Promise<T> {
-    return this.#read(() => {
-      assertChatAllowed(this.#ctx.config, this.#seat);
-      return operation();
-    });
+  #chatRead<T>(action: Action, operation: () => T | Promise<T>): Promise<T> {
+    return this.#read(action, operation, true);
   }
 
   /** Runs a chat operation: refused (CHAT_DISABLED) for a participant excluded from chat. */
-  #chat<T>(operation: () => T | Promise<T>): Promise<T> {
-    return this.#run(() => {
-      assertChatAllowed(this.#ctx.config, this.#seat);
-      return operation();
-    });
+  #chat<T>(action: Action, operation: () => T | Promise<T>, label?: string): Promise<T> {
+    return this.#run(action, operation, label, true);
   }
 
   /** A one-shot call: last seen moves; being present takes a live connection (see holdPresence). */
@@ -155,27 +213,27 @@ export class Actor implements ParticipantApi {
   // Conversation ----------------------------------------------------------
 
   post(input: PostInput): Promise<PostResult> {
-    return this.#chat(() => post(this.#ctx, this.#seat, input));
+    return this.#chat('post', () => post(this.#ctx, this.#seat, input));
   }
 
   dm(input: DmInput): Promise<PostResult> {
-    return this.#chat(() => dm(this.#ctx, this.#seat, input));
+    return this.#chat('dm', () => dm(this.#ctx, this.#seat, input));
   }
 
   createChannel(input: CreateChannelInput): Promise<ThreadInfo> {
-    return this.#chat(() => createChannel(this.#ctx, this.#seat, input));
+    return this.#chat('thread_create', () => createChannel(this.#ctx, this.#seat, input));
   }
 
   renameThread(input: RenameThreadInput): Promise<ThreadInfo> {
-    return this.#chat(() => renameThread(this.#ctx, this.#seat, input));
+    return this.#chat('thread_rename', () => renameThread(this.#ctx, this.#seat, input));
   }
 
   openSide(input: OpenSideInput): Promise<SideOpened> {
-    return this.#chat(() => openSide(this.#ctx, this.#seat, input));
+    return this.#chat('side_open', () => openSide(this.#ctx, this.#seat, input));
   }
 
   closeSide(input: CloseSideInput): Promise<SideClosed> {
-    return this.#chat(() => closeSide(this.#ctx, this.#seat, input));
+    return this.#chat('side_close', () => closeSide(this.#ctx, this.#seat, input));
   }
 
   subscribe(thread: string): Promise<ThreadInfo> {
@@ -191,11 +249,11 @@ export class Actor implements ParticipantApi {
   }
 
   #subscription(thread: string, state: 'subscribed' | 'muted' | 'unsubscribed'): Promise<ThreadInfo> {
-    return this.#chat(() => setSubscription(this.#ctx, this.#seat, { thread, state }));
+    return this.#chat(SUBSCRIPTION_ACTIONS[state], () => setSubscription(this.#ctx, this.#seat, { thread, state }));
   }
 
   async threads(): Promise<ThreadInfo[]> {
-    return this.#chat(() => listThreads(this.#ctx, this.#seat));
+    return this.#chat('threads', () => listThreads(this.#ctx, this.#seat));
   }
 
   /**
@@ -208,34 +266,34 @@ export class Actor implements ParticipantApi {
 
   /** A thread's steering state and members, with who set what (the page's steering panel). */
   async threadDetail(thread: string): Promise<ThreadDetail> {
-    return this.#chat(() => threadDetail(this.#ctx, this.#seat, thread));
+    return this.#chat('thread_detail', () => threadDetail(this.#ctx, this.#seat, thread));
   }
 
   /** Marks a thread read up to a seq, as someone who has seen it on the page. */
   async markRead(thread: string, upTo: number): Promise<{ readUpTo: number }> {
-    return this.#chat(() => markRead(this.#ctx, this.#seat, thread, upTo));
+    return this.#chat('mark_read', () => markRead(this.#ctx, this.#seat, thread, upTo));
   }
 
   // Reading ---------------------------------------------------------------
 
   async readNew(input: ReadNewInput): Promise<ReadNewResult> {
-    return this.#chatRead(() => readNew(this.#ctx, this.#seat, input));
+    return this.#chatRead('read_new', () => readNew(this.#ctx, this.#seat, input));
   }
 
   async history(input: HistoryInput): Promise<HistoryResult> {
-    return this.#chatRead(() => history(this.#ctx, this.#seat, input));
+    return this.#chatRead('history', () => history(this.#ctx, this.#seat, input));
   }
 
   async search(input: SearchInput): Promise<Awaited<ReturnType<typeof search>>> {
-    return this.#chatRead(() => search(this.#ctx, this.#seat, input));
+    return this.#chatRead('search', () => search(this.#ctx, this.#seat, input));
   }
 
   async inbox(input: InboxInput = {}): Promise<InboxResult> {
-    return this.#read(() => readInbox(this.#ctx, this.#seat, input, { peek: false }));
+    return this.#read('inbox', () => readInbox(this.#ctx, this.#seat, input, { peek: false }));
   }
 
   async peek(input: InboxInput = {}): Promise<InboxResult> {
-    return this.#read(() => readInbox(this.#ctx, this.#seat, input, { peek: true }));
+    return this.#read('peek', () => readInbox(this.#ctx, this.#seat, input, { peek: true }));
   }
 
   /**
@@ -244,6 +302,11 @@ export class Actor implements ParticipantApi {
    */
   wait(input: WaitInput = {}, signal?: AbortSignal): Promise<WaitResult> {
     if (this.#ctx.lifecycle.closing) return Promise.reject(closingError());
+    try {
+      this.#need('wait');
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     const release = holdPresence(this.#ctx, this.#seat, 'wait');
     return Promise.resolve()
       .then(() => waitForInbox(this.#ctx, this.#seat, input, signal))
@@ -251,7 +314,7 @@ export class Actor implements ParticipantApi {
   }
 
   async ack(input: AckInput): Promise<AckResult> {
-    return this.#run(() => acknowledge(this.#ctx, this.#seat, input));
+    return this.#run('ack', () => acknowledge(this.#ctx, this.#seat, input));
   }
 
   /**
@@ -259,14 +322,14 @@ export class Actor implements ParticipantApi {
    * ones (delivered or injected) still awaiting an ack after `olderThanMs`.
    */
   async deliveries(state: DeliveryStateFilter = 'delivered', limit = 100, olderThanMs?: number): Promise<ReceivedDelivery[]> {
-    return this.#run(() =>
+    return this.#run('deliveries', () =>
       deliveriesIn(this.#ctx, this.#seat, deliveryFilterOf(this.#ctx, { state, limit, ...(olderThanMs === undefined ? {} : { older_than_ms: olderThanMs }) })),
     );
   }
 
   /** Per-recipient delivery states of what the caller sent (every state unless one is given), newest first. */
   async sentDeliveries(input: DeliveriesInput = {}): Promise<SentDelivery[]> {
-    return this.#run(() => sentDeliveries(this.#ctx, this.#seat, deliveryFilterOf(this.#ctx, { ...input, state: input.state ?? 'all' })));
+    return this.#run('sent_deliveries', () => sentDeliveries(this.#ctx, this.#seat, deliveryFilterOf(this.#ctx, { ...input, state: input.state ?? 'all' })));
   }
 
   /**
@@ -275,7 +338,7 @@ export class Actor implements ParticipantApi {
    * targeted ones become `injected`.
    */
   async inject(input: InjectInput = {}): Promise<InjectResult> {
-    return this.#read(() => inject(this.#ctx, this.#seat, input));
+    return this.#read('inject', () => inject(this.#ctx, this.#seat, input));
   }
 
   /**
@@ -286,6 +349,11 @@ export class Actor implements ParticipantApi {
    */
   agentHook(input: AgentHookInput, signal?: AbortSignal): Promise<AgentHookResult> {
     if (this.#ctx.lifecycle.closing) return Promise.reject(closingError());
+    try {
+      this.#need('agent_hook');
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     this.#alive();
     return Promise.resolve().then(() => agentHook(this.#ctx, this.#seat, input, signal));
   }
@@ -293,6 +361,7 @@ export class Actor implements ParticipantApi {
   /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable; the participant is present while it is open. */
   live(input: LiveFilterInput = {}): LiveSubscription {
     if (this.#ctx.lifecycle.closing) throw closingError();
+    this.#need('live');
     this.#alive();
     const filter = parseInput(LiveFilterInputSchema, input);
     // Only the inbox's own items for a participant excluded from chat: the rest is chat.
@@ -327,6 +396,7 @@ export class Actor implements ParticipantApi {
    */
   connect(): { ended: Promise<void>; close(): void } {
     if (this.#ctx.lifecycle.closing) throw closingError();
+    this.#need('connect');
     const release = holdPresence(this.#ctx, this.#seat, 'mcp');
     let end: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => (end = resolve));
@@ -342,13 +412,13 @@ export class Actor implements ParticipantApi {
 
   /** The thread's whole log as Markdown (for people) or JSON Lines (for programs). */
   async export(input: ExportInput): Promise<ThreadExport> {
-    return this.#chat(() => exportThread(this.#ctx, this.#seat, input));
+    return this.#chat('export', () => exportThread(this.#ctx, this.#seat, input));
   }
 
   // Steering ----------------------------------------------------------------
 
   control(thread: string, control: ControlInput): Promise<ControlResult> {
-    return this.#chat(() => applyControl(this.#ctx, this.#seat, thread, control));
+    return this.#chat('steer', () => applyControl(this.#ctx, this.#seat, thread, control), controlLabel(control));
   }
 
   hardMute(thread: string, targets: string[]): Promise<ControlResult> {
@@ -387,20 +457,21 @@ export class Actor implements ParticipantApi {
   // Requests ----------------------------------------------------------------
 
   request(input: RequestInput): Promise<RequestResult> {
-    return this.#run(() => sendRequest(this.#ctx, this.#seat, input));
+    return this.#run('request_send', () => sendRequest(this.#ctx, this.#seat, input));
   }
 
   respond(input: RespondInput): Promise<ResponseResult> {
-    return this.#run(() => respond(this.#ctx, this.#seat, input));
+    return this.#run('request_respond', () => respond(this.#ctx, this.#seat, input));
   }
 
   async openRequests(): Promise<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }> {
-    return this.#run(() => openRequests(this.#ctx, this.#seat));
+    return this.#run('open_requests', () => openRequests(this.#ctx, this.#seat));
   }
 
   // Presence ----------------------------------------------------------------
 
   async setPresence(input: PresenceInput): Promise<{ applied: boolean; presence: PresenceInfo | undefined }> {
+    this.#need('presence_set');
     const parsed = parseInput(PresenceInputSchema, input);
     const note = (await redactInput(this.#ctx, parsed.note)).value;
     const thread = parsed.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, parsed.thread);
@@ -416,7 +487,7 @@ export class Actor implements ParticipantApi {
 
   /** Presence of every participant of the session (offline without a live connection). */
   async who(): Promise<PresenceInfo[]> {
-    return this.#run(() => {
+    return this.#run('who', () => {
       const { session } = this.#seat;
       return [...session.members].map((id): PresenceInfo => {
         const known = this.#ctx.presence.get(session.id, id);
@@ -428,8 +499,12 @@ export class Actor implements ParticipantApi {
   }
 
   /** The participants of this session. */
-  async participants(): Promise<Participant[]> {
-    return [...this.#seat.session.members].map((id) => participantView(this.#ctx.state.participant(id)));
+  async participants(): Promise<Array<Participant & { access: Access | null }>> {
+    this.#need('participants');
+    return [...this.#seat.session.members].map((id) => {
+      const record = this.#ctx.state.participant(id);
+      return { ...participantView(record), access: this.#ctx.access.accessOf(record) ?? null };
+    });
   }
 
   /**
@@ -439,7 +514,7 @@ export class Actor implements ParticipantApi {
    * they are set when joining.
    */
   updateProfile(patch: SelfProfilePatch): Promise<Participant> {
-    return this.#run(async () => {
+    return this.#run('profile_update', async () => {
       const fixed = REGISTERED_PROFILE_FIELDS.find((key) => typeof patch === 'object' && patch !== null && key in patch);
       if (fixed) {
         throw new ParleyError(
@@ -460,6 +535,7 @@ export class Actor implements ParticipantApi {
    * sessions are not listed: their names and sizes are theirs.
    */
   async sessions(): Promise<Array<{ id: string; name: string; createdAt: string; participants: number }>> {
+    this.#need('sessions');
     const me = this.#participantId;
     return [...this.#ctx.state.sessions.values()]
       .filter((s) => s.members.has(me))
@@ -474,35 +550,36 @@ export class Actor implements ParticipantApi {
   // Meetings ------------------------------------------------------------------
 
   async meetingJoin(meeting: string): Promise<MeetingView> {
-    return this.#run(() => joinMeeting(this.#ctx, this.#seat, meeting));
+    return this.#run('meeting_join', () => joinMeeting(this.#ctx, this.#seat, meeting));
   }
 
   async meetingLeave(meeting: string): Promise<{ left: boolean }> {
-    return this.#run(() => leaveMeeting(this.#ctx, this.#seat, meeting));
+    return this.#run('meeting_leave', () => leaveMeeting(this.#ctx, this.#seat, meeting));
   }
 
   meetingSay(meeting: string, text: string): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
-    return this.#run(() => sayInMeeting(this.#ctx, this.#seat, this.#meetingRedactor, { meeting, text }));
+    return this.#run('meeting_say', () => sayInMeeting(this.#ctx, this.#seat, this.#meetingRedactor, { meeting, text }));
   }
 
   async meetingHear(input: MeetingHearInput): Promise<HearView> {
-    return this.#run(() => hearInMeeting(this.#ctx, this.#seat, input));
+    return this.#run('meeting_hear', () => hearInMeeting(this.#ctx, this.#seat, input));
   }
 
   async meetingWho(meeting: string): Promise<MeetingView> {
-    return this.#run(() => meetingWho(this.#ctx, this.#seat, meeting));
+    return this.#run('meeting_who', () => meetingWho(this.#ctx, this.#seat, meeting));
   }
 
   async meetingStatus(meeting: string, lastHeard = 0): Promise<MeetingStatus> {
-    return this.#run(() => meetingStatus(this.#ctx, this.#seat, { meeting, last_heard: lastHeard }));
+    return this.#run('meeting_status', () => meetingStatus(this.#ctx, this.#seat, { meeting, last_heard: lastHeard }));
   }
 
   /** The whole retained ring, for a person reviewing the room (the page's meeting view). */
   async meetingRing(meeting: string): Promise<RingView> {
-    return this.#run(() => meetingRing(this.#ctx, this.#seat, meeting));
+    return this.#run('meeting_ring', () => meetingRing(this.#ctx, this.#seat, meeting));
   }
 
   async meetings(): Promise<ReturnType<typeof listMeetings>> {
+    this.#need('meetings');
     return listMeetings(this.#ctx, this.#seat);
   }
 }

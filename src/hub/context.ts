@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import type { AccessResolver } from './access-resolver.js';
 import type { MeetingRegistry } from '../meeting/meeting-registry.js';
 import type { Redactor } from '../redaction/redactor.js';
 import type { SearchIndex } from '../search/search-index.js';
@@ -32,6 +33,8 @@ export interface HubContext {
   lifecycle: Lifecycle;
   tokens: TokenRegistry;
   rateLimiter: RateLimiter;
+  /** Each participant's permission role (access), from the roster or, in local mode, the hub's settings. */
+  access: AccessResolver;
   /** Heavy reads take turns per participant. */
   reads: ReadGate;
   now: () => number;

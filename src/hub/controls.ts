@@ -42,14 +42,13 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
   const targetsOf = (handles: string[], field: string): ParticipantRecord[] =>
     handles.map((h, i) => resolveMember(ctx, seat, h, `control.${field}.${i}`));
   let targets: ParticipantRecord[] = [];
-  if ('mute' in control) {
-    targets = targetsOf(control.mute.targets, 'mute.targets');
-    if (me.kind !== 'human') assertNoHumanTarget(targets, 'control.mute.targets');
-  }
+  if ('mute' in control) targets = targetsOf(control.mute.targets, 'mute.targets');
   if ('unmute' in control) {
     targets = targetsOf(control.unmute.targets, 'unmute.targets');
-    if (me.kind !== 'human' && targets.some((t) => t.id === me.id) && thread.members.get(me.id)?.hardMuted) {
-      throw new ParleyError('FORBIDDEN', 'You cannot unmute yourself; ask the participant who muted you, or a human.', {
+    // An admin lifts any mute, its own too (no one locks the admins out). Anyone else who may steer (a
+    // channel's own admins, later) never lifts a mute put on themselves: that rule is not about access.
+    if (ctx.access.accessOf(me) !== 'admin' && targets.some((t) => t.id === me.id) && thread.members.get(me.id)?.hardMuted) {
+      throw new ParleyError('FORBIDDEN', 'You cannot unmute yourself; ask the participant who muted you, or an admin.', {
         field: 'control.unmute.targets',
       });
     }
@@ -64,7 +63,7 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
     if (invitee) assertReachableByChat(ctx.config, invitee, 'control.invite.participant_id');
   }
   for (const target of targets) assertCanSee(thread, target.id, `control.${kind}`);
-  assertMaySteer(seat, thread);
+  assertMaySteer(thread);
   if (thread.kind === 'dm' && ('invite' in control || 'mute' in control)) {
     throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread; use it on a channel or side channel.`, { field: 'control' });
   }
@@ -75,21 +74,6 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
     return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, ...(redacted ? { meta: { redacted: true } } : {}), targets: deliveries });
   });
   return { id: event.id, seq: event.seq, thread: thread.id, control: kind };
-}
-
-/**
- * Until roles arrive, agents do not silence humans: an agent that could mute
- * the human could lock them out of the thread they steer.
- */
-function assertNoHumanTarget(targets: ParticipantRecord[], field: string): void {
-  const index = targets.findIndex((t) => t.kind === 'human');
-  const human = targets[index];
-  if (!human) return;
-  throw new ParleyError(
-    'FORBIDDEN',
-    `@${human.handle} is a human, and an agent cannot mute a human; nothing was stored. If @${human.handle} should stop, ask them (request_send).`,
-    { field: `${field}.${index}` },
-  );
 }
 
 type Parsed = ControlParsed;

@@ -19,6 +19,8 @@ import { RosterBook } from './roster-book.js';
 import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
 import { createStderrLogger, type Logger } from '../util/logger.js';
+import { AccessResolver, type RosterView, type TrustMode } from './access-resolver.js';
+import type { Access } from '../schema/access.js';
 import { Actor } from './actor.js';
 import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
@@ -60,6 +62,8 @@ export interface HubOptions {
   signEvents?: boolean;
   /** Where channel policies and the roster's archive mark set retention (the config's limits otherwise). */
   retention?: RetentionSeams;
+  /** The roster in force; without one the hub runs in local mode (see AccessResolver). */
+  roster?: RosterView;
 }
 
 /** What a request authenticated with a token holds of it: the token's hash, and whether it is still valid. */
@@ -167,6 +171,20 @@ export class Hub {
     });
     await committed;
     return value;
+  }
+
+  /** Local mode: sets a participant's access (the admin token's route and CLI); returns the participant with it. */
+  async setAccess(handle: string, access: Access): Promise<Participant & { access: Access }> {
+    this.#assertOpen();
+    const participant = this.#ctx.state.participantByHandle(parseInput(HandleSchema, handle, 'handle'));
+    if (!participant) throw new ParleyError('NOT_FOUND', `No participant "@${handle}" on this hub; check the handle.`, { field: 'handle' });
+    await this.#ctx.access.setLocal(participant, access);
+    return { ...participantView(participant), access };
+  }
+
+  /** Local mode, or the roster in force: how permissions are decided (doctor and status show it). */
+  get trust(): TrustMode {
+    return this.#ctx.access.trust;
   }
 
   /** Revokes one token, leaving the participant's others working (signing a browser out). */
@@ -409,6 +427,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       lifecycle: new Lifecycle(),
       tokens,
       rateLimiter: new RateLimiter({ burst: config.chat.limits.writeBurst, perMinute: config.chat.limits.writesPerMinute }, now),
+      access: new AccessResolver(config, store, state, options.roster),
       reads: new ReadGate(config.chat.limits.concurrentReads),
       now,
       keys,

@@ -1,4 +1,6 @@
 import type { MeetingStatus } from '../meeting/meeting.js';
+import type { Access } from '../schema/access.js';
+import type { TrustMode } from './access-resolver.js';
 import type { ControlInput } from '../schema/control.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type {
@@ -42,8 +44,11 @@ import type { ThreadInfo } from './threads.js';
  * through `parley mcp` on stdio.
  */
 export interface ParticipantApi {
-  /** `wakeOn`: what wakes this participant now (its own choice, else the hub's default). */
-  whoami(): Promise<{ participant: Participant; session: { id: string; name: string }; wakeOn: WakeOn }>;
+  /**
+   * `wakeOn`: what wakes this participant now (its own choice, else the hub's default); `access`: its permission role
+   * (null: a roster is in force and its key is not in it); `trust`: local mode, or the roster in force.
+   */
+  whoami(): Promise<{ participant: Participant; session: { id: string; name: string }; wakeOn: WakeOn; access: Access | null; trust: TrustMode }>;
   updateProfile(patch: SelfProfilePatch): Promise<Participant>;
   participants(): Promise<Participant[]>;
 

@@ -1,20 +1,8 @@
-import type { Access } from '../schema/access.js';
 import type { Roster } from '../schema/roster.js';
 import type { Store } from '../store/store.js';
 import { parsePublicKey } from '../trust/node-id.js';
 import { acceptRoster, memberOf, parseRoster } from '../trust/roster.js';
-
-/** What the hub asks of the roster in force: who is in it, with which access, and who may grant it. */
-export interface RosterView {
-  readonly orgId: string;
-  readonly version: number;
-  /** The access of the member with this raw 32-byte public key; undefined when it is not a member. */
-  accessOf(publicKeyRaw: Buffer): Access | undefined;
-  /** Whether the member is marked archive (keeps history past retention). */
-  isArchive(publicKeyRaw: Buffer): boolean;
-  /** The raw public keys of its admins (who can grant access). */
-  admins(): Buffer[];
-}
+import type { RosterView } from './access-resolver.js';
 
 /**
  * The rosters a hub accepted: the chain, oldest first, kept in the store so

@@ -44,14 +44,13 @@ export function assertMayPost(seat: Seat, thread: ThreadRecord, field = 'thread'
 }
 
 /**
- * Refuses a control the thread's steering does not allow. Agents obey steering
- * as when posting (the muted cannot steer, nor can agents steer a paused
- * thread); a human is never refused for a mute or a pause, so that no one can
- * lock the human out of lifting a control (until roles arrive).
+ * Refuses a control the thread does not take. Who may steer at all is the
+ * caller's access (admin, checked before this, see permissions.ts); an admin
+ * steers regardless of pause and mute, so no control can lock out the one who
+ * lifts it. Only a closed side channel takes no more controls.
  */
-export function assertMaySteer(seat: Seat, thread: ThreadRecord, field = 'thread'): void {
-  if (seat.participant.kind === 'human') assertNotClosed(thread, field);
-  else assertMayPost(seat, thread, field);
+export function assertMaySteer(thread: ThreadRecord, field = 'thread'): void {
+  assertNotClosed(thread, field);
 }
 
 function assertNotClosed(thread: ThreadRecord, field: string): void {

@@ -1,7 +1,9 @@
 import type { Config } from '../config/schema.js';
 import { chatOpenFor } from '../hub/chat-exclusion.js';
+import { accessNeeded, type Action } from '../hub/permissions.js';
+import { accessAtLeast, type Access } from '../schema/access.js';
 import type { Participant } from '../schema/participant.js';
-import { chatRoom } from './rooms/chat.js';
+import { chatRoom, sideRoom } from './rooms/chat.js';
 import { compatRoom } from './rooms/compat.js';
 import { globalRoom } from './rooms/global.js';
 import { meetingRoom } from './rooms/meeting.js';
@@ -12,12 +14,15 @@ import { steerRoom } from './rooms/steer.js';
 
 /**
  * Which rooms a participant's connection has. With `chat.enabled=false` the
- * chat rooms (chat, steer, and the compat names) are not registered at all;
+ * chat rooms (chat, steer, side, and the compat names) are not registered at all;
  * a participant whose kind or a role is in `mcp.excludedKinds` gets none of
- * them either (and the hub refuses its chat calls on every other surface). Registries are built once per combination and shared.
+ * them either (and the hub refuses its chat calls on every other surface).
+ * Tools are listed only when the participant's access covers them, and a room
+ * left without tools is not listed at all: `steer` is an admin's. Registries
+ * are built once per combination and shared.
  */
-const ALL_ROOMS: readonly RoomDef[] = [globalRoom, chatRoom, steerRoom, meetingRoom, requestsRoom, presenceRoom, compatRoom];
-const CHAT_ROOMS = new Set(['chat', 'steer', 'compat']);
+const ALL_ROOMS: readonly RoomDef[] = [globalRoom, chatRoom, steerRoom, sideRoom, meetingRoom, requestsRoom, presenceRoom, compatRoom];
+const CHAT_ROOMS = new Set(['chat', 'steer', 'side', 'compat']);
 
 const registries = new Map<string, RoomRegistry>();
 
@@ -25,14 +30,24 @@ export function chatAllowed(config: Config, participant: Participant): boolean {
   return chatOpenFor(config, participant.profile);
 }
 
-export function registryFor(config: Config, participant: Participant, chat = chatAllowed(config, participant)): RoomRegistry {
-  const key = chat ? 'chat' : 'no-chat';
+export function registryFor(config: Config, participant: Participant, chat = chatAllowed(config, participant), access: Access | undefined = 'admin'): RoomRegistry {
+  const key = `${chat ? 'chat' : 'no-chat'}:${access ?? 'not-in-roster'}`;
   let registry = registries.get(key);
   if (!registry) {
-    registry = new RoomRegistry(ALL_ROOMS.filter((room) => chat || !CHAT_ROOMS.has(room.id)));
+    const rooms = ALL_ROOMS.filter((room) => chat || !CHAT_ROOMS.has(room.id))
+      .map((room) => ({ ...room, tools: room.tools.filter((t) => toolAllowed(access, t.action)) }))
+      .filter((room) => room.tools.length > 0);
+    const kept = new Set(rooms.map((room) => room.id));
+    registry = new RoomRegistry(rooms.map(({ parent, ...room }) => (parent !== undefined && kept.has(parent) ? { ...room, parent } : room)));
     registries.set(key, registry);
   }
   return registry;
+}
+
+/** Whether a caller of that access may use a tool of that action; outside the roster, only whoami and the rooms. */
+export function toolAllowed(access: Access | undefined, action: Action): boolean {
+  if (access === undefined) return action === 'whoami' || action === 'rooms';
+  return accessAtLeast(access, accessNeeded(action));
 }
 
 /** The states a connection is in, which decide the availability of rooms that require one. */

@@ -128,6 +128,8 @@ export class McpHttpSessions {
       participant,
       session: actor.session.name,
       humans,
+      access: () => actor.access,
+      onAccessChange: (listener) => actor.onAccessChange(listener),
       logger: this.logger,
       ...(rooms ? { rooms } : {}),
     });

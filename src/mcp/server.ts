@@ -11,6 +11,7 @@ import type { Config } from '../config/schema.js';
 import { fromZodError, toParleyError } from '../errors/parley-error.js';
 import type { ParticipantApi } from '../hub/participant-api.js';
 import type { Participant } from '../schema/participant.js';
+import type { Access } from '../schema/access.js';
 import type { Logger } from '../util/logger.js';
 import { VERSION } from '../version.js';
 import { chatAllowed, initialRooms, registryFor, statesFor } from './catalog.js';
@@ -37,6 +38,14 @@ export interface McpConnectionOptions {
   rooms?: string[] | 'all';
   /** Whether the participant has chat, as a remote hub says (its toggle and excluded kinds); default: from `config`. */
   chat?: boolean;
+  /**
+   * The participant's access now (null: a roster is in force and it is not a
+   * member); its tools follow it. Default admin: every tool is listed, and the
+   * hub still refuses what the participant may not do.
+   */
+  access?: () => Access | null | undefined;
+  /** Hears changes of the participant's access (the tool list is rebuilt and list_changed sent); returns the unsubscribe. */
+  onAccessChange?: (listener: () => void) => () => void;
   logger?: Logger;
 }
 
@@ -54,26 +63,38 @@ export function settingsOf(config: Config): McpSettings {
 export function createMcpServer(options: McpConnectionOptions): { server: Server; rooms: ConnectionRooms } {
   const { api, config, participant, logger } = options;
   const chat = options.chat ?? chatAllowed(config, participant);
-  const registry = registryFor(config, participant, chat);
+  const accessNow = (): Access | undefined => {
+    const access = options.access ? options.access() : 'admin';
+    return access ?? undefined;
+  };
+  const access = accessNow();
+  const registry = registryFor(config, participant, chat, access);
+  // Every tool, whatever the access: a call to one the caller's access hides is still made, so the hub answers it with its refusal.
+  const everyTool = registryFor(config, participant, chat, 'admin');
   const server = new Server(
     { name: 'parley', version: VERSION },
     {
       capabilities: { tools: { listChanged: true }, resources: {} },
-      instructions: instructionsFor({ participant, session: options.session, humans: options.humans, chat }),
+      instructions: instructionsFor({ participant, session: options.session, humans: options.humans, chat, ...(options.access ? { access: access ?? null } : {}) }),
     },
   );
   const rooms = new ConnectionRooms(registry, statesFor(config), initialRooms(config, participant, registry, options.rooms), () => {
     server.sendToolListChanged().catch(() => undefined);
   });
   const settings = settingsOf(config);
+  if (options.onAccessChange) {
+    const unlisten = options.onAccessChange(() => rooms.useRegistry(registryFor(config, participant, chat, accessNow())));
+    server.onclose = unlisten;
+  }
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: rooms.listTools() }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
-    const found = rooms.tool(name);
+    const hidden = rooms.registry.tool(name) ? undefined : everyTool.tool(name);
+    const found = rooms.tool(name) ?? hidden;
     if (!found) {
-      const owner = registry.roomOf(name);
+      const owner = rooms.registry.roomOf(name);
       return failure(
         owner
           ? `NOT_LOADED: tool "${name}" is in room "${owner}", which is not loaded. Call room_load with {"room":"${owner}"} first.`
@@ -97,7 +118,7 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({
-    resources: [...registry.rooms()].map((room) => ({
+    resources: [...rooms.registry.rooms()].map((room) => ({
       uri: `room://${room.id}`,
       name: room.id,
       title: room.name,
@@ -108,7 +129,7 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
 
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const match = /^room:\/\/([^/?#]+)$/.exec(request.params.uri);
-    const room = match?.[1] ? registry.room(match[1]) : undefined;
+    const room = match?.[1] ? rooms.registry.room(match[1]) : undefined;
     if (!room) throw new McpError(RESOURCE_NOT_FOUND, `No resource ${request.params.uri}; rooms are listed by resources/list.`);
     const body = {
       id: room.id,

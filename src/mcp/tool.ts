@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { ParticipantApi } from '../hub/participant-api.js';
+import type { Action } from '../hub/permissions.js';
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import type { ConnectionRooms } from './rooms/connection-rooms.js';
 
@@ -30,6 +31,8 @@ export interface ToolDef {
   name: string;
   description: string;
   input: z.ZodObject;
+  /** What the tool does, in the permission table's terms: listed only to callers whose access covers it. */
+  action: Action;
   /** MCP annotations: a read-only tool changes nothing. */
   readOnly?: boolean;
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<unknown>;
@@ -40,6 +43,7 @@ export function tool<S extends z.ZodObject>(definition: {
   name: string;
   description: string;
   input: S;
+  action: Action;
   readOnly?: boolean;
   run(ctx: ToolContext, args: z.output<S>): Promise<unknown>;
 }): ToolDef {

@@ -249,6 +249,17 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'local access overrides',
+    up: `
+      -- Without a roster (local mode), a participant's permission role (access) set by an admin, overriding the config.
+      CREATE TABLE local_access (
+        participant_id TEXT PRIMARY KEY REFERENCES participants(id),
+        access TEXT NOT NULL CHECK (access IN ('observer', 'member', 'operator', 'admin'))
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 const EVENT_SIGNATURE_COLUMNS = `

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { AccessStore } from './access-store.js';
 import { DirectoryStore } from './directory-store.js';
 import { DeliveryStore } from './delivery-store.js';
 import { EventLog } from './event-log.js';
@@ -37,6 +38,7 @@ export class Store {
   readonly senders: SenderStore;
   readonly rosters: RosterStore;
   readonly retention: RetentionStore;
+  readonly access: AccessStore;
 
   constructor(
     readonly file: string,
@@ -55,6 +57,7 @@ export class Store {
     this.senders = new SenderStore(db);
     this.rosters = new RosterStore(db);
     this.retention = new RetentionStore(db);
+    this.access = new AccessStore(db);
   }
 
   /** A random id fixed when the store was created. */

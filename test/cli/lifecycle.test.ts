@@ -55,10 +55,11 @@ describe('hub lifecycle', () => {
     expect(shown.stdout).toContain(`pid:        ${hub.child.pid}`);
     expect(shown.stdout).toMatch(/uptime: +\d+s/);
     expect(shown.stdout).toContain('connected:  1: @alice (proj, connected)');
+    expect(shown.stdout).toContain('trust:      local mode (no roster) — humans admin, agents operator');
 
     const json = await runCli(['status', '--json'], childEnv(dir));
     const status = JSON.parse(json.stdout) as { running: boolean; url: string; pid: number; uptimeSeconds: number; startedAt: string; connected: unknown[] };
-    expect(status).toMatchObject({ running: true, url: hub.url, pid: hub.child.pid, connected: [{ session: 'proj', handle: 'alice', connection: 'connected' }] });
+    expect(status).toMatchObject({ running: true, url: hub.url, pid: hub.child.pid, connected: [{ session: 'proj', handle: 'alice', connection: 'connected' }], trust: { mode: 'local', localAccess: { human: 'admin', agent: 'operator' } } });
     expect(status.uptimeSeconds).toBeGreaterThanOrEqual(0);
     expect(Date.parse(status.startedAt)).toBeLessThanOrEqual(Date.now());
   });

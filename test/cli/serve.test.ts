@@ -268,13 +268,16 @@ describe('cli doctor', () => {
     });
     expect(idle.status).toBe(1);
     const report = JSON.parse(idle.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean; detail: string }> };
-    expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'store', 'hub', 'port', 'password']);
+    expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'store', 'hub', 'port', 'password', 'trust']);
+    // No roster configured: local mode, said plainly with the access each kind gets.
+    expect(report.checks.find((c) => c.name === 'trust')).toEqual({ name: 'trust', ok: true, detail: 'local mode (no roster) — humans admin, agents operator' });
     expect(report.checks.find((c) => c.name === 'hub')?.detail).toContain('parley serve');
     expect(report.checks.find((c) => c.name === 'port')).toMatchObject({ ok: false, detail: expect.stringContaining(`${takenPort} is taken`) });
 
     const { url } = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: 'pw' } });
     const healthy = spawnSync(process.execPath, [BIN, 'doctor'], { env: { ...env(home), PARLEY_URL: url, PARLEY_WEBUI_PASSWORD: 'pw' }, encoding: 'utf8', timeout: 20_000 });
     expect(healthy.stdout).toMatch(/^ok +store +.*integrity ok/m);
+    expect(healthy.stdout).toMatch(/^ok +trust +local mode \(no roster\) — humans admin, agents operator$/m);
     // The port the hub bound (serve ran with --port 0), not only the configured one.
     expect(healthy.stdout).toContain(`ok    port      the hub listens on port ${new URL(url).port} (configured 127.0.0.1:7420)`);
     expect(healthy.status).toBe(0);

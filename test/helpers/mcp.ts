@@ -22,7 +22,17 @@ export interface McpTestClient {
 export async function connectInMemory(hub: Hub, handle: string, session: string, rooms?: string[] | 'all'): Promise<McpTestClient> {
   const actor = hub.actor(handle, session);
   const humans = await humanHandles(actor);
-  const { server } = createMcpServer({ api: actor, config: hub.config, participant: actor.participant, session, humans, ...(rooms ? { rooms } : {}) });
+  // As the hub's /mcp does: the tools follow the participant's access, live.
+  const { server } = createMcpServer({
+    api: actor,
+    config: hub.config,
+    participant: actor.participant,
+    session,
+    humans,
+    access: () => actor.access,
+    onAccessChange: (listener) => actor.onAccessChange(listener),
+    ...(rooms ? { rooms } : {}),
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'parley-test', version: '1.0.0' });
   let changes = 0;

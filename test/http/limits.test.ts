@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
@@ -12,6 +13,8 @@ let token: string;
 
 beforeAll(async () => {
   ({ home, cleanup } = tempHome());
+  // chatty prods too (a control: an admin's).
+  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { chatty: 'admin' } } }));
   hub = await startServe(home, {
     env: { PARLEY_CHAT_LIMITS_WRITE_BURST: '3', PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '3', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '1000', PARLEY_INBOX_WAIT_TIMEOUT_MS: '500' },
   });

@@ -1,21 +1,30 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
 import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 import { fileSnapshot } from '../helpers/store-snapshot.js';
 
-/** An agent trying to lock the human out of a thread, over the REST API of the real hub. */
+/**
+ * An agent trying to lock the human out of a thread, over the REST API of the
+ * real hub. Steering is an admin's: in local mode agents are operators, so
+ * the agent cannot pause at all (it once could, and then could not resume,
+ * locking every agent out); an agent the config makes admin steers both ways.
+ */
 const PASSWORD = 'steer me not';
 let hub: RunningHub;
 let home: string;
 let cleanup: () => void = () => undefined;
 let agent: string;
+let steerer: string;
 let otherHuman: string;
 
 beforeAll(async () => {
   ({ home, cleanup } = tempHome());
+  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { steerer: 'admin' } } }));
   hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
   agent = await joinOver(hub, { handle: 'agent', session: 'proj' });
+  steerer = await joinOver(hub, { handle: 'steerer', session: 'proj' });
   otherHuman = await joinOver(hub, { handle: 'ada', session: 'proj', profile: { kind: 'human' } });
 }, 30_000);
 
@@ -39,20 +48,30 @@ async function call(auth: string | Record<string, string>, method: string, route
 }
 
 describe('steering lock-out over REST', () => {
-  it('lockout - an agent cannot mute the human, only pause; muted anyway, the human resumes, unmutes and speaks', async () => {
+  it('lockout - an agent (operator) can neither mute the human nor pause: FORBIDDEN_ROLE, nothing stored; muted anyway, the human resumes, unmutes and speaks', async () => {
     expect((await call(HUMAN, 'GET', '/whoami')).status).toBe(200);
     // The reported sequence: the agent mutes the human, then pauses the thread.
     const before = fileSnapshot(path.join(home, 'parley.db'));
-    const refused = await call(agent, 'POST', '/threads/general/controls', { mute: { targets: ['human'] } });
-    expect(refused).toMatchObject({ status: 403, error: { code: 'FORBIDDEN', field: 'control.mute.targets.0', message: expect.stringContaining('@human is a human') } });
+    const muting = await call(agent, 'POST', '/threads/general/controls', { mute: { targets: ['human'] } });
+    expect(muting).toMatchObject({ status: 403, error: { code: 'FORBIDDEN_ROLE', message: expect.stringContaining('mute needs admin; you (@agent) are operator') } });
+    const pausing = await call(agent, 'POST', '/threads/general/controls', { pause: { on: true } });
+    expect(pausing).toMatchObject({ status: 403, error: { code: 'FORBIDDEN_ROLE', details: { need: 'admin', have: 'operator' }, message: 'pause needs admin; you (@agent) are operator; nothing was done. An admin (@ada or @human or @steerer) can grant it: parley roster set-role @agent admin' } });
     expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
-    expect((await call(agent, 'POST', '/threads/general/controls', { pause: { on: true } })).status).toBe(201);
-    // Muted by someone all the same (here another human), in the thread the agent paused.
+    expect((await call(agent, 'POST', '/threads/general/messages', { text: 'still talking' })).status).toBe(201);
+    // An admin agent pauses; muted by someone all the same (here another human), the human resumes, unmutes and speaks.
+    expect((await call(steerer, 'POST', '/threads/general/controls', { pause: { on: true } })).status).toBe(201);
     expect((await call(otherHuman, 'POST', '/threads/general/controls', { mute: { targets: ['human'] } })).status).toBe(201);
     expect((await call(HUMAN, 'POST', '/threads/general/messages', { text: 'hello?' })).error?.code).toBe('PARTICIPANT_MUTED');
     expect((await call(HUMAN, 'POST', '/threads/general/controls', { pause: { on: false } })).status).toBe(201);
     expect((await call(HUMAN, 'POST', '/threads/general/controls', { unmute: { targets: ['human'] } })).status).toBe(201);
     expect((await call(HUMAN, 'POST', '/threads/general/messages', { text: 'back in charge' })).status).toBe(201);
     expect((await call(agent, 'POST', '/threads/general/messages', { text: 'resumed' })).status).toBe(201);
+  });
+
+  it('lockout - an agent given admin (trust.access) pauses and resumes the thread itself', async () => {
+    expect((await call(steerer, 'POST', '/threads/general/controls', { pause: { on: true } })).status).toBe(201);
+    expect((await call(agent, 'POST', '/threads/general/messages', { text: 'paused?' })).error?.code).toBe('THREAD_PAUSED');
+    expect((await call(steerer, 'POST', '/threads/general/controls', { pause: { on: false } })).status).toBe(201);
+    expect((await call(agent, 'POST', '/threads/general/messages', { text: 'going on' })).status).toBe(201);
   });
 });

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { z } from 'zod';
@@ -31,6 +32,8 @@ let bob: string;
 
 beforeAll(async () => {
   ({ home, cleanup } = tempHome());
+  // alice calls every route, the steering and access ones too: an admin's.
+  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { alice: 'admin' } } }));
   hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_SERVER_MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
   alice = await joinOver(hub, { handle: 'alice', session: 'proj' });
   bob = await joinOver(hub, { handle: 'bob', session: 'proj' });
@@ -103,6 +106,8 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/participants': { handle: 'dora', session: 'proj' },
   'POST /api/v1/participants/{handle}/tokens/rotate': { session: 'proj' },
   'POST /api/v1/participants/tokens/revoke': { token: 'not-a-token' },
+  // alice (the handle filled in) keeps admin: the routes after this one still need it.
+  'PUT /api/v1/participants/{handle}/access': { access: 'admin' },
   'POST /api/v1/threads': { name: 'fresh' },
   'POST /api/v1/threads/{thread}/rename': { name: 'renamed' },
   'POST /api/v1/threads/{thread}/read': { up_to: 1 },
@@ -409,8 +414,12 @@ describe('http routes against a real hub', () => {
     expect(running).toMatchObject({ pid: expect.any(Number), uptimeSeconds: expect.any(Number), connected: expect.any(Array) });
     await ok('GET', '/api/v1/openapi.json', {}, asAlice);
     await ok('GET', '/api/v1/whoami', {}, asAlice);
+    // Local mode: the admin token sets erin's access, and an admin participant (alice) sets it again; the list shows it.
+    expect(await ok('PUT', '/api/v1/participants/{handle}/access', { handle: 'erin' }, { ...admin, body: { access: 'observer' } })).toMatchObject({ participant: { handle: 'erin' }, access: 'observer' });
+    expect(await ok('PUT', '/api/v1/participants/{handle}/access', { handle: 'erin' }, { ...asAlice, body: { access: 'member' } })).toMatchObject({ access: 'member' });
     const listed = await ok('GET', '/api/v1/participants', {}, asAlice);
     expect((listed.participants as Array<{ handle: string }>).map((p) => p.handle)).toEqual(expect.arrayContaining(['alice', 'bob', 'erin']));
+    expect(listed.participants).toEqual(expect.arrayContaining([expect.objectContaining({ handle: 'erin', access: 'member' }), expect.objectContaining({ handle: 'bob', access: 'operator' })]));
     // Only the caller's own sessions: "other" (carol's) is not listed to alice.
     const sessions = await ok('GET', '/api/v1/sessions', {}, asAlice);
     expect((sessions.sessions as Array<{ name: string }>).map((s) => s.name)).toEqual(['proj']);

@@ -52,6 +52,8 @@ beforeAll(async () => {
       chat: { limits: { maxInputChars: MAX_INPUT_CHARS } },
       requests: { maxParamsBytes: MAX_PARAMS_BYTES },
       inbox: { maxWaitTimeoutMs: MAX_WAIT_MS, waitTimeoutMs: 100 },
+      // The agents alice and carol steer here (its controls are the input under test): an admin's, since only admins steer.
+      trust: { access: { alice: 'admin', carol: 'admin' } },
     },
   });
   const { hub } = th;

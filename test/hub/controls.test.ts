@@ -60,34 +60,37 @@ describe('controls', () => {
     // Muted in one thread only.
     await alice.createChannel({ name: 'elsewhere' });
     await expect(alice.post({ thread: 'elsewhere', text: 'fine here' })).resolves.toMatchObject({ seq: expect.any(Number) });
-    // The muted participant cannot unmute themselves; someone else can.
-    expect((await caught(() => alice.unmute('general', ['alice']))).code).toBe('FORBIDDEN');
+    // The muted agent cannot unmute itself (steering is an admin's); an admin can.
+    expect((await caught(() => alice.unmute('general', ['alice']))).code).toBe('FORBIDDEN_ROLE');
     await human.unmute('general', ['alice']);
     await expect(alice.post({ thread: 'general', text: 'thanks' })).resolves.toMatchObject({ thread: expect.any(String) });
   });
 
-  it('controls - an agent cannot lock the human out: it cannot mute a human, and a human lifts a mute or a pause even when muted', async () => {
-    const { human, alice, bob, count } = await setup();
+  it('controls - an agent cannot lock the human out: it cannot steer at all (FORBIDDEN_ROLE), and a human lifts a mute or a pause even when muted', async () => {
+    const { human, alice, bob, count } = await setup({ trust: { access: { bob: 'admin' } } });
     const other = await t!.hub.join({ handle: 'other-human', session: 's', profile: { kind: 'human' } });
-    // The lock-out attempt: the agent mutes the human, then pauses the thread.
+    // The lock-out attempt: the agent (an operator) mutes the human, then pauses the thread.
     const before = count();
     const refused = await caught(() => alice.hardMute('general', ['bob', 'human']));
-    expect(refused).toMatchObject({ code: 'FORBIDDEN', field: 'control.mute.targets.1' });
-    expect(refused.message).toContain('@human is a human');
+    expect(refused).toMatchObject({ code: 'FORBIDDEN_ROLE', details: { need: 'admin', have: 'operator' } });
+    expect(refused.message).toContain('mute needs admin; you (@alice) are operator');
+    expect((await caught(() => alice.pause('general'))).code).toBe('FORBIDDEN_ROLE');
     expect(count()).toBe(before);
     // Nothing of the refused control took effect, not even on the agent it also named.
     expect((await human.threadDetail('general')).members.find((m) => m.handle === 'bob')?.hardMuted).toBe(false);
-    await alice.pause('general');
-    // The human muted (by another human) in a thread an agent paused: they lift both, and speak.
+    expect((await human.threadDetail('general')).controls.paused).toBe(false);
+    // An admin agent pauses; the human muted (by another human) in that thread lifts both, and speaks.
+    await bob.pause('general');
     await other.hardMute('general', ['human']);
     expect((await caught(() => human.post({ thread: 'general', text: 'let me speak' }))).code).toBe('PARTICIPANT_MUTED');
     await expect(human.resume('general')).resolves.toMatchObject({ control: 'pause' });
     await expect(human.unmute('general', ['human'])).resolves.toMatchObject({ control: 'unmute' });
     await expect(human.post({ thread: 'general', text: 'back in charge' })).resolves.toMatchObject({ thread: expect.any(String) });
-    // Agents still obey steering: muted, an agent can neither steer nor lift its own mute.
+    // An admin steers regardless of mute and pause: muted in a paused thread, the admin agent resumes it and lifts its own mute.
     await human.hardMute('general', ['bob']);
-    expect((await caught(() => bob.unmute('general', ['bob']))).code).toBe('FORBIDDEN');
-    expect((await caught(() => bob.pause('general'))).code).toBe('PARTICIPANT_MUTED');
+    await human.pause('general');
+    await expect(bob.resume('general')).resolves.toMatchObject({ control: 'pause' });
+    await expect(bob.unmute('general', ['bob'])).resolves.toMatchObject({ control: 'unmute' });
   });
 
   it('controls - the muted participant is told through a High inbox item', async () => {

@@ -70,7 +70,8 @@ describe('rate limit', () => {
 
   it('rate limit - every write counts: DMs, requests, responses, meeting lines and entries, channels, side channels, every control', async () => {
     let now = 1_000_000;
-    t = await openTestHub({ now: () => now, config: { chat: { limits: { writeBurst: 1, writesPerMinute: 1 } } } });
+    // The writers steer too (every control counts): agents are admins here.
+    t = await openTestHub({ now: () => now, config: { chat: { limits: { writeBurst: 1, writesPerMinute: 1 } }, trust: { localAccess: { agent: 'admin' } } } });
     const hub = t.hub;
     const human = await hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
     let n = 0;

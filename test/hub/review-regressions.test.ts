@@ -13,8 +13,8 @@ afterEach(async () => {
   t = undefined;
 });
 
-async function four() {
-  t = await openTestHub();
+async function four(config = {}) {
+  t = await openTestHub({ config });
   const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
   const alice = await t.hub.join({ handle: 'alice', session: 's' });
   const bob = await t.hub.join({ handle: 'bob', session: 's' });
@@ -38,7 +38,8 @@ describe('DM privacy', () => {
   });
 
   it('dm - to, requests and prods aimed at an outsider inside a DM are refused', async () => {
-    const { alice, bob } = await four();
+    // alice prods: an admin's control.
+    const { alice, bob } = await four({ trust: { access: { alice: 'admin' } } });
     const dm = await alice.dm({ to: 'bob', text: 'hi' });
     expect(await caught(() => alice.post({ thread: dm.thread, text: 'x', to: 'carol' }))).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
     expect(await caught(() => alice.request({ to: 'carol', intent: 'x', thread: dm.thread }))).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
@@ -58,7 +59,8 @@ describe('DM privacy', () => {
 
 describe('steering cannot be bypassed', () => {
   it('steering - an invite never changes an existing participant’s profile', async () => {
-    const { alice, hub } = await four();
+    // alice invites: an admin's control.
+    const { alice, hub } = await four({ trust: { access: { alice: 'admin' } } });
     await alice.createChannel({ name: 'work' });
     await alice.invite('work', 'alice', { kind: 'human' });
     await alice.invite('work', 'human', { kind: 'agent' });
@@ -66,20 +68,20 @@ describe('steering cannot be bypassed', () => {
     expect(kinds).toMatchObject({ alice: 'agent', human: 'human' });
   });
 
-  it('steering - a muted or paused agent cannot respond, steer, rename or close a side channel', async () => {
+  it('steering - a muted or paused agent cannot respond, rename or close a side channel, nor steer (an admin\'s, FORBIDDEN_ROLE)', async () => {
     const { human, alice, bob } = await four();
     const r = await human.request({ to: 'alice', intent: 'x', thread: 'general' });
     const side = await alice.openSide({ parent: 'general', title: 'detail', members: ['bob'] });
     await human.pause('general');
     expect((await caught(() => alice.respond({ request_id: r.request_id, status: 'Completed' }))).code).toBe('THREAD_PAUSED');
-    expect((await caught(() => alice.resume('general'))).code).toBe('THREAD_PAUSED');
+    expect((await caught(() => alice.resume('general'))).code).toBe('FORBIDDEN_ROLE');
     expect((await caught(() => alice.renameThread({ thread: 'general', name: 'mine' }))).code).toBe('THREAD_PAUSED');
     expect((await caught(() => alice.closeSide({ thread: side.id, summary: 'done' }))).code).toBe('THREAD_PAUSED');
     await human.resume('general');
     await human.hardMute(side.id, ['alice']);
     expect((await caught(() => alice.closeSide({ thread: side.id, summary: 'done' }))).code).toBe('PARTICIPANT_MUTED');
-    expect((await caught(() => alice.unmute(side.id, ['bob']))).code).toBe('PARTICIPANT_MUTED');
-    expect((await caught(() => alice.prod(side.id, ['bob']))).code).toBe('PARTICIPANT_MUTED');
+    expect((await caught(() => alice.unmute(side.id, ['bob']))).code).toBe('FORBIDDEN_ROLE');
+    expect((await caught(() => alice.prod(side.id, ['bob']))).code).toBe('FORBIDDEN_ROLE');
     await expect(bob.closeSide({ thread: side.id, summary: 'bob closes it' })).resolves.toMatchObject({ thread: side.id });
   });
 

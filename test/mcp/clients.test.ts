@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
@@ -21,6 +22,8 @@ let proxy: http.Server | undefined;
 
 beforeAll(async () => {
   ({ home, cleanup } = tempHome());
+  // The inspector calls a tool of every room, steer's too: an admin's.
+  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { inspector: 'admin', 'stdio-agent': 'admin' } } }));
   hub = await startServe(home);
   token = await joinOver(hub, { handle: 'inspector', session: 'proj' });
 }, 30_000);

@@ -34,6 +34,7 @@ describe('mcp protocol', () => {
     expect(instructions).toContain('request_send');
     expect(instructions).toContain('@human');
     expect(instructions).toContain('untrusted peer chatter');
+    expect(instructions).toContain('Your access is operator');
   });
 
   it('mcp - room_load and room_unload change tools/list and send list_changed; nested rooms load with or without children', async () => {
@@ -50,8 +51,10 @@ describe('mcp protocol', () => {
     await coder.call('room_load', { room: 'chat' });
     expect(await coder.toolNames()).not.toContain('steer_pause');
     const withChildren = await coder.call('room_load', { room: 'chat', with_children: true });
-    expect(withChildren.value).toMatchObject({ loaded: ['steer'] });
-    expect(await coder.toolNames()).toEqual(expect.arrayContaining(['steer_pause', 'side_open']));
+    // coder is an agent, an operator in local mode: the steer room (an admin's) is not its child at all.
+    expect(withChildren.value).toMatchObject({ loaded: ['side'] });
+    expect(await coder.toolNames()).toEqual(expect.arrayContaining(['side_open', 'side_close']));
+    expect(await coder.toolNames()).not.toContain('steer_pause');
     const global = await coder.call('room_unload', { room: 'global' });
     expect(global.isError).toBe(true);
     expect(global.text).toContain('always loaded');
@@ -76,11 +79,13 @@ describe('mcp protocol', () => {
   it('mcp - rooms are resources with their tools, availability and loaded state; rooms_find ranks by need', async () => {
     const { coder } = await setup();
     const resources = (await coder.client.listResources()).resources;
-    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['room://global', 'room://chat', 'room://meeting', 'room://steer', 'room://compat']));
+    expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['room://global', 'room://chat', 'room://meeting', 'room://side', 'room://compat']));
+    // The steer room is an admin's: an operator agent is not shown it.
+    expect(resources.map((r) => r.uri)).not.toContain('room://steer');
     const compat = JSON.parse(((await coder.client.readResource({ uri: 'room://compat' })).contents[0] as { text: string }).text) as Record<string, unknown>;
     expect(compat).toMatchObject({ available: false, loaded: false, requiredStates: ['compat'], tools: expect.arrayContaining(['katra_say']) });
     const chat = JSON.parse(((await coder.client.readResource({ uri: 'room://chat' })).contents[0] as { text: string }).text) as Record<string, unknown>;
-    expect(chat).toMatchObject({ loaded: true, available: true, children: ['steer'] });
+    expect(chat).toMatchObject({ loaded: true, available: true, children: ['side'] });
     await expect(coder.client.readResource({ uri: 'room://nope' })).rejects.toThrow(/No resource/);
     const found = await coder.call('rooms_find', { need: 'ask the human to approve my plan' });
     expect((found.value.rooms as Array<{ id: string }>)[0]?.id).toBe('requests');
@@ -93,7 +98,8 @@ describe('mcp protocol', () => {
 
 describe('mcp token economy', () => {
   it('economy - the default tool list stays under 2,500 tokens (≈ JSON bytes / 4), and any tool is one room_load away', async () => {
-    const { coder } = await setup();
+    // An admin: every room is there to load.
+    const { coder } = await setup({ trust: { access: { coder: 'admin' } } });
     const defaults = JSON.stringify((await coder.client.listTools()).tools);
     expect(Math.ceil(defaults.length / 4)).toBeLessThan(2500);
     const rooms = (await coder.call('rooms_list')).value.rooms as Array<{ id: string; loaded: boolean; available?: boolean }>;
@@ -109,7 +115,7 @@ describe('mcp token economy', () => {
 
 describe('mcp default rooms', () => {
   it('rooms - mcp.rooms sets the default set, mcp.participantRooms one participant\'s; "all" loads every available room', async () => {
-    t = await openTestHub({ config: { mcp: { rooms: ['meeting'], participantRooms: { lead: 'all', quiet: [] } } } });
+    t = await openTestHub({ config: { mcp: { rooms: ['meeting'], participantRooms: { lead: 'all', quiet: [] } }, trust: { access: { lead: 'admin' } } } });
     for (const handle of ['dev', 'lead', 'quiet']) await t.hub.join({ handle, session: 'proj' });
     const [dev, lead, quiet] = [await connectInMemory(t.hub, 'dev', 'proj'), await connectInMemory(t.hub, 'lead', 'proj'), await connectInMemory(t.hub, 'quiet', 'proj')];
     clients.push(dev, lead, quiet);

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -118,10 +120,10 @@ async function exerciseEveryTool(coder: McpTestClient, reviewer: McpTestClient, 
     },
     presence_set: { ok: async () => expect(await ok('presence_set', { state: 'thinking', note: 'profiling' })).toMatchObject({ applied: true }), bad: () => refused('presence_set', { state: 'sleeping' }, /Invalid state/) },
     steer_pause: { ok: async () => expect(await ok('steer_pause', { thread: 'design' })).toMatchObject({ control: 'pause' }), bad: () => refused('steer_pause', { thread: 'nowhere' }, /NOT_FOUND/) },
-    // An agent that paused a thread cannot resume it (agents may not act in a paused thread): a human does.
+    // An operator agent may not steer at all (the tool is not even listed to it); the human, an admin, resumes.
     steer_resume: {
       ok: async () => {
-        await refused('steer_resume', { thread: 'design' }, /THREAD_PAUSED/);
+        await refused('steer_resume', { thread: 'design' }, /^FORBIDDEN_ROLE: resume needs admin; you \(@reviewer\) are operator/, reviewer);
         expect(await ok('steer_resume', { thread: 'design' }, human)).toMatchObject({ control: 'pause' });
       },
       bad: () => refused('steer_resume', {}, /Invalid thread/),
@@ -176,9 +178,17 @@ async function exerciseEveryTool(coder: McpTestClient, reviewer: McpTestClient, 
 
 const HUB_ENV = { PARLEY_MCP_COMPAT: 'true', PARLEY_REQUESTS_MAX_HOP: '1' };
 
+/** coder calls every tool, the steering ones too: an admin's (the in-memory hub's config says the same). */
+function adminCoderHome(): string {
+  const { home, cleanup } = tempHome();
+  cleanups.push(cleanup);
+  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { coder: 'admin' } } }));
+  return home;
+}
+
 describe('mcp tools', () => {
   it('tools - each tool has a working call and a refused one, over the SDK client (in memory)', async () => {
-    t = await openTestHub({ config: { mcp: { compat: true }, requests: { maxHop: 1 } } });
+    t = await openTestHub({ config: { mcp: { compat: true }, requests: { maxHop: 1 }, trust: { access: { coder: 'admin' } } } });
     const hub = t.hub;
     await hub.join({ handle: 'human', session: 'proj', profile: { kind: 'human' } });
     await hub.join({ handle: 'coder', session: 'proj' });
@@ -189,8 +199,7 @@ describe('mcp tools', () => {
   }, 30_000);
 
   it('tools - the same over Streamable HTTP against a real hub', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = adminCoderHome();
     const hub = await startServe(home, { env: HUB_ENV });
     const tokens: Record<string, string> = {};
     for (const [handle, kind] of [['human', 'human'], ['coder', 'agent'], ['reviewer', 'agent']] as const) {
@@ -208,8 +217,7 @@ describe('mcp tools', () => {
   }, 60_000);
 
   it('tools - the same over stdio (parley mcp) against a real hub', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = adminCoderHome();
     const hub = await startServe(home, { env: HUB_ENV });
     const connect = async (handle: string, kind: string) => {
       const transport = new StdioClientTransport({

@@ -151,6 +151,8 @@ describe('redaction on every path', () => {
   it('every path - secrets sent through every input are absent from every read path, the live streams and the files of the home', { timeout: 180_000 }, async () => {
     const { home, cleanup } = tempHome('parley-redaction-');
     cleanups.push(cleanup);
+    // alice and carol invite (a control, over REST and MCP): an admin's.
+    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { alice: 'admin', carol: 'admin' } } }));
     const hub = await startServe(home);
     const book = new SecretBook();
     const leaks: string[] = [];

@@ -6,6 +6,7 @@ import {
   chatEnabled,
   currentThread,
   loadSession,
+  maySteer,
   me,
   notice,
   openThread,
@@ -88,6 +89,11 @@ function Shell() {
         </span>
         <span class="who">
           @{who.participant.handle} <span class="muted">({who.participant.profile.kind})</span>
+          {who.access !== undefined && (
+            <span class="access" data-access={who.access ?? 'none'} title="Your access: what this hub lets you do">
+              {who.access ?? 'not in roster'}
+            </span>
+          )}
         </span>
         <button
           type="button"
@@ -108,6 +114,14 @@ function Shell() {
           </span>
         </div>
       )}
+      {who.trust?.mode === 'local' && (
+        <div class="notice info trust-local" role="status">
+          <span>
+            <strong>Local mode (no roster).</strong> Humans are {who.trust.localAccess.human}s and agents {who.trust.localAccess.agent}s unless the config or an admin says
+            otherwise; only admins steer.
+          </span>
+        </div>
+      )}
       {notice.value && (
         <div class={`notice ${notice.value.kind}`} role="alert">
           <span>{notice.value.text}</span>
@@ -122,7 +136,9 @@ function Shell() {
         </div>
         <main id="main" tabIndex={-1}>
           {v.kind === 'thread' && !chatEnabled.value && <p class="disabled-reason">Chat disabled by configuration</p>}
-          {v.kind === 'thread' && chatEnabled.value && thread && <ThreadView key={thread.id} thread={thread} steering={steering} onToggleSteering={() => setSteering(!steering)} />}
+          {v.kind === 'thread' && chatEnabled.value && thread && (
+            <ThreadView key={thread.id} thread={thread} steering={steering && maySteer.value} onToggleSteering={() => setSteering(!steering)} />
+          )}
           {v.kind === 'requests' && <RequestsView />}
           {v.kind === 'for-you' && <ForYouView />}
           {v.kind === 'meeting' && <MeetingView name={v.name} />}

@@ -17,11 +17,17 @@ export type {
   ThreadInfo,
 } from '../../src/schema/views.js';
 import type { Participant } from '../../src/schema/participant.js';
+import type { Access } from '../../src/schema/access.js';
+import type { TrustMode } from '../../src/hub/access-resolver.js';
 
 export interface Me {
   participant: Participant;
   session: { id: string; name: string };
   hub?: { chat: boolean; maxMessageChars: number; maxInputChars: number };
+  /** The caller's permission role (null: a roster is in force and its key is not in it); absent from hubs before roles. */
+  access?: Access | null;
+  /** Local mode, or the roster in force. */
+  trust?: TrustMode;
   /** The newest committed seq when whoami answered (where a stream without a thread list starts). */
   head?: number;
 }

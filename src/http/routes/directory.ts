@@ -16,11 +16,12 @@ export function directoryRoutes(config: Config): Hono<Env> {
   // where messages are cut (maxMessageChars) and refused (maxInputChars). `head` is the newest committed seq: without chat
   // (no thread list to take it from) a client streams its inbox with since=head to miss nothing read after this answer.
   const limits = { maxMessageChars: config.chat.limits.maxMessageChars, maxInputChars: config.chat.limits.maxInputChars };
-  app.get('/whoami', (c) => {
+  app.get('/whoami', async (c) => {
     const actor = c.get('actor');
     const head = actor.head;
     const participant = actor.participant;
-    return c.json({ participant, session: actor.session, wakeOn: wakeOnFor(config, participant.profile), hub: { chat: chatOpenFor(config, participant.profile), ...limits }, head });
+    const { access, trust } = await actor.whoami();
+    return c.json({ participant, session: actor.session, wakeOn: wakeOnFor(config, participant.profile), access, trust, hub: { chat: chatOpenFor(config, participant.profile), ...limits }, head });
   });
   app.get('/participants', async (c) => c.json({ participants: await c.get('actor').participants() }));
   app.get('/sessions', async (c) => c.json({ sessions: await c.get('actor').sessions() }));

@@ -17,6 +17,7 @@ export function hubStatusRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
       startedAt: new Date(hub.openedAt).toISOString(),
       uptimeSeconds: Math.max(0, Math.floor((Date.now() - hub.openedAt) / 1000)),
       connected: hub.connected(),
+      trust: hub.trust,
     }),
   );
   return app;

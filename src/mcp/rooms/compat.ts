@@ -28,6 +28,7 @@ function presenceOf(state: string): PresenceState {
 const subscription = (name: 'subscribe' | 'unsubscribe' | 'mute' | 'unmute') =>
   tool({
     name,
+    action: name === 'mute' ? 'self_mute' : name === 'unmute' ? 'subscribe' : name,
     description: `Meerkat's ${name}(channel): ${name === 'mute' ? 'messages stay in your inbox at low priority and never wake you' : name === 'unsubscribe' ? 'stop receiving a channel' : 'receive a channel\'s messages in your inbox'}.`,
     input: z.strictObject({ channel: Channel }),
     async run(ctx, { channel }) {
@@ -46,6 +47,7 @@ export const compatRoom: RoomDef = {
   tools: [
     tool({
       name: 'katra_say',
+      action: 'meeting_say',
       description: 'Katra: say something in the meeting room (all present will hear it).',
       // The text is checked here too, so that a refusal names this tool's argument rather than the library's `text`.
       input: z.strictObject({ content: z.string().min(1).check(multiLineText).describe('What to say') }),
@@ -56,6 +58,7 @@ export const compatRoom: RoomDef = {
     }),
     tool({
       name: 'katra_hear',
+      action: 'meeting_hear',
       description: 'Katra: hear the next message from someone else after last_heard (0: the oldest kept); messages_lost when you fell behind.',
       input: z.strictObject({ last_heard: z.number().int().min(0).optional() }),
       readOnly: true,
@@ -68,6 +71,7 @@ export const compatRoom: RoomDef = {
     }),
     tool({
       name: 'katra_who_is_here',
+      action: 'meeting_who',
       description: 'Katra: who is in the meeting room.',
       input: z.strictObject({}),
       readOnly: true,
@@ -78,6 +82,7 @@ export const compatRoom: RoomDef = {
     }),
     tool({
       name: 'katra_meeting_status',
+      action: 'meeting_status',
       description: 'Katra: how many are here, the oldest and latest message numbers, and how many you have not heard since last_heard.',
       input: z.strictObject({ last_heard: z.number().int().min(0).optional() }),
       readOnly: true,
@@ -88,6 +93,7 @@ export const compatRoom: RoomDef = {
     }),
     tool({
       name: 'send_message',
+      action: 'post',
       description: 'Meerkat: send a message to a channel ("#general" or "general") or, with "@handle", a direct message.',
       input: z.strictObject({ target: z.string().min(1).max(128), body: z.string().min(1).check(multiLineText) }),
       async run(ctx, { target, body }) {
@@ -97,6 +103,7 @@ export const compatRoom: RoomDef = {
     }),
     tool({
       name: 'send_request',
+      action: 'request_send',
       description: 'Meerkat: send a request with an intent and params to a peer; the response arrives in your inbox.',
       input: z.strictObject({ target: z.string().min(1).max(64), intent: z.string().min(1).max(128), params: z.unknown().optional() }),
       async run(ctx, { target, intent, params }) {
@@ -106,6 +113,7 @@ export const compatRoom: RoomDef = {
     }),
     tool({
       name: 'send_response',
+      action: 'request_respond',
       description: 'Meerkat: reply to a request with a status (Accepted, Rejected, Completed, Failed) and a result.',
       input: z.strictObject({ request_id: z.string().min(1).max(64), status: RequestStatusSchema, result: z.unknown().optional() }),
       async run(ctx, { request_id, status, result }) {
@@ -115,6 +123,7 @@ export const compatRoom: RoomDef = {
     }),
     tool({
       name: 'set_presence',
+      action: 'presence_set',
       description: 'Meerkat: set your presence (Online, Away, Offline).',
       input: z.strictObject({ state: z.string().min(1).max(32) }),
       async run(ctx, { state }) {

@@ -14,19 +14,39 @@ export class ConnectionRooms {
   #active = new Map<string, ToolDef>();
   #listing: ToolListing[] | undefined;
 
+  #registry: RoomRegistry;
+
   constructor(
-    readonly registry: RoomRegistry,
+    registry: RoomRegistry,
     /** The states this connection is in; a room needing another state is listed but not loadable. */
     readonly states: ReadonlySet<string>,
     initial: Iterable<string>,
     private readonly onChange: () => void = () => undefined,
   ) {
+    this.#registry = registry;
     for (const room of registry.rooms()) if (room.autoLoad) this.#add(room.id);
     for (const id of initial) {
       const room = registry.room(id);
       if (room && this.available(room)) for (const roomId of this.#withAutoChildren(id)) this.#add(roomId);
     }
     this.#rebuild();
+  }
+
+  /** The rooms and tools this connection's participant may use (they follow its access). */
+  get registry(): RoomRegistry {
+    return this.#registry;
+  }
+
+  /**
+   * Changes the tools on offer, when the participant's access changed: rooms
+   * stay loaded as chosen (a room the new access hides gives no tools, and
+   * comes back with its access), and the client hears that the list changed.
+   */
+  useRegistry(registry: RoomRegistry): void {
+    if (registry === this.#registry) return;
+    this.#registry = registry;
+    for (const room of registry.rooms()) if (room.autoLoad) this.#add(room.id);
+    this.#changed();
   }
 
   isLoaded(id: string): boolean {

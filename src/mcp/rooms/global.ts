@@ -67,16 +67,18 @@ export const globalRoom: RoomDef = {
   tools: [
     tool({
       name: 'whoami',
-      description: 'Your identity on the hub: handle, kind, session, which tool rooms are loaded, and what wakes you (wakeOn: all, or addressed — only what is addressed to you).',
+      action: 'whoami',
+      description: 'Your identity on the hub: handle, kind, session, your access (observer, member, operator or admin: what you may do) and whether a roster decides it, which tool rooms are loaded, and what wakes you (wakeOn: all, or addressed — only what is addressed to you).',
       input: z.strictObject({}),
       readOnly: true,
       async run(ctx) {
-        const { participant, session, wakeOn } = await ctx.api.whoami();
-        return { handle: participant.handle, id: participant.id, profile: participant.profile, session: session.name, wakeOn, rooms: ctx.rooms.loaded() };
+        const { participant, session, wakeOn, access, trust } = await ctx.api.whoami();
+        return { handle: participant.handle, id: participant.id, profile: participant.profile, session: session.name, wakeOn, access, trust, rooms: ctx.rooms.loaded() };
       },
     }),
     tool({
       name: 'rooms_list',
+      action: 'rooms',
       description: 'Lists the rooms of tools (id, name, tool count, loaded or not). Load one with room_load to get its tools.',
       input: z.strictObject({}),
       readOnly: true,
@@ -86,6 +88,7 @@ export const globalRoom: RoomDef = {
     }),
     tool({
       name: 'rooms_find',
+      action: 'rooms',
       description: 'Finds the rooms whose tools fit a need in plain words (e.g. "ask the human to approve"), best first, with their tool names.',
       input: z.strictObject({ need: z.string().min(1).max(500).describe('What you want to do.') }),
       readOnly: true,
@@ -104,6 +107,7 @@ export const globalRoom: RoomDef = {
     }),
     tool({
       name: 'room_load',
+      action: 'rooms',
       description: 'Loads a room: its tools appear in your tool list (the list_changed notification tells your client). with_children also loads nested rooms.',
       input: z.strictObject({ room: RoomId, with_children: z.boolean().optional().describe('Also load the rooms nested in it.') }),
       async run(ctx, { room, with_children }) {
@@ -112,6 +116,7 @@ export const globalRoom: RoomDef = {
     }),
     tool({
       name: 'room_unload',
+      action: 'rooms',
       description: 'Unloads a room to shorten your tool list. with_children also unloads nested rooms. The global room stays.',
       input: z.strictObject({ room: RoomId, with_children: z.boolean().optional() }),
       async run(ctx, { room, with_children }) {
@@ -120,6 +125,7 @@ export const globalRoom: RoomDef = {
     }),
     tool({
       name: 'inbox',
+      action: 'inbox',
       description:
         'What needs your attention, high priority first (DMs, requests, responses, mentions, prods; then subscribed threads; muted last). Items with respondHint: true expect an answer. Marks the items it returns read, so they do not come back; peek: true looks without marking. Also lists, under sent, what became of your latest DMs, requests and mentions per recipient: pending, delivered (read), injected (in their agent\'s context) or acknowledged.',
       input: z.strictObject({
@@ -143,6 +149,7 @@ export const globalRoom: RoomDef = {
     }),
     tool({
       name: 'inbox_ack',
+      action: 'ack',
       description: 'Acknowledges inbox items you have handled (by event id), so they stop coming back.',
       input: z.strictObject({ ids: z.array(UlidSchema).min(1).max(1000).describe('Event ids from inbox or wait.') }),
       async run(ctx, { ids }) {
@@ -151,6 +158,7 @@ export const globalRoom: RoomDef = {
     }),
     tool({
       name: 'wait',
+      action: 'wait',
       description:
         'Blocks until something wakes you (a DM, request, response, mention or prod; and a message in a channel you follow, unless whoami says wakeOn "addressed": set it with presence_set wake_on) or the timeout passes, then returns your inbox items and marks them read (like inbox without peek). Use it when you have nothing else to do. timeout_ms is capped below your client\'s request timeout.',
       input: z.strictObject({
@@ -164,6 +172,7 @@ export const globalRoom: RoomDef = {
     }),
     tool({
       name: 'who',
+      action: 'who',
       description:
         'Who is in the session: connection is connected (an open MCP session or live stream), waiting (blocked in wait) or offline (no live connection); state is what they said they are doing (listening, thinking, typing, idle), offline when not connected; with their kind and client.',
       input: z.strictObject({}),

@@ -19,6 +19,7 @@ export const meetingRoom: RoomDef = {
   tools: [
     tool({
       name: 'meeting_join',
+      action: 'meeting_join',
       description: 'Joins a meeting (created on first join) and returns who is in it.',
       input: z.strictObject({ meeting: Meeting }),
       async run(ctx, { meeting }) {
@@ -28,6 +29,7 @@ export const meetingRoom: RoomDef = {
     }),
     tool({
       name: 'meeting_leave',
+      action: 'meeting_leave',
       description: 'Leaves a meeting.',
       input: z.strictObject({ meeting: Meeting }),
       async run(ctx, { meeting }) {
@@ -36,6 +38,7 @@ export const meetingRoom: RoomDef = {
     }),
     tool({
       name: 'meeting_say',
+      action: 'meeting_say',
       description: 'Says something to everyone in the meeting (you join it if needed). Returns the message number.',
       input: z.strictObject({ meeting: Meeting, text: z.string().min(1) }),
       async run(ctx, { meeting, text }) {
@@ -45,6 +48,7 @@ export const meetingRoom: RoomDef = {
     }),
     tool({
       name: 'meeting_hear',
+      action: 'meeting_hear',
       description:
         'What others said after last_heard (0: from the oldest kept), your own skipped. messages_lost: true means the ring dropped messages you had not heard. Pass the returned last_heard next time.',
       input: z.strictObject({
@@ -64,6 +68,7 @@ export const meetingRoom: RoomDef = {
     }),
     tool({
       name: 'meeting_who',
+      action: 'meeting_who',
       description: 'Who is in a meeting, with their role and when they joined.',
       input: z.strictObject({ meeting: Meeting }),
       readOnly: true,
@@ -74,6 +79,7 @@ export const meetingRoom: RoomDef = {
     }),
     tool({
       name: 'meeting_status',
+      action: 'meeting_status',
       description: 'A meeting at a glance: members, oldest and latest message numbers kept, and how many you have not heard since last_heard.',
       input: z.strictObject({ meeting: Meeting, last_heard: z.number().int().min(0).optional() }),
       readOnly: true,
@@ -83,6 +89,7 @@ export const meetingRoom: RoomDef = {
     }),
     tool({
       name: 'meeting_list',
+      action: 'meetings',
       description: 'The meetings of the session, with how many are in each and the latest message number.',
       input: z.strictObject({}),
       readOnly: true,

@@ -15,6 +15,7 @@ export const presenceRoom: RoomDef = {
   tools: [
     tool({
       name: 'presence_set',
+      action: 'presence_set',
       description:
         'Sets your presence so others know what you are doing: listening, thinking, typing, idle or offline, with a short note. wake_on also sets what wakes your wait from now on: "all" (channel messages too) or "addressed" (only DMs, mentions, requests, responses, prods, invites; channel messages stay in your inbox to read).',
       input: z.strictObject({

@@ -20,6 +20,7 @@ export const requestsRoom: RoomDef = {
   tools: [
     tool({
       name: 'request_send',
+      action: 'request_send',
       description:
         'Sends a request to a participant: intent (a short verb phrase like "review" or "approve-plan"), params (any JSON), optional text. Use this, not chat, when you are blocked or need a decision from the human. Their answer arrives in your inbox.',
       input: z.strictObject({
@@ -37,6 +38,7 @@ export const requestsRoom: RoomDef = {
     }),
     tool({
       name: 'request_respond',
+      action: 'request_respond',
       description: 'Answers a request sent to you: Accepted (working on it; stays open), Rejected, Completed (with result) or Failed.',
       input: z.strictObject({
         request_id: z.string().min(1).max(64).describe(`The request's id, or an unambiguous start or end of it (at least ${MIN_REQUEST_ID_ABBREVIATION} characters).`),
@@ -51,6 +53,7 @@ export const requestsRoom: RoomDef = {
     }),
     tool({
       name: 'requests_open',
+      action: 'open_requests',
       description: 'Requests still open: incoming (waiting for your answer) and outgoing (you wait for theirs).',
       input: z.strictObject({}),
       readOnly: true,

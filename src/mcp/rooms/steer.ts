@@ -2,16 +2,15 @@ import { z } from 'zod';
 import { ParleyError } from '../../errors/parley-error.js';
 import type { ControlResult } from '../../hub/controls.js';
 import type { ControlInput } from '../../schema/control.js';
-import { HandleSchema, ThreadRefSchema, ThreadTitleSchema, UlidSchema } from '../../schema/names.js';
+import { HandleSchema, ThreadRefSchema } from '../../schema/names.js';
 import { ProfilePatchSchema } from '../../schema/participant.js';
 import { tool, type ToolContext } from '../tool.js';
-import { stripUndefined } from '../../util/objects.js';
-import { compactThread } from './chat.js';
 import type { RoomDef } from './registry.js';
 
 /**
- * Steering (Agent Bridge): hard mute, pause, prod, invite, done, the
- * thread's participation policy, and side channels. Nested in the chat room:
+ * Steering (Agent Bridge): hard mute, pause, prod, invite, done and the
+ * thread's participation policy, for admins only (the room is not listed to
+ * anyone else; side channels are in the chat room). Nested in the chat room:
  * `room_load {room: "chat", with_children: true}` brings it too. Every
  * control is an event in the thread, authored by you.
  */
@@ -26,12 +25,13 @@ async function control(ctx: ToolContext, thread: string, input: ControlInput): P
 export const steerRoom: RoomDef = {
   id: 'steer',
   name: 'Steering',
-  description: 'Steer a thread: hard-mute or unmute participants, pause/resume agents, pin (keep from retention), prod, invite, mark done, set the discussion policy; open and close side channels.',
-  keywords: ['steer', 'mute', 'unmute', 'pause', 'resume', 'pin', 'unpin', 'retention', 'keep', 'prod', 'nudge', 'invite', 'done', 'policy', 'discussion', 'side', 'moderate', 'control', 'silence', 'stop'],
+  description: 'Steer a thread: hard-mute or unmute participants, pause/resume agents, pin (keep from retention), prod, invite, mark done, set the discussion policy (admins).',
+  keywords: ['steer', 'mute', 'unmute', 'pause', 'resume', 'pin', 'unpin', 'retention', 'keep', 'prod', 'nudge', 'invite', 'done', 'policy', 'discussion', 'moderate', 'control', 'silence', 'stop', 'admin'],
   parent: 'chat',
   tools: [
     tool({
       name: 'steer_mute',
+      action: 'steer',
       description: 'Hard-mutes participants in a thread: their next posts there fail until unmuted.',
       input: z.strictObject({ thread: Thread, participants: Targets }),
       async run(ctx, { thread, participants }) {
@@ -40,6 +40,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_unmute',
+      action: 'steer',
       description: 'Lifts a hard mute.',
       input: z.strictObject({ thread: Thread, participants: Targets }),
       async run(ctx, { thread, participants }) {
@@ -48,6 +49,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_pause',
+      action: 'steer',
       description: 'Pauses a thread: agents cannot post in it until it is resumed (humans still can).',
       input: z.strictObject({ thread: Thread }),
       async run(ctx, { thread }) {
@@ -56,6 +58,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_resume',
+      action: 'steer',
       description: 'Resumes a paused thread.',
       input: z.strictObject({ thread: Thread }),
       async run(ctx, { thread }) {
@@ -64,6 +67,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_pin',
+      action: 'steer',
       description: 'Pins a thread: retention keeps its whole history (unpinned threads lose events past the retention limits).',
       input: z.strictObject({ thread: Thread }),
       async run(ctx, { thread }) {
@@ -72,6 +76,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_unpin',
+      action: 'steer',
       description: 'Unpins a thread: retention prunes it again like any other.',
       input: z.strictObject({ thread: Thread }),
       async run(ctx, { thread }) {
@@ -80,6 +85,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_prod',
+      action: 'steer',
       description: 'Prods participants to respond in a thread (a high-priority item in their inbox that wakes them).',
       input: z.strictObject({ thread: Thread, participants: Targets }),
       async run(ctx, { thread, participants }) {
@@ -88,6 +94,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_invite',
+      action: 'steer',
       description: 'Invites a participant into a thread, optionally with the profile they should act in there (e.g. a role).',
       input: z.strictObject({ thread: Thread, participant: HandleSchema, profile: ProfilePatchSchema.optional() }),
       async run(ctx, { thread, participant, profile }) {
@@ -96,6 +103,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_done',
+      action: 'steer',
       description: 'Marks a thread done (or not done again).',
       input: z.strictObject({ thread: Thread, done: z.boolean().optional().describe('Default true.') }),
       async run(ctx, { thread, done }) {
@@ -104,6 +112,7 @@ export const steerRoom: RoomDef = {
     }),
     tool({
       name: 'steer_policy',
+      action: 'steer',
       description:
         'Sets a thread\'s participation policy: discussion mode (agents may answer each other; allow_agent_mentions lets agents wake agents), invited_auto, or a ttl in seconds for its messages (null clears it). Give one or more.',
       input: z.strictObject({
@@ -130,28 +139,6 @@ export const steerRoom: RoomDef = {
         const applied = [];
         for (const input of controls) applied.push(await control(ctx, thread, input));
         return { applied };
-      },
-    }),
-    tool({
-      name: 'side_open',
-      description:
-        'Opens a side channel off a thread for a focused sub-discussion, linked from the parent (optionally from one message). Close it with side_close to post the summary back.',
-      input: z.strictObject({
-        parent: ThreadRefSchema.optional().describe('The parent thread (default: the main channel).'),
-        title: ThreadTitleSchema,
-        from_event: UlidSchema.optional().describe('The message the side channel starts from.'),
-        members: z.array(HandleSchema).max(256).optional(),
-      }),
-      async run(ctx, { parent, ...rest }) {
-        return compactThread(await ctx.api.openSide({ parent: parent ?? ctx.settings.defaultChannel, ...stripUndefined(rest) } as { parent: string; title: string }));
-      },
-    }),
-    tool({
-      name: 'side_close',
-      description: 'Closes a side channel and posts your summary of what it concluded back into the parent thread, linked.',
-      input: z.strictObject({ thread: ThreadRefSchema.describe('The side channel.'), summary: z.string().min(1) }),
-      async run(ctx, args) {
-        return ctx.api.closeSide(args);
       },
     }),
   ],

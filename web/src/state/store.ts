@@ -59,6 +59,8 @@ export const notice = signal<{ kind: 'error' | 'info'; text: string } | undefine
 /** Bumped whenever the current thread's log changes; the timeline re-renders on it. */
 export const logVersion = signal(0);
 export const chatEnabled = computed(() => me.value?.hub?.chat !== false);
+/** Whether the caller may steer (an admin's; a hub before roles does not say, and refuses what it must). */
+export const maySteer = computed(() => me.value?.access === undefined || me.value.access === 'admin');
 /** The newest meeting message number the person has seen, by meeting (meetings keep no cursor in the hub). */
 export const meetingSeen = signal<Record<string, number>>({});
 const seenKey = () => `parley.meetingSeen.${me.value?.session.id ?? ''}.${me.value?.participant.handle ?? ''}`;

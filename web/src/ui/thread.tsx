@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { attempt, detail, me, openThread, refreshThreads, threads } from '../state/store.js';
+import { attempt, detail, maySteer, me, openThread, refreshThreads, threads } from '../state/store.js';
 import type { ParleyEvent, ThreadInfo } from '../types.js';
 import { Composer } from './composer.js';
 import { Dialog, DialogButtons } from './dialog.js';
@@ -52,9 +52,12 @@ export function ThreadView({ thread, steering, onToggleSteering }: { thread: Thr
               Close with summary
             </button>
           )}
-          <button type="button" class="small secondary" aria-pressed={steering} onClick={onToggleSteering}>
-            Steering
-          </button>
+          {/* Steering is an admin's: the hub refuses anyone else's controls, so the page does not offer them. */}
+          {maySteer.value && (
+            <button type="button" class="small secondary" aria-pressed={steering} onClick={onToggleSteering}>
+              Steering
+            </button>
+          )}
         </header>
         {thread.closed && c?.summary && (
           <p class="banner">

@@ -1,0 +1,108 @@
+import type { Access } from '../schema/access.js';
+import type { ParticipantApi } from './participant-api.js';
+
+/**
+ * The permission table (Meerkat's roles): each action a participant can take,
+ * with the least `access` it needs. Observers read; members also write;
+ * operators also send requests; admins also steer threads and grant access.
+ * Action names are the words the refusal shows ("request_send needs operator").
+ */
+export const PERMISSIONS = {
+  // Reading: observer.
+  whoami: 'observer',
+  /** MCP only: listing, finding, loading and unloading rooms of tools. */
+  rooms: 'observer',
+  participants: 'observer',
+  sessions: 'observer',
+  threads: 'observer',
+  thread_detail: 'observer',
+  mark_read: 'observer',
+  read_new: 'observer',
+  history: 'observer',
+  search: 'observer',
+  export: 'observer',
+  live: 'observer',
+  inbox: 'observer',
+  peek: 'observer',
+  wait: 'observer',
+  deliveries: 'observer',
+  sent_deliveries: 'observer',
+  open_requests: 'observer',
+  who: 'observer',
+  connect: 'observer',
+  meetings: 'observer',
+  meeting_hear: 'observer',
+  meeting_who: 'observer',
+  meeting_status: 'observer',
+  meeting_ring: 'observer',
+  // Writing: member.
+  post: 'member',
+  dm: 'member',
+  thread_create: 'member',
+  thread_rename: 'member',
+  side_open: 'member',
+  side_close: 'member',
+  subscribe: 'member',
+  unsubscribe: 'member',
+  self_mute: 'member',
+  ack: 'member',
+  inject: 'member',
+  agent_hook: 'member',
+  request_respond: 'member',
+  presence_set: 'member',
+  meeting_join: 'member',
+  meeting_say: 'member',
+  meeting_leave: 'member',
+  profile_update: 'member',
+  // Asking: operator.
+  request_send: 'operator',
+  // Steering and granting: admin (mute, unmute, pause, resume, prod, invite, done, participation policy and ttl).
+  steer: 'admin',
+  access_set: 'admin',
+} as const satisfies Record<string, Access>;
+
+export type Action = keyof typeof PERMISSIONS;
+
+/** The action each method of the participant API performs (the type makes a missing method a compile error too). */
+export const API_ACTIONS: Record<keyof ParticipantApi, Action> = {
+  whoami: 'whoami',
+  updateProfile: 'profile_update',
+  participants: 'participants',
+  post: 'post',
+  dm: 'dm',
+  threads: 'threads',
+  createChannel: 'thread_create',
+  renameThread: 'thread_rename',
+  openSide: 'side_open',
+  closeSide: 'side_close',
+  subscribe: 'subscribe',
+  unsubscribe: 'unsubscribe',
+  mute: 'self_mute',
+  readNew: 'read_new',
+  history: 'history',
+  search: 'search',
+  inbox: 'inbox',
+  peek: 'peek',
+  wait: 'wait',
+  ack: 'ack',
+  inject: 'inject',
+  sentDeliveries: 'sent_deliveries',
+  control: 'steer',
+  request: 'request_send',
+  respond: 'request_respond',
+  openRequests: 'open_requests',
+  setPresence: 'presence_set',
+  who: 'who',
+  meetings: 'meetings',
+  meetingJoin: 'meeting_join',
+  meetingLeave: 'meeting_leave',
+  meetingSay: 'meeting_say',
+  meetingHear: 'meeting_hear',
+  meetingWho: 'meeting_who',
+  meetingStatus: 'meeting_status',
+};
+
+/** The least access an action needs. */
+export function accessNeeded(action: Action): Access {
+  return PERMISSIONS[action];
+}

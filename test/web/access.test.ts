@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.js';
+import { tempHome } from '../helpers/hub.js';
+import { startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { signIn } from '../helpers/web.js';
+
+/** The page shows the caller's access and local mode plainly, and offers steering to admins only. */
+const PASSWORD = 'who-may-steer';
+let hub: RunningHub;
+let browser: Browser;
+let closeBrowser: () => Promise<void>;
+let page: Page;
+let cleanupHome: () => void;
+
+beforeAll(async () => {
+  const { home, cleanup } = tempHome();
+  cleanupHome = cleanup;
+  hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
+  ({ browser, close: closeBrowser } = await launchBrowser());
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await signIn(page, hub, PASSWORD);
+}, 60_000);
+
+afterAll(async () => {
+  await closeBrowser?.();
+  await stopHubs();
+  cleanupHome?.();
+});
+
+const setAccess = async (handle: string, access: string): Promise<void> => {
+  const res = await fetch(`${hub.url}/api/v1/participants/${handle}/access`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${hub.adminToken()}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ access }),
+  });
+  expect(res.status).toBe(200);
+};
+
+describe('web page: access', () => {
+  it('web access - the human sees its access and the local-mode notice; steering is offered to an admin only', async () => {
+    await expect.poll(() => page.locator('.bar .who .access').textContent()).toBe('admin');
+    await expect.poll(() => page.locator('.notice.trust-local').textContent()).toContain('Local mode (no roster). Humans are admins and agents operators');
+    await page.locator('.thread-head').getByRole('button', { name: 'Steering' }).waitFor();
+    // Made a member by the home's admin token: the page no longer offers steering (and the hub would refuse it).
+    await setAccess('human', 'member');
+    await page.reload();
+    await page.locator('.live-live').waitFor();
+    await expect.poll(() => page.locator('.bar .who .access').textContent()).toBe('member');
+    await page.locator('.thread-head').waitFor();
+    expect(await page.locator('.thread-head').getByRole('button', { name: 'Steering' }).count()).toBe(0);
+    await setAccess('human', 'admin');
+  });
+});
