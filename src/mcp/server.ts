@@ -91,7 +91,9 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
-    const hidden = rooms.registry.tool(name) ? undefined : everyTool.tool(name);
+    // A tool the access hides (in a room this connection could otherwise load) is still called: the hub answers FORBIDDEN_ROLE.
+    const hiddenRoom = rooms.registry.tool(name) ? undefined : everyTool.room(everyTool.roomOf(name) ?? '');
+    const hidden = hiddenRoom && rooms.available(hiddenRoom) ? everyTool.tool(name) : undefined;
     const found = rooms.tool(name) ?? hidden;
     if (!found) {
       const owner = rooms.registry.roomOf(name);
