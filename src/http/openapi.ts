@@ -51,7 +51,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/mcp', summary: "MCP Streamable HTTP: the session's notification stream (SSE; resumable with Last-Event-ID)" },
   { method: 'delete', path: '/mcp', summary: 'MCP Streamable HTTP: end the session' },
   { method: 'get', path: '/api/v1/openapi.json', summary: 'This document' },
-  { method: 'get', path: '/api/v1/whoami', summary: 'The participant and session of the credentials, and what wakes it (wakeOn)' },
+  { method: 'get', path: '/api/v1/whoami', summary: 'The participant and session of the credentials, what wakes it (wakeOn), its access and how access is decided (trust)' },
   { method: 'get', path: '/api/v1/participants', summary: 'Participants of the session' },
   { method: 'get', path: '/api/v1/sessions', summary: 'The sessions the caller has joined (never those of others)' },
   { method: 'patch', path: '/api/v1/profile', summary: "Change the caller's own profile (the fields given; not its kind)", body: SelfProfilePatchSchema },

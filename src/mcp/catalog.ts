@@ -30,7 +30,8 @@ export function chatAllowed(config: Config, participant: Participant): boolean {
   return chatOpenFor(config, participant.profile);
 }
 
-export function registryFor(config: Config, participant: Participant, chat = chatAllowed(config, participant), access: Access | undefined = 'admin'): RoomRegistry {
+/** `access` null: a roster is in force and the participant is not in it. */
+export function registryFor(config: Config, participant: Participant, chat = chatAllowed(config, participant), access: Access | null = 'admin'): RoomRegistry {
   const key = `${chat ? 'chat' : 'no-chat'}:${access ?? 'not-in-roster'}`;
   let registry = registries.get(key);
   if (!registry) {
@@ -45,8 +46,8 @@ export function registryFor(config: Config, participant: Participant, chat = cha
 }
 
 /** Whether a caller of that access may use a tool of that action; outside the roster, only whoami and the rooms. */
-export function toolAllowed(access: Access | undefined, action: Action): boolean {
-  if (access === undefined) return action === 'whoami' || action === 'rooms';
+export function toolAllowed(access: Access | null, action: Action): boolean {
+  if (access === null) return action === 'whoami' || action === 'rooms';
   return accessAtLeast(access, accessNeeded(action));
 }
 

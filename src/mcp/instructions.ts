@@ -1,10 +1,17 @@
+import { isParleyError } from '../errors/parley-error.js';
 import type { ParticipantApi } from '../hub/participant-api.js';
 import type { Participant } from '../schema/participant.js';
 import type { Access } from '../schema/access.js';
 
 /** The handles of the session's humans, whom the instructions name for blocking questions. */
 export async function humanHandles(api: Pick<ParticipantApi, 'participants'>): Promise<string[]> {
-  return (await api.participants()).filter((p) => p.profile.kind === 'human').map((p) => p.handle);
+  try {
+    return (await api.participants()).filter((p) => p.profile.kind === 'human').map((p) => p.handle);
+  } catch (error) {
+    // A key outside the roster may still connect, to learn with whoami which key to have added.
+    if (isParleyError(error) && error.code === 'NOT_IN_ROSTER') return [];
+    throw error;
+  }
 }
 
 const ACCESS_SAYS: Record<Access, string> = {

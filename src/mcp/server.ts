@@ -63,10 +63,7 @@ export function settingsOf(config: Config): McpSettings {
 export function createMcpServer(options: McpConnectionOptions): { server: Server; rooms: ConnectionRooms } {
   const { api, config, participant, logger } = options;
   const chat = options.chat ?? chatAllowed(config, participant);
-  const accessNow = (): Access | undefined => {
-    const access = options.access ? options.access() : 'admin';
-    return access ?? undefined;
-  };
+  const accessNow = (): Access | null => (options.access ? (options.access() ?? null) : 'admin');
   const access = accessNow();
   const registry = registryFor(config, participant, chat, access);
   // Every tool, whatever the access: a call to one the caller's access hides is still made, so the hub answers it with its refusal.
@@ -75,7 +72,7 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
     { name: 'parley', version: VERSION },
     {
       capabilities: { tools: { listChanged: true }, resources: {} },
-      instructions: instructionsFor({ participant, session: options.session, humans: options.humans, chat, ...(options.access ? { access: access ?? null } : {}) }),
+      instructions: instructionsFor({ participant, session: options.session, humans: options.humans, chat, ...(options.access ? { access } : {}) }),
     },
   );
   const rooms = new ConnectionRooms(registry, statesFor(config), initialRooms(config, participant, registry, options.rooms), () => {
@@ -91,7 +88,9 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name } = request.params;
-    const hidden = rooms.registry.tool(name) ? undefined : everyTool.tool(name);
+    // A tool the access hides (in a room this connection could otherwise load) is still called: the hub answers FORBIDDEN_ROLE.
+    const hiddenRoom = rooms.registry.tool(name) ? undefined : everyTool.room(everyTool.roomOf(name) ?? '');
+    const hidden = hiddenRoom && rooms.available(hiddenRoom) ? everyTool.tool(name) : undefined;
     const found = rooms.tool(name) ?? hidden;
     if (!found) {
       const owner = rooms.registry.roomOf(name);

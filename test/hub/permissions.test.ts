@@ -7,6 +7,7 @@ import type { ParticipantApi } from '../../src/hub/participant-api.js';
 import { API_ACTIONS, PERMISSIONS } from '../../src/hub/permissions.js';
 import { ACCESS_LEVELS, accessAtLeast, type Access } from '../../src/schema/access.js';
 import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { connectInMemory } from '../helpers/mcp.js';
 
 /** Permission roles through the in-process Actor: the one place every surface's calls are checked. */
 let t: TestHub | undefined;
@@ -225,6 +226,16 @@ describe('roles through the Actor', () => {
     expect(t.hub.stats().events).toBe(before);
     // whoami still answers, so the stranger learns which key to have added.
     expect(await stranger.whoami()).toMatchObject({ access: null, trust: { mode: 'roster' } });
+    // Over MCP the stranger is listed only whoami and the rooms; any other tool answers NOT_IN_ROSTER.
+    const mcp = await connectInMemory(t.hub, 'stranger', 's', 'all');
+    try {
+      expect((await mcp.toolNames()).sort()).toEqual(['room_load', 'room_unload', 'rooms_find', 'rooms_list', 'whoami']);
+      expect((await mcp.call('whoami')).value).toMatchObject({ access: null, trust: { mode: 'roster', org: 'acme' } });
+      expect((await mcp.call('chat_post', { text: 'let me in' })).text).toMatch(/^NOT_IN_ROSTER: Your key \(@stranger/);
+      expect(mcp.client.getInstructions()).toContain('not in this hub\'s roster');
+    } finally {
+      await mcp.close();
+    }
     // Local-mode overrides do not apply under a roster.
     expect(await caught(() => t!.hub.setAccess('stranger', 'admin'))).toMatchObject({ code: 'FORBIDDEN', field: 'access' });
   });
