@@ -17,6 +17,8 @@ export interface HubStatus {
   connected: Array<{ session: string; handle: string; connection: string; state: string }>;
   /** How permissions are decided (absent from hubs before roles). */
   trust?: TrustMode;
+  /** Envelopes signed elsewhere: taken in, and dropped by reason (expired, duplicate…). */
+  envelopes?: { accepted: number; dropped: Record<string, number> };
 }
 
 export type HubAnswer = { ok: true; status: HubStatus } | { ok: false; reason: string };

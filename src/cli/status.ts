@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { liveHub } from './hub-address.js';
 import { trustSummary } from '../format/trust-summary.js';
-import { askHub, formatUptime } from './running-hub.js';
+import { askHub, formatUptime, type HubStatus } from './running-hub.js';
 
 /**
  * `parley status`: whether a hub runs on this home, where it serves, its
@@ -15,6 +15,12 @@ Says whether a hub is running on the home (default $PARLEY_HOME or ~/.parley):
 its URL, pid, uptime and the participants connected now. Exits 0 when one
 runs, 1 when none does.
 `;
+
+/** "3 taken in; dropped: 1 expired, 2 duplicate" (only the reasons that happened). */
+function envelopeSummary(envelopes: NonNullable<HubStatus['envelopes']>): string {
+  const drops = Object.entries(envelopes.dropped).filter(([, n]) => n > 0);
+  return `${envelopes.accepted} signed elsewhere taken in; ${drops.length === 0 ? 'none dropped' : `dropped: ${drops.map(([reason, n]) => `${n} ${reason}`).join(', ')}`}`;
+}
 
 export async function status(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -54,6 +60,7 @@ export async function status(argv: string[]): Promise<number> {
       `  uptime:     ${formatUptime(hub.uptimeSeconds)} (since ${hub.startedAt})`,
       `  connected:  ${hub.connected.length}${who ? `: ${who}` : ''}`,
       ...(hub.trust ? [`  trust:      ${trustSummary(hub.trust)}`] : []),
+      ...(hub.envelopes ? [`  envelopes:  ${envelopeSummary(hub.envelopes)}`] : []),
       '',
     ].join('\n'),
   );

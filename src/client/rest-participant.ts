@@ -54,6 +54,7 @@ export class RestParticipant implements ParticipantApi {
     (await this.#http.request<{ participants: Awaited<ReturnType<Api['participants']>> }>('GET', '/participants')).participants;
 
   post: Api['post'] = ({ thread, ...body }) => this.#http.request('POST', `/threads/${enc(thread)}/messages`, body);
+  ingest: Api['ingest'] = (input) => this.#http.request('POST', '/envelopes', input);
   dm: Api['dm'] = (input) => this.#http.request('POST', '/dm', input);
   threads: Api['threads'] = async () => (await this.#http.request<{ threads: Awaited<ReturnType<Api['threads']>> }>('GET', '/threads')).threads;
   createChannel: Api['createChannel'] = (input) => this.#http.request('POST', '/threads', input);

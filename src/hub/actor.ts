@@ -1,3 +1,5 @@
+import { ingestEnvelope, type IngestResult } from './ingest.js';
+import type { EnvelopeInput } from '../schema/inputs.js';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import type { ControlInput } from '../schema/control.js';
 import type {
@@ -214,6 +216,10 @@ export class Actor implements ParticipantApi {
 
   post(input: PostInput): Promise<PostResult> {
     return this.#chat('post', () => post(this.#ctx, this.#seat, input));
+  }
+
+  ingest(input: EnvelopeInput): Promise<IngestResult> {
+    return this.#chat('post', () => ingestEnvelope(this.#ctx, this.#seat, input));
   }
 
   dm(input: DmInput): Promise<PostResult> {

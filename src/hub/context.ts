@@ -15,6 +15,7 @@ import type { ReadGate } from './read-gate.js';
 import type { KeyRing } from '../trust/key-ring.js';
 import type { EventSealer } from './event-sealer.js';
 import type { RosterBook } from './roster-book.js';
+import type { EnvelopeGate } from './envelope-gate.js';
 import type { TokenRegistry } from './tokens.js';
 
 /** Everything an operation of the hub needs, passed explicitly (no module state). */
@@ -42,6 +43,8 @@ export interface HubContext {
   keys: KeyRing;
   /** Signs each event as the writer appends it. */
   sealer: EventSealer;
+  /** Where envelopes signed elsewhere are checked for TTL and replay, and their drops counted. */
+  envelopes: EnvelopeGate;
   /** The rosters the hub accepted (none: local mode). */
   rosters: RosterBook;
   newId: () => string;

@@ -5,6 +5,7 @@ import type { EventRow } from '../store/event-log.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
 import { signEvent } from '../trust/envelope.js';
 import type { HubContext } from './context.js';
+import type { SignedElsewhere } from './writer.js';
 
 /**
  * Signs every event as it is appended, with its author's custodial key (see
@@ -29,6 +30,14 @@ export class EventSealer {
   constructor(ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger'>, options: { sign: boolean } = { sign: true }) {
     this.#ctx = ctx;
     this.#sign = options.sign;
+  }
+
+  /** Fills the row's signature columns with what its author signed elsewhere (src/hub/ingest.ts), as they are. */
+  keep(row: EventRow, signed: SignedElsewhere): void {
+    row.ttl_secs = signed.ttl_secs;
+    row.sender_seq = signed.sender_seq;
+    row.sender_epoch = signed.sender_epoch;
+    row.sig = signed.sig;
   }
 
   /** Fills the row's signature columns (inside a write). */

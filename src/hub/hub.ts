@@ -16,6 +16,7 @@ import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
 import { EventSealer } from './event-sealer.js';
 import { RosterBook } from './roster-book.js';
+import { EnvelopeGate } from './envelope-gate.js';
 import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
 import { createStderrLogger, type Logger } from '../util/logger.js';
@@ -294,9 +295,10 @@ export class Hub {
   }
 
   /** Figures for diagnostics and the benchmark. */
-  stats(): { events: number; lastSeq: number; batches: number; writes: number; liveListeners: number } {
+  stats(): { events: number; lastSeq: number; batches: number; writes: number; liveListeners: number; envelopes: ReturnType<EnvelopeGate['stats']> } {
     const { store, state, bus } = this.#ctx;
     return {
+      envelopes: this.#ctx.envelopes.stats(),
       events: store.events.count(),
       lastSeq: state.nextSeq - 1,
       batches: store.writes.stats.batches,
@@ -432,6 +434,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       now,
       keys,
       rosters: new RosterBook(store),
+      envelopes: new EnvelopeGate(config, now),
       sealer: new EventSealer({ store, keys, state, config, logger }, { sign: options.signEvents ?? true }),
       newId: ulidFactory(now),
     };

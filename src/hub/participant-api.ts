@@ -25,6 +25,8 @@ import type {
 } from '../schema/inputs.js';
 import type { Participant, SelfProfilePatch, WakeOn } from '../schema/participant.js';
 import type { ControlResult } from './controls.js';
+import type { IngestResult } from './ingest.js';
+import type { EnvelopeInput } from '../schema/inputs.js';
 import type { AckResult, InboxResult, WaitResult } from './inbox.js';
 import type { SentDelivery } from './delivery-view.js';
 import type { InjectResult } from './injection.js';
@@ -53,6 +55,8 @@ export interface ParticipantApi {
   participants(): Promise<Participant[]>;
 
   post(input: PostInput): Promise<PostResult>;
+  /** Hands in a message its author signed itself: stored as signed, or refused (src/hub/ingest.ts). */
+  ingest(input: EnvelopeInput): Promise<IngestResult>;
   dm(input: DmInput): Promise<PostResult>;
   threads(): Promise<ThreadInfo[]>;
   createChannel(input: CreateChannelInput): Promise<ThreadInfo>;

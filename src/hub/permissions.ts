@@ -69,6 +69,7 @@ export const API_ACTIONS: Record<keyof ParticipantApi, Action> = {
   updateProfile: 'profile_update',
   participants: 'participants',
   post: 'post',
+  ingest: 'post',
   dm: 'dm',
   threads: 'threads',
   createChannel: 'thread_create',

@@ -35,6 +35,18 @@ export interface EventDraft {
   meta?: EventMeta;
   /** Participants this event targets, with why (fan-out on write of the High inbox items). */
   targets?: Array<{ participantId: string; reason: DeliveryReason }>;
+  /** An event its author signed elsewhere (src/hub/ingest.ts): its id, time, counters and signature are kept as they are. */
+  sealed?: SignedElsewhere;
+}
+
+/** What an author who signed an event elsewhere fixed: everything it signed that the hub would otherwise choose. */
+export interface SignedElsewhere {
+  id: string;
+  ts: number;
+  ttl_secs: number;
+  sender_seq: number;
+  sender_epoch: Buffer;
+  sig: Buffer;
 }
 
 /** A committed event with the targets computed for it (the live bus carries both). */
@@ -54,11 +66,11 @@ export class Transaction {
   append(draft: EventDraft): ParleyEvent {
     const { ctx } = this;
     const state = ctx.state;
-    const ts = ctx.now();
+    const ts = draft.sealed?.ts ?? ctx.now();
     const author = state.participant(draft.from);
     const event: ParleyEvent = {
       seq: state.nextSeq,
-      id: ctx.newId(),
+      id: draft.sealed?.id ?? ctx.newId(),
       ts: new Date(ts).toISOString(),
       session: draft.thread.sessionId,
       thread: draft.thread.id,
@@ -70,7 +82,8 @@ export class Transaction {
       ...(draft.meta && Object.keys(draft.meta).length > 0 ? { meta: draft.meta } : {}),
     };
     const row = eventToRow(event, ts);
-    ctx.sealer.seal(row);
+    if (draft.sealed) ctx.sealer.keep(row, draft.sealed);
+    else ctx.sealer.seal(row);
     ctx.store.events.append(row);
     state.nextSeq += 1;
     const targets = new Map<string, DeliveryReason>();

@@ -164,6 +164,13 @@ export const ExportInputSchema = z.strictObject({
 });
 export type ExportInput = z.input<typeof ExportInputSchema>;
 
+/** An event its author signed elsewhere: the v1 CBOR tuple and its signature, both base64url (src/trust/envelope.ts). */
+export const EnvelopeInputSchema = z.strictObject({
+  envelope: z.string().min(1, 'must not be empty').regex(/^[A-Za-z0-9_-]+$/, 'must be the CBOR bytes in base64url without padding'),
+  sig: z.string().regex(/^[A-Za-z0-9_-]{86}$/, 'must be a 64-byte Ed25519 signature in base64url without padding'),
+});
+export type EnvelopeInput = z.input<typeof EnvelopeInputSchema>;
+
 export const LiveFilterInputSchema = z.strictObject({
   thread: ThreadRefSchema.optional(),
   inbox: z.boolean().optional(),

@@ -1,3 +1,4 @@
+import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,12 +19,34 @@ afterEach(async () => {
 
 const UNKNOWN_ID = '01JZZZZZZZZZZZZZZZZZZZZZZZ';
 
+/** A message signed with the actor's own key (held in the test hub's home), as a client holding its key hands it in. */
+function selfSigned(a: Actor, threadName: string, text: string): { envelope: string; sig: string } {
+  const { ctx } = t!.hub.internals;
+  const thread = [...ctx.state.threads.values()].find((th) => th.name === threadName && th.sessionId === a.session.id)!;
+  const key = ctx.keys.participant(a.participant.id);
+  const fields: SignedEventFields = {
+    id: ctx.newId(),
+    from: key.raw,
+    thread: thread.id,
+    to: null,
+    kind: 'message',
+    content: text,
+    meta: null,
+    ts: Date.now(),
+    ttl_secs: 300,
+    sender_seq: 1,
+    sender_epoch: Buffer.alloc(16, 9),
+  };
+  return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: signEvent(key.privateKey, fields).toString('base64url') };
+}
+
 /** One call of every ParticipantApi method (the type makes a missing one a compile error), as valid as the call allows. */
 const CALLS: Record<keyof ParticipantApi, (a: Actor, n: number) => Promise<unknown>> = {
   whoami: (a) => a.whoami(),
   updateProfile: (a) => a.updateProfile({ model: 'a-model' }),
   participants: (a) => a.participants(),
   post: (a) => a.post({ thread: 'general', text: 'hello' }),
+  ingest: (a) => a.ingest(selfSigned(a, 'general', 'hello, signed by me')),
   dm: (a) => a.dm({ to: 'boss', text: 'hello' }),
   threads: (a) => a.threads(),
   createChannel: (a, n) => a.createChannel({ name: `channel-${n}` }),

@@ -51,6 +51,8 @@ export function conversationRoutes(): Hono<Env> {
     c.json(await c.get('actor').post({ ...(await jsonBody(c)), thread: c.req.param('thread') } as never), 201),
   );
   app.post('/dm', async (c) => c.json(await c.get('actor').dm((await jsonBody(c)) as never), 201));
+  // A message its author signed itself (see src/hub/ingest.ts): stored as signed, or refused.
+  app.post('/envelopes', async (c) => c.json(await c.get('actor').ingest((await jsonBody(c)) as never), 201));
   app.get('/threads/:thread/new', async (c) => {
     const limit = intQuery(c, 'limit');
     return c.json(await c.get('actor').readNew({ thread: c.req.param('thread'), ...(limit === undefined ? {} : { limit }) }));

@@ -18,6 +18,7 @@ export function hubStatusRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
       uptimeSeconds: Math.max(0, Math.floor((Date.now() - hub.openedAt) / 1000)),
       connected: hub.connected(),
       trust: hub.trust,
+      envelopes: hub.stats().envelopes,
     }),
   );
   return app;
