@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
@@ -189,6 +190,29 @@ export const COMMANDS: Record<string, Command> = {
     async run(call, ids) {
       const result = await call<{ acknowledged: number }>('POST', '/inbox/ack', { ids });
       return { json: result, text: `acknowledged ${result.acknowledged}` };
+    },
+  },
+  whoami: {
+    usage: 'parley whoami [--key]',
+    summary: 'Who you are on the hub: handle, id, access (permission role) and how it is decided; --key adds your public key',
+    options: { key: { type: 'boolean' } },
+    positionals: 0,
+    async run(call, _args, values) {
+      type Me = { participant: { id: string; handle: string; publicKey: string; profile: { kind: string; roles: string[] } }; session: { name: string }; access: string | null; trust: { mode: string; org?: string; version?: number } };
+      const me = await call<Me>('GET', '/whoami');
+      const pubkey = `ed25519:${Buffer.from(me.participant.publicKey, 'base64').toString('base64url')}`;
+      // A participant registered at this home has its private key here (custodial); the path is shown, never the key.
+      const keyFile = path.join(resolveHome(values.home as string | undefined), 'keys', 'participants', `${me.participant.id}.key`);
+      const held = existsSync(keyFile);
+      const trust = me.trust.mode === 'roster' ? `roster ${me.trust.org ?? ''} v${me.trust.version ?? ''}` : 'local mode (no roster)';
+      const lines = [
+        `@${me.participant.handle} · ${me.participant.id} (${me.participant.profile.kind}, session "${me.session.name}")`,
+        `access:  ${me.access ?? 'none: not in the roster'} (${trust})`,
+        ...(me.participant.profile.roles.length > 0 ? [`profile roles: ${me.participant.profile.roles.join(', ')} (descriptive; they grant nothing)`] : []),
+        ...(values.key === true ? [`pubkey:  ${pubkey}`, `key:     ${held ? `${keyFile} (held by this home's hub, which signs for you)` : 'not held in this home'}`] : []),
+      ];
+      const json = values.key === true ? { ...me, pubkey, keyFile: held ? keyFile : null } : me;
+      return { json, text: lines.join('\n') };
     },
   },
   who: {

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIGN_IN_MAX_FAILURES } from '../../src/config/defaults.js';
 import { ROUTES } from '../../src/http/openapi.js';
+import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
+import { readKeyFile } from '../../src/trust/key-files.js';
 import { tempHome } from '../helpers/hub.js';
 import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 import { fileSnapshot } from '../helpers/store-snapshot.js';
@@ -118,6 +120,8 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/threads/{thread}/messages': { text: 'hello' },
   'POST /api/v1/threads/{thread}/controls': { pause: { on: true } },
   'POST /api/v1/dm': { to: 'bob', text: 'hi' },
+  // Well formed; the happy path below hands in a real one, signed with alice's key.
+  'POST /api/v1/envelopes': { envelope: 'oA', sig: 'A'.repeat(86) },
   'POST /api/v1/inbox/ack': { ids: ['01JZZZZZZZZZZZZZZZZZZZZZZZ'] },
   'POST /api/v1/inbox/inject': { limit: 10 },
   'POST /api/v1/agent/hook': { event: 'tool', session: 'client-session-1' },
@@ -127,6 +131,26 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PATCH /api/v1/profile': { model: 'a-model', client: 'a-client' },
   'POST /api/v1/meetings/{name}/say': { text: 'hi all' },
 };
+
+/** A message signed with alice's own key (held in the home), as a client holding its key hands it in. */
+async function signedByAlice(thread: string, text: string): Promise<{ envelope: string; sig: string }> {
+  const me = (await call('GET', '/api/v1/whoami', { token: alice })).json as { participant: { id: string; publicKey: string } };
+  const key = readKeyFile(path.join(home, 'keys', 'participants', `${me.participant.id}.key`));
+  const fields: SignedEventFields = {
+    id: '01KAPM5S0000000000000000R1',
+    from: Buffer.from(me.participant.publicKey, 'base64'),
+    thread,
+    to: null,
+    kind: 'message',
+    content: text,
+    meta: null,
+    ts: Date.now(),
+    ttl_secs: 300,
+    sender_seq: 1,
+    sender_epoch: Buffer.alloc(16, 1),
+  };
+  return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: signEvent(key, fields).toString('base64url') };
+}
 
 /** Whose credentials a route takes, to get past authentication to the input checks. */
 function credentialsFor(route: (typeof ROUTES)[number]): { token?: string } {
@@ -450,6 +474,7 @@ describe('http routes against a real hub', () => {
     expect(String(exported.text)).toContain('the happy path');
     await ok('POST', '/api/v1/threads/{thread}/controls', { thread }, { ...asAlice, body: { discussion: { on: true } } });
     const dm = await ok('POST', '/api/v1/dm', {}, { ...asAlice, body: { to: 'bob', text: 'a word in private' } });
+    await ok('POST', '/api/v1/envelopes', {}, { ...asAlice, body: await signedByAlice(thread, 'signed with my own key') });
     const found = await call('GET', '/api/v1/search?q=happy', asAlice);
     expect(found.status).toBe(200);
     expect(JSON.stringify(found.json)).toContain('the happy path');

@@ -6,6 +6,7 @@ import { createSilentLogger } from '../../src/util/logger.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
 import { runCli } from '../cli/run-cli.js';
 import { tempHome } from '../helpers/hub.js';
+import { cliAt, startServe } from '../helpers/serve.js';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -37,5 +38,30 @@ describe('parley keygen', () => {
     const hub = await openHub({ home, logger: createSilentLogger() });
     expect(formatPublicKey(hub.internals.ctx.keys.hub().raw)).toBe(made.pubkey);
     await hub.close();
+  });
+});
+
+describe('parley whoami', () => {
+  it('whoami - shows handle, id and access apart from profile roles; --key adds the public key and where this home keeps the private one, never the key', async () => {
+    const { home, cleanup } = tempHome('parley-whoami-');
+    cleanups.push(cleanup);
+    const hub = await startServe(home);
+    try {
+      const cli = cliAt(home, hub.url);
+      expect(cli('join', 'coder-1', '--role', 'reviewer').status).toBe(0);
+      const plain = cli('whoami', '--as', 'coder-1');
+      expect(plain.stderr).toBe('');
+      expect(plain.stdout).toMatch(/^@coder-1 · p_[a-z2-7]{26} \(agent, session "default"\)\naccess: {2}operator \(local mode \(no roster\)\)\nprofile roles: reviewer \(descriptive; they grant nothing\)\n$/);
+      const keyed = JSON.parse(cli('whoami', '--as', 'coder-1', '--key', '--json').stdout) as { participant: { id: string; publicKey: string }; pubkey: string; keyFile: string; access: string };
+      expect(keyed.access).toBe('operator');
+      expect(keyed.pubkey).toBe(`ed25519:${Buffer.from(keyed.participant.publicKey, 'base64').toString('base64url')}`);
+      expect(keyed.keyFile).toBe(path.join(home, 'keys', 'participants', `${keyed.participant.id}.key`));
+      const text = cli('whoami', '--as', 'coder-1', '--key').stdout;
+      expect(text).toContain(`pubkey:  ${keyed.pubkey}`);
+      expect(text).toContain("held by this home's hub, which signs for you");
+      expect(text).not.toMatch(/PRIVATE KEY/);
+    } finally {
+      await hub.stop();
+    }
   });
 });
