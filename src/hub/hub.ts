@@ -16,6 +16,7 @@ import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
 import { EventSealer } from './event-sealer.js';
 import { RosterBook } from './roster-book.js';
+import { markStore, storeWentBack } from './store-mark.js';
 import { EnvelopeGate } from './envelope-gate.js';
 import { openStore, type Store } from '../store/store.js';
 import { ulidFactory } from '../util/ids.js';
@@ -336,6 +337,11 @@ export class Hub {
       // Commit what is pending (and publish it), then end waits and streams, then close the files.
       this.#ctx.store.writes.flush();
       this.#ctx.bus.close();
+      try {
+        markStore(this.home, this.#ctx.store);
+      } catch (error) {
+        this.#ctx.logger.warn('could not record the store mark beside the keys; a later restore from a backup will not be noticed', { error });
+      }
       // The last group commit hands its events to the indexer, which then finishes.
       this.#ctx.store.close();
     } finally {
@@ -399,6 +405,11 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     // The hub's own key is made (or read) at start: a key file others can read stops the hub here, saying so.
     const keys = new KeyRing(home);
     keys.hub();
+    const wentBack = storeWentBack(home, store);
+    if (wentBack) {
+      logger.warn('the store has fewer events than when this home last closed (restored from a backup?): every author gets a new sender epoch', wentBack);
+      store.senders.forgetEpochs();
+    }
     const redactorOptions = {
       scannerEnabled: config.chat.scanner.enabled,
       scannerTimeoutMs: config.chat.scanner.timeoutMs,

@@ -10,10 +10,12 @@ export class SenderStore {
   private readonly setEpochStmt: Database.Statement;
   private readonly lastSeqStmt: Database.Statement;
   private readonly setLastSeqStmt: Database.Statement;
+  private readonly forgetStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.epochStmt = db.prepare('SELECT epoch FROM sender_epochs WHERE participant_id = ?');
     this.setEpochStmt = db.prepare('INSERT INTO sender_epochs (participant_id, epoch) VALUES (?, ?) ON CONFLICT (participant_id) DO UPDATE SET epoch = excluded.epoch');
+    this.forgetStmt = db.prepare('DELETE FROM sender_epochs');
     this.lastSeqStmt = db.prepare('SELECT seq FROM sender_seqs WHERE participant_id = ? AND thread_id = ?');
     this.setLastSeqStmt = db.prepare(
       'INSERT INTO sender_seqs (participant_id, thread_id, seq) VALUES (?, ?, ?) ON CONFLICT (participant_id, thread_id) DO UPDATE SET seq = excluded.seq',
@@ -22,6 +24,11 @@ export class SenderStore {
 
   epochOf(participantId: string): Buffer | undefined {
     return (this.epochStmt.get(participantId) as { epoch: Buffer } | undefined)?.epoch;
+  }
+
+  /** Drops every author's epoch: each gets a new one at its next event (the store lost counters). */
+  forgetEpochs(): void {
+    this.forgetStmt.run();
   }
 
   setEpoch(participantId: string, epoch: Buffer): void {

@@ -131,6 +131,38 @@ describe('signed events', () => {
     expect(new Set(mine.map((r) => r.sender_epoch!.toString('hex'))).size).toBe(1);
   });
 
+  it('signing - a store restored from a backup (fewer events than at the last close) gives every author a new sender epoch, so no (epoch, seq) is reused', async () => {
+    const dir = home();
+    const first = await openHub({ home: dir, logger: createSilentLogger() });
+    await (await first.join({ handle: 'alice' })).post({ thread: 'general', text: 'before the backup' });
+    await first.close();
+    const backup = fs.readFileSync(path.join(dir, 'parley.db'));
+    const second = await openHub({ home: dir, logger: createSilentLogger() });
+    await (await second.join({ handle: 'alice' })).post({ thread: 'general', text: 'lost with the restore' });
+    await second.close();
+    const lost = storedRows(dir).rows.find((r) => r.content === 'lost with the restore')!;
+    // The backup is put back.
+    for (const name of ['parley.db-wal', 'parley.db-shm']) fs.rmSync(path.join(dir, name), { force: true });
+    fs.writeFileSync(path.join(dir, 'parley.db'), backup);
+    const logger = createMemoryLogger();
+    const restored = await openHub({ home: dir, logger });
+    await (await restored.join({ handle: 'alice' })).post({ thread: 'general', text: 'after the restore' });
+    await restored.close();
+    expect(logger.records.some((r) => r.level === 'warn' && r.msg.includes('new sender epoch'))).toBe(true);
+    const rows = expectAllVerify(dir);
+    const before = rows.find((r) => r.content === 'before the backup')!;
+    const after = rows.find((r) => r.content === 'after the restore')!;
+    // The restored counter gives the lost event's seq again, but under a new epoch.
+    expect(after.sender_seq).toBe(lost.sender_seq);
+    expect(after.sender_epoch!.equals(lost.sender_epoch!)).toBe(false);
+    expect(after.sender_epoch!.equals(before.sender_epoch!)).toBe(false);
+    // A clean restart with nothing lost keeps the epoch.
+    const again = await openHub({ home: dir, logger: createSilentLogger() });
+    await (await again.join({ handle: 'alice' })).post({ thread: 'general', text: 'same epoch' });
+    await again.close();
+    expect(storedRows(dir).rows.find((r) => r.content === 'same epoch')!.sender_epoch!.equals(after.sender_epoch!)).toBe(true);
+  });
+
   it('signing - a store from before signing has its events signed by their authors when it is opened', () => {
     const dir = home();
     const file = path.join(dir, 'parley.db');
