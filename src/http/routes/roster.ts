@@ -1,5 +1,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
+import { parseInput } from '../../errors/parley-error.js';
 import type { Hub } from '../../hub/hub.js';
+import { RosterSchema } from '../../schema/roster.js';
 import type { AdminCredential } from '../admin-token.js';
 import type { AuthVariables, Authenticator } from '../auth.js';
 import { jsonBody } from '../body.js';
@@ -17,7 +19,9 @@ export function rosterRoutes(hub: Hub, auth: Authenticator, admin: AdminCredenti
   const app = new Hono<{ Variables: AuthVariables & { adminToken?: boolean } }>();
   app.post('/hub/roster', adminTokenOrParticipantOf(auth, admin), async (c) => {
     if (!c.get('adminToken')) c.get('actor').assertMay('roster');
-    const { roster, file, written } = await hub.acceptRoster(await jsonBody(c));
+    // The shape first (INVALID_INPUT naming the field, like every route); then whether it may be in force.
+    const doc = parseInput(RosterSchema, await jsonBody(c));
+    const { roster, file, written } = await hub.acceptRoster(doc);
     return c.json({ accepted: { org_id: roster.org_id, version: roster.version, members: roster.members.length }, trust: hub.trust, file, written });
   });
   if (adminOnly) {
