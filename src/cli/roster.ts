@@ -375,6 +375,18 @@ export async function rosterSign(argv: string[]): Promise<number> {
     key = readKeyFile(file);
     signer = `@${handle}'s key`;
   }
+  // Only admins of the version in force (of the draft itself for a first roster) may sign: a signature by
+  // anyone else would make the hub refuse the roster until it is edited again, so none is added.
+  const authority = (await place.hub())?.roster ?? draft;
+  const signerKey = formatPublicKey(rawPublicKeyOf(key));
+  const role = authority.members.find((m) => m.pubkey === signerKey)?.role;
+  if (role !== 'admin') {
+    throw new ParleyError(
+      'ROSTER_INVALID',
+      `Not signed: ${signer} (${signerKey}) is ${role === undefined ? 'not a member' : role} in roster ${authority.org_id} v${authority.version}; only its admins may sign a new version. Sign with an admin's key (--as HANDLE, or the hub key).`,
+      { field: '--as' },
+    );
+  }
   const roster = signRoster(draft, key);
   writeRosterFile(place.file, roster);
   const pushed = await push(place, roster);

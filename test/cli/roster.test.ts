@@ -99,6 +99,14 @@ describe('parley roster (a real hub, the CLI in child processes)', () => {
     expect(verified.status).toBe(0);
     expect(verified.stdout).toContain('the running hub has this version in force (acme v2)');
 
+    // @coder (an operator) may not sign: refused before anything is written.
+    const before = fs.readFileSync(file, 'utf8');
+    const operatorSigns = await roster('sign', '--as', 'coder');
+    expect(operatorSigns.status).toBe(1);
+    expect(operatorSigns.stderr).toContain("Not signed: @coder's key");
+    expect(operatorSigns.stderr).toContain('is operator in roster acme v2; only its admins may sign a new version');
+    expect(fs.readFileSync(file, 'utf8')).toBe(before);
+
     // The hub refuses a rollback (v1 again) and a push by a participant below admin; nothing changes.
     const store = fileSnapshot(path.join(home, 'parley.db'));
     const back = await fetch(`${hub.url}/api/v1/hub/roster`, { method: 'POST', headers: { authorization: `Bearer ${hub.adminToken()}`, 'content-type': 'application/json' }, body: JSON.stringify(v1) });
