@@ -12,7 +12,12 @@ import { acquireHomeLock } from '../store/home-lock.js';
 import { LATEST_STORE_VERSION } from '../store/migrations.js';
 import { RetentionStore, type StoreFileStats } from '../store/retention-store.js';
 import { ThreadStore } from '../store/thread-store.js';
-import { hubUrl, liveHub } from './hub-address.js';
+import { hubUrl, liveHub, type LiveHub } from './hub-address.js';
+import { askHub } from './running-hub.js';
+import { RosterStore } from '../store/roster-store.js';
+import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
+import { parseRoster } from '../trust/roster.js';
+import type { Roster } from '../schema/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
 
 /**
@@ -127,17 +132,53 @@ export async function doctor(argv: string[]): Promise<number> {
     checks.push({ name: 'password', ok: password, detail: password ? 'set in the config a hub started here would read' : 'not set: set PARLEY_WEBUI_PASSWORD or webui.password so the human can sign in' });
   }
 
-  if (config) {
-    // What a hub on this config decides permissions by; the roster itself is checked when a hub loads it.
-    const detail = config.trust.rosterPath
-      ? `roster file ${config.trust.rosterPath} (access from the signed roster)`
-      : trustSummary({ mode: 'local', localAccess: config.trust.localAccess });
-    checks.push({ name: 'trust', ok: true, detail });
-  }
+  if (config) checks.push(await trustCheck(home, config, hubAnswers ? holder : undefined));
 
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
   else for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(9)} ${check.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+/**
+ * How permissions are decided: what the running hub says, else what a hub
+ * started now would put in force (the newest of the store's roster chain and
+ * the roster file; the hub itself decides whether it accepts the file).
+ */
+async function trustCheck(home: string, config: Config, holder: LiveHub | undefined): Promise<Check> {
+  if (holder) {
+    const answer = await askHub(holder, home);
+    if (answer.ok && answer.status.trust) return { name: 'trust', ok: true, detail: trustSummary(answer.status.trust) };
+  }
+  const { file, configured } = rosterFileOf(config.trust.rosterPath, home);
+  let stored: Roster | undefined;
+  const storeFile = path.join(home, STORE_FILENAME);
+  if (fs.existsSync(storeFile)) {
+    try {
+      const db = new Database(storeFile, { readonly: true, fileMustExist: true });
+      try {
+        stored = new RosterStore(db).all().map((doc) => parseRoster(doc)).at(-1);
+      } finally {
+        db.close();
+      }
+    } catch {
+      // The store check above already says what is wrong with it.
+    }
+  }
+  let onFile: Roster | undefined;
+  let fileProblem: string | undefined;
+  if (configured || fs.existsSync(file)) {
+    try {
+      onFile = readRosterFile(file);
+    } catch (error) {
+      fileProblem = isParleyError(error) ? error.message : String(error);
+    }
+  }
+  const newest = onFile && (!stored || onFile.version > stored.version) ? onFile : stored;
+  const summary = newest
+    ? trustSummary({ mode: 'roster', org: newest.org_id, version: newest.version, members: newest.members.length })
+    : trustSummary({ mode: 'local', localAccess: config.trust.localAccess });
+  if (fileProblem) return { name: 'trust', ok: stored !== undefined, detail: `${summary}; the roster file cannot be used: ${fileProblem}` };
+  return { name: 'trust', ok: true, detail: `${summary}${newest === onFile && newest !== stored ? ` (from ${file}, once a hub accepts it)` : ''}` };
 }
 
 /** What retention will free now (the hub's next pass, as of this moment), and how the file gives the space back. */

@@ -48,6 +48,22 @@ export const OWN_COMMANDS: Record<string, OwnCommand> = {
 export const GROUPS: Record<string, { summary: string; own?: Record<string, OwnCommand> }> = {
   thread: { summary: 'Manage threads' },
   meeting: { summary: 'Meetings' },
+  roster: {
+    summary: 'The signed roster: who belongs, with which role (the file: --roster, PARLEY_ROSTER, trust.rosterPath, else <home>/roster.json)',
+    own: {
+      init: { synopsis: 'roster init --org ID', summary: "Make version 1: this hub's key and the hub's participants, signed by the hub key", load: async () => (await import('./roster.js')).rosterInit },
+      add: { synopsis: 'roster add KEY|@HANDLE --role ROLE', summary: 'Add a member (an unsigned draft, version +1)', load: async () => (await import('./roster.js')).rosterAdd },
+      remove: { synopsis: 'roster remove KEY|@HANDLE', summary: 'Remove a member (an unsigned draft)', load: async () => (await import('./roster.js')).rosterRemove },
+      'set-role': {
+        synopsis: 'roster set-role KEY|@HANDLE ROLE',
+        summary: "Change a member's role (a draft); in local mode, the hub's access at once",
+        load: async () => (await import('./roster.js')).rosterSetRole,
+      },
+      sign: { synopsis: 'roster sign [--as HANDLE]', summary: 'Sign the file (hub key or a participant key held here) and hand it to the hub', load: async () => (await import('./roster.js')).rosterSign },
+      show: { synopsis: 'roster show', summary: 'Members, roles, signatures, and whether it is in force', load: async () => (await import('./roster.js')).rosterShow },
+      verify: { synopsis: 'roster verify [FILE]', summary: 'Check a roster offline, and against the roster in force', load: async () => (await import('./roster.js')).rosterVerify },
+    },
+  },
   token: {
     summary: "Manage participants' tokens",
     own: {

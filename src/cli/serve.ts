@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
@@ -9,10 +10,18 @@ import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
 import { createStderrLogger } from '../util/logger.js';
 
-const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--set KEY=VALUE ...]
+const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--roster FILE] [--set KEY=VALUE ...]
 
 Runs the hub: takes the home's single-writer lock, opens the store and keeps it
 until SIGINT or SIGTERM, then commits what is pending and closes cleanly.
+
+  --roster FILE     The signed roster (wins over PARLEY_ROSTER and
+                    trust.rosterPath; default <home>/roster.json when it
+                    exists, else local mode). A file newer than the roster the
+                    hub already holds is accepted if an admin signed it; an
+                    older or changed same-version file is refused (logged) and
+                    the held one stays in force. A hub holding no roster does
+                    not start on a named file it cannot accept.
 
   --set KEY=VALUE   Any config key, e.g. --set chat.limits.maxMessageChars=2000
                     (repeatable; flags win over PARLEY_* variables and the file);
@@ -42,6 +51,7 @@ export async function serve(argv: string[]): Promise<number> {
       config: { type: 'string' },
       host: { type: 'string' },
       port: { type: 'string' },
+      roster: { type: 'string' },
       set: { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
@@ -55,8 +65,9 @@ export async function serve(argv: string[]): Promise<number> {
   const config = loadConfig({
     home,
     configFile: values.config,
-    flags: { ...parseSets(values.set ?? []), 'server.host': values.host, 'server.port': values.port },
-    flagNames: { 'server.host': '--host', 'server.port': '--port' },
+    // A roster path typed on the command line is relative to where it was typed.
+    flags: { ...parseSets(values.set ?? []), 'server.host': values.host, 'server.port': values.port, 'trust.rosterPath': values.roster === undefined ? undefined : path.resolve(values.roster) },
+    flagNames: { 'server.host': '--host', 'server.port': '--port', 'trust.rosterPath': '--roster' },
   });
   const logger = createStderrLogger();
   const hub = await openHub({ home, config, logger });

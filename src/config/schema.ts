@@ -164,7 +164,7 @@ export const InstallConfigSchema = z.strictObject({
 
 /** Keys, signatures, the roster and permission roles (see src/trust). */
 export const TrustConfigSchema = z.strictObject({
-  /** The signed roster file; empty for none (local mode). Also PARLEY_ROSTER and --roster, the later winning. */
+  /** The signed roster file (relative: to the home); empty for <home>/roster.json if it exists, else local mode. Also PARLEY_ROSTER and --roster, the later winning. */
   rosterPath: z.string().default(D.DEFAULT_TRUST_ROSTER_PATH),
   /** Local mode: the permission role of each participant kind. */
   localAccess: z

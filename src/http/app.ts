@@ -12,6 +12,7 @@ import { errorResponse, unauthorized } from './http-error.js';
 import { McpHttpSessions } from '../mcp/http.js';
 import { openApiDocument } from './openapi.js';
 import { accessRoutes } from './routes/access.js';
+import { rosterRoutes } from './routes/roster.js';
 import { WebAssets } from './web.js';
 import { LoginBodySchema, SwitchSessionBodySchema } from './schemas.js';
 import { participantRoutes } from './routes/participants.js';
@@ -62,10 +63,11 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   // Before the admin-token routes under /api/v1/participants: an admin participant may use it too.
   app.route('/api/v1', accessRoutes(hub, auth, options.admin));
 
+  let adminOnly: MiddlewareHandler | undefined;
   if (options.admin) {
     const admin = options.admin;
     // Only registering, token rotation and the hub's own status need the admin token; listing participants is a participant's route.
-    const adminOnly: MiddlewareHandler = async (c, next) => {
+    adminOnly = async (c, next) => {
       const match = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '');
       if (!match?.[1] || !admin.verify(match[1])) {
         throw unauthorized(`This route needs the hub's admin token (the file ${admin.file} of the user running the hub); use "parley join".`);
@@ -75,6 +77,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
     app.route('/api/v1/participants', participantRoutes(hub, adminOnly));
     app.route('/api/v1/hub', hubStatusRoutes(hub, adminOnly));
   }
+  app.route('/api/v1', rosterRoutes(hub, auth, options.admin, adminOnly));
 
   // Public: whether password sign-in is on, so the page can say so before anyone signs in.
   app.get('/api/v1/login', (c) => c.json({ passwordSet: auth.passwordSet }));

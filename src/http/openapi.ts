@@ -16,6 +16,7 @@ import {
   RespondInputSchema,
 } from '../schema/inputs.js';
 import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
+import { RosterSchema } from '../schema/roster.js';
 import { AgentHookInputSchema } from '../schema/agent-hook.js';
 import { VERSION } from '../version.js';
 import { LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RotateTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
@@ -48,6 +49,13 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'post', path: '/api/v1/participants/tokens/revoke', summary: 'Revoke one token (what a coordinator minted, when it stops)', body: RevokeTokenBodySchema, auth: 'admin' },
   { method: 'put', path: '/api/v1/participants/{handle}/access', summary: "Local mode: set a participant's access (observer, member, operator, admin); an admin participant or the admin token", body: SetAccessBodySchema },
   { method: 'get', path: '/api/v1/hub', summary: 'The running hub: pid, uptime and who is connected (parley status)', auth: 'admin' },
+  { method: 'get', path: '/api/v1/hub/roster', summary: "The roster in force (null: local mode), its file, and every participant's pubkey and access (parley roster)", auth: 'admin' },
+  {
+    method: 'post',
+    path: '/api/v1/hub/roster',
+    summary: 'Put a new roster version in force (signed by admins of the one in force, same org, higher version; else ROSTER_ROLLBACK, ROSTER_INVALID or BAD_SIGNATURE and nothing changes); the admin token or an admin participant',
+    body: RosterSchema,
+  },
   { method: 'post', path: '/mcp', summary: 'MCP Streamable HTTP: JSON-RPC requests (initialize first; then send its Mcp-Session-Id)' },
   { method: 'get', path: '/mcp', summary: "MCP Streamable HTTP: the session's notification stream (SSE; resumable with Last-Event-ID)" },
   { method: 'delete', path: '/mcp', summary: 'MCP Streamable HTTP: end the session' },

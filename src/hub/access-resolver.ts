@@ -13,6 +13,8 @@ import type { HubState, ParticipantRecord } from './state.js';
 export interface RosterView {
   readonly orgId: string;
   readonly version: number;
+  /** How many members it lists (doctor, status and the page show it). */
+  readonly members?: number;
   /** The access of the member with this raw 32-byte Ed25519 public key; undefined when it is not a member. */
   accessOf(publicKeyRaw: Buffer): Access | undefined;
   /** The raw public keys of the roster's admins (who can grant access). */
@@ -24,7 +26,7 @@ export interface RosterView {
 /** How permissions are decided, as whoami, the participants list, doctor and status show it. */
 export type TrustMode =
   | { mode: 'local'; localAccess: { human: Access; agent: Access } }
-  | { mode: 'roster'; org: string; version: number };
+  | { mode: 'roster'; org: string; version: number; members?: number };
 
 /** A participant's access, or that a roster is in force and the participant's key is not in it. */
 export type Standing = { access: Access } | { notInRoster: true };
@@ -60,7 +62,7 @@ export class AccessResolver {
   get trust(): TrustMode {
     const roster = this.#roster;
     return roster
-      ? { mode: 'roster', org: roster.orgId, version: roster.version }
+      ? { mode: 'roster', org: roster.orgId, version: roster.version, ...(roster.members === undefined ? {} : { members: roster.members }) }
       : { mode: 'local', localAccess: { ...this.config.trust.localAccess } };
   }
 
@@ -119,6 +121,16 @@ export class AccessResolver {
     await committed;
     this.#cache.delete(participant.id);
     this.#notify(participant.id);
+  }
+
+  /** Whether the roster in force marks this key archive (false in local mode). */
+  isArchive(publicKeyRaw: Buffer): boolean {
+    return this.#roster?.isArchive(publicKeyRaw) ?? false;
+  }
+
+  /** The version of the roster in force, which each event records; null in local mode. */
+  get rosterVersion(): number | null {
+    return this.#roster?.version ?? null;
   }
 
   /** Puts a roster in force (or none: local mode); everyone's access is decided again. */

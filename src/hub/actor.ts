@@ -154,6 +154,11 @@ export class Actor implements ParticipantApi {
     });
   }
 
+  /** Refuses (FORBIDDEN_ROLE, NOT_IN_ROSTER) unless the caller may take the action, for what the hub does on its behalf (a roster push). */
+  assertMay(action: Action): void {
+    this.#need(action);
+  }
+
   /** Refuses (FORBIDDEN_ROLE, NOT_IN_ROSTER) an action the caller's access does not cover; nothing is done. */
   #need(action: Action, label?: string): void {
     this.#ctx.access.require(this.#seat.participant, action, label);

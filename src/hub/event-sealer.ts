@@ -20,14 +20,14 @@ import type { SignedElsewhere } from './writer.js';
  * unsigned event.
  */
 export class EventSealer {
-  readonly #ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger'>;
+  readonly #ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger' | 'access'>;
   readonly #lastSeq = new Map<string, number>();
   readonly #epochs = new Map<string, Buffer>();
   readonly #rawKeys = new Map<string, Buffer>();
   readonly #unsignable = new Set<string>();
   readonly #sign: boolean;
 
-  constructor(ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger'>, options: { sign: boolean } = { sign: true }) {
+  constructor(ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger' | 'access'>, options: { sign: boolean } = { sign: true }) {
     this.#ctx = ctx;
     this.#sign = options.sign;
   }
@@ -37,6 +37,7 @@ export class EventSealer {
     row.ttl_secs = signed.ttl_secs;
     row.sender_seq = signed.sender_seq;
     row.sender_epoch = signed.sender_epoch;
+    row.roster_version = this.#ctx.access.rosterVersion;
     row.sig = signed.sig;
   }
 
@@ -47,6 +48,8 @@ export class EventSealer {
     row.ttl_secs = this.#ctx.config.trust.ttlSecs;
     row.sender_seq = senderSeq;
     row.sender_epoch = epoch;
+    // The roster the event was written under (null: local mode), so an export can check its author's role then.
+    row.roster_version = this.#ctx.access.rosterVersion;
     row.sig = null;
     if (!this.#sign || this.#unsignable.has(row.from_id)) return;
     try {

@@ -15,7 +15,10 @@ import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
 import { EventSealer } from './event-sealer.js';
-import { RosterBook } from './roster-book.js';
+import { RosterBook, rosterViewOf } from './roster-book.js';
+import { loadRosterAtStart } from './roster-startup.js';
+import { rosterFileOf, writeRosterFile } from '../trust/roster-file.js';
+import type { Roster } from '../schema/roster.js';
 import { markStore, storeWentBack } from './store-mark.js';
 import { EnvelopeGate } from './envelope-gate.js';
 import { openStore, type Store } from '../store/store.js';
@@ -64,7 +67,10 @@ export interface HubOptions {
   signEvents?: boolean;
   /** Where channel policies and the roster's archive mark set retention (the config's limits otherwise). */
   retention?: RetentionSeams;
-  /** The roster in force; without one the hub runs in local mode (see AccessResolver). */
+  /**
+   * Tests only: a roster view to use instead of the one the hub would load
+   * (from its store and the roster file; see loadRosterAtStart).
+   */
   roster?: RosterView;
 }
 
@@ -89,6 +95,8 @@ export class Hub {
   readonly #meetingRedactor: Redactor;
   readonly #sweeper: NodeJS.Timeout;
   readonly #pruner: RetentionPruner;
+  /** The roster file: each roster accepted while the hub runs is written there. */
+  readonly #rosterFile: string;
   /** When this hub opened its home, in epoch milliseconds (for `parley status`). */
   readonly openedAt: number;
   #closed = false;
@@ -97,6 +105,7 @@ export class Hub {
   /** @internal use openHub */
   constructor(home: string, config: Config, ctx: HubContext, lock: HomeLock, meetingRedactor: Redactor, retention: RetentionSeams = {}) {
     this.home = home;
+    this.#rosterFile = rosterFileOf(config.trust.rosterPath, home).file;
     this.config = config;
     this.#ctx = ctx;
     this.#lock = lock;
@@ -187,6 +196,33 @@ export class Hub {
   /** Local mode, or the roster in force: how permissions are decided (doctor and status show it). */
   get trust(): TrustMode {
     return this.#ctx.access.trust;
+  }
+
+  /** The roster in force (undefined in local mode) and the file it is kept in. */
+  roster(): { current: Roster | undefined; chain: readonly Roster[]; file: string } {
+    return { current: this.#ctx.rosters.current(), chain: this.#ctx.rosters.chain(), file: this.#rosterFile };
+  }
+
+  /**
+   * Accepts a new roster version (admin-signed, same org, newer: see
+   * acceptRoster; refusals store nothing) and puts it in force at once:
+   * access is decided by it from the next call, and live MCP tool lists
+   * change now. It is then written to the roster file, so a restart loads
+   * the same version; `written` says whether that worked (the roster is in
+   * force either way, kept in the store).
+   */
+  async acceptRoster(doc: unknown): Promise<{ roster: Roster; file: string; written: boolean }> {
+    this.#assertOpen();
+    const roster = await this.#ctx.lifecycle.track(this.#ctx.rosters.accept(doc, this.#ctx.now()));
+    this.#ctx.access.useRoster(rosterViewOf(roster));
+    this.#ctx.logger.info('roster accepted', { org: roster.org_id, version: roster.version, members: roster.members.length });
+    try {
+      writeRosterFile(this.#rosterFile, roster);
+      return { roster, file: this.#rosterFile, written: true };
+    } catch (error) {
+      this.#ctx.logger.error('the accepted roster is in force but could not be written to its file', { file: this.#rosterFile, error });
+      return { roster, file: this.#rosterFile, written: false };
+    }
   }
 
   /** Revokes one token, leaving the participant's others working (signing a browser out). */
@@ -287,6 +323,11 @@ export class Hub {
 
   participants(): Participant[] {
     return [...this.#ctx.state.participants.values()].map(participantView);
+  }
+
+  /** Every registered participant with its access now (null: a roster is in force and its key is not in it). */
+  participantsWithAccess(): Array<Participant & { pubkey: string; access: Access | null }> {
+    return [...this.#ctx.state.participants.values()].map((p) => ({ ...participantView(p), access: this.#ctx.access.accessOf(p) ?? null }));
   }
 
   /** One registered participant by handle (case-insensitive), or undefined. */
@@ -420,6 +461,10 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     const meetingRedactor = createRedactor({ ...redactorOptions, maxMessageChars: config.meeting.maxMessageChars });
     const tokens = new TokenRegistry(store);
     tokensRef.current = tokens;
+    const access = new AccessResolver(config, store, state, options.roster);
+    const rosters = new RosterBook(store);
+    const inForce = await loadRosterAtStart(rosters, rosterFileOf(config.trust.rosterPath, home), now(), logger);
+    if (!options.roster && inForce) access.useRoster(rosterViewOf(inForce));
     search = await SearchIndex.start(path.join(home, SEARCH_FILENAME), logger, searchSource(store, state));
     const ctx: HubContext = {
       config,
@@ -440,18 +485,21 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       lifecycle: new Lifecycle(),
       tokens,
       rateLimiter: new RateLimiter({ burst: config.chat.limits.writeBurst, perMinute: config.chat.limits.writesPerMinute }, now),
-      access: new AccessResolver(config, store, state, options.roster),
+      access,
       reads: new ReadGate(config.chat.limits.concurrentReads),
       now,
       keys,
-      rosters: new RosterBook(store),
+      rosters,
       envelopes: new EnvelopeGate(config, now),
-      sealer: new EventSealer({ store, keys, state, config, logger }, { sign: options.signEvents ?? true }),
+      sealer: new EventSealer({ store, keys, state, config, logger, access }, { sign: options.signEvents ?? true }),
       newId: ulidFactory(now),
     };
     // Said once the hub is up: a home the hub cannot use at all fails above with the reason instead.
     if (privacyWarning) logger.warn(privacyWarning);
-    return new Hub(home, config, ctx, lock, meetingRedactor, options.retention);
+    // The hub's own key marked archive in the roster in force keeps history for retention.archiveHours.
+    const hubKey = keys.hub().raw;
+    const retention: RetentionSeams = { isArchive: () => access.isArchive(hubKey), ...options.retention };
+    return new Hub(home, config, ctx, lock, meetingRedactor, retention);
   } catch (error) {
     store?.db.close();
     await search?.close();

@@ -59,6 +59,8 @@ export const PERMISSIONS = {
   // Steering and granting: admin (mute, unmute, pause, resume, prod, invite, done, participation policy and ttl).
   steer: 'admin',
   access_set: 'admin',
+  /** Pushing a new roster version (the roster's own signatures must be admins' too). */
+  roster: 'admin',
 } as const satisfies Record<string, Access>;
 
 export type Action = keyof typeof PERMISSIONS;

@@ -13,6 +13,8 @@ import type { RosterView } from './access-resolver.js';
 export class RosterBook {
   readonly #store: Store;
   readonly #chain: Roster[];
+  /** Acceptances run one at a time: each is checked against the version the one before it put in force. */
+  #turn: Promise<unknown> = Promise.resolve();
 
   constructor(store: Store) {
     this.#store = store;
@@ -29,12 +31,16 @@ export class RosterBook {
   }
 
   /** Checks `next` against the roster in force and keeps it (refusals: ROSTER_INVALID, ROSTER_ROLLBACK, BAD_SIGNATURE). */
-  async accept(next: unknown, now: number): Promise<Roster> {
-    const roster = acceptRoster(this.current(), next);
-    const { committed } = this.#store.writes.write(() => this.#store.rosters.insert(roster.version, roster.org_id, roster, now));
-    await committed;
-    this.#chain.push(roster);
-    return roster;
+  accept(next: unknown, now: number): Promise<Roster> {
+    const accepted = this.#turn.then(async () => {
+      const roster = acceptRoster(this.current(), next);
+      const { committed } = this.#store.writes.write(() => this.#store.rosters.insert(roster.version, roster.org_id, roster, now));
+      await committed;
+      this.#chain.push(roster);
+      return roster;
+    });
+    this.#turn = accepted.catch(() => undefined);
+    return accepted;
   }
 }
 
@@ -44,6 +50,7 @@ export function rosterViewOf(roster: Roster): RosterView {
   return {
     orgId: roster.org_id,
     version: roster.version,
+    members: roster.members.length,
     accessOf: (raw) => memberOf(roster, raw)?.access,
     isArchive: (raw) => memberOf(roster, raw)?.archive === true,
     admins: () => admins,

@@ -20,9 +20,12 @@ export interface ParticipantRecord extends Participant {
   kind: Profile['kind'];
 }
 
-/** A participant as the API shows it (the record minus the hub's own fields). */
-export function participantView(p: Participant): Participant {
-  return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, createdAt: p.createdAt };
+/**
+ * A participant as the API shows it (the record minus the hub's own fields),
+ * with its public key also as rosters write it (`pubkey`, "ed25519:…").
+ */
+export function participantView(p: Participant): Participant & { pubkey: string } {
+  return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, pubkey: formatPublicKey(Buffer.from(p.publicKey, 'base64')), createdAt: p.createdAt };
 }
 
 export interface MembershipRecord {
@@ -36,6 +39,7 @@ export interface MembershipRecord {
 
 export type { ThreadKind } from '../schema/views.js';
 import type { ThreadKind } from '../schema/views.js';
+import { formatPublicKey } from '../trust/node-id.js';
 
 export interface ThreadRecord {
   id: string;

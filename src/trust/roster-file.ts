@@ -91,3 +91,19 @@ export function writeRosterFile(file: string, roster: Roster): void {
     throw toParleyError(error, `the roster ${file}`);
   }
 }
+
+/** The roster file when nothing names one: beside the store, in the home. */
+export const DEFAULT_ROSTER_FILENAME = 'roster.json';
+
+/**
+ * Where this home's roster file is: `trust.rosterPath` as the config loader
+ * resolved it (the config file, then PARLEY_ROSTER, then --roster: the later
+ * wins), a relative path being relative to the home (the hub may run from any
+ * folder); or, when none is set, `<home>/roster.json`. `configured` says
+ * whether a setting named it: a named file that is missing is an error, the
+ * default one missing just means local mode.
+ */
+export function rosterFileOf(rosterPath: string, home: string): { file: string; configured: boolean } {
+  if (rosterPath.trim() === '') return { file: path.join(home, DEFAULT_ROSTER_FILENAME), configured: false };
+  return { file: path.resolve(home, rosterPath), configured: true };
+}

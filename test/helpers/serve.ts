@@ -48,8 +48,8 @@ export interface RunningHub {
 }
 
 /** Starts `parley serve` (on an ephemeral port unless given one) and resolves once it says it is running. */
-export function startServe(home: string, options: { port?: string; env?: NodeJS.ProcessEnv } = {}): Promise<RunningHub> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', options.port ?? '0'], {
+export function startServe(home: string, options: { port?: string; env?: NodeJS.ProcessEnv; args?: string[] } = {}): Promise<RunningHub> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', options.port ?? '0', ...(options.args ?? [])], {
     env: childEnv(home, options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIGN_IN_MAX_FAILURES } from '../../src/config/defaults.js';
 import { ROUTES } from '../../src/http/openapi.js';
 import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
-import { readKeyFile } from '../../src/trust/key-files.js';
+import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
+import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
+import { signRoster } from '../../src/trust/roster.js';
 import { tempHome } from '../helpers/hub.js';
 import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 import { fileSnapshot } from '../helpers/store-snapshot.js';
@@ -130,6 +132,8 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /api/v1/presence': { state: 'thinking' },
   'PATCH /api/v1/profile': { model: 'a-model', client: 'a-client' },
   'POST /api/v1/meetings/{name}/say': { text: 'hi all' },
+  // A roster of the right shape (unsigned: the bad-input cases are refused before any signature is checked).
+  'POST /api/v1/hub/roster': { org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: `ed25519:${'A'.repeat(43)}`, role: 'admin' }] },
 };
 
 /** A message signed with alice's own key (held in the home), as a client holding its key hands it in. */
@@ -538,6 +542,11 @@ describe('http routes against a real hub', () => {
     const ended = await fetch(`${hub.url}/mcp`, { method: 'DELETE', headers: { ...mcpHeaders, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' } });
     expect(ended.status).toBe(200);
     answered.add('DELETE /mcp');
+    // Last, as it ends local mode: the roster, and a new one signed by the hub's key (alice is not in it).
+    expect(await ok('GET', '/api/v1/hub/roster', {}, admin)).toMatchObject({ trust: { mode: 'local' }, roster: null, participants: expect.arrayContaining([expect.objectContaining({ handle: 'alice', pubkey: expect.stringMatching(/^ed25519:/) })]) });
+    const hubKey = readKeyFile(hubKeyPathOf(home));
+    const roster = signRoster({ org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: formatPublicKey(rawPublicKeyOf(hubKey)), role: 'admin' }], signatures: [] }, hubKey);
+    expect(await ok('POST', '/api/v1/hub/roster', {}, { ...admin, body: roster })).toMatchObject({ accepted: { org_id: 'acme', version: 1, members: 1 }, trust: { mode: 'roster', org: 'acme', version: 1 } });
     expect([...answered].sort()).toEqual(ROUTES.map(key).sort());
   });
 });

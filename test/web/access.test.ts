@@ -4,6 +4,9 @@ import { launchBrowser } from '../helpers/browser.js';
 import { tempHome } from '../helpers/hub.js';
 import { startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 import { signIn } from '../helpers/web.js';
+import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
+import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
+import { signRoster } from '../../src/trust/roster.js';
 
 /** The page shows the caller's access and local mode plainly, and offers steering to admins only. */
 const PASSWORD = 'who-may-steer';
@@ -12,10 +15,12 @@ let browser: Browser;
 let closeBrowser: () => Promise<void>;
 let page: Page;
 let cleanupHome: () => void;
+let hubHome: string;
 
 beforeAll(async () => {
   const { home, cleanup } = tempHome();
   cleanupHome = cleanup;
+  hubHome = home;
   hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
   ({ browser, close: closeBrowser } = await launchBrowser());
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -50,5 +55,21 @@ describe('web page: access', () => {
     await page.locator('.thread-head').waitFor();
     expect(await page.locator('.thread-head').getByRole('button', { name: 'Steering' }).count()).toBe(0);
     await setAccess('human', 'admin');
+  });
+
+  it('web access - with a roster in force the page names it (org, version, members) instead of local mode', async () => {
+    const hubKey = readKeyFile(hubKeyPathOf(hubHome));
+    const participants = ((await (await fetch(`${hub.url}/api/v1/hub/roster`, { headers: { authorization: `Bearer ${hub.adminToken()}` } })).json()) as { participants: Array<{ handle: string; pubkey: string }> }).participants;
+    const human = participants.find((p) => p.handle === 'human')!;
+    const roster = signRoster(
+      { org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: formatPublicKey(rawPublicKeyOf(hubKey)), role: 'admin' }, { pubkey: human.pubkey, role: 'member' }], signatures: [] },
+      hubKey,
+    );
+    const res = await fetch(`${hub.url}/api/v1/hub/roster`, { method: 'POST', headers: { authorization: `Bearer ${hub.adminToken()}`, 'content-type': 'application/json' }, body: JSON.stringify(roster) });
+    expect(res.status).toBe(200);
+    await page.reload();
+    await page.locator('.live-live').waitFor();
+    await expect.poll(() => page.locator('.notice.trust-roster').textContent()).toContain('Roster acme v1 (2 members): access comes from the signed roster; you are member.');
+    expect(await page.locator('.notice.trust-local').count()).toBe(0);
   });
 });

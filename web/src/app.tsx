@@ -122,6 +122,17 @@ function Shell() {
           </span>
         </div>
       )}
+      {who.trust?.mode === 'roster' && (
+        <div class="notice info trust-roster" role="status">
+          <span>
+            <strong>
+              Roster {who.trust.org} v{who.trust.version}
+            </strong>
+            {who.trust.members === undefined ? '' : ` (${who.trust.members} member${who.trust.members === 1 ? '' : 's'})`}: access comes from the signed roster; you are{' '}
+            {who.access ?? 'not in it'}.
+          </span>
+        </div>
+      )}
       {notice.value && (
         <div class={`notice ${notice.value.kind}`} role="alert">
           <span>{notice.value.text}</span>

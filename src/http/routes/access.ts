@@ -15,8 +15,20 @@ import { SetAccessBodySchema } from '../schemas.js';
  */
 export function accessRoutes(hub: Hub, auth: Authenticator, admin: AdminCredential | undefined): Hono<{ Variables: AuthVariables & { adminToken?: boolean } }> {
   const app = new Hono<{ Variables: AuthVariables & { adminToken?: boolean } }>();
+  const adminTokenOrParticipant = adminTokenOrParticipantOf(auth, admin);
+  app.put('/participants/:handle/access', adminTokenOrParticipant, async (c) => {
+    const handle = parseInput(HandleSchema, c.req.param('handle'), 'handle');
+    const { access } = parseInput(SetAccessBodySchema, await jsonBody(c));
+    const participant = c.get('adminToken') ? await hub.setAccess(handle, access) : await c.get('actor').setAccess(handle, access);
+    return c.json({ participant, access });
+  });
+  return app;
+}
+
+/** Lets in the home's admin token (setting `adminToken`), else authenticates a participant as every route does. */
+export function adminTokenOrParticipantOf(auth: Authenticator, admin: AdminCredential | undefined): MiddlewareHandler<{ Variables: AuthVariables & { adminToken?: boolean } }> {
   const participant = auth.middleware();
-  const adminTokenOrParticipant: MiddlewareHandler<{ Variables: AuthVariables & { adminToken?: boolean } }> = async (c, next) => {
+  return async (c, next) => {
     const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (bearer && admin?.verify(bearer)) {
       c.set('adminToken', true);
@@ -25,11 +37,4 @@ export function accessRoutes(hub: Hub, auth: Authenticator, admin: AdminCredenti
     }
     await participant(c, next);
   };
-  app.put('/participants/:handle/access', adminTokenOrParticipant, async (c) => {
-    const handle = parseInput(HandleSchema, c.req.param('handle'), 'handle');
-    const { access } = parseInput(SetAccessBodySchema, await jsonBody(c));
-    const participant = c.get('adminToken') ? await hub.setAccess(handle, access) : await c.get('actor').setAccess(handle, access);
-    return c.json({ participant, access });
-  });
-  return app;
 }

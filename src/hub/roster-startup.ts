@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import { ParleyError } from '../errors/parley-error.js';
+import type { Roster } from '../schema/roster.js';
+import { readRosterFile } from '../trust/roster-file.js';
+import { rosterSigningBytes } from '../trust/roster.js';
+import type { Logger } from '../util/logger.js';
+import type { RosterBook } from './roster-book.js';
+
+/**
+ * Which roster is in force when a hub opens: the newest of the chain it
+ * accepted before (the store) and of the roster file. A newer file is
+ * accepted like any update (admin-signed, same org); a file that is older, or
+ * of the same version but different, is refused: a rollback never takes
+ * effect.
+ *
+ * A refused or missing file does not stop a hub that already has a roster:
+ * it keeps the stored one (never a downgrade, and no one is locked out) and
+ * logs why the file was not used. A hub with no stored roster, whose
+ * configured file cannot be accepted, does not start: running in local mode
+ * instead would silently give every human admin and every agent operator.
+ * The default file (`<home>/roster.json`) missing is just local mode.
+ */
+export async function loadRosterAtStart(
+  rosters: RosterBook,
+  place: { file: string; configured: boolean },
+  now: number,
+  logger: Logger,
+): Promise<Roster | undefined> {
+  const stored = rosters.current();
+  if (!place.configured && !fs.existsSync(place.file)) return stored;
+  const refuse = (error: unknown): Roster | undefined => {
+    if (stored === undefined) throw error;
+    logger.error(`roster file not used; roster ${stored.org_id} v${stored.version} (from the store) stays in force`, { file: place.file, error });
+    return stored;
+  };
+  let file: Roster;
+  try {
+    file = readRosterFile(place.file);
+  } catch (error) {
+    return refuse(error);
+  }
+  if (stored !== undefined && file.version === stored.version) {
+    if (Buffer.compare(rosterSigningBytes(file), rosterSigningBytes(stored)) === 0) return stored;
+    return refuse(
+      new ParleyError(
+        'ROSTER_ROLLBACK',
+        `${place.file}: version ${file.version} differs from version ${stored.version} already in force; a changed roster needs a higher version ("parley roster add|remove|set-role" bump it), signed by an admin.`,
+        { field: 'version', details: { version: file.version, current: stored.version, path: place.file } },
+      ),
+    );
+  }
+  try {
+    return await rosters.accept(file, now);
+  } catch (error) {
+    return refuse(error instanceof ParleyError ? new ParleyError(error.code, `${place.file}: ${error.message}`, { ...(error.field === undefined ? {} : { field: error.field }), details: { ...error.details, path: place.file }, cause: error }) : error);
+  }
+}
