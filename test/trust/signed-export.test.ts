@@ -138,6 +138,55 @@ describe('signed export, verified offline (in process)', () => {
   });
 });
 
+describe('signed export of a hub that took a roster mid-thread', () => {
+  it('export - the chain travels with the export: events before the roster rest on the hub-signed local roster, later ones on the org roster, and all verify', async () => {
+    const t = await openTestHub();
+    try {
+      const human = await t.hub.join({ handle: 'human', profile: { kind: 'human' } });
+      const coder = await t.hub.join({ handle: 'coder-1' });
+      await coder.post({ thread: 'general', text: 'before the roster' });
+      const { ctx } = t.hub.internals;
+      const keyOf = async (actor: Actor): Promise<string> => formatPublicKey(Buffer.from((await actor.whoami()).participant.publicKey, 'base64'));
+      const hubKey = ctx.keys.hub();
+      const roster = signRoster(
+        {
+          org_id: 'acme',
+          version: 1,
+          timestamp: '2026-11-24T12:00:00Z',
+          members: [
+            { pubkey: formatPublicKey(hubKey.raw), role: 'admin' },
+            { pubkey: await keyOf(human), role: 'admin' },
+            { pubkey: await keyOf(coder), role: 'member' },
+          ],
+          signatures: [],
+        },
+        hubKey.privateKey,
+      );
+      await t.hub.acceptRoster(roster);
+      await coder.post({ thread: 'general', text: 'under the roster' });
+      const lines = (await exportText(human, 'general')).trimEnd().split('\n');
+      const parsed = lines.map((l) => JSON.parse(l) as Line);
+      expect(parsed[0]).toMatchObject({ mode: 'roster' });
+      expect(parsed.filter((l) => l.type === 'roster').map((l) => l.scope)).toEqual(['org', 'local']);
+      expect(parsed.filter((l) => l.type === 'event').map((l) => [l.event.content, l.roster_version])).toEqual(
+        expect.arrayContaining([
+          ['before the roster', null],
+          ['under the roster', 1],
+        ]),
+      );
+      expect(verifyLines(lines)).toBeUndefined();
+      // The reader who trusts roster v1 checks the export against it.
+      expect(verifyLines(lines, roster)).toBeUndefined();
+      // An event under the roster by someone the roster made an observer would fail: change the chain's role and re-sign.
+      const demoted = signRoster({ ...roster, members: roster.members.map((m) => (m.role === 'member' ? { ...m, role: 'observer' as const } : m)), signatures: [] }, hubKey.privateKey);
+      const forged = lines.map((l) => (JSON.parse(l).scope === 'org' ? JSON.stringify({ type: 'roster', scope: 'org', roster: demoted }) : l));
+      expect(verifyLines(forged)?.reason).toMatch(/a message needs member, and the author was observer in roster version 1/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('signed export with a roster chain (verifier)', () => {
   const admin = privateKeyFromSeed(Buffer.alloc(32, 1));
   const writer = privateKeyFromSeed(Buffer.alloc(32, 2));
