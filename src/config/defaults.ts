@@ -240,6 +240,8 @@ export const DEFAULT_TRUST_LOCAL_ACCESS_AGENT = 'operator';
 export const DEFAULT_TRUST_ROSTER_PATH = '';
 /** How long an envelope stays valid after its timestamp (Meerkat's ttl_secs). */
 export const DEFAULT_TRUST_TTL_SECS = 300;
+/** The longest TTL an envelope from outside may ask for (its id is remembered against replay that long). */
+export const DEFAULT_TRUST_MAX_TTL_SECS = 3600;
 /** How far an envelope's clock may be from ours, either way, before it counts as expired or from the future. */
 export const DEFAULT_TRUST_CLOCK_SKEW_SECS = 30;
 /** Envelope ids remembered against replay at most; past it new envelopes are refused rather than old ids forgotten early. */

@@ -176,6 +176,8 @@ export const TrustConfigSchema = z.strictObject({
   /** Local mode: the permission role of named participants, by handle (overrides localAccess). */
   access: z.record(HandleSchema, AccessSchema).default({}),
   ttlSecs: z.number().int().min(1).max(30 * 86_400).default(D.DEFAULT_TRUST_TTL_SECS),
+  /** The longest ttl_secs an envelope from outside may ask for: its id is remembered that long. */
+  maxTtlSecs: z.number().int().min(1).max(30 * 86_400).default(D.DEFAULT_TRUST_MAX_TTL_SECS),
   clockSkewSecs: z.number().int().min(0).max(86_400).default(D.DEFAULT_TRUST_CLOCK_SKEW_SECS),
   replayMaxIds: z.number().int().min(16).max(10_000_000).default(D.DEFAULT_TRUST_REPLAY_MAX_IDS),
   maxEnvelopeBytes: z.number().int().min(1024).max(64 * 1024 * 1024).default(D.DEFAULT_TRUST_MAX_ENVELOPE_BYTES),

@@ -2,11 +2,13 @@ import { parseInput, ParleyError } from '../errors/parley-error.js';
 import { EventMetaSchema, TO_ALL } from '../schema/event.js';
 import { EnvelopeInputSchema, type EnvelopeInput } from '../schema/inputs.js';
 import { decodeEventTuple, verifyEvent, type SignedEventFields } from '../trust/envelope.js';
+import { canonicalEncode } from '../trust/cbor.js';
 import { participantIdOf } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
 import { ensureSubscribed } from './threads.js';
-import { assertMayPost, type Seat } from './seat.js';
-import type { ParticipantRecord } from './state.js';
+import { assertMayPost, resolveFor, type Seat } from './seat.js';
+import { assertCanSee } from './posting.js';
+import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
 import { transact } from './writer.js';
 
 export interface IngestResult {
@@ -59,15 +61,26 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   if (fields.kind !== 'message') {
     throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; only messages are taken in as signed envelopes.`, { field: 'envelope.kind' }));
   }
-  const thread = ctx.state.threads.get(fields.thread);
-  if (!thread) throw gate.drop('malformed', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread ${fields.thread} on this hub.`, { field: 'envelope.thread' }));
-  const session = ctx.state.sessions.get(thread.sessionId);
+  const session = ctx.state.sessions.get(caller?.session.id ?? '') ?? sessionOfThread(ctx, fields.thread);
   if (!session?.members.has(author.id)) {
-    throw gate.drop('forbidden', new ParleyError('FORBIDDEN', `Envelope ${fields.id}: @${author.handle} is not in the thread's session.`, { field: 'envelope.thread' }));
+    throw gate.drop('forbidden', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread ${fields.thread} in @${author.handle}'s session.`, { field: 'envelope.thread' }));
   }
   const seat: Seat = { participant: author, session };
-  const to = fields.to === null ? undefined : participantOf(ctx, fields.to);
-  if (fields.to !== null && !to) throw gate.drop('malformed', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: it is addressed to a key that is not a participant here.`, { field: 'envelope.to' }));
+  let thread: ThreadRecord;
+  let to: ParticipantRecord | undefined;
+  try {
+    // As a post: only a thread the author can see (a DM of others stays closed), and an addressee of its session.
+    thread = resolveFor(ctx, seat, fields.thread, 'envelope.thread');
+    if (fields.to !== null) {
+      const addressee = participantOf(ctx, fields.to);
+      to = addressee && session.members.has(addressee.id) ? addressee : undefined;
+      if (!to) throw new ParleyError('NOT_FOUND', `Envelope ${fields.id}: it is addressed to a key that is not a participant of this session.`, { field: 'envelope.to' });
+      assertCanSee(thread, to.id, 'envelope.to');
+    }
+  } catch (error) {
+    if (!(error instanceof ParleyError)) throw error;
+    throw gate.drop('forbidden', error);
+  }
   try {
     ctx.access.require(author, 'post', 'a message envelope');
     assertMayPost(seat, thread, 'envelope.thread');
@@ -76,7 +89,17 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
     throw gate.drop(error.code === 'NOT_IN_ROSTER' ? 'notInRoster' : 'forbidden', error);
   }
   const meta = EventMetaSchema.safeParse(fields.meta ?? {});
-  if (!meta.success) throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its meta is not Parley's (${meta.error.issues[0]?.message ?? 'invalid'}).`, { field: 'envelope.meta' }));
+  // Stored exactly as signed: meta Parley would tidy (trimmed tags…) would no longer verify, so it is refused instead.
+  if (!meta.success || !sameValue(meta.data, fields.meta ?? {})) {
+    const reason = meta.success ? 'it is not in the form Parley stores' : (meta.error.issues[0]?.message ?? 'invalid');
+    throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its meta is not Parley's (${reason}).`, { field: 'envelope.meta' }));
+  }
+  if (fields.ttl_secs > ctx.config.trust.maxTtlSecs) {
+    throw gate.drop(
+      'malformed',
+      new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: ttl_secs ${fields.ttl_secs} is over the ${ctx.config.trust.maxTtlSecs} this hub accepts (trust.maxTtlSecs).`, { field: 'envelope.ttl_secs' }),
+    );
+  }
   const text = fields.content as string;
   if (text.length > ctx.config.chat.limits.maxMessageChars) {
     throw gate.drop('malformed', new ParleyError('PAYLOAD_TOO_LARGE', `Envelope ${fields.id}: ${text.length} characters, over chat.limits.maxMessageChars; a signed message cannot be truncated.`, { field: 'envelope.content' }));
@@ -85,10 +108,19 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   if ((secrets.spans[0]?.length ?? 0) > 0) {
     throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its text holds a secret, and a signed message cannot be redacted; it was dropped.`, { field: 'envelope.content' }));
   }
-  // Last, so that a refused envelope does not use up its id: the same one may come again once fixed.
+  ctx.rateLimiter.take(author.id, author.handle);
+  // After every other check, so that an envelope refused for its content does not use up its id: fixed, it may come again.
   gate.admit(fields.id, fields.ts, fields.ttl_secs);
   if (ctx.store.events.byId(fields.id)) {
     throw gate.drop('duplicate', new ParleyError('ENVELOPE_REJECTED', `Envelope ${fields.id} is already stored (a replay); it was dropped.`, { field: 'envelope.id' }));
+  }
+  // sender_seq only grows per author, thread and epoch: a number given again is a replay of another event.
+  const lastSeq = ctx.store.events.lastSenderSeq(author.id, thread.id, Buffer.from(fields.sender_epoch));
+  if (lastSeq !== undefined && fields.sender_seq <= lastSeq) {
+    throw gate.drop(
+      'duplicate',
+      new ParleyError('ENVELOPE_REJECTED', `Envelope ${fields.id}: sender_seq ${fields.sender_seq} is not after ${lastSeq}, already used in this epoch; it was dropped.`, { field: 'envelope.sender_seq' }),
+    );
   }
   const event = await transact(ctx, (tx) => {
     ensureSubscribed(ctx, thread, author.id);
@@ -109,6 +141,17 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   });
   gate.accepted();
   return { id: event.id, seq: event.seq, thread: thread.id };
+}
+
+/** The session of a thread, for an envelope handed in without a caller (the library, later the peer links). */
+function sessionOfThread(ctx: HubContext, threadId: string): SessionRecord | undefined {
+  const thread = ctx.state.threads.get(threadId);
+  return thread ? ctx.state.sessions.get(thread.sessionId) : undefined;
+}
+
+/** Whether two JSON values are the same (key order aside). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return Buffer.from(canonicalEncode(a)).equals(Buffer.from(canonicalEncode(b)));
 }
 
 function participantOf(ctx: HubContext, raw: Uint8Array): ParticipantRecord | undefined {

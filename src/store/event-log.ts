@@ -86,6 +86,7 @@ export class EventLog {
   private readonly sessionAfter: Database.Statement;
   private readonly threadCount: Database.Statement;
   private readonly unrostered: Database.Statement;
+  private readonly lastSenderSeqStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
@@ -106,6 +107,7 @@ export class EventLog {
     this.visibleUpTo = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.threadCount = db.prepare('SELECT COUNT(*) AS n FROM events WHERE thread_id = ? AND seq <= ?');
+    this.lastSenderSeqStmt = db.prepare('SELECT MAX(sender_seq) AS seq FROM events WHERE from_id = ? AND thread_id = ? AND sender_epoch = ?');
     this.unrostered = db.prepare('SELECT 1 FROM events WHERE thread_id = ? AND seq <= ? AND roster_version IS NULL LIMIT 1');
   }
 
@@ -142,6 +144,11 @@ export class EventLog {
   /** Newest first, strictly before `beforeSeq`. */
   pageBefore(threadId: string, beforeSeq: number, limit: number, maxBytes: number): EventPage {
     return takeBounded(this.before.iterate(threadId, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<EventRow>, limit, maxBytes);
+  }
+
+  /** The highest sender_seq an author used in a thread under one epoch (undefined: none). */
+  lastSenderSeq(fromId: string, threadId: string, epoch: Buffer): number | undefined {
+    return (this.lastSenderSeqStmt.get(fromId, threadId, epoch) as { seq: number | null }).seq ?? undefined;
   }
 
   /** Whether a thread has events up to `upToSeq` written with no roster in force (local mode). */

@@ -150,6 +150,7 @@ describe('config loading', () => {
         localAccess: { human: D.DEFAULT_TRUST_LOCAL_ACCESS_HUMAN, agent: D.DEFAULT_TRUST_LOCAL_ACCESS_AGENT },
         access: {},
         ttlSecs: D.DEFAULT_TRUST_TTL_SECS,
+        maxTtlSecs: D.DEFAULT_TRUST_MAX_TTL_SECS,
         clockSkewSecs: D.DEFAULT_TRUST_CLOCK_SKEW_SECS,
         replayMaxIds: D.DEFAULT_TRUST_REPLAY_MAX_IDS,
         maxEnvelopeBytes: D.DEFAULT_TRUST_MAX_ENVELOPE_BYTES,

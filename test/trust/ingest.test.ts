@@ -132,6 +132,51 @@ describe('signed envelopes handed in by their author', () => {
     await alice.ingest(good);
   });
 
+  it('ingest - an envelope into a DM of others is refused like a post (no way into a thread one cannot see), and the DM stays closed', async () => {
+    const { hub, alice, bob } = await hubWith();
+    const carol = await hub.hub.join({ handle: 'carol' });
+    const secret = await alice.dm({ to: 'bob', text: 'the launch code is 1234' });
+    const { ctx } = hub.hub.internals;
+    const intoDm = envelope(hub, carol, { thread: secret.thread });
+    expect(await caught(() => carol.ingest(intoDm))).toMatchObject({ code: 'NOT_FOUND', field: 'envelope.thread' });
+    expect(await caught(() => carol.history({ thread: secret.thread }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect([...ctx.state.threads.get(secret.thread)!.members.keys()].sort()).toEqual([alice.participant.id, bob.participant.id].sort());
+    // Addressed to someone outside the DM: refused too.
+    const general = [...ctx.state.threads.values()].find((th) => th.name === 'general')!;
+    expect(await caught(() => alice.ingest(envelope(hub, alice, { thread: secret.thread, to: ctx.keys.participant(carol.participant.id).raw })))).toMatchObject({ field: 'envelope.to' });
+    expect(general).toBeDefined();
+  });
+
+  it('ingest - what would not verify once stored, or would hold the replay guard too long, is refused: tidied meta, a reused sender_seq, a long TTL; writes are rate limited', async () => {
+    const { hub, alice } = await hubWith({ trust: { maxTtlSecs: 600 }, chat: { limits: { writeBurst: 6, writesPerMinute: 1 } } });
+    expect(await caught(() => alice.ingest(envelope(hub, alice, { meta: { tags: [' urgent '] } })))).toMatchObject({ code: 'INVALID_INPUT', field: 'envelope.meta' });
+    expect(await caught(() => alice.ingest(envelope(hub, alice, { ttl_secs: 601 })))).toMatchObject({ code: 'INVALID_INPUT', field: 'envelope.ttl_secs' });
+    await alice.ingest(envelope(hub, alice, { sender_seq: 10, meta: { tags: ['urgent'] } }));
+    expect(await caught(() => alice.ingest(envelope(hub, alice, { sender_seq: 10 })))).toMatchObject({ code: 'ENVELOPE_REJECTED', field: 'envelope.sender_seq' });
+    expect(await caught(() => alice.ingest(envelope(hub, alice, { sender_seq: 9 })))).toMatchObject({ field: 'envelope.sender_seq' });
+    // Another epoch counts on its own.
+    await alice.ingest(envelope(hub, alice, { sender_seq: 1, sender_epoch: Buffer.alloc(16, 6) }));
+    // The export of what was taken in verifies.
+    const exported = await alice.export({ thread: 'general', format: 'signed' });
+    const verifier = new ExportVerifier();
+    let text = '';
+    for await (const chunk of exported.chunks) text += chunk;
+    for (const line of text.trimEnd().split('\n')) verifier.line(line);
+    expect(verifier.finish().events).toBeGreaterThan(2);
+    // Past the burst: refused like posts.
+    const answers: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      answers.push(
+        await alice.ingest(envelope(hub, alice, { sender_seq: 100 + i })).then(
+          () => 'taken',
+          (error: { code?: string }) => error.code ?? 'error',
+        ),
+      );
+    }
+    expect(answers).toContain('taken');
+    expect(answers.at(-1)).toBe('RATE_LIMITED');
+  });
+
   it('ingest - malformed, truncated or oversized envelopes give a clear error and never crash or store anything', async () => {
     const { hub, alice } = await hubWith({ trust: { maxEnvelopeBytes: 2048 } });
     const good = Buffer.from(envelope(hub, alice).envelope, 'base64url');
