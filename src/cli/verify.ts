@@ -5,7 +5,7 @@ import { ParleyError } from '../errors/parley-error.js';
 import { readRosterFile } from '../trust/roster-file.js';
 import { ExportVerifier, VerifyFailure, type VerifyReport } from '../trust/signed-export.js';
 
-const VERIFY_HELP = `Usage: parley verify FILE [--roster ROSTER] [--json]
+const VERIFY_HELP = `Usage: parley verify FILE [--roster ROSTER] [--no-gaps] [--json]
 
 Checks a signed export ("parley export THREAD --signed --out FILE") offline,
 without a hub: every event's signature against its author's key, that each
@@ -15,7 +15,12 @@ that no event was replayed or reordered. Stops at the first failure and names
 its line; exit 0 when everything verifies, 1 when something does not.
 
 --roster ROSTER  a roster file you already trust: the export's roster chain
-                 must include exactly that version.
+                 must include exactly that version, events must be written under
+                 it or later versions, and the hub key of events written with no
+                 roster must be one of its admins.
+--no-gaps        fail when an author's sender_seq skips (events missing: pruned
+                 by retention, or taken out of the file); by default gaps are
+                 counted and reported.
 
 Events written with no roster in force (local mode) rest on the exporting
 hub's key, which the export names: compare it with "parley keygen" on that hub.
@@ -25,7 +30,7 @@ export async function verify(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { roster: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    options: { roster: { type: 'string' }, 'no-gaps': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
   });
   if (values.help) {
     process.stdout.write(VERIFY_HELP);
@@ -36,7 +41,7 @@ export async function verify(argv: string[]): Promise<number> {
     throw new ParleyError('INVALID_INPUT', 'Give one file to verify: parley verify FILE.', { field: 'FILE' });
   }
   const anchor = values.roster === undefined ? undefined : readRosterFile(values.roster);
-  const verifier = new ExportVerifier(anchor ? { anchor } : {});
+  const verifier = new ExportVerifier({ ...(anchor ? { anchor } : {}), noGaps: values['no-gaps'] === true });
   let report: VerifyReport;
   try {
     const input = fs.createReadStream(file, { encoding: 'utf8' });
@@ -63,7 +68,7 @@ export async function verify(argv: string[]): Promise<number> {
   const anchors = [rosters === '' ? '' : `roster ${rosters}`, report.local ? `the hub key ${report.hub} (local mode)` : ''].filter(Boolean).join(' and ');
   process.stdout.write(
     `verified: ${report.events} events by ${report.authors} authors in ${report.thread.kind === 'channel' ? '#' : ''}${report.thread.name}, against ${anchors}` +
-      `${report.gaps > 0 ? `; ${report.gaps} gaps in sender_seq (pruned or not exported)` : ''}\n`,
+      `${report.gaps > 0 ? `; ${report.gaps} gaps in sender_seq: events missing, pruned by retention or taken out of the file (--no-gaps fails on them)` : ''}\n`,
   );
   return 0;
 }

@@ -94,6 +94,7 @@ export class ExportVerifier {
   #header: ExportHeader | undefined;
   #hubKey: Buffer | undefined;
   readonly #anchor: Roster | undefined;
+  readonly #noGaps: boolean;
   readonly #rosters = new Map<number, Roster>();
   #current: Roster | undefined;
   #local: Roster | undefined;
@@ -104,9 +105,13 @@ export class ExportVerifier {
   readonly #lastSenderSeq = new Map<string, number>();
   readonly #ids = new Set<string>();
 
-  /** `anchor`: a roster the reader already trusts; the export's chain must include it. */
-  constructor(options: { anchor?: Roster } = {}) {
+  /**
+   * `anchor`: a roster the reader already trusts; the export's chain must include it.
+   * `noGaps`: a gap in an author's sender_seq fails (events missing: pruned by retention, or taken out of the file).
+   */
+  constructor(options: { anchor?: Roster; noGaps?: boolean } = {}) {
     this.#anchor = options.anchor;
+    this.#noGaps = options.noGaps === true;
   }
 
   line(text: string): void {
@@ -169,6 +174,10 @@ export class ExportVerifier {
       if (!roster.signatures.some((s) => s.pubkey === hub) || memberOf(roster, this.#hubKey!)?.access !== 'admin') {
         throw new VerifyFailure(at, `the local roster is not signed by the exporting hub's key ${hub} as an admin`);
       }
+      // Against a roster the reader trusts, the hub's key counts only if that roster makes it an admin.
+      if (this.#anchor !== undefined && memberOf(this.#anchor, this.#hubKey!)?.access !== 'admin') {
+        throw new VerifyFailure(at, `events written with no roster rest on the hub key ${hub}, which is not an admin of the roster you trust (${this.#anchor.org_id} version ${this.#anchor.version})`);
+      }
       this.#local = roster;
       return;
     }
@@ -202,6 +211,10 @@ export class ExportVerifier {
     if (this.#ids.has(event.id)) throw new VerifyFailure(at, `${what}: the id appears twice (a replayed event)`);
     this.#ids.add(event.id);
     // Membership: of the roster in force when it was written, or, written with none (local mode), of the hub's local roster.
+    // Against a roster the reader trusts, only it and the versions it led to vouch: older ones are the file's word alone.
+    if (this.#anchor !== undefined && rosterVersion !== null && rosterVersion < this.#anchor.version) {
+      throw new VerifyFailure(at, `${what}: written under roster version ${rosterVersion}, older than the roster you trust (version ${this.#anchor.version}); verify against that older roster instead`);
+    }
     const roster = rosterVersion === null ? this.#local : this.#rosters.get(rosterVersion);
     if (roster === undefined) {
       throw new VerifyFailure(at, `${what}: written ${rosterVersion === null ? 'with no roster in force, and the export has no local roster' : `under roster version ${rosterVersion}, which the export does not include`}`);
@@ -221,7 +234,10 @@ export class ExportVerifier {
     if (last !== undefined && event.sender_seq <= last) {
       throw new VerifyFailure(at, `${what}: sender_seq ${event.sender_seq} after ${last} in the same epoch (replayed or reordered)`);
     }
-    if (last !== undefined && event.sender_seq > last + 1) this.#gaps += 1;
+    if (last !== undefined && event.sender_seq > last + 1) {
+      if (this.#noGaps) throw new VerifyFailure(at, `${what}: sender_seq ${event.sender_seq} after ${last}: ${event.sender_seq - last - 1} of the author's events are missing (pruned by retention, or taken out of the file)`);
+      this.#gaps += 1;
+    }
     this.#lastSenderSeq.set(counter, event.sender_seq);
     this.#authors.add(event.from);
     this.#events += 1;

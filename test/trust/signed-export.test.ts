@@ -239,7 +239,37 @@ describe('signed export with a roster chain (verifier)', () => {
     expect(verifyLines(lines, rosterV2)).toBeUndefined();
     const other = signRoster({ ...rosterV2, timestamp: '2026-11-24T13:30:00Z', signatures: [] }, admin);
     expect(verifyLines(lines, other)?.reason).toMatch(/differs from the one you trust/);
-    expect(verifyLines([header, rosterLine(rosterV1), event('message', 1)], rosterV2)?.reason).toMatch(/do not include the roster you trust/);
+    expect(verifyLines([header, rosterLine(rosterV1)], rosterV2)?.reason).toMatch(/do not include the roster you trust/);
+    expect(verifyLines([header, rosterLine(rosterV1), event('message', 1)], rosterV2)?.reason).toMatch(/older than the roster you trust/);
+  });
+
+  it('verify - against a trusted roster, a forged older version or a local roster under a made-up hub key vouches for nothing', () => {
+    senderSeq = 0;
+    const forger = privateKeyFromSeed(Buffer.alloc(32, 3));
+    const forgerKey = formatPublicKey(rawPublicKeyOf(forger));
+    // A v1 that lists the real admin (so the real v2 chains onto it) and the forger.
+    const fakeV1 = signRoster({ org_id: 'acme', version: 1, timestamp: '2026-11-24T11:00:00Z', members: [{ pubkey: adminKey, role: 'admin' }, { pubkey: forgerKey, role: 'admin' }, { pubkey: writerKey, role: 'operator' }], signatures: [] }, forger);
+    const lines = [header, rosterLine(fakeV1), rosterLine(rosterV2), event('request', 1, { request_id: 'r1', intent: 'x', params: null, hop: 0 })];
+    expect(verifyLines(lines, rosterV2)?.reason).toMatch(/older than the roster you trust/);
+    // A local roster signed by a hub key the forger chose.
+    const forgedHeader = JSON.stringify({ ...JSON.parse(header), hub: forgerKey });
+    const localRoster = signRoster({ org_id: 'local:x', version: 1, timestamp: '2026-11-24T11:00:00Z', members: [{ pubkey: forgerKey, role: 'admin' }, { pubkey: writerKey, role: 'member' }], signatures: [] }, forger);
+    const local = [forgedHeader, rosterLine(rosterV2), JSON.stringify({ type: 'roster', scope: 'local', roster: localRoster })];
+    expect(verifyLines(local, rosterV2)?.reason).toMatch(/not an admin of the roster you trust/);
+    // Without a trusted roster the same file is only self-consistent, as the report says.
+    expect(verifyLines(local)).toBeUndefined();
+  });
+
+  it('verify - a gap in an author\'s sender_seq is reported, and fails with noGaps', () => {
+    senderSeq = 0;
+    const first = event('message', 1);
+    event('message', 1);
+    const third = event('message', 1);
+    const verifier = new ExportVerifier();
+    for (const line of [header, rosterLine(rosterV1), first, third]) verifier.line(line);
+    expect(verifier.finish().gaps).toBe(1);
+    const strict = new ExportVerifier({ noGaps: true });
+    expect(() => [header, rosterLine(rosterV1), first, third].forEach((line) => strict.line(line))).toThrow(/line 4: .*1 of the author's events are missing/);
   });
 
   it('verify - sender_seq must only grow per author and epoch', () => {
