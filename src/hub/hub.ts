@@ -14,6 +14,7 @@ import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
 import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
+import { formatPublicKey } from '../trust/node-id.js';
 import { EventSealer } from './event-sealer.js';
 import { RosterBook, rosterViewOf } from './roster-book.js';
 import { loadRosterAtStart } from './roster-startup.js';
@@ -211,8 +212,21 @@ export class Hub {
    * the same version; `written` says whether that worked (the roster is in
    * force either way, kept in the store).
    */
-  async acceptRoster(doc: unknown): Promise<{ roster: Roster; file: string; written: boolean }> {
+  async acceptRoster(doc: unknown, from: 'owner' | 'participant' = 'owner'): Promise<{ roster: Roster; file: string; written: boolean }> {
     this.#assertOpen();
+    // A first roster decides who everyone is. Handed in by a participant (any human is an admin in local
+    // mode), it must carry this hub's own signature, so only the hub's owner can end local mode.
+    if (from === 'participant' && this.#ctx.rosters.current() === undefined) {
+      const hubKey = formatPublicKey(this.#ctx.keys.hub().raw);
+      const signers = (doc as { signatures?: Array<{ pubkey?: unknown }> } | null)?.signatures ?? [];
+      if (!signers.some((s) => s.pubkey === hubKey)) {
+        throw new ParleyError(
+          'FORBIDDEN',
+          `A first roster ends local mode for everyone, so it must be signed by this hub's own key (${hubKey}): sign it on the hub's machine with "parley roster sign", or put it in place as the roster file.`,
+          { field: 'signatures' },
+        );
+      }
+    }
     const roster = await this.#ctx.lifecycle.track(this.#ctx.rosters.accept(doc, this.#ctx.now()));
     this.#ctx.access.useRoster(rosterViewOf(roster));
     this.#ctx.logger.info('roster accepted', { org: roster.org_id, version: roster.version, members: roster.members.length });

@@ -21,7 +21,7 @@ export function rosterRoutes(hub: Hub, auth: Authenticator, admin: AdminCredenti
     if (!c.get('adminToken')) c.get('actor').assertMay('roster');
     // The shape first (INVALID_INPUT naming the field, like every route); then whether it may be in force.
     const doc = parseInput(RosterSchema, await jsonBody(c));
-    const { roster, file, written } = await hub.acceptRoster(doc);
+    const { roster, file, written } = await hub.acceptRoster(doc, c.get('adminToken') ? 'owner' : 'participant');
     return c.json({ accepted: { org_id: roster.org_id, version: roster.version, members: roster.members.length }, trust: hub.trust, file, written });
   });
   if (adminOnly) {
