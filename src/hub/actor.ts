@@ -380,6 +380,7 @@ export class Actor implements ParticipantApi {
     const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
     const seat = this.#seat;
     let release: (() => void) | undefined;
+    let stopWatching: (() => void) | undefined;
     let ended = false;
     const subscription = subscribe(
       this.#ctx,
@@ -393,8 +394,21 @@ export class Actor implements ParticipantApi {
       () => {
         ended = true;
         release?.();
+        stopWatching?.();
       },
     );
+    // Access is checked when a stream opens and again whenever it changes (a new roster, an admin's
+    // override): a participant who may no longer read has its open stream ended, not fed.
+    if (!ended) {
+      stopWatching = this.#ctx.access.onChange((participantId) => {
+        if (participantId !== undefined && participantId !== seat.participant.id) return;
+        try {
+          this.#ctx.access.require(seat.participant, 'live');
+        } catch {
+          subscription.close();
+        }
+      });
+    }
     // Held once subscribed, so the stream itself carries its participant coming online (the page sees itself connected).
     if (!ended) release = holdPresence(this.#ctx, seat, 'stream');
     return subscription;

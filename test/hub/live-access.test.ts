@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Actor } from '../../src/hub/actor.js';
+import type { Roster } from '../../src/schema/roster.js';
+import { formatPublicKey } from '../../src/trust/node-id.js';
+import { signRoster } from '../../src/trust/roster.js';
+import { openTestHub, type TestHub } from '../helpers/hub.js';
+
+let t: TestHub | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe('live streams follow access', () => {
+  it('live - a participant a new roster leaves out has its open stream ended, not fed what is said next', async () => {
+    t = await openTestHub();
+    const alice = await t.hub.join({ handle: 'alice', profile: { kind: 'human' } });
+    const bob = await t.hub.join({ handle: 'bob' });
+    const { ctx } = t.hub.internals;
+    const keyOf = async (actor: Actor): Promise<string> => formatPublicKey(Buffer.from((await actor.whoami()).participant.publicKey, 'base64'));
+    const hub = ctx.keys.hub();
+    const rosterOf = (version: number, members: Roster['members']): Roster =>
+      signRoster({ org_id: 'team', version, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: formatPublicKey(hub.raw), role: 'admin' }, ...members], signatures: [] }, hub.privateKey);
+    await t.hub.acceptRoster(rosterOf(1, [{ pubkey: await keyOf(alice), role: 'admin' }, { pubkey: await keyOf(bob), role: 'observer' }]));
+    const stream = bob.live({ thread: 'general' });
+    /** The next event item (presence items aside), or done. */
+    const nextEvent = async (): Promise<IteratorResult<unknown>> => {
+      for (;;) {
+        const item = await stream.next();
+        if (item.done || (item.value as { kind?: string }).kind !== 'presence') return item;
+      }
+    };
+    await alice.post({ thread: 'general', text: 'while bob may read' });
+    const first = await nextEvent();
+    expect(first.done).toBe(false);
+    expect(JSON.stringify(first.value)).toContain('while bob may read');
+    await t.hub.acceptRoster(rosterOf(2, [{ pubkey: await keyOf(alice), role: 'admin' }]));
+    await alice.post({ thread: 'general', text: 'after bob was removed' });
+    const next = await nextEvent();
+    expect(next.done).toBe(true);
+  });
+});
