@@ -34,7 +34,7 @@ export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
       };
       yield line(header);
       for (const roster of orgRosters) yield line({ type: 'roster', scope: 'org', roster });
-      if (ctx.store.events.hasUnrostered(thread.id, upTo)) yield line({ type: 'roster', scope: 'local', roster: localRoster(ctx) });
+      if (ctx.store.events.hasUnrostered(thread.id, upTo)) yield line({ type: 'roster', scope: 'local', roster: localRoster(ctx, ctx.store.events.authorsOf(thread.id, upTo)) });
       for await (const rows of rowPages(ctx, seat, thread, upTo)) {
         yield rows
           .map((row) =>
@@ -55,15 +55,16 @@ export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
 
 /**
  * The roster events written with no roster in force rest on: the hub's key
- * (admin, and its signer) and every participant registered here with the
- * access the hub gives it now. A reader who trusts the hub's key (compare it
- * with "parley keygen" on that hub) can then check every such event offline.
+ * (admin, and its signer) and the thread's authors, with the access the hub
+ * gives them now (no one else: an export does not list the hub's other
+ * participants). A reader who trusts the hub's key (compare it with
+ * "parley keygen" on that hub) can then check every such event offline.
  */
-function localRoster(ctx: HubContext): Roster {
+function localRoster(ctx: HubContext, authors: readonly string[]): Roster {
   const hub = ctx.keys.hub();
   const hubKey = formatPublicKey(hub.raw);
   const members: Roster['members'] = [{ pubkey: hubKey, role: 'admin' }];
-  for (const participant of ctx.state.participants.values()) {
+  for (const participant of authors.map((id) => ctx.state.participant(id))) {
     members.push({ pubkey: formatPublicKey(Buffer.from(participant.publicKey, 'base64')), role: ctx.access.accessOf(participant) ?? 'observer' });
   }
   const draft: Roster = { org_id: `local:${hubIdOf(hub.raw)}`, version: 1, timestamp: new Date(ctx.now()).toISOString(), members, signatures: [] };

@@ -87,6 +87,7 @@ export class EventLog {
   private readonly threadCount: Database.Statement;
   private readonly unrostered: Database.Statement;
   private readonly lastSenderSeqStmt: Database.Statement;
+  private readonly authorsStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
@@ -107,6 +108,7 @@ export class EventLog {
     this.visibleUpTo = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.threadCount = db.prepare('SELECT COUNT(*) AS n FROM events WHERE thread_id = ? AND seq <= ?');
+    this.authorsStmt = db.prepare('SELECT DISTINCT from_id FROM events WHERE thread_id = ? AND seq <= ?');
     this.lastSenderSeqStmt = db.prepare('SELECT MAX(sender_seq) AS seq FROM events WHERE from_id = ? AND thread_id = ? AND sender_epoch = ?');
     this.unrostered = db.prepare('SELECT 1 FROM events WHERE thread_id = ? AND seq <= ? AND roster_version IS NULL LIMIT 1');
   }
@@ -149,6 +151,11 @@ export class EventLog {
   /** The highest sender_seq an author used in a thread under one epoch (undefined: none). */
   lastSenderSeq(fromId: string, threadId: string, epoch: Buffer): number | undefined {
     return (this.lastSenderSeqStmt.get(fromId, threadId, epoch) as { seq: number | null }).seq ?? undefined;
+  }
+
+  /** The ids of everyone who wrote in a thread up to `upToSeq`. */
+  authorsOf(threadId: string, upToSeq: number): string[] {
+    return (this.authorsStmt.all(threadId, upToSeq) as Array<{ from_id: string }>).map((row) => row.from_id);
   }
 
   /** Whether a thread has events up to `upToSeq` written with no roster in force (local mode). */

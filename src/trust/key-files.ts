@@ -63,7 +63,17 @@ export function writeKeyFile(file: string, privateKey: KeyObject): void {
   } finally {
     fs.closeSync(fd);
   }
-  fs.renameSync(temporary, file);
+  // A link, not a rename: it fails if another process wrote the key first, where a rename would replace it.
+  try {
+    fs.linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    if (pemOf(readKeyFile(file)) !== pem) {
+      throw new ParleyError('KEY_FILE', `The key file ${file} was just written by another process with a different key; use that one (run the command again).`, { field: 'keyFile' });
+    }
+  } finally {
+    fs.rmSync(temporary, { force: true });
+  }
   syncDir(path.dirname(file));
 }
 
@@ -98,11 +108,17 @@ export function readKeyFile(file: string): KeyObject {
   return key;
 }
 
-/** Reads the key at `file`, or makes one and writes it there (first use). */
+/** Reads the key at `file`, or makes one and writes it there (first use). Two processes doing so at once end with the same key. */
 export function ensureKeyFile(file: string): { privateKey: KeyObject; created: boolean } {
   if (fs.existsSync(file)) return { privateKey: readKeyFile(file), created: false };
   const privateKey = generatePrivateKey();
-  writeKeyFile(file, privateKey);
+  try {
+    writeKeyFile(file, privateKey);
+  } catch (error) {
+    // Another process made it between the check and the write: use theirs.
+    if (error instanceof ParleyError && error.code === 'KEY_FILE' && fs.existsSync(file)) return { privateKey: readKeyFile(file), created: false };
+    throw error;
+  }
   return { privateKey, created: true };
 }
 

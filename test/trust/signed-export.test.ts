@@ -126,6 +126,16 @@ describe('signed export, verified offline (in process)', () => {
     expect(verifyLines([JSON.stringify({ type: 'parley-export', v: 2 })])?.reason).toMatch(/not a Parley signed export header/);
   });
 
+  it('export - the local roster lists the hub and the thread\'s authors only, never the hub\'s other participants', async () => {
+    const outsider = await t.hub.join({ handle: 'outsider', session: 'elsewhere' });
+    const outsiderKey = formatPublicKey(Buffer.from((await outsider.whoami()).participant.publicKey, 'base64'));
+    const again = (await exportText(human, 'general')).trimEnd().split('\n');
+    const roster = (JSON.parse(again[1]!) as Line).roster as Roster;
+    const authors = new Set(again.slice(2).map((l) => (JSON.parse(l) as Line).event.from as string));
+    expect(roster.members.map((m) => m.pubkey).sort()).toEqual([(JSON.parse(again[0]!) as Line).hub as string, ...authors].sort());
+    expect(roster.members.some((m) => m.pubkey === outsiderKey)).toBe(false);
+  });
+
   it('export - the export never holds a private key', () => {
     const text = lines.join('\n');
     expect(text).not.toMatch(/PRIVATE KEY/);
