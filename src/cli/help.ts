@@ -48,6 +48,7 @@ export const OWN_COMMANDS: Record<string, OwnCommand> = {
 export const GROUPS: Record<string, { summary: string; own?: Record<string, OwnCommand> }> = {
   thread: { summary: 'Manage threads' },
   meeting: { summary: 'Meetings' },
+  channel: { summary: 'Channel access policies' },
   token: {
     summary: "Manage participants' tokens",
     own: {
