@@ -125,6 +125,10 @@ describe('channel access policies', () => {
     expect(inbox.items.map((i) => i.event.seq)).toContain(marker.seq);
     const secretId = (await alice.threads()).find((th) => th.name === 'secret')!.id;
     expect(JSON.stringify(await bob.deliveries('all' as never))).not.toContain(secretId);
+    // Nothing was queued for bob at all: the sender's view of its deliveries has no bob in the channel.
+    const sent = await alice.sentDeliveries({});
+    expect(sent.filter((d) => d.thread.id === secretId).map((d) => d.to)).toEqual([]);
+    expect(sent.filter((d) => d.seq === marker.seq).map((d) => d.to)).toEqual(['bob']);
   });
 
   it('channel access - a side channel follows its parent channel and takes no policy of its own', async () => {
