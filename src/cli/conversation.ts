@@ -5,6 +5,7 @@ import { resolveHome } from '../config/home.js';
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent, RequestContent } from '../schema/event.js';
+import type { ChannelAccessView } from '../schema/views.js';
 import { eventSentence, shortRequestId, type HandleOf } from '../format/event-text.js';
 import { HandleBook } from './handle-book.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
@@ -354,6 +355,30 @@ Object.assign(COMMANDS, {
   prod: control('prod', (handles) => handles, 'parley prod THREAD HANDLE ...', 'Prod participants to respond', [2, 64]),
   done: control('done', () => true, 'parley done THREAD', 'Mark a thread done', 1),
   invite: control('invite', ([handle]) => ({ participant_id: handle }), 'parley invite THREAD HANDLE', 'Invite a participant into a thread', 2),
+  'channel-policy': {
+    usage: 'parley channel policy NAME [--readers SEL ...] [--writers SEL ...] [--admins SEL ...] [--retention-hours N] [--retention-messages N] [--no-history-fetch|--history-fetch]',
+    summary:
+      "Show a channel's access policy, or set it (admins): each SEL is @handle, ed25519:… or a role (observer, member, operator, admin), comma-separated or repeated; \"none\" lists no one",
+    options: {
+      readers: { type: 'string', multiple: true },
+      writers: { type: 'string', multiple: true },
+      admins: { type: 'string', multiple: true },
+      'retention-hours': { type: 'string' },
+      'retention-messages': { type: 'string' },
+      'no-history-fetch': { type: 'boolean' },
+      'history-fetch': { type: 'boolean' },
+    },
+    positionals: 1,
+    async run(call, [name], values) {
+      const access = channelPolicyFlags(values);
+      if (Object.keys(access).length === 0) {
+        const detail = await call<{ access?: ChannelAccessView }>('GET', `/threads/${enc(name!)}`);
+        return { json: detail.access ?? null, text: detail.access ? channelPolicyText(detail.access) : `#${name} has no access policy: the role table alone decides who reads and writes.` };
+      }
+      const result = await call<{ seq: number; control: string }>('POST', `/threads/${enc(name!)}/controls`, { access });
+      return { json: result, text: `access policy recorded: seq ${result.seq}` };
+    },
+  },
   'meeting-join': meetingCommand('join', 'POST', 'Join a meeting'),
   'meeting-leave': meetingCommand('leave', 'POST', 'Leave a meeting'),
   'meeting-who': meetingCommand('who', 'GET', 'Who is in a meeting'),
@@ -402,6 +427,41 @@ Object.assign(COMMANDS, {
   },
 } satisfies Record<string, Command>);
 
+/** The access control's value from `parley channel policy` flags: only what was given (the rest keeps its value). */
+function channelPolicyFlags(values: Record<string, unknown>): Record<string, unknown> {
+  const access: Record<string, unknown> = {};
+  for (const list of ['readers', 'writers', 'admins'] as const) {
+    const given = values[list] as string[] | undefined;
+    if (given === undefined) continue;
+    const selectors = given.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '');
+    access[list] = selectors.length === 1 && selectors[0] === 'none' ? [] : selectors;
+  }
+  // A number that is not one goes as written: the hub names the field.
+  const number = (v: unknown): unknown => (typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v);
+  if (values['retention-hours'] !== undefined) access.retention_hours = number(values['retention-hours']);
+  if (values['retention-messages'] !== undefined) access.retention_messages = number(values['retention-messages']);
+  if (values['no-history-fetch'] === true && values['history-fetch'] === true) {
+    throw new ParleyError('INVALID_INPUT', 'Invalid --history-fetch: give --history-fetch or --no-history-fetch, not both.', { field: 'history-fetch' });
+  }
+  if (values['no-history-fetch'] === true) access.allow_history_fetch = false;
+  if (values['history-fetch'] === true) access.allow_history_fetch = true;
+  return access;
+}
+
+function channelPolicyText(view: ChannelAccessView): string {
+  const named = (list: ChannelAccessView['policy']['readers']): string =>
+    list.length === 0 ? '(no one)' : list.map((s) => ('key' in s ? (view.handles[s.key] ? `@${view.handles[s.key]}` : s.key) : `${s.access}+`)).join(', ');
+  const p = view.policy;
+  return [
+    `#${view.channel} access policy v${p.version}, signed by ${view.handles[view.signer] ? `@${view.handles[view.signer]}` : view.signer}`,
+    `  readers:   ${named(p.readers)}`,
+    `  writers:   ${named(p.writers)}`,
+    `  admins:    ${named(p.admins)}`,
+    `  retention: ${p.retention_hours} hours or ${p.retention_messages} messages, whichever keeps less`,
+    `  history fetch: ${p.allow_history_fetch ? 'allowed' : 'not allowed'}`,
+  ].join('\n');
+}
+
 function meetingCommand(verb: 'join' | 'leave' | 'who' | 'status', method: 'GET' | 'POST', summary: string): Command {
   return {
     usage: `parley meeting ${verb} NAME`,
@@ -431,7 +491,7 @@ export async function runConversationCommand(name: string, argv: string[]): Prom
   }
   const [min, max] = Array.isArray(command.positionals) ? command.positionals : [command.positionals, command.positionals];
   if (positionals.length < min || positionals.length > max) {
-    process.stderr.write(`parley: usage: ${command.usage}; run "parley ${name.replace(/^(thread|meeting)-/, '$1 ')} --help".\n`);
+    process.stderr.write(`parley: usage: ${command.usage}; run "parley ${name.replace(/^(thread|meeting|channel)-/, '$1 ')} --help".\n`);
     return 2;
   }
   const token = tokenFor(v);

@@ -64,6 +64,7 @@ export const GROUPS: Record<string, { summary: string; own?: Record<string, OwnC
       verify: { synopsis: 'roster verify [FILE]', summary: 'Check a roster offline, and against the roster in force', load: async () => (await import('./roster.js')).rosterVerify },
     },
   },
+  channel: { summary: 'Channel access policies' },
   token: {
     summary: "Manage participants' tokens",
     own: {

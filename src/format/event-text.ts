@@ -119,6 +119,10 @@ export function describeControl(content: Record<string, unknown>, handleOf: Hand
       return v.on ? `turned discussion mode on${v.allow_agent_mentions ? ' (agents may mention agents)' : ''}` : 'turned discussion mode off';
     case 'invited_auto':
       return v.on ? 'let invited participants answer without a mention' : 'stopped invited participants answering without a mention';
+    case 'access': {
+      const policy = (v.policy ?? {}) as { version?: unknown };
+      return `set the channel's access policy (v${String(policy.version ?? '?')})`;
+    }
     case 'invite':
       return `invited @${typeof v.handle === 'string' ? v.handle : handleOf(String(v.participant_id ?? ''))}`;
     default:

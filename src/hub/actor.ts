@@ -55,6 +55,7 @@ import { dm, post, type PostResult } from './posting.js';
 import type { PresenceInfo } from './presence.js';
 import { history, listThreads, readNew, search, type HistoryResult, type ReadNewResult } from './reading.js';
 import { openRequests, respond, sendRequest, type OpenRequest, type RequestResult, type ResponseResult } from './requests.js';
+import { assertMayRead } from './channel-access.js';
 import { resolveFor, type Seat } from './seat.js';
 import { participantView } from './state.js';
 import { wakeOnFor } from './wake-on.js';
@@ -378,6 +379,7 @@ export class Actor implements ParticipantApi {
     // Only the inbox's own items for a participant excluded from chat: the rest is chat.
     if (!filter.inbox) assertChatAllowed(this.#ctx.config, this.#seat);
     const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
+    if (thread) assertMayRead(this.#ctx, this.#seat, thread);
     const seat = this.#seat;
     let release: (() => void) | undefined;
     let stopWatching: (() => void) | undefined;

@@ -1,8 +1,9 @@
 import { ParleyError, parseInput } from '../errors/parley-error.js';
-import { controlKindOf, parseControl, type ControlInput, type ControlKind, type ControlParsed } from '../schema/control.js';
+import { controlKindOf, parseControl, type ControlInput, type ControlKind, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
 import { TO_ALL } from '../schema/event.js';
 import { ThreadRefSchema } from '../schema/names.js';
 import { redactInput } from './authored-input.js';
+import { nextSignedPolicy } from './channel-access.js';
 import { assertReachableByChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { enterSession, ensureParticipant } from './directory.js';
@@ -68,9 +69,12 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
     throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread; use it on a channel or side channel.`, { field: 'control' });
   }
 
+  // Built and signed before the write: a refusal stores nothing.
+  const signed = 'access' in control ? nextSignedPolicy(ctx, seat, thread, control.access) : undefined;
+
   ctx.rateLimiter.take(me.id, me.handle);
   const event = await transact(ctx, (tx) => {
-    const { content, deliveries } = applyEffect(ctx, tx, seat, thread, control, targets);
+    const { content, deliveries } = applyEffect(ctx, tx, seat, thread, control, targets, signed);
     return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, ...(redacted ? { meta: { redacted: true } } : {}), targets: deliveries });
   });
   return { id: event.id, seq: event.seq, thread: thread.id, control: kind };
@@ -85,6 +89,7 @@ function applyEffect(
   thread: ThreadRecord,
   control: Parsed,
   targets: ParticipantRecord[],
+  signed: SignedChannelPolicy | undefined,
 ): { content: unknown; deliveries: Array<{ participantId: string; reason: DeliveryReason }> } {
   const me = seat.participant;
   const ids = targets.map((t) => t.id);
@@ -139,6 +144,13 @@ function applyEffect(
     thread.state = { ...thread.state, pinned: on, ...(on ? { pinnedBy: me.handle } : { pinnedBy: undefined }) };
     saveThreadState(ctx, thread);
     return { content: control, deliveries: [] };
+  }
+  if ('access' in control) {
+    if (!signed) throw new Error('an access control is signed before its write');
+    // The stored event carries the signed policy, so anyone holding the signer's key can check it later.
+    thread.state = { ...thread.state, access: signed };
+    saveThreadState(ctx, thread);
+    return { content: { access: signed }, deliveries: [] };
   }
   // invite: the invited participant persists on the thread, registered if new to the hub.
   const { participant_id: handle, profile } = control.invite;

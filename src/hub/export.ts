@@ -6,6 +6,7 @@ import { rowToEvent, type EventRow } from '../store/event-log.js';
 import { signedExport } from './signed-export.js';
 import type { ThreadRecord } from './state.js';
 import type { HubContext } from './context.js';
+import { assertMayRead } from './channel-access.js';
 import { resolveFor, type Seat } from './seat.js';
 
 /**
@@ -40,6 +41,7 @@ export async function* rowPages(ctx: HubContext, seat: Seat, thread: ThreadRecor
 export function exportThread(ctx: HubContext, seat: Seat, input: ExportInput): ThreadExport {
   const parsed = parseInput(ExportInputSchema, input);
   const thread = resolveFor(ctx, seat, parsed.thread);
+  assertMayRead(ctx, seat, thread);
   const upTo = ctx.store.events.visibleUpTo;
   if (parsed.format === 'signed') return signedExport(ctx, seat, thread, upTo);
   async function* pages(): AsyncGenerator<ParleyEvent[], void, undefined> {

@@ -39,6 +39,7 @@ import { StopContinuations } from './stop-continuations.js';
 import { HubState, participantView } from './state.js';
 import { RateLimiter } from './rate-limit.js';
 import { ReadGate } from './read-gate.js';
+import { policyRetentionLimits } from './channel-access.js';
 import { RetentionPruner, type PruneReport, type RetentionSeams } from './retention.js';
 import { TokenRegistry, hashToken } from './tokens.js';
 import { searchDocOf, transact } from './writer.js';
@@ -120,7 +121,8 @@ export class Hub {
       for (const { session, presence } of ctx.presence.expireActivities()) ctx.bus.publish({ kind: 'presence', session, presence });
     }, sweepEvery);
     this.#sweeper.unref();
-    this.#pruner = new RetentionPruner(ctx, retention);
+    // A channel's access policy sets its retention unless the caller plugs in other limits.
+    this.#pruner = new RetentionPruner(ctx, { channelLimits: policyRetentionLimits(ctx), ...retention });
     this.#pruner.start();
   }
 

@@ -11,7 +11,7 @@ import type { LiveItem } from './live-bus.js';
 import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
 import type { Seat } from './seat.js';
 import { dmPeer } from './thread-ref.js';
-import { canSee } from './threads.js';
+import { mayRead } from './channel-access.js';
 import { wakeOnFor } from './wake-on.js';
 import type { ThreadKind, ThreadRecord } from './state.js';
 import { writeNow, type DeliveryReason } from './writer.js';
@@ -101,7 +101,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
   for (const delivery of pending.slice(0, limit)) {
     const thread = ctx.state.threads.get(delivery.thread_id);
     const row = ctx.store.events.bySeq(delivery.seq);
-    if (!thread || !row || !canSee(thread, me)) continue;
+    if (!thread || !row || !mayRead(ctx, thread, me)) continue;
     // Queued before chat was closed for this participant (the config changed): no longer theirs.
     if (!chatOpen && !reachesWithoutChat(delivery.reason)) continue;
     if (!fits(row)) {
@@ -118,6 +118,8 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
   for (const thread of chatOpen ? ctx.state.threadsOf(seat.session.id) : []) {
     const membership = thread.members.get(me);
     if (!membership || membership.subscription === 'unsubscribed') continue;
+    // A subscription made before the channel's access policy left this participant out gives nothing from it.
+    if (!mayRead(ctx, thread, me)) continue;
     const cursor = ctx.store.deliveries.cursor(me, thread.id);
     // Read until one candidate more than the limit is found (to know there is more) or the thread ends.
     const candidates: Candidate[] = [];
@@ -214,7 +216,7 @@ export function takeShown(ctx: HubContext, seat: Seat, seqs: readonly number[]):
   for (const seq of [...new Set(seqs)].sort((a, b) => a - b)) {
     const row = seq <= ctx.store.events.visibleUpTo ? ctx.store.events.bySeq(seq) : undefined;
     const thread = row ? ctx.state.threads.get(row.thread_id) : undefined;
-    if (!row || !thread || row.session_id !== seat.session.id || row.from_id === me || !canSee(thread, me)) continue;
+    if (!row || !thread || row.session_id !== seat.session.id || row.from_id === me || !mayRead(ctx, thread, me)) continue;
     const event = rowToEvent(row);
     const delivery = ctx.store.deliveries.get(me, seq);
     if (delivery) {
@@ -343,7 +345,8 @@ export function untilWaking(ctx: HubContext, seat: Seat, timeoutMs: number, sign
       (item: LiveItem) => {
         if (item.kind !== 'event') return;
         const thread = ctx.state.threads.get(item.event.thread);
-        if (!thread) return;
+        // Nothing of a channel whose access policy does not let the participant read it wakes them.
+        if (!thread || !mayRead(ctx, thread, me)) return;
         // The participant's choice as it is now: changing it during a wait applies to that wait.
         const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, seat.participant.profile));
         if (placement?.wakes) finish('woke');
@@ -373,7 +376,7 @@ export async function acknowledge(ctx: HubContext, seat: Seat, input: AckInput):
   parsed.ids.forEach((id, i) => {
     const row = ctx.store.events.byId(id);
     const thread = row ? ctx.state.threads.get(row.thread_id) : undefined;
-    if (!row || row.session_id !== seat.session.id || (thread && !canSee(thread, me))) {
+    if (!row || row.session_id !== seat.session.id || (thread && !mayRead(ctx, thread, me))) {
       throw new ParleyError('NOT_FOUND', `No event ${id} in session "${seat.session.name}"; check ids.${i}.`, { field: `ids.${i}` });
     }
     if (ctx.store.deliveries.get(me, row.seq)) seqs.push(row.seq);
@@ -393,7 +396,7 @@ export function deliveriesIn(ctx: HubContext, seat: Seat, filter: DeliveryFilter
   return ctx.store.deliveries.received(me, seat.session.id, ctx.store.events.visibleUpTo, filter).flatMap((d) => {
     const row = ctx.store.events.bySeq(d.seq);
     const thread = ctx.state.threads.get(d.thread_id);
-    if (!row || !thread || !canSee(thread, me)) return [];
+    if (!row || !thread || !mayRead(ctx, thread, me)) return [];
     if (!chatOpen && !reachesWithoutChat(d.reason)) return [];
     return [{ reason: d.reason, ...deliveryTimes(d), event: rowToEvent(row) }];
   });

@@ -6,6 +6,7 @@ import { assertReachableByChat, chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { findMentions } from './mentions.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
+import { assertMayWrite, mayRead } from './channel-access.js';
 import { assertEventInThread, canSee, createThread, dmKeyOf, ensureSubscribed } from './threads.js';
 import type { ThreadRecord } from './state.js';
 import { transact, type DeliveryReason, type Transaction } from './writer.js';
@@ -134,6 +135,7 @@ interface MessageSpec {
 
 async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, spec: MessageSpec): Promise<PostResult> {
   assertMayPost(seat, thread);
+  assertMayWrite(ctx, seat, thread);
   const me = seat.participant;
   const to = spec.to === undefined ? undefined : resolveMember(ctx, seat, spec.to, 'to');
   assertCanSee(thread, to?.id, 'to');
@@ -141,7 +143,7 @@ async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
   if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, 'reply_to');
   // In a DM only its two participants are reachable, and no one without chat is: other @names are plain text.
   const mentions = findMentions(spec.text, seat.session, ctx.state).filter(
-    (id) => id !== me.id && canSee(thread, id) && chatOpenFor(ctx.config, ctx.state.participant(id).profile),
+    (id) => id !== me.id && mayRead(ctx, thread, id) && chatOpenFor(ctx.config, ctx.state.participant(id).profile),
   );
   const targets: Array<{ participantId: string; reason: DeliveryReason }> = [];
   if (thread.kind === 'dm') {

@@ -6,7 +6,8 @@ import { rowSize, rowToEvent } from '../store/event-log.js';
 import type { HubContext } from './context.js';
 import { resolveFor, type Seat } from './seat.js';
 import { dmPeer } from './thread-ref.js';
-import { canSee, threadInfo, type ThreadInfo } from './threads.js';
+import { assertMayRead, mayRead } from './channel-access.js';
+import { threadInfo, type ThreadInfo } from './threads.js';
 import { writeNow } from './writer.js';
 
 /** Reading threads: new since the hub-kept cursor, history by seq, full-text search, thread list. */
@@ -35,6 +36,7 @@ export function advanceReadCursor(ctx: HubContext, participantId: string, thread
 export function readNew(ctx: HubContext, seat: Seat, input: ReadNewInput): ReadNewResult {
   const parsed = parseInput(ReadNewInputSchema, input);
   const thread = resolveFor(ctx, seat, parsed.thread);
+  assertMayRead(ctx, seat, thread);
   const me = seat.participant.id;
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const cursor = ctx.store.deliveries.cursor(me, thread.id);
@@ -59,6 +61,7 @@ export interface HistoryResult {
 export function history(ctx: HubContext, seat: Seat, input: HistoryInput): HistoryResult {
   const parsed = parseInput(HistoryInputSchema, input);
   const thread = resolveFor(ctx, seat, parsed.thread);
+  assertMayRead(ctx, seat, thread);
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const maxBytes = ctx.config.chat.limits.maxReadBytes;
   if (parsed.after !== undefined) {
@@ -86,6 +89,7 @@ export async function search(ctx: HubContext, seat: Seat, input: SearchInput): P
     .map((w) => (w.endsWith('*') ? `"${w.slice(0, -1)}"*` : `"${w}"`))
     .join(' ');
   const thread = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
+  if (thread) assertMayRead(ctx, seat, thread);
   const scope = { sessionId: seat.session.id, viewerId: seat.participant.id, ...(thread ? { threadId: thread.id } : {}) };
   const seqs = await ctx.search.search(match, scope, parsed.limit ?? 50);
   const events: ParleyEvent[] = [];
@@ -95,7 +99,8 @@ export async function search(ctx: HubContext, seat: Seat, input: SearchInput): P
     // The index is derived: check every hit against the log before showing it.
     const hitThread = row ? ctx.state.threads.get(row.thread_id) : undefined;
     if (!row || !hitThread || row.session_id !== seat.session.id) continue;
-    if (!canSee(hitThread, seat.participant.id)) continue;
+    // DMs to their two participants, channels with an access policy to its readers.
+    if (!mayRead(ctx, hitThread, seat.participant.id)) continue;
     // Like every read, at most about maxReadBytes (the best hits come first).
     if (bytes > 0 && bytes + rowSize(row) > ctx.config.chat.limits.maxReadBytes) break;
     bytes += rowSize(row);
@@ -109,8 +114,8 @@ export function listThreads(ctx: HubContext, seat: Seat): ThreadInfo[] {
   const me = seat.participant.id;
   return ctx.state
     .threadsOf(seat.session.id)
-    // Only threads whose creation has committed, and DMs only to their two participants.
-    .filter((t) => t.createdSeq <= ctx.store.events.visibleUpTo && canSee(t, me))
+    // Only threads whose creation has committed, DMs only to their two participants, and channels with an access policy only to its readers.
+    .filter((t) => t.createdSeq <= ctx.store.events.visibleUpTo && mayRead(ctx, t, me))
     .map((thread) => {
       const cursor = ctx.store.deliveries.cursor(me, thread.id);
       const peer = dmPeer(ctx, thread, me);

@@ -2,7 +2,7 @@ import { ParleyError } from '../errors/parley-error.js';
 import type { RequestRow } from '../store/request-store.js';
 import type { HubContext } from './context.js';
 import type { Seat } from './seat.js';
-import { canSee } from './threads.js';
+import { mayRead } from './channel-access.js';
 
 /**
  * A request named by its id or by an unambiguous part of it: its start or its
@@ -23,7 +23,7 @@ export function findRequest(ctx: HubContext, seat: Seat, ref: string, field: str
   if (ref.length < MIN_REQUEST_ID_ABBREVIATION) return undefined;
   const visible = ctx.store.requests.abbreviated(seat.session.id, ref, ctx.store.events.visibleUpTo).filter((row) => {
     const thread = ctx.state.threads.get(row.thread_id);
-    return thread !== undefined && canSee(thread, seat.participant.id);
+    return thread !== undefined && mayRead(ctx, thread, seat.participant.id);
   });
   if (visible.length <= 1) return visible[0];
   const shown = visible.slice(0, AMBIGUOUS_SHOWN).map((row) => `${row.request_id} (${row.intent})`);

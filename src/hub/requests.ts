@@ -8,7 +8,8 @@ import type { HubContext } from './context.js';
 import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
 import { findRequest } from './request-ref.js';
-import { canSee, dmKeyOf, ensureSubscribed } from './threads.js';
+import { assertMayWrite, mayRead } from './channel-access.js';
+import { dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
 /**
@@ -48,7 +49,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   if (parsed.reply_to !== undefined) {
     const parent = findRequest(ctx, seat, parsed.reply_to, 'reply_to');
     const parentThread = parent ? ctx.state.threads.get(parent.thread_id) : undefined;
-    if (!parent || parent.session_id !== seat.session.id || (parentThread && !canSee(parentThread, me.id))) {
+    if (!parent || parent.session_id !== seat.session.id || (parentThread && !mayRead(ctx, parentThread, me.id))) {
       throw new ParleyError('NOT_FOUND', `No request ${parsed.reply_to} in this session to follow up on; check reply_to.`, { field: 'reply_to' });
     }
     hop = parent.hop + 1;
@@ -72,6 +73,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   const given = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
   if (given) {
     assertMayPost(seat, given);
+    assertMayWrite(ctx, seat, given);
     assertCanSee(given, target.id, 'to');
   } else {
     const existingDm = ctx.state.dm(seat.session.id, dmKeyOf(me.id, target.id));
@@ -234,7 +236,7 @@ function assertFreshRequestId(ctx: HubContext, requestId: string | undefined): v
 function lookupRequest(ctx: HubContext, seat: Seat, requestId: string): RequestRow {
   const request = findRequest(ctx, seat, requestId, 'request_id');
   const thread = request ? ctx.state.threads.get(request.thread_id) : undefined;
-  if (!request || request.session_id !== seat.session.id || (thread && !canSee(thread, seat.participant.id))) {
+  if (!request || request.session_id !== seat.session.id || (thread && !mayRead(ctx, thread, seat.participant.id))) {
     throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${seat.session.name}".`, { field: 'request_id', hint: 'list-open-requests' });
   }
   return request;

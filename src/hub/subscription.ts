@@ -5,7 +5,7 @@ import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, pushes } from './participation.js';
 import type { Seat } from './seat.js';
-import { canSee } from './threads.js';
+import { mayRead } from './channel-access.js';
 import { wakeOnFor } from './wake-on.js';
 import type { ThreadRecord } from './state.js';
 import type { DeliveryReason } from './writer.js';
@@ -49,7 +49,7 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter, onEnd
   // Decided when subscribing, as the MCP tool list is when connecting.
   const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
   const visible = (thread: ThreadRecord | undefined): thread is ThreadRecord =>
-    thread !== undefined && canSee(thread, me) && (!filter.thread || filter.thread.id === thread.id);
+    thread !== undefined && mayRead(ctx, thread, me) && (!filter.thread || filter.thread.id === thread.id);
 
   const wanted = (item: LiveItem): boolean => {
     if (item.kind !== 'event') return filter.ephemeral !== false;

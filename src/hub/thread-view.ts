@@ -1,7 +1,10 @@
 import { parseInput } from '../errors/parley-error.js';
 import { SeqSchema } from '../schema/names.js';
-import type { ThreadDetail, ThreadMemberView } from '../schema/views.js';
+import type { ChannelAccessView, ThreadDetail, ThreadMemberView } from '../schema/views.js';
 import type { HubContext } from './context.js';
+import type { ThreadRecord } from './state.js';
+import { assertMayRead, governingChannel } from './channel-access.js';
+import { formatPublicKey } from '../trust/node-id.js';
 import { resolveFor, type Seat } from './seat.js';
 import { advanceReadCursor } from './reading.js';
 import { dmPeer } from './thread-ref.js';
@@ -17,6 +20,7 @@ export type { ThreadDetail };
  */
 export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDetail {
   const thread = resolveFor(ctx, seat, ref);
+  assertMayRead(ctx, seat, thread);
   const peer = dmPeer(ctx, thread, seat.participant.id);
   const state = thread.state;
   const members: ThreadMemberView[] = [];
@@ -59,7 +63,21 @@ export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDe
     }),
     members,
     readUpTo: ctx.store.deliveries.cursor(seat.participant.id, thread.id),
+    ...accessViewOf(ctx, thread),
   };
+}
+
+function accessViewOf(ctx: HubContext, thread: ThreadRecord): { access?: ChannelAccessView } {
+  const channel = governingChannel(ctx, thread);
+  const signed = channel?.state.access;
+  if (!channel || !signed) return {};
+  const handles: Record<string, string> = {};
+  for (const p of ctx.state.participants.values()) {
+    const key = formatPublicKey(Buffer.from(p.publicKey, 'base64'));
+    const named = [signed.policy.readers, signed.policy.writers, signed.policy.admins].some((list) => list.some((s) => 'key' in s && s.key === key));
+    if (named || key === signed.signer) handles[key] = p.handle;
+  }
+  return { access: { ...signed, channel: channel.name, handles } };
 }
 
 /**

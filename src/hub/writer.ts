@@ -2,6 +2,7 @@ import type { SearchDoc } from '../search/search-index.js';
 import { searchTextOf } from '../search/search-text.js';
 import { eventToRow } from '../store/event-log.js';
 import type { EventMeta, EventType, ParleyEvent } from '../schema/event.js';
+import { mayRead } from './channel-access.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { ThreadRecord } from './state.js';
@@ -89,6 +90,8 @@ export class Transaction {
     const targets = new Map<string, DeliveryReason>();
     for (const target of draft.targets ?? []) {
       if (target.participantId === draft.from) continue;
+      // No inbox item of a channel for someone its access policy does not let read it.
+      if (!mayRead(ctx, draft.thread, target.participantId)) continue;
       // Without chat, a participant is targeted by requests and responses only: no mention, DM or prod is queued for it.
       if (!reachesWithoutChat(target.reason) && !chatOpenFor(ctx.config, state.participant(target.participantId).profile)) continue;
       const existing = targets.get(target.participantId);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
+import { MAX_POLICY_SELECTORS, SelectorSchema, type ChannelPolicy } from './channel-policy.js';
 import { HandleSchema } from './names.js';
 import { ProfilePatchSchema } from './participant.js';
 
@@ -9,6 +10,15 @@ import { ProfilePatchSchema } from './participant.js';
  * them by participant id.
  */
 const Targets = z.array(HandleSchema).min(1, 'must name at least one participant').max(64);
+
+/**
+ * Who a channel access policy lists, as written: "@handle" (a participant of
+ * the session, stored by key), "ed25519:…", a role name (observer, member,
+ * operator, admin: that role and above), or a stored selector object.
+ */
+const SelectorInput = z.union([z.string().min(1, 'must not be empty').max(128, 'must be at most 128 characters'), SelectorSchema]);
+const SelectorInputs = z.array(SelectorInput).max(MAX_POLICY_SELECTORS, `must list at most ${MAX_POLICY_SELECTORS}`);
+const Positive = z.number().int('must be a whole number').min(1, 'must be at least 1').max(Number.MAX_SAFE_INTEGER);
 
 /** The value of each control kind. */
 export const CONTROL_VALUE_SCHEMAS = {
@@ -23,6 +33,20 @@ export const CONTROL_VALUE_SCHEMAS = {
   invite: z.strictObject({ participant_id: HandleSchema, profile: ProfilePatchSchema.optional() }),
   /** A pinned thread keeps its whole history: retention prunes nothing of it. */
   pin: z.strictObject({ on: z.boolean() }),
+  /**
+   * A channel access policy (see src/trust/channel-policy.ts). The hub fills in
+   * the thread and the next version and signs it with the setter's key; a field
+   * left out keeps the current policy's value (the first time: the role table's
+   * equivalent for the lists, the schema's defaults for the rest).
+   */
+  access: z.strictObject({
+    readers: SelectorInputs.optional(),
+    writers: SelectorInputs.optional(),
+    admins: SelectorInputs.optional(),
+    retention_hours: Positive.optional(),
+    retention_messages: Positive.optional(),
+    allow_history_fetch: z.boolean().optional(),
+  }),
 } as const;
 
 export type ControlKind = keyof typeof CONTROL_VALUE_SCHEMAS;
@@ -39,6 +63,7 @@ export const ControlInputSchema = z.union([
   z.strictObject({ invited_auto: CONTROL_VALUE_SCHEMAS.invited_auto }),
   z.strictObject({ invite: CONTROL_VALUE_SCHEMAS.invite }),
   z.strictObject({ pin: CONTROL_VALUE_SCHEMAS.pin }),
+  z.strictObject({ access: CONTROL_VALUE_SCHEMAS.access }),
 ]);
 export type ControlInput = z.input<typeof ControlInputSchema>;
 export type ControlParsed = z.output<typeof ControlInputSchema>;
@@ -81,9 +106,20 @@ export interface ThreadControlState {
   /** Pinned threads are never pruned by retention. */
   pinned: boolean;
   pinnedBy?: string;
+  /** The channel's access policy in force, as its signed control stored it (none: the role table alone decides). */
+  access?: SignedChannelPolicy;
   /** Side channels: open or closed with a summary. */
   closed: boolean;
   summary?: string;
+}
+
+/** A channel access policy with its signer's key and signature (the `access` control event's content). */
+export interface SignedChannelPolicy {
+  policy: ChannelPolicy;
+  /** "ed25519:…" of the admin who set it. */
+  signer: string;
+  /** Base64url Ed25519 signature over policySigningBytes(policy). */
+  sig: string;
 }
 
 export function initialControlState(): ThreadControlState {

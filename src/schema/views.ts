@@ -1,3 +1,4 @@
+import type { SignedChannelPolicy } from './control.js';
 import type { PresenceState } from './inputs.js';
 import type { Profile } from './participant.js';
 
@@ -56,6 +57,16 @@ export interface ThreadDetail {
   members: ThreadMemberView[];
   /** The newest seq of the thread the caller has read (their hub-kept cursor). */
   readUpTo: number;
+  /** The channel access policy in force (a side channel's is its parent channel's); absent: the role table alone decides. */
+  access?: ChannelAccessView;
+}
+
+/** A channel access policy as the thread view shows it: the signed policy, the channel it belongs to, and the handles of the keys it names. */
+export interface ChannelAccessView extends SignedChannelPolicy {
+  /** The channel whose policy this is (the thread itself, or a side channel's parent). */
+  channel: string;
+  /** Handles of the participants whose keys the policy names (and of its signer), by key. */
+  handles: Record<string, string>;
 }
 
 export interface OpenRequest {

@@ -2,13 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
 import { tempHome } from '../helpers/hub.js';
-import { startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 import { signIn } from '../helpers/web.js';
 import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
 import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
 
-/** The page shows the caller's access and local mode plainly, and offers steering to admins only. */
+/** The page shows the caller's access and local mode plainly, offers steering to admins only, and sets a channel's access policy. */
 const PASSWORD = 'who-may-steer';
 let hub: RunningHub;
 let browser: Browser;
@@ -55,6 +55,26 @@ describe('web page: access', () => {
     await page.locator('.thread-head').waitFor();
     expect(await page.locator('.thread-head').getByRole('button', { name: 'Steering' }).count()).toBe(0);
     await setAccess('human', 'admin');
+  });
+
+  it("web access - an admin sets the channel's access policy from the steering panel; the hub enforces it", async () => {
+    const coder = await joinOver(hub, { handle: 'coder' });
+    // An admin again (the test before ends so): reloaded, the page offers steering.
+    await page.reload();
+    await page.locator('.live-live').waitFor();
+    await page.locator('.thread-head').getByRole('button', { name: 'Steering' }).click();
+    const access = page.locator('section.access');
+    await expect.poll(() => access.locator('.hint').textContent()).toContain('No access policy');
+    await access.getByLabel('Readers').fill('admin');
+    await access.getByLabel('Writers').fill('admin');
+    await access.getByLabel('Retention (hours)').fill('24');
+    await access.getByRole('button', { name: 'Set policy' }).click();
+    await expect.poll(() => access.locator('[data-list="readers"]').textContent()).toBe('admin');
+    expect(await access.locator('[data-list="retention"]').textContent()).toBe('24 h or 10000 messages');
+    expect(await access.locator('[data-list="signed"]').textContent()).toBe('v1 by @human');
+    const res = await fetch(`${hub.url}/api/v1/threads/general/history`, { headers: { authorization: `Bearer ${coder}` } });
+    expect(res.status).toBe(403);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('FORBIDDEN_ROLE');
   });
 
   it('web access - with a roster in force the page names it (org, version, members) instead of local mode', async () => {

@@ -16,6 +16,7 @@ import type { RoomDef } from './registry.js';
  */
 const Thread = ThreadRefSchema.describe('The thread to steer (name or id).');
 const Targets = z.array(HandleSchema).min(1).max(64).describe('Participant handles.');
+const Selectors = z.array(z.string().min(1).max(128)).max(256);
 
 async function control(ctx: ToolContext, thread: string, input: ControlInput): Promise<Record<string, unknown>> {
   const result: ControlResult = await ctx.api.control(thread, input);
@@ -25,8 +26,8 @@ async function control(ctx: ToolContext, thread: string, input: ControlInput): P
 export const steerRoom: RoomDef = {
   id: 'steer',
   name: 'Steering',
-  description: 'Steer a thread: hard-mute or unmute participants, pause/resume agents, pin (keep from retention), prod, invite, mark done, set the discussion policy (admins).',
-  keywords: ['steer', 'mute', 'unmute', 'pause', 'resume', 'pin', 'unpin', 'retention', 'keep', 'prod', 'nudge', 'invite', 'done', 'policy', 'discussion', 'moderate', 'control', 'silence', 'stop', 'admin'],
+  description: 'Steer a thread: hard-mute or unmute participants, pause/resume agents, pin (keep from retention), prod, invite, mark done, set the discussion policy or a channel access policy (admins).',
+  keywords: ['steer', 'mute', 'unmute', 'pause', 'resume', 'pin', 'unpin', 'retention', 'keep', 'prod', 'nudge', 'invite', 'done', 'policy', 'discussion', 'access', 'readers', 'writers', 'acl', 'moderate', 'control', 'silence', 'stop', 'admin'],
   parent: 'chat',
   tools: [
     tool({
@@ -81,6 +82,26 @@ export const steerRoom: RoomDef = {
       input: z.strictObject({ thread: Thread }),
       async run(ctx, { thread }) {
         return control(ctx, thread, { pin: { on: false } });
+      },
+    }),
+    tool({
+      name: 'steer_access',
+      action: 'steer',
+      description:
+        "Sets a channel's access policy (signed with your key): who may read it, who may post in it, its admins, and how long it keeps history. " +
+        'Each list names "@handle", "ed25519:…" or a role (observer, member, operator, admin: that role and above); an empty list admits no one; a list left out keeps its current value. ' +
+        'Side channels follow their parent channel; DMs take none. The role table still applies on top (an observer never posts).',
+      input: z.strictObject({
+        thread: ThreadRefSchema.describe('The channel (name or id).'),
+        readers: Selectors.optional().describe('Who may read the channel.'),
+        writers: Selectors.optional().describe('Who may post in the channel (and its side channels).'),
+        admins: Selectors.optional().describe('The channel\'s admins: admins of the hub only ("admin" or their handles).'),
+        retention_hours: z.number().int().min(1).optional().describe('Keep events this many hours (default 72).'),
+        retention_messages: z.number().int().min(1).optional().describe('Keep at most this many events (default 10000).'),
+        allow_history_fetch: z.boolean().optional().describe('Whether peers may fetch its history (default true).'),
+      }),
+      async run(ctx, { thread, ...policy }) {
+        return control(ctx, thread, { access: policy });
       },
     }),
     tool({

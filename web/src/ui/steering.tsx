@@ -7,7 +7,7 @@ import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 /**
  * Steering a thread (Agent Bridge controls): pause, done, discussion mode,
  * invited_auto and pin (kept from retention) for the thread; mute, unmute and prod for each member; invite
- * with a profile. Every control shows its state and who set it; the change
+ * with a profile; a channel's access policy (readers, writers, retention). Every control shows its state and who set it; the change
  * lands in the thread's log, so agents see it too.
  */
 export function SteeringPanel({ thread }: { thread: ThreadInfo }) {
@@ -69,6 +69,8 @@ export function SteeringPanel({ thread }: { thread: ThreadInfo }) {
           onToggle={() => control({ pin: { on: !c.pinned } })}
         />
       </dl>
+
+      <AccessPolicy thread={thread} detail={d} onSet={(body) => control({ access: body })} />
 
       <h3 id="members-title">Members</h3>
       <table class="members" aria-labelledby="members-title">
@@ -193,5 +195,91 @@ function Invite({ thread, members, onInvite }: { thread: ThreadInfo; members: st
         Invite
       </button>
     </form>
+  );
+}
+
+type AccessView = NonNullable<ThreadDetail['access']>;
+type Selectors = AccessView['policy']['readers'];
+
+/** A policy list as people read it: "@alice, member+" (a role admits that role and above). */
+function selectorsText(list: Selectors, handles: Record<string, string>): string {
+  return list.map((s) => ('key' in s ? (handles[s.key] ? `@${handles[s.key]}` : s.key) : s.access)).join(', ');
+}
+
+const words = (text: string): string[] =>
+  text
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '');
+
+/**
+ * A channel's access policy: who reads, who writes, its admins and retention,
+ * and who signed it; a small form sets readers, writers and retention (a new
+ * signed version). Side channels follow their parent channel; DMs have none.
+ */
+function AccessPolicy({ thread, detail: d, onSet }: { thread: ThreadInfo; detail: ThreadDetail; onSet(body: unknown): Promise<unknown> }) {
+  const view = d.access;
+  const policy = view?.policy;
+  const [readers, setReaders] = useState(policy ? selectorsText(policy.readers, view.handles) : 'observer');
+  const [writers, setWriters] = useState(policy ? selectorsText(policy.writers, view.handles) : 'member');
+  const [hours, setHours] = useState(String(policy?.retention_hours ?? 72));
+  const [messages, setMessages] = useState(String(policy?.retention_messages ?? 10000));
+  if (thread.kind === 'dm') return null;
+  const summary = view && policy && (
+    <dl class="access-policy">
+      <dt>Readers</dt>
+      <dd data-list="readers">{selectorsText(policy.readers, view.handles) || 'no one'}</dd>
+      <dt>Writers</dt>
+      <dd data-list="writers">{selectorsText(policy.writers, view.handles) || 'no one'}</dd>
+      <dt>Admins</dt>
+      <dd data-list="admins">{selectorsText(policy.admins, view.handles) || 'no one'}</dd>
+      <dt>Retention</dt>
+      <dd data-list="retention">
+        {policy.retention_hours} h or {policy.retention_messages} messages
+      </dd>
+      <dt>Signed</dt>
+      <dd data-list="signed">
+        v{policy.version} by {view.handles[view.signer] ? `@${view.handles[view.signer]}` : view.signer}
+      </dd>
+    </dl>
+  );
+  return (
+    <section class="access" aria-labelledby="access-title">
+      <h3 id="access-title">Access policy</h3>
+      {thread.kind === 'side' ? (
+        <p class="hint">{view ? `Follows #${view.channel}'s policy.` : 'Follows its parent channel (no access policy there).'}</p>
+      ) : (
+        <>
+          {summary ?? <p class="hint">No access policy: roles alone decide who reads and writes.</p>}
+          <form
+            class="access-form"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              await onSet({ readers: words(readers), writers: words(writers), retention_hours: Number(hours), retention_messages: Number(messages) });
+            }}
+          >
+            <label>
+              Readers
+              <input name="readers" value={readers} onInput={(e) => setReaders(e.currentTarget.value)} placeholder="@handle, member, admin" />
+            </label>
+            <label>
+              Writers
+              <input name="writers" value={writers} onInput={(e) => setWriters(e.currentTarget.value)} placeholder="@handle, member" />
+            </label>
+            <label>
+              Retention (hours)
+              <input name="retention-hours" type="number" min={1} value={hours} onInput={(e) => setHours(e.currentTarget.value)} />
+            </label>
+            <label>
+              Retention (messages)
+              <input name="retention-messages" type="number" min={1} value={messages} onInput={(e) => setMessages(e.currentTarget.value)} />
+            </label>
+            <button type="submit" class="small">
+              Set policy
+            </button>
+          </form>
+        </>
+      )}
+    </section>
   );
 }
