@@ -8,6 +8,7 @@ import type { HubContext } from './context.js';
 import { ensureSubscribed } from './threads.js';
 import { assertMayPost, resolveFor, type Seat } from './seat.js';
 import { assertCanSee } from './posting.js';
+import { assertMayWrite } from './channel-access.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
 import { transact } from './writer.js';
 
@@ -84,6 +85,7 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   try {
     ctx.access.require(author, 'post', 'a message envelope');
     assertMayPost(seat, thread, 'envelope.thread');
+    assertMayWrite(ctx, seat, thread);
   } catch (error) {
     if (!(error instanceof ParleyError)) throw error;
     throw gate.drop(error.code === 'NOT_IN_ROSTER' ? 'notInRoster' : 'forbidden', error);

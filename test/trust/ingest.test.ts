@@ -177,6 +177,16 @@ describe('signed envelopes handed in by their author', () => {
     expect(answers.at(-1)).toBe('RATE_LIMITED');
   });
 
+  it('ingest - a channel access policy that leaves the author out of its writers refuses its envelope like its post', async () => {
+    const { hub, alice, bob } = await hubWith();
+    const human = await hub.hub.join({ handle: 'human', profile: { kind: 'human' } });
+    await human.control('general', { access: { writers: ['@bob'] } });
+    const before = hub.hub.stats().events;
+    expect(await caught(() => alice.ingest(envelope(hub, alice)))).toMatchObject({ code: 'FORBIDDEN_ROLE' });
+    await bob.ingest(envelope(hub, bob));
+    expect(hub.hub.stats().events).toBe(before + 1);
+  });
+
   it('ingest - malformed, truncated or oversized envelopes give a clear error and never crash or store anything', async () => {
     const { hub, alice } = await hubWith({ trust: { maxEnvelopeBytes: 2048 } });
     const good = Buffer.from(envelope(hub, alice).envelope, 'base64url');
