@@ -31,8 +31,12 @@ export interface StoreFileStats {
   autoVacuum: 'none' | 'full' | 'incremental';
 }
 
-/** Rows below the cutoff that stay: the creation event, the newest event, open requests and their responses. */
+/**
+ * Rows below the cutoff that stay: the creation event, the newest event, open requests and their
+ * responses, and the channel's signed access policies (the evidence of who may read and write it).
+ */
 const PRUNABLE = `thread_id = @thread AND seq > @after AND seq <= @cutoff AND seq <> @created AND seq <> @newest
+  AND NOT (type = 'control' AND json_extract(content, '$.access') IS NOT NULL)
   AND seq NOT IN (SELECT seq FROM requests WHERE thread_id = @thread AND status IN ${OPEN_STATUSES})
   AND NOT COALESCE(CASE WHEN type = 'response' THEN json_extract(content, '$.request_id') IN
     (SELECT request_id FROM requests WHERE thread_id = @thread AND status IN ${OPEN_STATUSES}) END, 0)`;

@@ -215,6 +215,8 @@ describe('channel access policies', () => {
       (await alice.history({ thread, limit: 100 })).events.filter((e) => e.type === 'message').map((e) => e.content);
     expect(await texts('secret')).toEqual(['fresh']);
     expect(await texts(side.id)).toEqual([]);
+    // The signed policy itself is kept: it is what says who may read and write.
+    expect(await storedPolicy(human, 'secret')).toMatchObject({ policy: { retention_hours: 1 } });
     // The config's 72 hours still hold elsewhere.
     expect(await texts('general')).toEqual(['g1', 'g2', 'g3']);
   });
