@@ -52,6 +52,16 @@ export async function loadRosterAtStart(
   try {
     return await rosters.accept(file, now);
   } catch (error) {
-    return refuse(error instanceof ParleyError ? new ParleyError(error.code, `${place.file}: ${error.message}`, { ...(error.field === undefined ? {} : { field: error.field }), details: { ...error.details, path: place.file }, cause: error }) : error);
+    const named = error instanceof ParleyError ? new ParleyError(error.code, `${place.file}: ${error.message}`, { ...(error.field === undefined ? {} : { field: error.field }), details: { ...error.details, path: place.file }, cause: error }) : error;
+    // A newer version that cannot be accepted stops the start: running on the older one held here
+    // could bring back members the newer one removed (a store restored from a backup, say).
+    if (stored !== undefined && file.version > stored.version) {
+      throw new ParleyError(
+        'ROSTER_INVALID',
+        `${place.file} holds roster version ${file.version}, newer than version ${stored.version} in force here, but it cannot be accepted (${named instanceof Error ? named.message : String(named)}). Have an admin of version ${stored.version} sign it, or put a version this hub can accept in place; the hub does not start on an older roster than its file.`,
+        { field: 'version', details: { version: file.version, current: stored.version, path: place.file } },
+      );
+    }
+    return refuse(named);
   }
 }

@@ -174,8 +174,14 @@ describe('roster at start: the newest of the store chain and the roster file', (
     opened = await open(home, 'team-roster.json');
     expect(opened.t.hub.trust).toMatchObject({ version: 2, members: 2 });
     expect(opened.logged.join('\n')).toContain('version 1 is not newer than version 2 in force');
-    // A file with the same version unchanged (a plain restart) is quiet.
     await opened.t.close();
+    // A newer one this hub cannot accept (signed by a key that is no admin of v2): the start stops, rather than run on v2.
+    const stranger = ensureKeyFile(path.join(home, 'stranger.key')).privateKey;
+    fs.writeFileSync(file, rosterFileText(signRoster(draft(3, [[hubPub, 'admin']]), stranger)));
+    const stopped = await caught(() => openHub({ home, logger: createMemoryLogger(), config: { trust: { rosterPath: 'team-roster.json' } } }));
+    expect(stopped).toMatchObject({ code: 'ROSTER_INVALID', field: 'version' });
+    expect(stopped.message).toMatch(/holds roster version 3, newer than version 2 in force here, but it cannot be accepted/);
+    // A file with the same version unchanged (a plain restart) is quiet.
     fs.writeFileSync(file, rosterFileText(signRoster(draft(2, [[hubPub, 'admin'], [other, 'member']]), hubKey)));
     opened = await open(home, 'team-roster.json');
     expect(opened.logged).toEqual([]);
