@@ -199,9 +199,9 @@ export const COMMANDS: Record<string, Command> = {
     options: { key: { type: 'boolean' } },
     positionals: 0,
     async run(call, _args, values) {
-      type Me = { participant: { id: string; handle: string; publicKey: string; profile: { kind: string; roles: string[] } }; session: { name: string }; access: string | null; trust: { mode: string; org?: string; version?: number } };
+      type Me = { participant: { id: string; handle: string; pubkey: string; profile: { kind: string; roles: string[] } }; session: { name: string }; access: string | null; trust: { mode: string; org?: string; version?: number } };
       const me = await call<Me>('GET', '/whoami');
-      const pubkey = `ed25519:${Buffer.from(me.participant.publicKey, 'base64').toString('base64url')}`;
+      const pubkey = me.participant.pubkey;
       // A participant registered at this home has its private key here (custodial); the path is shown, never the key.
       const keyFile = path.join(resolveHome(values.home as string | undefined), 'keys', 'participants', `${me.participant.id}.key`);
       const held = existsSync(keyFile);

@@ -4,6 +4,7 @@ import { accessAtLeast, type Access } from '../schema/access.js';
 import type { Store } from '../store/store.js';
 import { accessNeeded, type Action } from './permissions.js';
 import type { HubState, ParticipantRecord } from './state.js';
+import { rawKeyOf } from './participant-key.js';
 
 /**
  * What the hub needs of a signed roster (src/trust writes and checks the
@@ -153,7 +154,7 @@ export class AccessResolver {
   #resolve(participant: ParticipantRecord): Standing {
     const roster = this.#roster;
     if (roster) {
-      const access = roster.accessOf(Buffer.from(participant.publicKey, 'base64'));
+      const access = roster.accessOf(rawKeyOf(participant));
       return access === undefined ? { notInRoster: true } : { access };
     }
     const access =
@@ -165,7 +166,7 @@ export class AccessResolver {
 
   #notInRoster(participant: ParticipantRecord): ParleyError {
     const roster = this.#roster!;
-    const key = Buffer.from(participant.publicKey, 'base64').toString('base64url');
+    const key = rawKeyOf(participant).toString('base64url');
     const admins = roster
       .admins()
       .map((raw) => [...this.state.participants.values()].find((p) => p.publicKey === raw.toString('base64'))?.handle)

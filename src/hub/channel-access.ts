@@ -8,6 +8,7 @@ import type { RetentionSeams } from './retention.js';
 import type { Seat } from './seat.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { canSee } from './threads.js';
+import { keyTextOf, rawKeyOf } from './participant-key.js';
 
 /**
  * Channel access policies: who may read, write and administer a channel.
@@ -38,7 +39,7 @@ export function policyOf(ctx: HubContext, thread: ThreadRecord): SignedChannelPo
 }
 
 function subjectOf(ctx: HubContext, participant: ParticipantRecord): PolicySubject {
-  return { raw: Buffer.from(participant.publicKey, 'base64'), access: ctx.access.accessOf(participant) };
+  return { raw: rawKeyOf(participant), access: ctx.access.accessOf(participant) };
 }
 
 /** Whether the participant may see the thread's events: a DM's two participants; a channel's readers (everyone without a policy). */
@@ -166,7 +167,7 @@ function selectorOf(ctx: HubContext, seat: Seat, written: string | Selector, fie
     if (!participant || !seat.session.members.has(participant.id)) {
       throw new ParleyError('NOT_FOUND', `Invalid ${field}: no participant "${written}" in session "${seat.session.name}". Check the handle, or give their key (ed25519:…).`, { field });
     }
-    return { key: formatPublicKey(Buffer.from(participant.publicKey, 'base64')) };
+    return { key: keyTextOf(participant) };
   }
   if (written.startsWith('ed25519:')) return { key: written };
   const role = AccessSchema.safeParse(written);
@@ -184,7 +185,7 @@ function assertAdminsAreAdmins(ctx: HubContext, admins: readonly Selector[]): vo
       }
       return;
     }
-    const participant = [...ctx.state.participants.values()].find((p) => formatPublicKey(Buffer.from(p.publicKey, 'base64')) === selector.key);
+    const participant = [...ctx.state.participants.values()].find((p) => keyTextOf(p) === selector.key);
     const access: Access | undefined = participant && ctx.access.accessOf(participant);
     if (access !== 'admin') {
       const who = participant ? `@${participant.handle} is ${access ?? 'not in the roster'}` : 'that key is no participant of this hub';

@@ -5,6 +5,7 @@ import type { EventRow } from '../store/event-log.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
 import { signEvent } from '../trust/envelope.js';
 import type { HubContext } from './context.js';
+import { rawKeyOf } from './participant-key.js';
 import type { SignedElsewhere } from './writer.js';
 
 /**
@@ -23,7 +24,6 @@ export class EventSealer {
   readonly #ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger' | 'access'>;
   readonly #lastSeq = new Map<string, number>();
   readonly #epochs = new Map<string, Buffer>();
-  readonly #rawKeys = new Map<string, Buffer>();
   readonly #unsignable = new Set<string>();
   readonly #sign: boolean;
 
@@ -83,11 +83,6 @@ export class EventSealer {
   }
 
   #rawKeyOf(participantId: string): Buffer {
-    let raw = this.#rawKeys.get(participantId);
-    if (!raw) {
-      raw = Buffer.from(this.#ctx.state.participant(participantId).publicKey, 'base64');
-      this.#rawKeys.set(participantId, raw);
-    }
-    return raw;
+    return rawKeyOf(this.#ctx.state.participant(participantId));
   }
 }

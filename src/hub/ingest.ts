@@ -11,6 +11,7 @@ import { assertCanSee } from './posting.js';
 import { assertMayWrite } from './channel-access.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
 import { transact } from './writer.js';
+import { rawKeyOf } from './participant-key.js';
 
 export interface IngestResult {
   id: string;
@@ -158,5 +159,5 @@ function sameValue(a: unknown, b: unknown): boolean {
 
 function participantOf(ctx: HubContext, raw: Uint8Array): ParticipantRecord | undefined {
   const participant = ctx.state.participants.get(participantIdOf(raw));
-  return participant && Buffer.from(participant.publicKey, 'base64').equals(Buffer.from(raw)) ? participant : undefined;
+  return participant && rawKeyOf(participant).equals(raw) ? participant : undefined;
 }

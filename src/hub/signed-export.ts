@@ -8,6 +8,7 @@ import type { HubContext } from './context.js';
 import { rowPages, type ThreadExport } from './export.js';
 import type { Seat } from './seat.js';
 import type { ThreadRecord } from './state.js';
+import { keyTextOf, rawKeyOf } from './participant-key.js';
 
 /**
  * A thread as a signed export (format in src/trust/signed-export.ts): the
@@ -17,7 +18,7 @@ import type { ThreadRecord } from './state.js';
  * by the hub's key.
  */
 export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, upTo: number): ThreadExport {
-  const rawKeyOf = (participantId: string): Buffer => Buffer.from(ctx.state.participant(participantId).publicKey, 'base64');
+  const rawKeyOfId = (participantId: string): Buffer => rawKeyOf(ctx.state.participant(participantId));
   const line = (value: unknown): string => `${JSON.stringify(value)}\n`;
   return {
     contentType: 'application/x-ndjson',
@@ -43,7 +44,7 @@ export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
               seq: row.seq,
               author: row.author,
               roster_version: row.roster_version,
-              event: eventFieldsToJson(signedFieldsOfRow(row, rawKeyOf)),
+              event: eventFieldsToJson(signedFieldsOfRow(row, rawKeyOfId)),
               sig: row.sig === null ? null : row.sig.toString('base64url'),
             }),
           )
@@ -65,7 +66,7 @@ function localRoster(ctx: HubContext, authors: readonly string[]): Roster {
   const hubKey = formatPublicKey(hub.raw);
   const members: Roster['members'] = [{ pubkey: hubKey, role: 'admin' }];
   for (const participant of authors.map((id) => ctx.state.participant(id))) {
-    members.push({ pubkey: formatPublicKey(Buffer.from(participant.publicKey, 'base64')), role: ctx.access.accessOf(participant) ?? 'observer' });
+    members.push({ pubkey: keyTextOf(participant), role: ctx.access.accessOf(participant) ?? 'observer' });
   }
   const draft: Roster = { org_id: `local:${hubIdOf(hub.raw)}`, version: 1, timestamp: new Date(ctx.now()).toISOString(), members, signatures: [] };
   return signRoster(draft, hub.privateKey);

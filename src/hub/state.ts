@@ -25,7 +25,7 @@ export interface ParticipantRecord extends Participant {
  * with its public key also as rosters write it (`pubkey`, "ed25519:…").
  */
 export function participantView(p: Participant): Participant & { pubkey: string } {
-  return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, pubkey: formatPublicKey(Buffer.from(p.publicKey, 'base64')), createdAt: p.createdAt };
+  return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, pubkey: keyTextOf(p), createdAt: p.createdAt };
 }
 
 export interface MembershipRecord {
@@ -39,7 +39,7 @@ export interface MembershipRecord {
 
 export type { ThreadKind } from '../schema/views.js';
 import type { ThreadKind } from '../schema/views.js';
-import { formatPublicKey } from '../trust/node-id.js';
+import { keyTextOf } from './participant-key.js';
 
 export interface ThreadRecord {
   id: string;

@@ -4,12 +4,12 @@ import type { ChannelAccessView, ThreadDetail, ThreadMemberView } from '../schem
 import type { HubContext } from './context.js';
 import type { ThreadRecord } from './state.js';
 import { assertMayRead, governingChannel } from './channel-access.js';
-import { formatPublicKey } from '../trust/node-id.js';
 import { resolveFor, type Seat } from './seat.js';
 import { advanceReadCursor } from './reading.js';
 import { dmPeer } from './thread-ref.js';
 import { threadInfo } from './threads.js';
 import { stripUndefined } from '../util/objects.js';
+import { keyTextOf } from './participant-key.js';
 
 export type { ThreadDetail };
 
@@ -73,7 +73,7 @@ function accessViewOf(ctx: HubContext, thread: ThreadRecord): { access?: Channel
   if (!channel || !signed) return {};
   const handles: Record<string, string> = {};
   for (const p of ctx.state.participants.values()) {
-    const key = formatPublicKey(Buffer.from(p.publicKey, 'base64'));
+    const key = keyTextOf(p);
     const named = [signed.policy.readers, signed.policy.writers, signed.policy.admins].some((list) => list.some((s) => 'key' in s && s.key === key));
     if (named || key === signed.signer) handles[key] = p.handle;
   }
