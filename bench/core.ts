@@ -65,6 +65,14 @@ export interface ThroughputResult {
   secretEvery: number;
 }
 
+/** The run of median throughput among several of the same. */
+export function medianRun(runs: ThroughputResult[]): ThroughputResult {
+  const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
+  const middle = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!middle) throw new Error('medianRun needs at least one run');
+  return middle;
+}
+
 /** `concurrency` posters, each posting its share of `total` 1 KB messages back to back. */
 /** Posts per second through the in-process hub; `options.signEvents: false` measures the same without signing. */
 export async function postThroughput(total: number, concurrency: number, secretEvery = 0, config = {}, options: Pick<HubOptions, 'signEvents'> = {}): Promise<ThroughputResult> {

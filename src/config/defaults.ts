@@ -248,6 +248,14 @@ export const DEFAULT_TRUST_CLOCK_SKEW_SECS = 30;
 export const DEFAULT_TRUST_REPLAY_MAX_IDS = 100_000;
 /** The largest signed envelope or document accepted for decoding, in bytes. */
 export const DEFAULT_TRUST_MAX_ENVELOPE_BYTES = 256 * 1024;
+/** Events sent to the signing worker in one message at most (more are sent in the next). */
+export const DEFAULT_SIGNING_BATCH_MAX = 512;
+/** How long an event waits to be sent to the signing worker with others (its post does not wait for it). */
+export const DEFAULT_SIGNING_SEND_DELAY_MS = 2;
+/** How long signatures wait to be written with the next batch of events before they are written on their own. */
+export const DEFAULT_SIGNING_WRITE_DELAY_MS = 20;
+/** Events waiting for the signing worker at most; past it events are signed as they are appended (the worker fell behind). */
+export const DEFAULT_SIGNING_MAX_IN_FLIGHT = 8192;
 // Retention (config keys retention.*; a channel's access policy may set its own hours and messages).
 /** Events older than this are pruned from a channel (Meerkat's default). */
 export const DEFAULT_RETENTION_HOURS = 72;

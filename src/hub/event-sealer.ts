@@ -3,9 +3,10 @@ import { SENDER_EPOCH_BYTES } from '../schema/envelope.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { EventRow } from '../store/event-log.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
-import { signEvent } from '../trust/envelope.js';
+import { eventSigningBytes, signEvent } from '../trust/envelope.js';
 import type { HubContext } from './context.js';
 import { rawKeyOf } from './participant-key.js';
+import { SignaturePipeline } from './signature-pipeline.js';
 import type { SignedElsewhere } from './writer.js';
 
 /**
@@ -15,10 +16,11 @@ import type { SignedElsewhere } from './writer.js';
  * seq is never given twice even when a batch is rolled back: a gap is harmless,
  * a reused seq is not) and the author's epoch.
  *
- * Signing runs inside the writer's turn, so it never throws there: an author
- * whose key file cannot be read gets its event stored unsigned, and the error
- * is logged (once per author) for the operator; `parley verify` then names the
- * unsigned event.
+ * The signing bytes are made inside the writer's turn; the signature itself
+ * is made on a worker thread and stored just after (src/hub/signature-pipeline.ts).
+ * Sealing never throws in the writer's turn: an author whose key file cannot
+ * be read gets its event stored unsigned, and the error is logged (once per
+ * author) for the operator; `parley verify` then names the unsigned event.
  */
 export class EventSealer {
   readonly #ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger' | 'access'>;
@@ -26,10 +28,47 @@ export class EventSealer {
   readonly #epochs = new Map<string, Buffer>();
   readonly #unsignable = new Set<string>();
   readonly #sign: boolean;
+  readonly #pipeline: SignaturePipeline;
 
   constructor(ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger' | 'access'>, options: { sign: boolean } = { sign: true }) {
     this.#ctx = ctx;
     this.#sign = options.sign;
+    this.#pipeline = new SignaturePipeline({ store: ctx.store, logger: ctx.logger, headSeq: () => ctx.state.nextSeq - 1 });
+  }
+
+  /**
+   * Signs what a hub that stopped without closing left unsigned (its
+   * signatures were still on the worker) and records that all is signed up
+   * to the head. Run once at start, before any write.
+   */
+  recover(): void {
+    const { store } = this.#ctx;
+    const head = this.#ctx.state.nextSeq - 1;
+    const through = store.senders.signedThrough();
+    if (this.#sign && through !== undefined && through < head) {
+      let signed = 0;
+      store.writes.write(() => {
+        for (const row of store.events.unsignedAfter(through)) {
+          if (!this.#ctx.keys.holds(row.from_id)) continue;
+          const sig = this.#signNow(row);
+          if (sig && store.events.setSig(row.seq, row.id, sig)) signed += 1;
+        }
+      });
+      store.writes.flush();
+      if (signed > 0) this.#ctx.logger.warn('signed events the hub had stored without their signature when it last stopped', { events: signed });
+    }
+    store.writes.write(() => store.senders.setSignedThrough(head));
+    store.writes.flush();
+  }
+
+  /** Resolves once every event appended so far has its signature stored (a signed export waits for it). */
+  settled(): Promise<void> {
+    return this.#pipeline.settled();
+  }
+
+  /** Signs and writes what is still waiting for the worker (the caller commits it), and stops the worker. */
+  close(): Promise<void> {
+    return this.#pipeline.close();
   }
 
   /** Fills the row's signature columns with what its author signed elsewhere (src/hub/ingest.ts), as they are. */
@@ -54,13 +93,24 @@ export class EventSealer {
     if (!this.#sign || this.#unsignable.has(row.from_id)) return;
     try {
       const key = this.#ctx.keys.participant(row.from_id).privateKey;
-      row.sig = signEvent(key, signedFieldsOfRow(row, (id) => this.#rawKeyOf(id)));
+      const bytes = eventSigningBytes(signedFieldsOfRow(row, (id) => this.#rawKeyOf(id)));
+      row.sig = this.#pipeline.submit({ seq: row.seq, eventId: row.id, author: row.from_id, key, bytes });
     } catch (error) {
       // A lost key is reported once; anything else (it cannot happen for fields read back from JSON) per event.
       const lostKey = error instanceof ParleyError && error.code === 'KEY_FILE';
       if (lostKey) this.#unsignable.add(row.from_id);
       const message = lostKey ? "cannot read this author's key: its events are stored unsigned until its key file is restored and the hub restarted" : 'an event could not be signed and is stored unsigned';
       this.#ctx.logger.error(message, { participant: row.from_id, event: row.id, error });
+    }
+  }
+
+  /** The signature of a stored row, made here (null, logged, when it cannot be made). */
+  #signNow(row: EventRow): Buffer | null {
+    try {
+      return signEvent(this.#ctx.keys.participant(row.from_id).privateKey, signedFieldsOfRow(row, (id) => this.#rawKeyOf(id)));
+    } catch (error) {
+      this.#ctx.logger.error('an event left unsigned could not be signed', { participant: row.from_id, event: row.id, error });
+      return null;
     }
   }
 

@@ -391,7 +391,8 @@ export class Hub {
     this.#ctx.lifecycle.closing = true;
     await this.#ctx.lifecycle.drain();
     try {
-      // Commit what is pending (and publish it), then end waits and streams, then close the files.
+      // Commit what is pending (and publish it), with the signatures still on the worker, then end waits and streams, then close the files.
+      await this.#ctx.sealer.close();
       this.#ctx.store.writes.flush();
       this.#ctx.bus.close();
       try {
@@ -510,6 +511,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
       sealer: new EventSealer({ store, keys, state, config, logger, access }, { sign: options.signEvents ?? true }),
       newId: ulidFactory(now),
     };
+    ctx.sealer.recover();
     // Said once the hub is up: a home the hub cannot use at all fails above with the reason instead.
     if (privacyWarning) logger.warn(privacyWarning);
     // The hub's own key marked archive in the roster in force keeps history for retention.archiveHours.

@@ -23,6 +23,8 @@ export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
   return {
     contentType: 'application/x-ndjson',
     chunks: (async function* () {
+      // Signatures are stored just after their events (src/hub/signature-pipeline.ts): wait for those up to upTo.
+      await ctx.sealer.settled();
       const hub = ctx.keys.hub();
       const orgRosters = ctx.rosters.chain();
       const header: ExportHeader = {
@@ -45,7 +47,7 @@ export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
               author: row.author,
               roster_version: row.roster_version,
               event: eventFieldsToJson(signedFieldsOfRow(row, rawKeyOfId)),
-              sig: row.sig === null ? null : row.sig.toString('base64url'),
+              sig: ctx.store.events.signatureOf(row)?.toString('base64url') ?? null,
             }),
           )
           .join('');

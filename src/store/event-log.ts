@@ -17,7 +17,11 @@ export interface EventRow {
   to_id: string;
   content: string;
   meta: string | null;
-  /** The author's Ed25519 signature over the signed fields (src/trust/envelope.ts); null for an event that could not be signed. */
+  /**
+   * The author's Ed25519 signature over the signed fields (src/trust/envelope.ts), when it was
+   * known at the append (signed elsewhere). A signature the hub made after the append is in
+   * event_sigs: read an event's signature with EventLog.signatureOf.
+   */
   sig: Buffer | null;
   /** Signed fields the other columns do not hold (null on events from before signing). */
   ttl_secs: number | null;
@@ -88,6 +92,9 @@ export class EventLog {
   private readonly unrostered: Database.Statement;
   private readonly lastSenderSeqStmt: Database.Statement;
   private readonly authorsStmt: Database.Statement;
+  private readonly setSigStmt: Database.Statement;
+  private readonly lateSigStmt: Database.Statement;
+  private readonly unsignedAfterStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
@@ -111,10 +118,34 @@ export class EventLog {
     this.authorsStmt = db.prepare('SELECT DISTINCT from_id FROM events WHERE thread_id = ? AND seq <= ?');
     this.lastSenderSeqStmt = db.prepare('SELECT MAX(sender_seq) AS seq FROM events WHERE from_id = ? AND thread_id = ? AND sender_epoch = ?');
     this.unrostered = db.prepare('SELECT 1 FROM events WHERE thread_id = ? AND seq <= ? AND roster_version IS NULL LIMIT 1');
+    // By seq and id together: after a rolled-back batch a seq is given again, to another event.
+    this.setSigStmt = db.prepare('INSERT OR IGNORE INTO event_sigs (seq, sig) SELECT @seq, @sig WHERE EXISTS (SELECT 1 FROM events WHERE seq = @seq AND id = @id AND sig IS NULL)');
+    this.lateSigStmt = db.prepare('SELECT sig FROM event_sigs WHERE seq = ?').pluck();
+    this.unsignedAfterStmt = db.prepare(
+      'SELECT e.* FROM events e WHERE e.seq > ? AND e.sig IS NULL AND e.sender_seq IS NOT NULL AND NOT EXISTS (SELECT 1 FROM event_sigs s WHERE s.seq = e.seq) ORDER BY e.seq',
+    );
   }
 
   append(row: EventRow): void {
     this.insert.run(row);
+  }
+
+  /**
+   * Stores the signature of event `id` at `seq`, made after it was appended
+   * (in event_sigs); false when that event is gone or already signed.
+   */
+  setSig(seq: number, id: string, sig: Buffer): boolean {
+    return this.setSigStmt.run({ seq, id, sig }).changes === 1;
+  }
+
+  /** An event's signature, wherever it is stored (null: unsigned). Rows read from events carry only the one known at the append. */
+  signatureOf(row: EventRow): Buffer | null {
+    return row.sig ?? ((this.lateSigStmt.get(row.seq) as Buffer | undefined) ?? null);
+  }
+
+  /** Events after `afterSeq` that have signing fields but no signature yet. */
+  unsignedAfter(afterSeq: number): EventRow[] {
+    return this.unsignedAfterStmt.all(afterSeq) as EventRow[];
   }
 
   /** Makes events up to `seq` visible to readers (called once their batch has committed). */

@@ -30,6 +30,7 @@ export class GroupCommit {
   private open = false;
   private waiters: Waiter[] = [];
   private afterCommit: Array<() => void> = [];
+  private readonly beforeCommitHooks: Array<() => void> = [];
   private closed = false;
   private scheduled: NodeJS.Immediate | undefined;
   private readonly begin: Database.Statement;
@@ -71,6 +72,16 @@ export class GroupCommit {
     return { value, committed };
   }
 
+  /**
+   * Runs `hook` just before each batch commits, while it is still open: a
+   * write the hook makes joins that batch, so late writes (signatures made
+   * after their events) ride on a commit that happens anyway instead of
+   * paying for one of their own.
+   */
+  beforeCommit(hook: () => void): void {
+    this.beforeCommitHooks.push(hook);
+  }
+
   /** Rolls back the open batch after a failed write and rejects its other writes. */
   private abort(cause: unknown): void {
     if (this.scheduled) {
@@ -107,6 +118,15 @@ export class GroupCommit {
       clearImmediate(this.scheduled);
       this.scheduled = undefined;
     }
+    if (!this.open) return;
+    for (const hook of this.beforeCommitHooks) {
+      try {
+        hook();
+      } catch (error) {
+        this.onCallbackFailed(error);
+      }
+    }
+    // A hook's write that threw rolled the batch back (abort) and settled its writes.
     if (!this.open) return;
     const waiters = this.waiters;
     const afterCommit = this.afterCommit;

@@ -260,6 +260,20 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 9,
+    name: 'signatures made after the append',
+    up: `
+      -- The signatures the hub makes for its custodial authors just after their events are
+      -- appended (src/hub/signature-pipeline.ts). Small rows of their own, appended in seq
+      -- order: storing them in events.sig would write every event's page twice. events.sig
+      -- keeps the signatures known at the append (an envelope signed elsewhere).
+      CREATE TABLE event_sigs (
+        seq INTEGER PRIMARY KEY,
+        sig BLOB NOT NULL
+      );
+    `,
+  },
 ];
 
 const EVENT_SIGNATURE_COLUMNS = `

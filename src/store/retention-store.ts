@@ -106,17 +106,19 @@ export class RetentionStore {
   }
 
   /**
-   * Deletes the events and what refers to them (their deliveries; a closed
+   * Deletes the events and what refers to them (their deliveries and signatures; a closed
    * request's index row once its request event goes) and records the seqs
    * for the search index. Returns the record's id. Runs inside a write.
    */
   remove(threadId: string, events: readonly PrunableEvent[], at: number): number {
     const deleteEvent = this.#stmt('DELETE FROM events WHERE seq = ?');
     const deleteDeliveries = this.#stmt('DELETE FROM deliveries WHERE seq = ?');
+    const deleteLateSig = this.#stmt('DELETE FROM event_sigs WHERE seq = ?');
     const deleteClosedRequest = this.#stmt(`DELETE FROM requests WHERE request_id = ? AND status NOT IN ${OPEN_STATUSES}`);
     for (const event of events) {
       deleteEvent.run(event.seq);
       deleteDeliveries.run(event.seq);
+      deleteLateSig.run(event.seq);
       if (event.type === 'request' && event.request_id !== null) deleteClosedRequest.run(event.request_id);
     }
     const seqs = JSON.stringify(events.map((e) => e.seq));

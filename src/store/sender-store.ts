@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
 
+const SIGNED_THROUGH_KEY = 'signed_through';
+
 /**
  * What signing needs to remember per author: its epoch, and the last
  * sender_seq given in each thread. Written in the same batch as the events
@@ -11,11 +13,15 @@ export class SenderStore {
   private readonly lastSeqStmt: Database.Statement;
   private readonly setLastSeqStmt: Database.Statement;
   private readonly forgetStmt: Database.Statement;
+  private readonly signedThroughStmt: Database.Statement;
+  private readonly setSignedThroughStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.epochStmt = db.prepare('SELECT epoch FROM sender_epochs WHERE participant_id = ?');
     this.setEpochStmt = db.prepare('INSERT INTO sender_epochs (participant_id, epoch) VALUES (?, ?) ON CONFLICT (participant_id) DO UPDATE SET epoch = excluded.epoch');
     this.forgetStmt = db.prepare('DELETE FROM sender_epochs');
+    this.signedThroughStmt = db.prepare(`SELECT value FROM meta WHERE key = '${SIGNED_THROUGH_KEY}'`);
+    this.setSignedThroughStmt = db.prepare(`INSERT INTO meta (key, value) VALUES ('${SIGNED_THROUGH_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
     this.lastSeqStmt = db.prepare('SELECT seq FROM sender_seqs WHERE participant_id = ? AND thread_id = ?');
     this.setLastSeqStmt = db.prepare(
       'INSERT INTO sender_seqs (participant_id, thread_id, seq) VALUES (?, ?, ?) ON CONFLICT (participant_id, thread_id) DO UPDATE SET seq = excluded.seq',
@@ -42,5 +48,19 @@ export class SenderStore {
 
   setLastSeq(participantId: string, threadId: string, seq: number): void {
     this.setLastSeqStmt.run(participantId, threadId, seq);
+  }
+
+  /**
+   * The seq up to which every event the hub could sign has its signature
+   * stored (undefined: never recorded, as in a store from before signatures
+   * were made after the append, when every event was signed as it was written).
+   */
+  signedThrough(): number | undefined {
+    const row = this.signedThroughStmt.get() as { value: string } | undefined;
+    return row ? Number(row.value) : undefined;
+  }
+
+  setSignedThrough(seq: number): void {
+    this.setSignedThroughStmt.run(String(seq));
   }
 }

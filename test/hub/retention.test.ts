@@ -88,8 +88,13 @@ describe('retention', () => {
     await human.createChannel({ name: 'design' });
     await postAll(alice, 'design', ['d1', 'd2']);
     await postAll(alice, 'general', ['m1', 'm2', 'm3', 'm4', 'm5', 'm6']);
+    await t!.hub.internals.ctx.sealer.settled();
     await t!.hub.prune();
     expect(await texts(alice, 'general')).toEqual(['m4', 'm5', 'm6']);
+    // The signatures of pruned events go with them.
+    const db = t!.hub.internals.store.db;
+    expect(db.prepare('SELECT COUNT(*) AS n FROM event_sigs WHERE seq NOT IN (SELECT seq FROM events)').get()).toEqual({ n: 0 });
+    expect((db.prepare('SELECT COUNT(*) AS n FROM event_sigs').get() as { n: number }).n).toBeGreaterThan(0);
     expect(await kinds(alice, 'general')).toEqual(['system:thread.created', 'message', 'message', 'message']);
     // Another thread counts its own: its creation and two messages are within 3.
     expect(await texts(alice, 'design')).toEqual(['d1', 'd2']);

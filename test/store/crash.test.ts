@@ -3,7 +3,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORE_FILENAME } from '../../src/config/defaults.js';
 import { openHub, type Hub } from '../../src/hub/hub.js';
+import { rawKeyOf } from '../../src/hub/participant-key.js';
 import type { EventRow } from '../../src/store/event-log.js';
+import { signedFieldsOfRow } from '../../src/store/signed-fields.js';
+import { verifyEvent } from '../../src/trust/envelope.js';
 import { createSilentLogger } from '../../src/util/logger.js';
 import { spawnFixture, type FixtureChild } from '../fixtures/child-process.js';
 import { tempHome } from '../helpers/hub.js';
@@ -84,6 +87,15 @@ describe('crash safety', () => {
     // Every stored message was one the child posted, each once.
     const texts = hub.internals.store.db.prepare("SELECT content FROM events WHERE type = 'message'").all() as Array<{ content: string }>;
     expect(new Set(texts.map((t) => t.content)).size).toBe(texts.length);
+
+    // Signatures still on their way when the child died are made at the start: every event verifies.
+    const rawKeyOfId = (id: string): Buffer => rawKeyOf(hub.internals.ctx.state.participant(id));
+    const stored = hub.internals.store.db.prepare('SELECT * FROM events ORDER BY seq').all() as EventRow[];
+    const unverified = stored.filter((row) => {
+      const sig = events.signatureOf(row);
+      return sig === null || !verifyEvent(signedFieldsOfRow(row, rawKeyOfId), sig);
+    });
+    expect(unverified.map((row) => row.seq)).toEqual([]);
 
     // The recovered hub carries on from the last stored seq, and the history reads back in order.
     const lastSeq = rows[rows.length - 1]?.seq ?? 0;

@@ -85,6 +85,25 @@ describe('group commit', () => {
     expect(committedKeys()).toHaveLength(n + 2);
   });
 
+  it('group commit - a before-commit hook writes into the batch that is committing, not a batch of its own', async () => {
+    const { store, insert, committedKeys } = setup();
+    const late: string[] = [];
+    const hookWrites: Array<Promise<void>> = [];
+    store.writes.beforeCommit(() => {
+      for (const key of late.splice(0)) hookWrites.push(store.writes.write(() => insert(key)).committed);
+    });
+    late.push('late-1', 'late-2');
+    const first = store.writes.write(() => insert('first'));
+    await first.committed;
+    await Promise.all(hookWrites);
+    expect(committedKeys()).toEqual(['first', 'late-1', 'late-2']);
+    expect(store.writes.stats).toEqual({ batches: 1, writes: 3 });
+
+    // A hook with nothing to write leaves the next batch as it is.
+    await store.writes.write(() => insert('second')).committed;
+    expect(store.writes.stats).toEqual({ batches: 2, writes: 4 });
+  });
+
   it('group commit - after-commit callbacks run after COMMIT, in submission order, with the write value', async () => {
     const { store, insert, reader } = setup();
     const seen: Array<{ key: string; value: string; visibleToReader: boolean; pendingAtCallback: number }> = [];

@@ -25,12 +25,14 @@ function home(): string {
   return made.home;
 }
 
-/** Every stored event of the home's store, read straight from the file. */
+/** Every stored event of the home's store, read straight from the file, with its signature wherever it is kept. */
 function storedRows(dir: string): { rows: EventRow[]; rawKeyOf: (id: string) => Buffer } {
   const db = new Database(path.join(dir, 'parley.db'), { readonly: true });
   try {
     const keys = new Map((db.prepare('SELECT id, public_key FROM participants').all() as Array<{ id: string; public_key: Buffer }>).map((p) => [p.id, p.public_key]));
-    return { rows: db.prepare('SELECT * FROM events ORDER BY seq').all() as EventRow[], rawKeyOf: (id) => keys.get(id)! };
+    const lateSigs = new Map((db.prepare('SELECT seq, sig FROM event_sigs').all() as Array<{ seq: number; sig: Buffer }>).map((s) => [s.seq, s.sig]));
+    const rows = (db.prepare('SELECT * FROM events ORDER BY seq').all() as EventRow[]).map((row) => ({ ...row, sig: row.sig ?? lateSigs.get(row.seq) ?? null }));
+    return { rows, rawKeyOf: (id) => keys.get(id)! };
   } finally {
     db.close();
   }
