@@ -45,20 +45,19 @@ export class EventSealer {
     const { store } = this.#ctx;
     const head = this.#ctx.state.nextSeq - 1;
     const through = store.senders.signedThrough();
-    if (this.#sign && through !== undefined && through < head) {
-      let signed = 0;
-      store.writes.write(() => {
+    let signed = 0;
+    store.writes.write(() => {
+      if (this.#sign && through !== undefined && through < head) {
         for (const row of store.events.unsignedAfter(through)) {
           if (!this.#ctx.keys.holds(row.from_id)) continue;
           const sig = this.#signNow(row);
           if (sig && store.events.setSig(row.seq, row.id, sig)) signed += 1;
         }
-      });
-      store.writes.flush();
-      if (signed > 0) this.#ctx.logger.warn('signed events the hub had stored without their signature when it last stopped', { events: signed });
-    }
-    store.writes.write(() => store.senders.setSignedThrough(head));
+      }
+      store.senders.setSignedThrough(head);
+    });
     store.writes.flush();
+    if (signed > 0) this.#ctx.logger.warn('signed events the hub had stored without their signature when it last stopped', { events: signed });
   }
 
   /** Resolves once every event appended so far has its signature stored (a signed export waits for it). */

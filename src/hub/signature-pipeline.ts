@@ -21,6 +21,12 @@ interface WorkerReply {
 
 const SIGNATURE_BYTES = 64;
 
+/** Clears a pending timer; returns undefined for the field that held it. */
+function stopped(timer: NodeJS.Timeout | undefined): undefined {
+  if (timer) clearTimeout(timer);
+  return undefined;
+}
+
 /**
  * Signs appended events on a worker thread and stores each signature in a
  * later write, so that a post pays for its encoding but not for its
@@ -115,10 +121,7 @@ export class SignaturePipeline {
   }
 
   #send(): void {
-    if (this.#sendTimer) {
-      clearTimeout(this.#sendTimer);
-      this.#sendTimer = undefined;
-    }
+    this.#sendTimer = stopped(this.#sendTimer);
     const jobs = this.#outgoing;
     if (jobs.length === 0) return;
     this.#outgoing = [];
@@ -195,10 +198,7 @@ export class SignaturePipeline {
 
   /** Signs every job the worker has not answered on this thread. */
   #signHere(): void {
-    if (this.#sendTimer) {
-      clearTimeout(this.#sendTimer);
-      this.#sendTimer = undefined;
-    }
+    this.#sendTimer = stopped(this.#sendTimer);
     const jobs = [...[...this.#inFlight.values()].flat(), ...this.#outgoing];
     this.#inFlight.clear();
     this.#outgoing = [];
@@ -207,10 +207,7 @@ export class SignaturePipeline {
 
   /** Writes the ready signatures, with the seq below which all is signed; joins the open batch if there is one. */
   #writeReady(): void {
-    if (this.#writeTimer) {
-      clearTimeout(this.#writeTimer);
-      this.#writeTimer = undefined;
-    }
+    this.#writeTimer = stopped(this.#writeTimer);
     const ready = this.#ready;
     if (ready.length === 0) return;
     this.#ready = [];
