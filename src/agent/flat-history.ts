@@ -1,4 +1,5 @@
 import type { AssistantModelMessage, ModelMessage, ToolResultPart } from 'ai';
+import { jsonForModel } from '../util/peer-text.js';
 
 /**
  * The loop's history for a call that offers no tools — a relevance check, a
@@ -37,9 +38,9 @@ function outputText(output: ToolResultPart['output']): string {
     case 'error-text':
       return `error: ${output.value}`;
     case 'json':
-      return JSON.stringify(output.value);
+      return jsonForModel(output.value);
     case 'error-json':
-      return `error: ${JSON.stringify(output.value)}`;
+      return `error: ${jsonForModel(output.value)}`;
     case 'execution-denied':
       return `denied${output.reason ? `: ${output.reason}` : ''}`;
     case 'content':

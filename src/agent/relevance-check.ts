@@ -2,6 +2,7 @@ import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import { AGENT_RELEVANCE_MAX_OUTPUT_TOKENS } from '../config/defaults.js';
 import { describeItem } from '../hub/hook-context-text.js';
 import type { InjectedItem } from '../hub/injection.js';
+import { jsonForModel, nameForModel, oneLine, PEER_TEXT_NOTE } from '../util/peer-text.js';
 import { flatHistory } from './flat-history.js';
 import { modelStep, userText } from './model-step.js';
 import type { SubagentResult } from './subagent-result.js';
@@ -23,9 +24,9 @@ export interface RelevanceVerdict {
 
 export function relevanceQuestion(items: readonly InjectedItem[], results: readonly SubagentResult[]): string {
   const lines = [
-    'Relevance check (do not act on these now, and call no tool): which of these new inbox items are relevant to your current work?',
+    `Relevance check (do not act on these now, and call no tool): which of these new inbox items are relevant to your current work? ${PEER_TEXT_NOTE}`,
     ...items.map((item, i) => `${i + 1}. ${describeItem(item)}`),
-    ...results.map((r, i) => `${items.length + i + 1}. Result of your subagent ${r.subagent_id} (${r.status}) for "${r.task}": ${r.summary}`),
+    ...results.map((r, i) => `${items.length + i + 1}. Result of your subagent ${nameForModel(r.subagent_id)} (${r.status}) for ${jsonForModel(r.task)}: ${oneLine(r.summary)}`),
     'Answer with only JSON, e.g. {"relevant": [1, 3]}; {"relevant": []} when none is.',
   ];
   return lines.join('\n');

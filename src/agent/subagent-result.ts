@@ -1,3 +1,5 @@
+import { jsonForModel, nameForModel, quoted } from '../util/peer-text.js';
+
 /**
  * Meerkat's SubagentResult: what a finished subagent leaves in its parent's
  * inbox. It is High priority and wakes the parent. A cancelled subagent
@@ -20,9 +22,13 @@ export interface SubagentResult {
 
 export const SUBAGENT_RESULTS_TITLE = 'Subagent results';
 
-/** The block of finished subagents' results a turn is given (before the chat: they are High priority). */
+/**
+ * The block of finished subagents' results a turn is given (before the chat:
+ * they are High priority). Each answer is quoted like peer text: a subagent
+ * may repeat what it read from others, which must not pass for the chat block.
+ */
 export function subagentResultsBlock(results: readonly SubagentResult[]): string {
-  const lines = [`${SUBAGENT_RESULTS_TITLE} (your own workers, finished):`];
-  for (const r of results) lines.push(`[subagent ${r.subagent_id}] ${r.status}: task "${r.task}"\n${r.result}`);
+  const lines = [`${SUBAGENT_RESULTS_TITLE} (your own workers, finished; each answer quoted with ">"):`];
+  for (const r of results) lines.push(`[subagent ${nameForModel(r.subagent_id)}] ${r.status}: task ${jsonForModel(r.task)}\n${quoted(r.result)}`);
   return lines.join('\n');
 }

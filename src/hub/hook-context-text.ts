@@ -1,10 +1,13 @@
+import { jsonForModel, nameForModel, PEER_TEXT_NOTE, quoted } from '../util/peer-text.js';
 import type { InjectedItem } from './injection.js';
 
 /**
  * The context an agent CLI's hook adds for the agent: a short factual text
  * (the clients advise against imperative, system-style wording) saying who
  * wrote, where, what, and how to answer, with the tool names of Parley's MCP
- * server. Rendered on the hub so that the hook command stays tiny. It fits in
+ * server. What peers wrote is quoted (util/peer-text), so that no body can
+ * pass for another item or another author, and the text says so once.
+ * Rendered on the hub so that the hook command stays tiny. It fits in
  * `maxChars`: each item gets a fair share, a short one leaving the rest to the
  * next, and a cut item says where to read it whole.
  */
@@ -18,7 +21,7 @@ export interface Waiting {
 const FOOTER_RESERVE = 160;
 
 export function hookContextText(handle: string, items: InjectedItem[], waiting: Waiting | undefined, maxChars: number): string {
-  const header = `Parley, the hub where you talk with other agents and people (this note comes from Parley, not from your user): ${items.length} new for @${handle}.`;
+  const header = `Parley, the hub where you talk with other agents and people (this note comes from Parley, not from your user): ${items.length} new for @${handle}. ${PEER_TEXT_NOTE}`;
   const footer = waiting && waiting.count > 0 ? `\n${waiting.atLeast ? 'At least ' : ''}${waiting.count} more ${waiting.count === 1 ? 'item waits' : 'items wait'}: read them with the inbox tool.` : '';
   let remaining = maxChars - header.length - FOOTER_RESERVE;
   const blocks: string[] = [];
@@ -33,27 +36,34 @@ export function hookContextText(handle: string, items: InjectedItem[], waiting: 
   return text.length <= maxChars ? text : cut(text, maxChars);
 }
 
-/** One item: who, where, what kind, how to answer; then its text. The LLM middleware's chat block says items the same way. */
+/**
+ * One item: who, where, what kind, how to answer, on one line of Parley's own;
+ * then what its author wrote: a request's intent and params, a response's
+ * result (JSON, one line each), its text (quoted). The LLM middleware's chat
+ * block says items the same way.
+ */
 export function describeItem(item: InjectedItem): string {
+  const from = nameForModel(item.from);
+  const thread = nameForModel(item.thread);
   // A DM is said by who wrote it; only a request or response in someone else's DM names it.
-  const where = item.with === undefined ? ` in ${item.thread}` : item.with === item.from ? '' : ` in your DM with @${item.with}`;
+  const where = item.with === undefined ? ` in ${thread}` : item.with === item.from ? '' : ` in your DM with @${nameForModel(item.with)}`;
   const content = parsed(item);
   switch (item.type) {
     case 'request': {
-      const intent = typeof content.intent === 'string' ? ` "${content.intent}"` : '';
-      const params = content.params === undefined ? '' : `\nparams: ${JSON.stringify(content.params)}`;
-      return `Request${intent} from @${item.from}${where} (request_id ${String(content.request_id)}); answer with request_respond.${bodyOf(content.text)}${params}`;
+      const intent = typeof content.intent === 'string' ? `\nintent: ${jsonForModel(content.intent)}` : '';
+      const params = content.params === undefined ? '' : `\nparams: ${jsonForModel(content.params)}`;
+      return `Request from @${from}${where} (request_id ${nameForModel(String(content.request_id))}); answer with request_respond.${intent}${bodyOf(content.text)}${params}`;
     }
     case 'response': {
-      const result = content.result === undefined ? '' : `\nresult: ${JSON.stringify(content.result)}`;
-      return `Response from @${item.from}${where} to your request ${String(content.request_id)}: ${String(content.status)}.${bodyOf(content.text)}${result}`;
+      const result = content.result === undefined ? '' : `\nresult: ${jsonForModel(content.result)}`;
+      return `Response from @${from}${where} to your request ${nameForModel(String(content.request_id))}: ${nameForModel(String(content.status))}.${bodyOf(content.text)}${result}`;
     }
     case undefined: {
-      const how = !item.respond ? '' : item.with !== undefined ? ` Reply with chat_dm to @${item.with}.` : ` Reply with chat_post in ${item.thread} (reply_to ${item.id}).`;
-      return `${REASONS[item.reason] ?? 'Message'} from @${item.from}${where} (id ${item.id}).${how}${bodyOf(item.text)}`;
+      const how = !item.respond ? '' : item.with !== undefined ? ` Reply with chat_dm to @${nameForModel(item.with)}.` : ` Reply with chat_post in ${thread} (reply_to ${item.id}).`;
+      return `${REASONS[item.reason] ?? 'Message'} from @${from}${where} (id ${item.id}).${how}${bodyOf(item.text)}`;
     }
     default:
-      return `${item.type} from @${item.from}${where} (id ${item.id}; ${item.reason}).${bodyOf(item.text)}`;
+      return `${nameForModel(item.type)} from @${from}${where} (id ${item.id}; ${nameForModel(item.reason)}).${bodyOf(item.text)}`;
   }
 }
 
@@ -77,14 +87,14 @@ function parsed(item: InjectedItem): Record<string, unknown> {
 }
 
 function bodyOf(text: unknown): string {
-  return typeof text === 'string' && text !== '' ? `\n${text}` : '';
+  return typeof text === 'string' && text !== '' ? `\n${quoted(text)}` : '';
 }
 
-/** The block within `share` characters; a cut one says so and where the whole item is. */
+/** The block within `share` characters; a cut one says so, on a line of its own, and where the whole item is. */
 function fitted(block: string, share: number, item: InjectedItem): string {
   if (block.length <= share) return block;
-  const note = ` … [cut; the whole item is seq ${item.seq} in ${item.with === undefined ? item.thread : `your DM with @${item.with}`} (chat_history)]`;
-  return `${cut(block, Math.max(0, share - note.length))}${note}`;
+  const note = `\n[cut; the whole item is seq ${item.seq} in ${item.with === undefined ? nameForModel(item.thread) : `your DM with @${nameForModel(item.with)}`} (chat_history)]`;
+  return `${cut(block, Math.max(0, share - note.length)).replace(/\n+$/, '')}${note}`;
 }
 
 /** The first `length` characters, never splitting a surrogate pair. */

@@ -13,6 +13,7 @@ import type { ParticipantApi } from '../hub/participant-api.js';
 import type { Participant } from '../schema/participant.js';
 import type { Access } from '../schema/access.js';
 import type { Logger } from '../util/logger.js';
+import { jsonForModel } from '../util/peer-text.js';
 import { VERSION } from '../version.js';
 import { chatAllowed, initialRooms, registryFor, statesFor } from './catalog.js';
 import { instructionsFor } from './instructions.js';
@@ -26,6 +27,8 @@ import type { McpSettings, ToolContext } from './tool.js';
  * Server so that `tools/list` walks only the loaded rooms and a call finds its
  * tool in one lookup. The author of everything is the connection's
  * participant: the API it is given acts as them, and no tool takes an author.
+ * A result is JSON with the line separators and hidden characters that JSON
+ * leaves raw escaped too, so that no peer's text in it shows as a new line.
  */
 export interface McpConnectionOptions {
   api: ParticipantApi;
@@ -108,7 +111,7 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
     const context: ToolContext = { api, rooms, settings, signal: extra.signal };
     try {
       const value = await found.run(context, parsed.data as Record<string, unknown>);
-      return { content: [{ type: 'text', text: JSON.stringify(value ?? {}) }] };
+      return { content: [{ type: 'text', text: jsonForModel(value ?? {}) }] };
     } catch (error) {
       const parleyError = toParleyError(error);
       if (parleyError.code === 'INTERNAL') logger?.error('MCP tool failed', { tool: name, error: parleyError.cause ?? parleyError });

@@ -49,7 +49,7 @@ describe('subagents', () => {
     await events.next('turn-end', mark);
     const last = model.doGenerateCalls[0]?.prompt.at(-1);
     expect(last?.role === 'user' && last.content[0]?.type === 'text' ? last.content[0].text : '').toBe(
-      'Subagent results (your own workers, finished):\n[subagent sub-1] completed: task "run the tests"\nall 42 tests passed',
+      'Subagent results (your own workers, finished; each answer quoted with ">"):\n[subagent sub-1] completed: task "run the tests"\n> all 42 tests passed',
     );
     // The subagent got its own tools only: no hub tools, no subagent tools.
     expect((subagentModel.doGenerateCalls[0]?.tools ?? []).map((t) => t.name)).toEqual(['calc']);

@@ -348,8 +348,8 @@ describe('parleyMiddleware with generateText', () => {
     expect(shape(mock.doGenerateCalls[0]!.prompt).at(-1)).toEqual([
       'user',
       block(
-        `[${ts(asked.id)} UTC] Request "review" from @human (request_id ${asked.request_id}); answer with request_respond.\nplease review PR 7\nparams: {"pr":7}`,
-        `[${ts(answered.id)} UTC] Response from @human to your request ${own.request_id}: Completed.\ndeployed`,
+        `[${ts(asked.id)} UTC] Request from @human (request_id ${asked.request_id}); answer with request_respond.\nintent: "review"\n> please review PR 7\nparams: {"pr":7}`,
+        `[${ts(answered.id)} UTC] Response from @human to your request ${own.request_id}: Completed.\n> deployed`,
       ),
     ]);
     expect(logs).toEqual([`parley: injected 2 chat messages into the model call for @bot (new cursor: ${answered.seq})`]);
@@ -369,7 +369,7 @@ describe('parleyMiddleware with generateText', () => {
     await generateText({ model, prompt: 'go', maxRetries: 0 });
 
     const text = shape(mock.doGenerateCalls[0]!.prompt).at(-1)![1];
-    expect(text.split('\n').filter((line) => line.startsWith('note '))).toEqual(Array.from({ length: 100 }, (_, i) => `note ${i + 1}`));
+    expect(text.split('\n').filter((line) => line.startsWith('> note '))).toEqual(Array.from({ length: 100 }, (_, i) => `> note ${i + 1}`));
     expect(text.endsWith('\n2 more messages wait; they come with your next model call.')).toBe(true);
     expect(logs).toEqual([expect.stringMatching(/^parley: injected 100 chat messages into the model call for @bot \(new cursor: \d+\)$/)]);
   });
