@@ -71,7 +71,8 @@ export function signExistingEvents(db: Database.Database, home: string): void {
       const counter = `${row.from_id}\n${row.thread_id}`;
       const senderSeq = (lastSeqs.get(counter)?.seq ?? 0) + 1;
       lastSeqs.set(counter, { participant: row.from_id, thread: row.thread_id, seq: senderSeq });
-      const sealed: EventRow = { ...row, ttl_secs: DEFAULT_TRUST_TTL_SECS, sender_seq: senderSeq, sender_epoch: epoch };
+      // Events stored before signing were all written here: their own ts and meta are what is signed.
+      const sealed: EventRow = { ...row, ttl_secs: DEFAULT_TRUST_TTL_SECS, sender_seq: senderSeq, sender_epoch: epoch, signed_ts: null, signed_meta: null };
       update.run(signEvent(privateKey, signedFieldsOfRow(sealed, rawKeyOf)), DEFAULT_TRUST_TTL_SECS, senderSeq, epoch, row.seq);
     }
     after = rows.at(-1)!.seq;

@@ -270,6 +270,18 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'what an envelope signed elsewhere signed',
+    up: `
+      -- An event its author signed elsewhere (an envelope) is shown with the hub's receipt time in ts and
+      -- the meta the hub computed in meta; what the author signed is kept here, for its signature.
+      -- NULL signed_ts: the row's own ts and meta are what was signed (every event the hub signs, and
+      -- envelopes taken in before this version). With signed_ts set, a NULL signed_meta is "no meta".
+      ALTER TABLE events ADD COLUMN signed_ts INTEGER;
+      ALTER TABLE events ADD COLUMN signed_meta TEXT;
+    `,
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
