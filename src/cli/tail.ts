@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_TAIL_LAST, MAX_READ_LIMIT } from '../config/defaults.js';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
-import { formatEvent, handleBookFor, tokenFor } from './conversation.js';
+import { tokenFor } from './conversation.js';
+import { formatEvent, handleBookFor } from './event-lines.js';
 import { callHub, hubUrl } from './hub-client.js';
 import { styleFor } from './style.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { formatEvent } from '../../src/cli/conversation.js';
+import { formatEvent } from '../../src/cli/event-lines.js';
 import { colourWanted, styleFor } from '../../src/cli/style.js';
 import type { ParleyEvent } from '../../src/schema/event.js';
 
