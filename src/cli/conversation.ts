@@ -9,6 +9,7 @@ import type { ChannelAccessView } from '../schema/views.js';
 import { shortRequestId } from '../format/event-text.js';
 import { formatAll, inboxFooter, inboxLines, type Caller, type InboxItemView } from './event-lines.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 
 /**
  * The conversation commands of the `parley` CLI: each is one REST call made
@@ -30,7 +31,19 @@ interface Command {
   summary: string;
   options?: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
   positionals: number | [number, number];
-  run: (call: Caller, args: string[], values: Record<string, unknown>) => Promise<{ json: unknown; text: string }>;
+  run: (call: Caller, args: string[], values: Record<string, unknown>) => Promise<Printed>;
+}
+
+/**
+ * What a command prints: `json` with --json, `text` otherwise. Text is made
+ * safe for a terminal as it is printed (terminal-text.ts), unless it is
+ * `verbatim`: event lines, whose parts from others are escaped before they are
+ * coloured (event-lines.ts), or JSON whose exact bytes are the point.
+ */
+interface Printed {
+  json: unknown;
+  text: string;
+  verbatim?: true;
 }
 
 const enc = encodeURIComponent;
@@ -80,7 +93,7 @@ export const COMMANDS: Record<string, Command> = {
         `/threads/${enc(thread!)}/new${values.limit ? `?limit=${enc(String(values.limit))}` : ''}`,
       );
       const lines = await formatAll(call, result.events);
-      return { json: result, text: lines.length ? lines.join('\n') + (result.more ? '\n(more: read again)' : '') : '(nothing new)' };
+      return { json: result, text: lines.length ? lines.join('\n') + (result.more ? '\n(more: read again)' : '') : '(nothing new)', verbatim: true };
     },
   },
   history: {
@@ -93,7 +106,7 @@ export const COMMANDS: Record<string, Command> = {
       const result = await call<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${enc(thread!)}/history?limit=${enc(limit)}`);
       const lines = await formatAll(call, result.events);
       if (lines.length === 0) return { json: result, text: '(no history)' };
-      return { json: result, text: (result.more ? '(earlier events not shown: raise --limit)\n' : '') + lines.join('\n') };
+      return { json: result, text: (result.more ? '(earlier events not shown: raise --limit)\n' : '') + lines.join('\n'), verbatim: true };
     },
   },
   inbox: {
@@ -106,7 +119,7 @@ export const COMMANDS: Record<string, Command> = {
       const result = await call<{ items: InboxItemView[]; more: boolean }>('GET', `/inbox${query ? `?${query}` : ''}`);
       if (result.items.length === 0) return { json: result, text: '(inbox empty)' };
       const lines = await inboxLines(call, result.items);
-      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, values.peek === true, result.more)}` };
+      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, values.peek === true, result.more)}`, verbatim: true };
     },
   },
   wait: {
@@ -121,7 +134,7 @@ export const COMMANDS: Record<string, Command> = {
       );
       if (result.items.length === 0) return { json: result, text: '(nothing arrived)' };
       const lines = await inboxLines(call, result.items);
-      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, false, result.more)}` };
+      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, false, result.more)}`, verbatim: true };
     },
   },
   ack: {
@@ -194,7 +207,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: 1,
     async run(call, [query], values) {
       const result = await call<{ events: ParleyEvent[] }>('GET', `/search?q=${enc(query!)}${values.thread ? `&thread=${enc(String(values.thread))}` : ''}`);
-      return { json: result, text: result.events.length ? (await formatAll(call, result.events)).join('\n') : '(no match)' };
+      return { json: result, text: result.events.length ? (await formatAll(call, result.events)).join('\n') : '(no match)', verbatim: true };
     },
   },
 };
@@ -358,7 +371,8 @@ Object.assign(COMMANDS, {
       }
       const format = values.signed === true ? 'signed' : String(values.format ?? 'markdown');
       const body = await call<{ body: string }>('GET', `/threads/${enc(thread!)}/export?format=${enc(format)}`);
-      if (typeof values.out !== 'string') return { json: body, text: body.body };
+      // JSON Lines are data for programs ("parley verify" reads these exact bytes), and JSON has escaped every C0 control in them.
+      if (typeof values.out !== 'string') return { json: body, text: body.body, ...(format === 'markdown' ? {} : { verbatim: true as const }) };
       // An export holds the conversation: readable by its owner only, like the home.
       writeFileSync(values.out, body.body, { mode: 0o600 });
       const wrote = { file: values.out, bytes: Buffer.byteLength(body.body), format };
@@ -409,7 +423,7 @@ function meetingCommand(verb: 'join' | 'leave' | 'who' | 'status', method: 'GET'
     positionals: 1,
     async run(call, [name]) {
       const result = await call<unknown>(method, `/meetings/${enc(name!)}/${verb}`);
-      return { json: result, text: JSON.stringify(result, null, 2) };
+      return { json: result, text: terminalJson(result, 2), verbatim: true };
     },
   };
 }
@@ -438,7 +452,7 @@ export async function runConversationCommand(name: string, argv: string[]): Prom
   const url = hubUrl(v);
   const call: Caller = (method, route, body) => callHub(url, method, `/api/v1${route}`, token, body);
   const out = await command.run(call, positionals, v);
-  process.stdout.write(`${v.json ? JSON.stringify(out.json) : out.text}\n`);
+  process.stdout.write(`${v.json ? terminalJson(out.json) : out.verbatim ? out.text : terminalText(out.text, 'lines')}\n`);
   return 0;
 }
 

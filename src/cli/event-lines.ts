@@ -2,8 +2,13 @@ import type { ParleyEvent, RequestContent } from '../schema/event.js';
 import { eventSentence, shortRequestId, type HandleOf } from '../format/event-text.js';
 import { HandleBook } from './handle-book.js';
 import { styleFor, type Style } from './style.js';
+import { terminalText } from './terminal-text.js';
 
-/** Events as the CLI prints them (read, history, inbox, wait, search, tail): one line each. */
+/**
+ * Events as the CLI prints them (read, history, inbox, wait, search, tail):
+ * one line each, whatever others wrote in them made safe for a terminal
+ * (terminal-text.ts) before it is coloured, so these lines are printed as they are.
+ */
 
 /** One call to the hub's REST API (under /api/v1) with the participant's token. */
 export type Caller = <T>(method: string, route: string, body?: unknown) => Promise<T>;
@@ -17,9 +22,9 @@ const time = (iso: string): string => iso.slice(11, 19);
  */
 export function formatEvent(event: ParleyEvent, style: Style = styleFor(process.stdout), handleOf: HandleOf = (id) => id): string {
   const author = `@${event.author}`;
-  const sentence = eventSentence(event, handleOf).slice(author.length);
+  const sentence = terminalText(eventSentence(event, handleOf).slice(author.length), 'lines');
   const rest = event.type === 'message' ? sentence : style.tag(sentence);
-  return `${style.time(time(event.ts))} ${style.author(author)}${rest}`;
+  return `${style.time(terminalText(time(event.ts), 'one line'))} ${style.author(terminalText(author, 'one line'))}${rest}`;
 }
 
 /** Formats events after learning the handles they name (one /participants call at most). */
@@ -61,6 +66,7 @@ export async function inboxLines(call: Caller, items: InboxItemView[]): Promise<
         : item.respondHint
           ? '  ← respond'
           : '';
-    return `${item.priority.padEnd(6)} ${item.reason.padEnd(8)} ${item.thread.with ? `@${item.thread.with}` : item.thread.name}  ${lines[n]}${hint}`;
+    const where = `${item.priority.padEnd(6)} ${item.reason.padEnd(8)} ${item.thread.with ? `@${item.thread.with}` : item.thread.name}`;
+    return `${terminalText(where, 'one line')}  ${lines[n]}${terminalText(hint, 'one line')}`;
   });
 }

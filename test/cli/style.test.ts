@@ -43,6 +43,15 @@ describe('cli style', () => {
     expect(stripVTControlCharacters(coloured)).toBe('10:04:05 @coder: the cache is warm');
   });
 
+  it('style - on a terminal, what others wrote is escaped before it is coloured: the only escape sequences are the colours\' own', () => {
+    const hostile = { ...event, author: 'mallory', content: '\x1b[2J\x1b]0;pwned\x07 \u202Eevil' } as ParleyEvent;
+    const coloured = formatEvent(hostile, styleFor({ isTTY: true }, {}));
+    expect(stripVTControlCharacters(coloured)).toBe('10:04:05 @mallory: \\x1b[2J\\x1b]0;pwned\\x07 \\u202eevil');
+    // Without the colours (SGR sequences) nothing is left that a terminal acts on.
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(coloured.replace(/\x1b\[\d+m/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
+  });
+
   it('style - the choice made for a stream holds whatever process.stdout is: a piped stdout does not turn off the colours of a terminal stderr', () => {
     // A real process whose stdout is a pipe and whose environment says nothing about colour,
     // styling for a stream that is a terminal (stderr, when only stdout is redirected).
