@@ -211,6 +211,8 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
           sender_seq: null,
           sender_epoch: null,
           roster_version: null,
+          signed_ts: null,
+          signed_meta: null,
         },
       );
     }

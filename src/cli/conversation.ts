@@ -4,12 +4,12 @@ import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
-import type { ParleyEvent, RequestContent } from '../schema/event.js';
+import type { ParleyEvent } from '../schema/event.js';
 import type { ChannelAccessView } from '../schema/views.js';
-import { eventSentence, shortRequestId, type HandleOf } from '../format/event-text.js';
-import { HandleBook } from './handle-book.js';
+import { shortRequestId } from '../format/event-text.js';
+import { formatAll, inboxFooter, inboxLines, type Caller, type InboxItemView } from './event-lines.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
-import { styleFor, type Style } from './style.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 
 /**
  * The conversation commands of the `parley` CLI: each is one REST call made
@@ -31,66 +31,19 @@ interface Command {
   summary: string;
   options?: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
   positionals: number | [number, number];
-  run: (call: Caller, args: string[], values: Record<string, unknown>) => Promise<{ json: unknown; text: string }>;
+  run: (call: Caller, args: string[], values: Record<string, unknown>) => Promise<Printed>;
 }
-
-type Caller = <T>(method: string, route: string, body?: unknown) => Promise<T>;
-
-const time = (iso: string): string => iso.slice(11, 19);
 
 /**
- * One event as a line: time, then "@author: text" for a message, or a
- * sentence for anything else ("@alice created #general", "@bob answered
- * 4F7K2Q: Completed"); coloured only on a terminal (see style.ts).
+ * What a command prints: `json` with --json, `text` otherwise. Text is made
+ * safe for a terminal as it is printed (terminal-text.ts), unless it is
+ * `verbatim`: event lines, whose parts from others are escaped before they are
+ * coloured (event-lines.ts), or JSON whose exact bytes are the point.
  */
-export function formatEvent(event: ParleyEvent, style: Style = styleFor(process.stdout), handleOf: HandleOf = (id) => id): string {
-  const author = `@${event.author}`;
-  const sentence = eventSentence(event, handleOf).slice(author.length);
-  const rest = event.type === 'message' ? sentence : style.tag(sentence);
-  return `${style.time(time(event.ts))} ${style.author(author)}${rest}`;
-}
-
-/** Formats events after learning the handles they name (one /participants call at most). */
-async function formatAll(call: Caller, events: ParleyEvent[]): Promise<string[]> {
-  const book = handleBookFor(call);
-  await book.learn(events);
-  const style = styleFor(process.stdout);
-  return events.map((event) => formatEvent(event, style, book.handleOf));
-}
-
-export function handleBookFor(call: Caller): HandleBook {
-  return new HandleBook(async () => (await call<{ participants: Array<{ id: string; handle: string }> }>('GET', '/participants')).participants);
-}
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
-/** What `inbox` and `wait` did to what they showed: reading marks read; peeking does not. */
-function inboxFooter(count: number, peeked: boolean, more: boolean): string {
-  const told = peeked ? `${plural(count, 'item')}, not marked read (peek)` : `${plural(count, 'item')}, marked read; --peek to look without marking`;
-  if (!more) return told;
-  return `${told}\n(more are waiting${peeked ? ': raise --limit to see them' : ': run "parley inbox" again'})`;
-}
-
-interface InboxItemView {
-  priority: string;
-  reason: string;
-  respondHint: boolean;
-  thread: { name: string; with?: string };
-  event: ParleyEvent;
-}
-
-/** Inbox items as lines; a request to answer says how ("parley respond 4F7K2Q STATUS"). */
-async function inboxLines(call: Caller, items: InboxItemView[]): Promise<string[]> {
-  const lines = await formatAll(call, items.map((i) => i.event));
-  return items.map((item, n) => {
-    const hint =
-      item.event.type === 'request' && item.reason === 'request'
-        ? `  ← parley respond ${shortRequestId((item.event.content as RequestContent).request_id)} Accepted|Rejected|Completed|Failed`
-        : item.respondHint
-          ? '  ← respond'
-          : '';
-    return `${item.priority.padEnd(6)} ${item.reason.padEnd(8)} ${item.thread.with ? `@${item.thread.with}` : item.thread.name}  ${lines[n]}${hint}`;
-  });
+interface Printed {
+  json: unknown;
+  text: string;
+  verbatim?: true;
 }
 
 const enc = encodeURIComponent;
@@ -140,7 +93,7 @@ export const COMMANDS: Record<string, Command> = {
         `/threads/${enc(thread!)}/new${values.limit ? `?limit=${enc(String(values.limit))}` : ''}`,
       );
       const lines = await formatAll(call, result.events);
-      return { json: result, text: lines.length ? lines.join('\n') + (result.more ? '\n(more: read again)' : '') : '(nothing new)' };
+      return { json: result, text: lines.length ? lines.join('\n') + (result.more ? '\n(more: read again)' : '') : '(nothing new)', verbatim: true };
     },
   },
   history: {
@@ -153,7 +106,7 @@ export const COMMANDS: Record<string, Command> = {
       const result = await call<{ events: ParleyEvent[]; more: boolean }>('GET', `/threads/${enc(thread!)}/history?limit=${enc(limit)}`);
       const lines = await formatAll(call, result.events);
       if (lines.length === 0) return { json: result, text: '(no history)' };
-      return { json: result, text: (result.more ? '(earlier events not shown: raise --limit)\n' : '') + lines.join('\n') };
+      return { json: result, text: (result.more ? '(earlier events not shown: raise --limit)\n' : '') + lines.join('\n'), verbatim: true };
     },
   },
   inbox: {
@@ -166,7 +119,7 @@ export const COMMANDS: Record<string, Command> = {
       const result = await call<{ items: InboxItemView[]; more: boolean }>('GET', `/inbox${query ? `?${query}` : ''}`);
       if (result.items.length === 0) return { json: result, text: '(inbox empty)' };
       const lines = await inboxLines(call, result.items);
-      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, values.peek === true, result.more)}` };
+      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, values.peek === true, result.more)}`, verbatim: true };
     },
   },
   wait: {
@@ -181,7 +134,7 @@ export const COMMANDS: Record<string, Command> = {
       );
       if (result.items.length === 0) return { json: result, text: '(nothing arrived)' };
       const lines = await inboxLines(call, result.items);
-      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, false, result.more)}` };
+      return { json: result, text: `${lines.join('\n')}\n${inboxFooter(result.items.length, false, result.more)}`, verbatim: true };
     },
   },
   ack: {
@@ -254,7 +207,7 @@ export const COMMANDS: Record<string, Command> = {
     positionals: 1,
     async run(call, [query], values) {
       const result = await call<{ events: ParleyEvent[] }>('GET', `/search?q=${enc(query!)}${values.thread ? `&thread=${enc(String(values.thread))}` : ''}`);
-      return { json: result, text: result.events.length ? (await formatAll(call, result.events)).join('\n') : '(no match)' };
+      return { json: result, text: result.events.length ? (await formatAll(call, result.events)).join('\n') : '(no match)', verbatim: true };
     },
   },
 };
@@ -418,7 +371,8 @@ Object.assign(COMMANDS, {
       }
       const format = values.signed === true ? 'signed' : String(values.format ?? 'markdown');
       const body = await call<{ body: string }>('GET', `/threads/${enc(thread!)}/export?format=${enc(format)}`);
-      if (typeof values.out !== 'string') return { json: body, text: body.body };
+      // JSON Lines are data for programs ("parley verify" reads these exact bytes), and JSON has escaped every C0 control in them.
+      if (typeof values.out !== 'string') return { json: body, text: body.body, ...(format === 'markdown' ? {} : { verbatim: true as const }) };
       // An export holds the conversation: readable by its owner only, like the home.
       writeFileSync(values.out, body.body, { mode: 0o600 });
       const wrote = { file: values.out, bytes: Buffer.byteLength(body.body), format };
@@ -469,7 +423,7 @@ function meetingCommand(verb: 'join' | 'leave' | 'who' | 'status', method: 'GET'
     positionals: 1,
     async run(call, [name]) {
       const result = await call<unknown>(method, `/meetings/${enc(name!)}/${verb}`);
-      return { json: result, text: JSON.stringify(result, null, 2) };
+      return { json: result, text: terminalJson(result, 2), verbatim: true };
     },
   };
 }
@@ -498,7 +452,7 @@ export async function runConversationCommand(name: string, argv: string[]): Prom
   const url = hubUrl(v);
   const call: Caller = (method, route, body) => callHub(url, method, `/api/v1${route}`, token, body);
   const out = await command.run(call, positionals, v);
-  process.stdout.write(`${v.json ? JSON.stringify(out.json) : out.text}\n`);
+  process.stdout.write(`${v.json ? terminalJson(out.json) : out.verbatim ? out.text : terminalText(out.text, 'lines')}\n`);
   return 0;
 }
 

@@ -30,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === undefined || command === 'help' || isHelpFlag(command)) {
       const words = command === 'help' ? rest : [];
       const answered = await help.printHelp(words);
-      if (answered === undefined) return unknownCommand(words.join(' '));
+      if (answered === undefined) return await unknownCommand(words.join(' '));
       return command === undefined ? EXIT_USAGE : answered;
     }
     if (help.names(help.OWN_COMMANDS, command)) return await (await help.OWN_COMMANDS[command]!.load())(rest);
@@ -44,7 +44,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(help.groupHelp(command));
         return EXIT_OK;
       }
-      if (!help.names(help.subcommands(command), verb)) return unknownCommand(`${command} ${verb}`, `parley ${command} --help`);
+      if (!help.names(help.subcommands(command), verb)) return await unknownCommand(`${command} ${verb}`, `parley ${command} --help`);
       const target = help.subcommands(command)[verb]!;
       named = `${command} ${verb}`;
       if (typeof target !== 'string') return await (await target.load())(args);
@@ -53,27 +53,32 @@ export async function main(argv: string[]): Promise<number> {
     }
     const { COMMANDS, runConversationCommand } = await import('./conversation.js');
     if (help.names(COMMANDS, command)) return await runConversationCommand(command, rest);
-    return unknownCommand(command);
+    return await unknownCommand(command);
   } catch (error) {
     return await reportError(error, named);
   }
 }
 
-function unknownCommand(words: string, hint = 'parley --help'): number {
-  process.stderr.write(`parley: unknown command "${words}"; run "${hint}" for the list.\n`);
+async function unknownCommand(words: string, hint = 'parley --help'): Promise<number> {
+  const { terminalText } = await import('./terminal-text.js');
+  process.stderr.write(`parley: unknown command "${terminalText(words, 'one line')}"; run "${hint}" for the list.\n`);
   return EXIT_USAGE;
 }
 
-/** One line on stderr: a usage mistake (exit 2) names the help to read; anything else says what failed (exit 1). */
+/**
+ * One line on stderr: a usage mistake (exit 2) names the help to read; anything else says what failed (exit 1).
+ * Messages quote what was typed and what a hub answered: made safe for a terminal, on one line.
+ */
 async function reportError(error: unknown, named: string): Promise<number> {
+  const { terminalText } = await import('./terminal-text.js');
   const usage = usageMessage(error);
   if (usage) {
-    process.stderr.write(`parley: ${usage}; run "parley ${named} --help".\n`);
+    process.stderr.write(`parley: ${terminalText(usage, 'one line')}; run "parley ${terminalText(named, 'one line')} --help".\n`);
     return EXIT_USAGE;
   }
   const [{ toParleyError }, { styleFor }] = await Promise.all([import('../errors/parley-error.js'), import('./style.js')]);
   const parleyError = toParleyError(error);
-  process.stderr.write(`${styleFor(process.stderr).error('parley:')} ${parleyError.messageFor('cli')}\n`);
+  process.stderr.write(`${styleFor(process.stderr).error('parley:')} ${terminalText(parleyError.messageFor('cli'), 'one line')}\n`);
   return parleyError.code === 'CONFIG_INVALID' || parleyError.code === 'INVALID_INPUT' ? EXIT_USAGE : EXIT_FAILURE;
 }
 

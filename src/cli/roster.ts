@@ -15,6 +15,7 @@ import { acceptRoster, parseRoster, rosterSigningBytes, signRoster, verifyRoster
 import { trustSummary } from '../format/trust-summary.js';
 import { callHub } from './hub-client.js';
 import { hubAddress, liveHub } from './live-hub.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 
 /**
  * `parley roster init|add|remove|set-role|sign|show|verify`: the signed
@@ -254,8 +255,9 @@ function draftOf(base: Roster, members: RosterMember[]): Roster {
   return parseRoster({ org_id: base.org_id, version, timestamp: nowStamp(), members, signatures: [] });
 }
 
+/** What a roster command prints: names and notes in a roster come from others (a peer's `peer self` file), so made safe for a terminal. */
 function say(values: { json?: boolean | undefined }, json: unknown, text: string): void {
-  process.stdout.write(values.json ? `${JSON.stringify(json)}\n` : `${text}\n`);
+  process.stdout.write(values.json ? `${terminalJson(json)}\n` : `${terminalText(text, 'lines')}\n`);
 }
 
 /** Hands the roster to the running hub; what it said, or undefined when none runs. */

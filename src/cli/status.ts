@@ -3,6 +3,7 @@ import { resolveHome } from '../config/home.js';
 import { liveHub } from './hub-address.js';
 import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime, type HubStatus } from './running-hub.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 
 /**
  * `parley status`: whether a hub runs on this home, where it serves, its
@@ -41,28 +42,28 @@ export async function status(argv: string[]): Promise<number> {
   const answer = await askHub(holder, home);
   if (!answer.ok) {
     // The lock says a process holds the home, but it does not answer as a hub: say what is known.
-    if (values.json) process.stdout.write(`${JSON.stringify({ running: true, answering: false, home, pid: holder.pid, url: holder.url ?? null, reason: answer.reason })}\n`);
-    else process.stdout.write(`A hub (pid ${holder.pid}) holds home ${home}, but ${answer.reason}.\n`);
+    if (values.json) process.stdout.write(`${terminalJson({ running: true, answering: false, home, pid: holder.pid, url: holder.url ?? null, reason: answer.reason })}\n`);
+    else process.stdout.write(`A hub (pid ${holder.pid}) holds home ${home}, but ${terminalText(answer.reason, 'one line')}.\n`);
     return 1;
   }
   const { status: hub } = answer;
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ running: true, answering: true, url: holder.url, ...hub, home })}\n`);
+    process.stdout.write(`${terminalJson({ running: true, answering: true, url: holder.url, ...hub, home })}\n`);
     return 0;
   }
   const who = hub.connected.map((c) => `@${c.handle} (${c.session}, ${c.connection}${c.state === 'listening' ? '' : ` · ${c.state}`})`).join(', ');
-  process.stdout.write(
-    [
-      `Parley hub running on home ${home}`,
-      `  URL:        ${holder.url}`,
-      `  pid:        ${hub.pid}`,
-      `  version:    ${hub.version}`,
-      `  uptime:     ${formatUptime(hub.uptimeSeconds)} (since ${hub.startedAt})`,
-      `  connected:  ${hub.connected.length}${who ? `: ${who}` : ''}`,
-      ...(hub.trust ? [`  trust:      ${trustSummary(hub.trust)}`] : []),
-      ...(hub.envelopes ? [`  envelopes:  ${envelopeSummary(hub.envelopes)}`] : []),
-      '',
-    ].join('\n'),
-  );
+  const text = [
+    `Parley hub running on home ${home}`,
+    `  URL:        ${holder.url}`,
+    `  pid:        ${hub.pid}`,
+    `  version:    ${hub.version}`,
+    `  uptime:     ${formatUptime(hub.uptimeSeconds)} (since ${hub.startedAt})`,
+    `  connected:  ${hub.connected.length}${who ? `: ${who}` : ''}`,
+    ...(hub.trust ? [`  trust:      ${trustSummary(hub.trust)}`] : []),
+    ...(hub.envelopes ? [`  envelopes:  ${envelopeSummary(hub.envelopes)}`] : []),
+    '',
+  ].join('\n');
+  // Printed safe for a terminal: it holds what the hub answered (who is connected, and as what).
+  process.stdout.write(terminalText(text, 'lines'));
   return 0;
 }

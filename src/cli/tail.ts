@@ -2,9 +2,11 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_TAIL_LAST, MAX_READ_LIMIT } from '../config/defaults.js';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
-import { formatEvent, handleBookFor, tokenFor } from './conversation.js';
+import { tokenFor } from './conversation.js';
+import { formatEvent, handleBookFor } from './event-lines.js';
 import { callHub, hubUrl } from './hub-client.js';
 import { styleFor } from './style.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 
 /**
  * `parley tail [THREAD] [--inbox]`: follows a thread, the inbox or the whole
@@ -66,7 +68,7 @@ export async function tail(argv: string[]): Promise<number> {
   const style = styleFor(process.stdout);
   const print = async (event: ParleyEvent): Promise<void> => {
     if (!values.json) await book.learn([event]);
-    process.stdout.write(`${values.json ? JSON.stringify(event) : formatEvent(event, style, book.handleOf)}\n`);
+    process.stdout.write(`${values.json ? terminalJson(event) : formatEvent(event, style, book.handleOf)}\n`);
   };
   const query = new URLSearchParams({ events_only: 'true' });
   if (thread) query.set('thread', thread);
@@ -89,7 +91,7 @@ export async function tail(argv: string[]): Promise<number> {
       });
       if (response.status === 401 || response.status === 400 || response.status === 404 || response.status === 403) {
         const body: unknown = await response.json().catch(() => ({}));
-        process.stderr.write(`parley: ${parleyErrorFromBody(body, response.status).messageFor('cli')}\n`);
+        process.stderr.write(`parley: ${terminalText(parleyErrorFromBody(body, response.status).messageFor('cli'), 'one line')}\n`);
         return 1;
       }
       if (!response.ok || !response.body) throw new Error(`status ${response.status}`);

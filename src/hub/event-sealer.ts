@@ -72,6 +72,8 @@ export class EventSealer {
 
   /** Fills the row's signature columns with what its author signed elsewhere (src/hub/ingest.ts), as they are. */
   keep(row: EventRow, signed: SignedElsewhere): void {
+    row.signed_ts = signed.ts;
+    row.signed_meta = signed.meta === null ? null : JSON.stringify(signed.meta);
     row.ttl_secs = signed.ttl_secs;
     row.sender_seq = signed.sender_seq;
     row.sender_epoch = signed.sender_epoch;

@@ -1,16 +1,19 @@
 import { parseInput, ParleyError } from '../errors/parley-error.js';
-import { EventMetaSchema, TO_ALL } from '../schema/event.js';
+import { AuthoredMetaSchema, EventMetaSchema, type AuthoredMeta } from '../schema/event.js';
 import { EnvelopeInputSchema, type EnvelopeInput } from '../schema/inputs.js';
+import { UlidSchema } from '../schema/names.js';
+import { textFault } from '../schema/text.js';
 import { decodeEventTuple, verifyEvent, type SignedEventFields } from '../trust/envelope.js';
 import { canonicalEncode } from '../trust/cbor.js';
 import { participantIdOf } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
+import type { DropReason } from './envelope-gate.js';
 import { ensureSubscribed } from './threads.js';
 import { assertMayPost, resolveFor, type Seat } from './seat.js';
-import { assertCanSee } from './posting.js';
+import { assertCanSee, assertTextSize, messageDraft } from './posting.js';
 import { assertMayWrite } from './channel-access.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
-import { transact } from './writer.js';
+import { transact, type EventDraft } from './writer.js';
 import { rawKeyOf } from './participant-key.js';
 
 export interface IngestResult {
@@ -19,14 +22,20 @@ export interface IngestResult {
   thread: string;
 }
 
+/** Meta keys that say what a hub found or did; an author may not sign them (see AuthoredMetaSchema). */
+const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.shape).filter((key) => !(key in AuthoredMetaSchema.shape)));
+
 /**
- * Takes in an event its author signed elsewhere, as it is: id, time, counters
- * and signature are the author's, and nothing in it may change, so it is
- * refused (never altered) when the hub would have to change it. Checked in
- * Meerkat's order before anything is stored: the envelope decodes strictly,
- * its signature verifies against its `from` key, that key is a participant
- * here (and in the roster in force), TTL and replay (EnvelopeGate), then the
- * same role, steering and channel rules as a post. Each drop is counted.
+ * Takes in an event its author signed elsewhere. What it signed cannot
+ * change, so it is refused (never altered) when the hub would have to change
+ * it, and it passes the same rules as a post: its text those of post text, its
+ * id and thread are ids of this hub (ULIDs), and of its meta only what an
+ * author writes (reply_to, tags) is taken from it. Mentions are the hub's, and
+ * it is shown at the hub's receipt time; the ts and meta it signed are kept
+ * beside them for its signature. Checked in Meerkat's order before anything
+ * is stored: the envelope decodes strictly, its signature verifies against
+ * its `from` key, that key is a participant here (and in the roster in force),
+ * TTL and replay (EnvelopeGate), then the rules of a post. Each drop is counted.
  *
  * Only messages are taken in so far; requests, responses and controls carry
  * state the hub keeps and come with the peer links.
@@ -44,6 +53,9 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   let fields: SignedEventFields;
   try {
     fields = decodeEventTuple(bytes, { maxBytes: ctx.config.trust.maxEnvelopeBytes });
+    // Before anything quotes them: an ack, a reply and an export name the event and its thread by these ids.
+    parseInput(UlidSchema, fields.id, 'envelope.id');
+    parseInput(UlidSchema, fields.thread, 'envelope.thread');
   } catch (error) {
     throw gate.drop('malformed', error instanceof ParleyError ? error : new ParleyError('INVALID_INPUT', 'Invalid envelope: it does not decode.', { field: 'envelope' }));
   }
@@ -73,6 +85,8 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   try {
     // As a post: only a thread the author can see (a DM of others stays closed), and an addressee of its session.
     thread = resolveFor(ctx, seat, fields.thread, 'envelope.thread');
+    // The signature is over the thread's id: a thread named any other way would be stored under an id that was not signed.
+    if (thread.id !== fields.thread) throw new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread with id ${fields.thread} in @${author.handle}'s session.`, { field: 'envelope.thread' });
     if (fields.to !== null) {
       const addressee = participantOf(ctx, fields.to);
       to = addressee && session.members.has(addressee.id) ? addressee : undefined;
@@ -80,22 +94,14 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
       assertCanSee(thread, to.id, 'envelope.to');
     }
   } catch (error) {
-    if (!(error instanceof ParleyError)) throw error;
-    throw gate.drop('forbidden', error);
+    throw dropped(gate, 'forbidden', error);
   }
   try {
     ctx.access.require(author, 'post', 'a message envelope');
     assertMayPost(seat, thread, 'envelope.thread');
     assertMayWrite(ctx, seat, thread);
   } catch (error) {
-    if (!(error instanceof ParleyError)) throw error;
-    throw gate.drop(error.code === 'NOT_IN_ROSTER' ? 'notInRoster' : 'forbidden', error);
-  }
-  const meta = EventMetaSchema.safeParse(fields.meta ?? {});
-  // Stored exactly as signed: meta Parley would tidy (trimmed tags…) would no longer verify, so it is refused instead.
-  if (!meta.success || !sameValue(meta.data, fields.meta ?? {})) {
-    const reason = meta.success ? 'it is not in the form Parley stores' : (meta.error.issues[0]?.message ?? 'invalid');
-    throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its meta is not Parley's (${reason}).`, { field: 'envelope.meta' }));
+    throw dropped(gate, error instanceof ParleyError && error.code === 'NOT_IN_ROSTER' ? 'notInRoster' : 'forbidden', error);
   }
   if (fields.ttl_secs > ctx.config.trust.maxTtlSecs) {
     throw gate.drop(
@@ -103,13 +109,34 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
       new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: ttl_secs ${fields.ttl_secs} is over the ${ctx.config.trust.maxTtlSecs} this hub accepts (trust.maxTtlSecs).`, { field: 'envelope.ttl_secs' }),
     );
   }
-  const text = fields.content as string;
-  if (text.length > ctx.config.chat.limits.maxMessageChars) {
-    throw gate.drop('malformed', new ParleyError('PAYLOAD_TOO_LARGE', `Envelope ${fields.id}: ${text.length} characters, over chat.limits.maxMessageChars; a signed message cannot be truncated.`, { field: 'envelope.content' }));
+  let meta: AuthoredMeta;
+  let text: string;
+  try {
+    meta = authoredMeta(fields);
+    text = postText(ctx, fields);
+  } catch (error) {
+    throw dropped(gate, 'malformed', error);
   }
-  const secrets = await ctx.redactor.find([text]);
-  if ((secrets.spans[0]?.length ?? 0) > 0) {
-    throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its text holds a secret, and a signed message cannot be redacted; it was dropped.`, { field: 'envelope.content' }));
+  const secrets = await ctx.redactor.find([text, ...(meta.tags ?? [])]);
+  const secretAt = secrets.spans.findIndex((spans) => spans.length > 0);
+  if (secretAt >= 0) {
+    const field = secretAt === 0 ? 'envelope.content' : `envelope.meta.tags.${secretAt - 1}`;
+    throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its ${field.slice('envelope.'.length)} holds a secret, and a signed message cannot be redacted; it was dropped.`, { field }));
+  }
+  let draft: EventDraft;
+  try {
+    // After the (async) scan, as a post's rules are: steering, the addressee, reply_to, and the hub's own mentions.
+    ({ draft } = messageDraft(ctx, seat, thread, {
+      text,
+      truncated: false,
+      redacted: false,
+      to: to?.handle,
+      replyTo: meta.reply_to,
+      tags: meta.tags,
+      fields: { to: 'envelope.to', replyTo: 'envelope.meta.reply_to' },
+    }));
+  } catch (error) {
+    throw dropped(gate, 'malformed', error);
   }
   ctx.rateLimiter.take(author.id, author.handle);
   // After every other check, so that an envelope refused for its content does not use up its id: fixed, it may come again.
@@ -128,22 +155,62 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   const event = await transact(ctx, (tx) => {
     ensureSubscribed(ctx, thread, author.id);
     return tx.append({
-      thread,
-      type: 'message',
-      from: author.id,
-      to: to?.id ?? TO_ALL,
-      content: text,
-      meta: meta.data,
-      targets: [
-        ...(thread.kind === 'dm' ? [...thread.members.keys()].map((id) => ({ participantId: id, reason: 'dm' as const })) : []),
-        ...(to ? [{ participantId: to.id, reason: 'direct' as const }] : []),
-        ...(meta.data.mentions ?? []).filter((id) => session.members.has(id)).map((id) => ({ participantId: id, reason: 'mention' as const })),
-      ],
-      sealed: { id: fields.id, ts: fields.ts, ttl_secs: fields.ttl_secs, sender_seq: fields.sender_seq, sender_epoch: Buffer.from(fields.sender_epoch), sig: Buffer.from(parsed.sig, 'base64url') },
+      ...draft,
+      sealed: {
+        id: fields.id,
+        ts: fields.ts,
+        meta: fields.meta,
+        ttl_secs: fields.ttl_secs,
+        sender_seq: fields.sender_seq,
+        sender_epoch: Buffer.from(fields.sender_epoch),
+        sig: Buffer.from(parsed.sig, 'base64url'),
+      },
     });
   });
   gate.accepted();
   return { id: event.id, seq: event.seq, thread: thread.id };
+}
+
+/**
+ * The envelope's meta, when its author wrote all of it: reply_to and tags, in
+ * the form Parley stores (a tidied tag would be a change to what was signed).
+ * Mentions and the flags are the receiving hub's to compute, never taken from an author.
+ */
+function authoredMeta(fields: SignedEventFields): AuthoredMeta {
+  const signed = fields.meta ?? {};
+  for (const key of Object.keys(signed)) {
+    if (HUB_META_KEYS.has(key)) {
+      throw new ParleyError(
+        'INVALID_INPUT',
+        `Envelope ${fields.id}: meta.${key} is set by the hub that stores a message (what it found in it or did to it), never by its author; sign the message without it.`,
+        { field: `envelope.meta.${key}` },
+      );
+    }
+  }
+  const meta = parseInput(AuthoredMetaSchema, signed, 'envelope.meta');
+  if (!sameValue(meta, signed)) {
+    throw new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its meta is not in the form Parley stores (tags trimmed); sign it in that form.`, { field: 'envelope.meta' });
+  }
+  return meta;
+}
+
+/** The envelope's text, when it passes the rules of a post's text (src/schema/text.ts); a signed text cannot be truncated either. */
+function postText(ctx: HubContext, fields: SignedEventFields): string {
+  const text = fields.content as string;
+  const fault = textFault(text, 'lines');
+  if (fault !== undefined) {
+    throw new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its text ${fault}. A post's text rules hold for signed messages too; it was dropped.`, { field: 'envelope.content' });
+  }
+  assertTextSize(ctx, text, 'envelope.content');
+  if (text.length > ctx.config.chat.limits.maxMessageChars) {
+    throw new ParleyError('PAYLOAD_TOO_LARGE', `Envelope ${fields.id}: ${text.length} characters, over chat.limits.maxMessageChars; a signed message cannot be truncated.`, { field: 'envelope.content' });
+  }
+  return text;
+}
+
+/** Counts a refused envelope under `reason` and gives the error to throw (anything but a ParleyError is thrown as it is). */
+function dropped(gate: HubContext['envelopes'], reason: DropReason, error: unknown): unknown {
+  return error instanceof ParleyError ? gate.drop(reason, error) : error;
 }
 
 /** The session of a thread, for an envelope handed in without a caller (the library, later the peer links). */

@@ -9,7 +9,7 @@ import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
 import { assertMayWrite, mayRead } from './channel-access.js';
 import { assertEventInThread, canSee, createThread, dmKeyOf, ensureSubscribed } from './threads.js';
 import type { ThreadRecord } from './state.js';
-import { transact, type DeliveryReason, type Transaction } from './writer.js';
+import { transact, type DeliveryReason, type EventDraft, type Transaction } from './writer.js';
 
 /**
  * Posting a message (Maestro's rules): refuse what steering forbids, cut what
@@ -124,23 +124,32 @@ export function dmWithin(ctx: HubContext, tx: Transaction, seat: Seat, otherId: 
   }).thread;
 }
 
-interface MessageSpec {
+export interface MessageSpec {
   text: string;
   truncated: boolean;
   redacted: boolean;
   to: string | undefined;
   replyTo: string | undefined;
   tags: string[] | undefined;
+  /** How errors name the addressee and reply_to: a post's own fields by default, an envelope's fields for one (src/hub/ingest.ts). */
+  fields?: { to: string; replyTo: string };
 }
 
-async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, spec: MessageSpec): Promise<PostResult> {
+/**
+ * The rules every message passes after its text, and the event it becomes:
+ * steering and channel access, the addressee, reply_to in the same thread, and
+ * the mentions and flags the hub computes. A post and an envelope its author
+ * signed elsewhere (src/hub/ingest.ts) both go through here.
+ */
+export function messageDraft(ctx: HubContext, seat: Seat, thread: ThreadRecord, spec: MessageSpec): { draft: EventDraft; mentions: string[] } {
+  const fields = spec.fields ?? { to: 'to', replyTo: 'reply_to' };
   assertMayPost(seat, thread);
   assertMayWrite(ctx, seat, thread);
   const me = seat.participant;
-  const to = spec.to === undefined ? undefined : resolveMember(ctx, seat, spec.to, 'to');
-  assertCanSee(thread, to?.id, 'to');
-  if (to) assertReachableByChat(ctx.config, to, 'to');
-  if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, 'reply_to');
+  const to = spec.to === undefined ? undefined : resolveMember(ctx, seat, spec.to, fields.to);
+  assertCanSee(thread, to?.id, fields.to);
+  if (to) assertReachableByChat(ctx.config, to, fields.to);
+  if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, fields.replyTo);
   // In a DM only its two participants are reachable, and no one without chat is: other @names are plain text.
   const mentions = findMentions(spec.text, seat.session, ctx.state).filter(
     (id) => id !== me.id && mayRead(ctx, thread, id) && chatOpenFor(ctx.config, ctx.state.participant(id).profile),
@@ -158,17 +167,14 @@ async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
     ...(spec.truncated ? { truncated: true } : {}),
     ...(spec.redacted ? { redacted: true } : {}),
   };
+  return { draft: { thread, type: 'message', from: me.id, to: to?.id ?? TO_ALL, content: spec.text, meta, targets }, mentions };
+}
+
+async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, spec: MessageSpec): Promise<PostResult> {
+  const { draft, mentions } = messageDraft(ctx, seat, thread, spec);
   const event = await transact(ctx, (tx) => {
-    ensureSubscribed(ctx, thread, me.id);
-    return tx.append({
-      thread,
-      type: 'message',
-      from: me.id,
-      to: to?.id ?? TO_ALL,
-      content: spec.text,
-      meta,
-      targets,
-    });
+    ensureSubscribed(ctx, thread, seat.participant.id);
+    return tx.append(draft);
   });
   return {
     id: event.id,

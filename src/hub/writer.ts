@@ -36,14 +36,20 @@ export interface EventDraft {
   meta?: EventMeta;
   /** Participants this event targets, with why (fan-out on write of the High inbox items). */
   targets?: Array<{ participantId: string; reason: DeliveryReason }>;
-  /** An event its author signed elsewhere (src/hub/ingest.ts): its id, time, counters and signature are kept as they are. */
+  /**
+   * An event its author signed elsewhere (src/hub/ingest.ts): its id, counters and signature are
+   * kept as they are; it is shown with the hub's receipt time and meta, its signed ts and meta kept beside them.
+   */
   sealed?: SignedElsewhere;
 }
 
 /** What an author who signed an event elsewhere fixed: everything it signed that the hub would otherwise choose. */
 export interface SignedElsewhere {
   id: string;
+  /** The author's ts, as signed (the event's ts is the hub's receipt time). */
   ts: number;
+  /** The author's meta, as signed (the event's meta is the hub's). */
+  meta: Record<string, unknown> | null;
   ttl_secs: number;
   sender_seq: number;
   sender_epoch: Buffer;
@@ -67,7 +73,8 @@ export class Transaction {
   append(draft: EventDraft): ParleyEvent {
     const { ctx } = this;
     const state = ctx.state;
-    const ts = draft.sealed?.ts ?? ctx.now();
+    // The hub's time, also for an envelope: a signed ts is the author's word, kept for its signature (event-sealer.ts).
+    const ts = ctx.now();
     const author = state.participant(draft.from);
     const event: ParleyEvent = {
       seq: state.nextSeq,

@@ -25,6 +25,14 @@ export const EventMetaSchema = z.strictObject({
 });
 export type EventMeta = z.infer<typeof EventMetaSchema>;
 
+/**
+ * The meta an author writes: what it replies to, and its tags. The rest of
+ * EventMeta says what a hub found or did (mentions, truncated, redacted, link)
+ * and is only ever set by the hub that stores the event.
+ */
+export const AuthoredMetaSchema = EventMetaSchema.pick({ reply_to: true, tags: true });
+export type AuthoredMeta = z.infer<typeof AuthoredMetaSchema>;
+
 export const REQUEST_STATUSES = ['Accepted', 'Rejected', 'Completed', 'Failed'] as const;
 export const RequestStatusSchema = z.enum(REQUEST_STATUSES);
 export type RequestStatus = z.infer<typeof RequestStatusSchema>;

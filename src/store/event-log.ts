@@ -29,6 +29,13 @@ export interface EventRow {
   sender_epoch: Buffer | null;
   /** The roster version in force when it was written; null in local mode. */
   roster_version: number | null;
+  /**
+   * What the author of an envelope signed elsewhere signed where the row shows the hub's own:
+   * its ts (the row's ts is the receipt time) and its meta as JSON (null: none; the row's meta is
+   * the one the hub computed). signed_ts is null when the row's ts and meta are what was signed.
+   */
+  signed_ts: number | null;
+  signed_meta: string | null;
 }
 
 export function rowToEvent(row: EventRow): ParleyEvent {
@@ -66,6 +73,8 @@ export function eventToRow(event: ParleyEvent, tsMillis: number): EventRow {
     sender_seq: null,
     sender_epoch: null,
     roster_version: null,
+    signed_ts: null,
+    signed_meta: null,
   };
 }
 
@@ -98,8 +107,8 @@ export class EventLog {
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
-      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta, sig, ttl_secs, sender_seq, sender_epoch, roster_version)
-       VALUES (@seq, @id, @session_id, @thread_id, @ts, @type, @from_id, @author, @to_id, @content, @meta, @sig, @ttl_secs, @sender_seq, @sender_epoch, @roster_version)`,
+      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta, sig, ttl_secs, sender_seq, sender_epoch, roster_version, signed_ts, signed_meta)
+       VALUES (@seq, @id, @session_id, @thread_id, @ts, @type, @from_id, @author, @to_id, @content, @meta, @sig, @ttl_secs, @sender_seq, @sender_epoch, @roster_version, @signed_ts, @signed_meta)`,
     );
     this.after = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.before = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq < ? AND seq <= ? ORDER BY seq DESC LIMIT ?');

@@ -4,9 +4,10 @@ import type { EventRow } from './event-log.js';
 
 /**
  * The signed fields of a stored event: the row's own columns, with its
- * author's and addressee's public keys in place of their ids. Signing, the
- * signed export and every later check all read a row through this one
- * function, so they cannot disagree about what was signed.
+ * author's and addressee's public keys in place of their ids, and the ts and
+ * meta its author signed when the row shows the hub's (an envelope signed
+ * elsewhere). Signing, the signed export and every later check all read a
+ * row through this one function, so they cannot disagree about what was signed.
  */
 export function signedFieldsOfRow(row: EventRow, rawKeyOf: (participantId: string) => Uint8Array): SignedEventFields {
   if (row.ttl_secs === null || row.sender_seq === null || row.sender_epoch === null) {
@@ -19,10 +20,14 @@ export function signedFieldsOfRow(row: EventRow, rawKeyOf: (participantId: strin
     to: row.to_id === TO_ALL ? null : rawKeyOf(row.to_id),
     kind: row.type,
     content: row.type === 'message' ? row.content : (JSON.parse(row.content) as unknown),
-    meta: row.meta === null ? null : (JSON.parse(row.meta) as Record<string, unknown>),
-    ts: row.ts,
+    meta: metaOf(row.signed_ts === null ? row.meta : row.signed_meta),
+    ts: row.signed_ts ?? row.ts,
     ttl_secs: row.ttl_secs,
     sender_seq: row.sender_seq,
     sender_epoch: row.sender_epoch,
   };
+}
+
+function metaOf(json: string | null): Record<string, unknown> | null {
+  return json === null ? null : (JSON.parse(json) as Record<string, unknown>);
 }

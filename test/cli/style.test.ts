@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { formatEvent } from '../../src/cli/conversation.js';
+import { formatEvent } from '../../src/cli/event-lines.js';
 import { colourWanted, styleFor } from '../../src/cli/style.js';
 import type { ParleyEvent } from '../../src/schema/event.js';
 
@@ -41,6 +41,15 @@ describe('cli style', () => {
     // Without the escape sequences it reads the same.
     expect(coloured).toContain('\x1b[');
     expect(stripVTControlCharacters(coloured)).toBe('10:04:05 @coder: the cache is warm');
+  });
+
+  it('style - on a terminal, what others wrote is escaped before it is coloured: the only escape sequences are the colours\' own', () => {
+    const hostile = { ...event, author: 'mallory', content: '\x1b[2J\x1b]0;pwned\x07 \u202Eevil' } as ParleyEvent;
+    const coloured = formatEvent(hostile, styleFor({ isTTY: true }, {}));
+    expect(stripVTControlCharacters(coloured)).toBe('10:04:05 @mallory: \\x1b[2J\\x1b]0;pwned\\x07 \\u202eevil');
+    // Without the colours (SGR sequences) nothing is left that a terminal acts on.
+    // eslint-disable-next-line no-control-regex -- finding control characters is the point
+    expect(coloured.replace(/\x1b\[\d+m/g, '')).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e]/);
   });
 
   it('style - the choice made for a stream holds whatever process.stdout is: a piped stdout does not turn off the colours of a terminal stderr', () => {

@@ -7,7 +7,8 @@ import { openHub } from '../../src/hub/hub.js';
 import { LATEST_STORE_VERSION, MIGRATIONS, currentVersion, migrate, type Migration } from '../../src/store/migrations.js';
 import { openStore } from '../../src/store/store.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { caught, tempHome } from '../helpers/hub.js';
+import { signedEnvelope, verifiedExport } from '../helpers/envelope.js';
+import { caught, openTestHub, tempHome } from '../helpers/hub.js';
 
 const cleanups: Array<() => void | Promise<unknown>> = [];
 
@@ -181,5 +182,28 @@ describe('store migrations', () => {
     expect(tableNames(db)).toEqual(['a', 'b', 'c']);
     expect(db.prepare('SELECT COUNT(*) AS n FROM a').get()).toEqual({ n: 1 });
     expect(migrate(db, [first, fixed, third])).toEqual({ from: 3, to: 3 });
+  });
+
+  it('migrations - a home from before envelopes kept their signed ts and meta apart opens, and an envelope it took in still verifies', async () => {
+    const file = storeFile();
+    const home = path.dirname(file);
+    const first = await openTestHub({ home });
+    const alice = await first.hub.join({ handle: 'alice' });
+    const signedAt = Date.now() - 60_000;
+    const taken = await alice.ingest(signedEnvelope(first, alice, { ts: signedAt, meta: { tags: ['old'] } }));
+    await first.close();
+    // As a version 9 store held it: the envelope's signed ts and meta in the row's own columns.
+    const old = scratch(file);
+    old.exec('UPDATE events SET ts = signed_ts, meta = signed_meta WHERE signed_ts IS NOT NULL; ALTER TABLE events DROP COLUMN signed_ts; ALTER TABLE events DROP COLUMN signed_meta');
+    old.pragma('user_version = 9');
+    old.close();
+
+    const again = await openTestHub({ home });
+    cleanups.push(() => again.close());
+    expect(currentVersion(again.hub.internals.store.db)).toBe(LATEST_STORE_VERSION);
+    const reader = await again.hub.join({ handle: 'alice' });
+    const { report } = await verifiedExport(reader, 'general');
+    expect(report.events).toBeGreaterThanOrEqual(2);
+    expect((await reader.history({ thread: 'general' })).events.find((e) => e.id === taken.id)?.ts).toBe(new Date(signedAt).toISOString());
   });
 });

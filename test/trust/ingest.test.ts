@@ -54,7 +54,7 @@ async function hubWith(config: Record<string, unknown> = {}, now?: () => number)
 }
 
 describe('signed envelopes handed in by their author', () => {
-  it('ingest - a message its author signed is stored as signed (its id, time and signature kept) and verifies in a signed export', async () => {
+  it('ingest - a message its author signed is stored as signed (its id, signed time and signature kept) and verifies in a signed export', async () => {
     const { hub, alice } = await hubWith();
     const handed = envelope(hub, alice, { content: 'hello, in my own words' });
     const stored = await alice.ingest(handed);
