@@ -132,6 +132,17 @@ describe('channel access policies', () => {
     expect(sent.filter((d) => d.seq === marker.seq).map((d) => d.to)).toEqual(['bob']);
   });
 
+  it('channel access - a mention queued for a participant before the policy left them out is not in their peek or inbox', async () => {
+    const { human, alice, bob } = await setup();
+    const mention = await alice.post({ thread: 'secret', text: 'before the policy @bob' });
+    const seqsOf = (result: { items: Array<{ event: { seq: number } }> }): number[] => result.items.map((i) => i.event.seq);
+    // Queued for bob while the channel was open to everyone.
+    expect(seqsOf(await bob.peek())).toEqual([mention.seq]);
+    await restrict(human);
+    expect(seqsOf(await bob.peek())).toEqual([]);
+    expect(seqsOf(await bob.inbox())).toEqual([]);
+  });
+
   it('channel access - a side channel follows its parent channel and takes no policy of its own', async () => {
     const { human, alice, bob } = await setup();
     await restrict(human);
