@@ -26,7 +26,7 @@ import { PARLEY_BIN } from './parley-bin.js';
 const CLIENT_LIST = CLIENT_NAMES.join('|');
 
 const INSTALL_HELP = `Usage: parley install <${CLIENT_LIST}> --as HANDLE [--dir PROJECT] [--user] [--dry-run]
-                      [--session NAME] [--home DIR] [--url URL]
+                      [--session NAME] [--home DIR] [--url URL] [--follow-symlinks]
 
 Connects an agent CLI to Parley as HANDLE: writes Parley's MCP server
 ("parley mcp --as HANDLE") and its hooks ("parley hook CLIENT EVENT --as HANDLE")
@@ -37,6 +37,9 @@ background on the home, as "parley mcp" does.
   --dir PROJECT  The project whose config to change (default: the current folder)
   --user         Change the user's config (in the home folder) instead
   --dry-run      Print each file as it would be written; change nothing
+  --follow-symlinks
+                 Write through a symlink that leads out of the project (or, with
+                 --user, out of the home folder); refused without it
 
 The commands written are absolute (node and this Parley's bin/parley) and name
 --home and --url when they are not the defaults, so they work from the client's
@@ -46,12 +49,14 @@ was written for "parley uninstall". Running it again changes nothing.
 `;
 
 const UNINSTALL_HELP = `Usage: parley uninstall <${CLIENT_LIST}> [--dir PROJECT] [--user] [--dry-run] [--home DIR]
+                        [--follow-symlinks]
 
 Takes out what "parley install" wrote for the client in the project (default:
 the current folder) or, with --user, in the user's config: a file left as
 install wrote it gets its original back (or goes, if install created it); a
 file edited since keeps the edits and loses only Parley's entries. The
-participant stays joined.
+participant stays joined. A symlink that leads out of the project (or home
+folder) is refused, as by install, unless --follow-symlinks is given.
 `;
 
 interface Where {
@@ -127,6 +132,7 @@ export async function install(argv: string[]): Promise<number> {
       session: { type: 'string' },
       home: { type: 'string' },
       url: { type: 'string' },
+      'follow-symlinks': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -162,7 +168,7 @@ export async function install(argv: string[]): Promise<number> {
     timing: hookTiming(loadConfig({ home })),
   };
   const installs = readLedger(home);
-  const plan = planInstall(spec, context, installs);
+  const plan = planInstall(spec, context, installs, { followSymlinks: values['follow-symlinks'] === true });
 
   if (values['dry-run']) {
     process.stdout.write(`Dry run: nothing is written. "parley install ${target.client}" as @${handle} (${describe(target)}) would:\n`);
@@ -199,6 +205,7 @@ export async function uninstall(argv: string[]): Promise<number> {
       user: { type: 'boolean' },
       'dry-run': { type: 'boolean' },
       home: { type: 'string' },
+      'follow-symlinks': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -214,11 +221,12 @@ export async function uninstall(argv: string[]): Promise<number> {
   if (!record) {
     throw new ParleyError('NOT_FOUND', `No install for ${CLIENTS[target.client].title} (${describe(target)}) is recorded in ${ledgerPath(home)}; check --dir, --user and --home.`);
   }
-  const changes = planUninstall(record);
+  const links = { followSymlinks: values['follow-symlinks'] === true };
+  const changes = planUninstall(record, links);
   const dry = values['dry-run'] === true;
   if (dry) process.stdout.write(`Dry run: nothing is changed. "parley uninstall ${target.client}" (${describe(target)}) would leave:\n`);
   else {
-    applyUninstall(record, changes);
+    applyUninstall(record, changes, links);
     writeLedger(home, installs.filter((r) => r !== record));
     process.stdout.write(`Parley is uninstalled from ${CLIENTS[target.client].title} (${describe(target)}); @${record.handle} stays joined:\n`);
   }

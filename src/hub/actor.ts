@@ -55,7 +55,7 @@ import { dm, post, type PostResult } from './posting.js';
 import type { PresenceInfo } from './presence.js';
 import { history, listThreads, readNew, search, type HistoryResult, type ReadNewResult } from './reading.js';
 import { openRequests, respond, sendRequest, type OpenRequest, type RequestResult, type ResponseResult } from './requests.js';
-import { assertMayRead } from './channel-access.js';
+import { assertMayRead, mayRead } from './channel-access.js';
 import { resolveFor, type Seat } from './seat.js';
 import { participantView } from './state.js';
 import { wakeOnFor } from './wake-on.js';
@@ -400,7 +400,8 @@ export class Actor implements ParticipantApi {
       },
     );
     // Access is checked when a stream opens and again whenever it changes (a new roster, an admin's
-    // override): a participant who may no longer read has its open stream ended, not fed.
+    // override): a participant who may no longer read, or no longer read the stream's channel (its
+    // policy naming a role), has its open stream ended, not fed.
     if (!ended) {
       stopWatching = this.#ctx.access.onChange((participantId) => {
         if (participantId !== undefined && participantId !== seat.participant.id) return;
@@ -408,7 +409,9 @@ export class Actor implements ParticipantApi {
           this.#ctx.access.require(seat.participant, 'live');
         } catch {
           subscription.close();
+          return;
         }
+        if (thread && !mayRead(this.#ctx, thread, seat.participant.id)) subscription.close();
       });
     }
     // Held once subscribed, so the stream itself carries its participant coming online (the page sees itself connected).

@@ -68,13 +68,37 @@ function assertListed(ctx: HubContext, seat: Seat, thread: ThreadRecord, list: '
   const me = seat.participant;
   if (policyAllows(signed.policy[list], subjectOf(ctx, me))) return;
   const admins = channelAdmins(ctx, signed.policy);
-  const who = admins.length ? admins.map((h) => `@${h}`).join(' or ') : 'an admin';
-  const where = channel === thread ? `channel "${channel.name}"` : `"${thread.name}" (a side channel of "${channel.name}")`;
   throw new ParleyError(
     'FORBIDDEN_ROLE',
-    `The access policy (v${signed.policy.version}) of ${where} does not list you (@${me.handle}) among its ${list}; nothing was done. Its admins (${who}) can change it: parley channel policy ${channel.name} --${list} …`,
+    `The access policy (v${signed.policy.version}) of ${placeOf(thread, channel)} does not list you (@${me.handle}) among its ${list}; nothing was done. Its admins (${adminWords(admins)}) can change it: parley channel policy ${channel.name} --${list} …`,
     { field, details: { list, policy_version: signed.policy.version, channel: channel.id, grantors: admins } },
   );
+}
+
+/**
+ * Refuses (INVALID_INPUT on `field`) addressing a request in a thread to a
+ * participant its policy does not let read it: they would never see it, nor
+ * be able to answer it, and it would stay open for good. Nothing is stored.
+ */
+export function assertAddresseeMayRead(ctx: HubContext, thread: ThreadRecord, addressee: ParticipantRecord, field: string): void {
+  const channel = governingChannel(ctx, thread);
+  const signed = channel?.state.access;
+  if (!channel || !signed || policyAllows(signed.policy.readers, subjectOf(ctx, addressee))) return;
+  const admins = channelAdmins(ctx, signed.policy);
+  throw new ParleyError(
+    'INVALID_INPUT',
+    `Invalid ${field}: @${addressee.handle} cannot read ${placeOf(thread, channel)}, whose access policy (v${signed.policy.version}) does not list them among its readers, so they could neither see nor answer the request; nothing was sent. Send it in a direct message (leave out the thread), or ask its admins (${adminWords(admins)}) to add @${addressee.handle} as a reader: parley channel policy ${channel.name} --readers …`,
+    { field, details: { list: 'readers', policy_version: signed.policy.version, channel: channel.id, grantors: admins } },
+  );
+}
+
+/** How a refusal names the thread: the channel, or the side channel and the channel whose policy it follows. */
+function placeOf(thread: ThreadRecord, channel: ThreadRecord): string {
+  return channel === thread ? `channel "${channel.name}"` : `"${thread.name}" (a side channel of "${channel.name}")`;
+}
+
+function adminWords(admins: string[]): string {
+  return admins.length ? admins.map((h) => `@${h}`).join(' or ') : 'an admin';
 }
 
 /** Handles of the participants the policy's admins list names (any admin when it names the role), humans first. */

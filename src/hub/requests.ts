@@ -8,7 +8,7 @@ import type { HubContext } from './context.js';
 import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
 import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
 import { findRequest } from './request-ref.js';
-import { assertMayWrite, mayRead } from './channel-access.js';
+import { assertAddresseeMayRead, assertMayWrite, mayRead } from './channel-access.js';
 import { dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
@@ -75,6 +75,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
     assertMayPost(seat, given);
     assertMayWrite(ctx, seat, given);
     assertCanSee(given, target.id, 'to');
+    assertAddresseeMayRead(ctx, given, target, 'to');
   } else {
     const existingDm = ctx.state.dm(seat.session.id, dmKeyOf(me.id, target.id));
     if (existingDm) assertMayPost(seat, existingDm);

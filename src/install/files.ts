@@ -1,8 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { ParleyError } from '../errors/parley-error.js';
+import { writeFileAtomically } from '../util/atomic-write.js';
+import { writeTarget, type WriteBounds } from './write-target.js';
 
-/** Reading and writing a client's config file in place: its mode kept, a symlink followed, never half-written. */
+/**
+ * Reading and writing a client's config file in place: its mode kept, a
+ * symlink followed only where write-target.ts allows, never half-written.
+ */
 export function readText(file: string): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8');
@@ -43,12 +48,14 @@ export function removeEmptyFolders(created: string[]): void {
   }
 }
 
-export function writeText(file: string, text: string): void {
-  // A config kept elsewhere through a symlink (dotfiles) is written where it lives.
-  const target = fs.existsSync(file) ? fs.realpathSync(file) : file;
-  const mode = fs.existsSync(target) ? fs.statSync(target).mode & 0o7777 : undefined;
-  const temporary = `${target}.parley-${process.pid}.tmp`;
-  fs.writeFileSync(temporary, text, mode === undefined ? {} : { mode });
-  if (mode !== undefined) fs.chmodSync(temporary, mode);
-  fs.renameSync(temporary, target);
+export function writeText(file: string, text: string, bounds: WriteBounds): void {
+  const target = writeTarget(file, bounds);
+  const stat = fs.statSync(target, { throwIfNoEntry: false });
+  writeFileAtomically(target, text, stat === undefined ? undefined : stat.mode & 0o7777);
+}
+
+/** Removes the file (a symlink itself, not what it leads to), once its way is known to stay in bounds. */
+export function removeFile(file: string, bounds: WriteBounds): void {
+  writeTarget(file, bounds);
+  fs.rmSync(file, { force: true });
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { INSTALL_BACKUP_DIRNAME, INSTALL_LEDGER_FILENAME } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-home.js';
+import { writeFileAtomically } from '../util/atomic-write.js';
 import type { ClientName, FileAdditions, Scope } from './spec.js';
 
 /**
@@ -69,9 +70,7 @@ export function writeLedger(home: string, installs: InstallRecord[]): void {
     return;
   }
   fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify({ installs }, null, 2)}\n`, { mode: PRIVATE_FILE_MODE });
-  fs.renameSync(temporary, file);
+  writeFileAtomically(file, `${JSON.stringify({ installs }, null, 2)}\n`, PRIVATE_FILE_MODE);
 }
 
 export const sameRecord = (a: Pick<InstallRecord, 'client' | 'scope' | 'root'>, b: Pick<InstallRecord, 'client' | 'scope' | 'root'>): boolean =>

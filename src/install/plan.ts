@@ -1,12 +1,12 @@
-import fs from 'node:fs';
 import { ParleyError } from '../errors/parley-error.js';
 import { shellQuote } from './command-line.js';
-import { checkFolders, makeParents, readText, removeEmptyFolders, writeText } from './files.js';
+import { checkFolders, makeParents, readText, removeEmptyFolders, removeFile, writeText } from './files.js';
 import { jsonStyleOf, NEW_FILE_STYLE, parseJsonObject, sameJson, serializeJson, type JsonObject } from './json-document.js';
 import { addToJson, removeFromJson } from './json-merge.js';
 import { digest, dropBackup, keepBackup, sameRecord, type FileRecord, type InstallRecord } from './ledger.js';
 import type { ClientSpec, FileAdditions, InstallContext } from './spec.js';
 import { addTomlBlock, removeTomlBlock } from './toml-block.js';
+import { writeTarget, type WriteBounds } from './write-target.js';
 
 /**
  * Install and uninstall in two steps: a plan that reads every file and
@@ -28,9 +28,16 @@ export interface FileChange {
 export interface Plan {
   record: InstallRecord;
   changes: FileChange[];
+  bounds: WriteBounds;
 }
 
-export function planInstall(spec: ClientSpec, context: InstallContext, installs: InstallRecord[]): Plan {
+/** What the user allowed for symlinks on the way to a file (--follow-symlinks). */
+export interface LinkChoice {
+  followSymlinks: boolean;
+}
+
+export function planInstall(spec: ClientSpec, context: InstallContext, installs: InstallRecord[], links: LinkChoice): Plan {
+  const bounds: WriteBounds = { root: context.root, followSymlinks: links.followSymlinks };
   const key = { client: spec.name, scope: context.scope, root: context.root };
   const handle = context.launch.handle;
   const previous = installs.find((record) => sameRecord(record, key));
@@ -43,6 +50,8 @@ export function planInstall(spec: ClientSpec, context: InstallContext, installs:
       throw new ParleyError('CONFLICT', `${file.path} also holds the install for ${owner.client} (${owner.scope} scope, ${owner.root}); uninstall that one first. Nothing was written.`, { field: file.path });
     }
     const prior = previous?.files.find((f) => f.path === file.path);
+    // A symlink leading out of the project (or home) is refused before the file is even read.
+    writeTarget(file.path, bounds);
     checkFolders(file.path);
     const before = readText(file.path);
     if (file.format === 'toml') {
@@ -53,7 +62,7 @@ export function planInstall(spec: ClientSpec, context: InstallContext, installs:
     const after = serializeJson(doc, before === undefined ? NEW_FILE_STYLE : jsonStyleOf(before));
     return { path: file.path, before, after, additions, ...(prior ? { previous: prior } : {}) };
   });
-  return { record: { ...key, handle, files: [] }, changes };
+  return { record: { ...key, handle, files: [] }, changes, bounds };
 }
 
 function scopeWords(context: InstallContext): string {
@@ -79,7 +88,7 @@ export function applyInstall(plan: Plan, home: string): InstallRecord {
         const made = makeParents(change.path);
         if (!prior) createdDirs = made;
         done.push({ change, made });
-        writeText(change.path, change.after!);
+        writeText(change.path, change.after!, plan.bounds);
       }
       return {
         path: change.path,
@@ -95,8 +104,8 @@ export function applyInstall(plan: Plan, home: string): InstallRecord {
     return { ...plan.record, files };
   } catch (error) {
     for (const { change, made } of done.reverse()) {
-      if (change.before === undefined) fs.rmSync(change.path, { force: true });
-      else writeText(change.path, change.before);
+      if (change.before === undefined) removeFile(change.path, plan.bounds);
+      else writeText(change.path, change.before, plan.bounds);
       removeEmptyFolders(made);
     }
     for (const backup of backups) dropBackup(backup);
@@ -109,8 +118,10 @@ export function applyInstall(plan: Plan, home: string): InstallRecord {
  * install left it, else the file without Parley's entries (the user's later
  * edits kept). A file install created goes once nothing else is in it.
  */
-export function planUninstall(record: InstallRecord): FileChange[] {
+export function planUninstall(record: InstallRecord, links: LinkChoice): FileChange[] {
+  const bounds: WriteBounds = { root: record.root, followSymlinks: links.followSymlinks };
   return record.files.map((file): FileChange => {
+    writeTarget(file.path, bounds);
     const before = readText(file.path);
     if (before === undefined) return { path: file.path, before, after: undefined, how: 'already gone' };
     const original = file.backup === undefined ? (file.created ? undefined : before) : readText(file.backup);
@@ -138,11 +149,12 @@ export function planUninstall(record: InstallRecord): FileChange[] {
   });
 }
 
-export function applyUninstall(record: InstallRecord, changes: FileChange[]): void {
+export function applyUninstall(record: InstallRecord, changes: FileChange[], links: LinkChoice): void {
+  const bounds: WriteBounds = { root: record.root, followSymlinks: links.followSymlinks };
   for (const change of changes) {
     if (change.after === undefined) {
-      if (change.before !== undefined) fs.rmSync(change.path, { force: true });
-    } else if (change.after !== change.before) writeText(change.path, change.after);
+      if (change.before !== undefined) removeFile(change.path, bounds);
+    } else if (change.after !== change.before) writeText(change.path, change.after, bounds);
   }
   for (const file of record.files) {
     if (file.backup !== undefined) dropBackup(file.backup);

@@ -23,7 +23,6 @@ beforeAll(async () => {
   tokens.human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
   tokens.alice = await joinOver(hub, { handle: 'alice' });
   tokens.bob = await joinOver(hub, { handle: 'bob' });
-  expect((await rest('human', '/threads', { name: 'vault' })).status).toBe(201);
 }, 120_000);
 
 afterAll(async () => {
@@ -49,15 +48,21 @@ async function rest(who: string, path: string, body?: unknown): Promise<{ status
 }
 
 type AccessView = { policy: ChannelPolicy; signer: string; sig: string; channel: string; handles: Record<string, string> };
-const accessOf = async (): Promise<AccessView | undefined> => (await rest('human', '/threads/vault')).json.access as AccessView | undefined;
+const accessOf = async (channel: string): Promise<AccessView | undefined> => (await rest('human', `/threads/${channel}`)).json.access as AccessView | undefined;
+
+/** Each test makes its own channel, so none depends on what another left. */
+async function newChannel(name: string): Promise<void> {
+  expect((await rest('human', '/threads', { name })).status).toBe(201);
+}
 
 describe('channel policy', () => {
   it('channel policy - the CLI sets and shows it, REST enforces it, and its signature verifies', async () => {
+    await newChannel('vault');
     expect((await cli('channel', 'policy', 'vault', '--as', 'human')).stdout).toContain('no access policy');
     const set = await cli('channel', 'policy', 'vault', '--readers', '@alice,admin', '--writers', '@alice', '--retention-hours', '24', '--no-history-fetch', '--as', 'human');
     expect(set.stderr).toBe('');
     expect(set.stdout).toMatch(/^access policy recorded: seq \d+/);
-    const view = (await accessOf())!;
+    const view = (await accessOf('vault'))!;
     expect(view.policy).toMatchObject({ version: 1, retention_hours: 24, retention_messages: 10_000, allow_history_fetch: false, writers: [{ key: expect.stringMatching(/^ed25519:/) }] });
     expect(view.handles[view.signer]).toBe('human');
     expect(verifyPolicy(view.policy, parsePublicKey(view.signer), Buffer.from(view.sig, 'base64url'))).toBe(true);
@@ -78,15 +83,18 @@ describe('channel policy', () => {
   });
 
   it('channel policy - a non-admin is refused, bad input names the field, and nothing is stored', async () => {
-    const before = (await accessOf())?.policy.version;
-    const byAgent = await rest('alice', '/threads/vault/controls', { access: { readers: ['@alice'] } });
+    await newChannel('locked');
+    expect((await rest('human', '/threads/locked/controls', { access: { readers: ['@alice', 'admin'] } })).status).toBe(201);
+    const before = (await accessOf('locked'))!.policy;
+    expect(before.version).toBe(1);
+    const byAgent = await rest('alice', '/threads/locked/controls', { access: { readers: ['@alice'] } });
     expect(byAgent.status).toBe(403);
     expect(byAgent.json.error).toMatchObject({ code: 'FORBIDDEN_ROLE' });
-    const badAdmin = await rest('human', '/threads/vault/controls', { access: { admins: ['@bob'] } });
+    const badAdmin = await rest('human', '/threads/locked/controls', { access: { admins: ['@bob'] } });
     expect(badAdmin.json.error).toMatchObject({ code: 'INVALID_INPUT', field: 'control.access.admins.0' });
-    const badHours = await cli('channel', 'policy', 'vault', '--retention-hours', 'soon', '--as', 'human');
+    const badHours = await cli('channel', 'policy', 'locked', '--retention-hours', 'soon', '--as', 'human');
     expect(badHours.status).not.toBe(0);
     expect(badHours.stderr).toContain('control.access.retention_hours');
-    expect((await accessOf())?.policy.version).toBe(before);
+    expect((await accessOf('locked'))!.policy).toEqual(before);
   });
 });

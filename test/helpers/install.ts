@@ -26,14 +26,15 @@ export function sandbox(base: string, name: string): Sandbox {
   return { project, home };
 }
 
-/** Every file (its bytes) and folder (a trailing "/") under `dir`, by relative path. */
+/** Every file (its bytes), folder (a trailing "/") and symlink ("-> " its target, not followed) under `dir`, by relative path. */
 export function snapshot(dir: string): Record<string, string> {
   const tree: Record<string, string> = {};
   const walk = (at: string): void => {
     for (const entry of fs.readdirSync(at, { withFileTypes: true })) {
       const full = path.join(at, entry.name);
       const rel = path.relative(dir, full);
-      if (entry.isDirectory()) {
+      if (entry.isSymbolicLink()) tree[rel] = `-> ${fs.readlinkSync(full)}`;
+      else if (entry.isDirectory()) {
         tree[`${rel}/`] = '';
         walk(full);
       } else tree[rel] = fs.readFileSync(full, 'latin1');

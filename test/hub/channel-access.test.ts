@@ -107,7 +107,8 @@ describe('channel access policies', () => {
     const live = bob.live({ ephemeral: false });
     const liveInbox = bob.live({ inbox: true, ephemeral: false });
     await alice.post({ thread: 'secret', text: 'zebra plans @bob' });
-    await alice.request({ to: 'bob', intent: 'zebra', text: 'zebra review', thread: 'secret' }).catch(() => undefined);
+    // A request to bob there is refused at send (see requests.test.ts), so nothing of it reaches bob either.
+    expect(await caught(() => alice.request({ to: 'bob', intent: 'zebra', text: 'zebra review', thread: 'secret' }))).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
     const marker = await alice.post({ thread: 'general', text: 'zebra in public @bob' });
     const [first] = await take(live, 1);
     const [firstInbox] = await take(liveInbox, 1);
@@ -129,6 +130,17 @@ describe('channel access policies', () => {
     const sent = await alice.sentDeliveries({});
     expect(sent.filter((d) => d.thread.id === secretId).map((d) => d.to)).toEqual([]);
     expect(sent.filter((d) => d.seq === marker.seq).map((d) => d.to)).toEqual(['bob']);
+  });
+
+  it('channel access - a mention queued for a participant before the policy left them out is not in their peek or inbox', async () => {
+    const { human, alice, bob } = await setup();
+    const mention = await alice.post({ thread: 'secret', text: 'before the policy @bob' });
+    const seqsOf = (result: { items: Array<{ event: { seq: number } }> }): number[] => result.items.map((i) => i.event.seq);
+    // Queued for bob while the channel was open to everyone.
+    expect(seqsOf(await bob.peek())).toEqual([mention.seq]);
+    await restrict(human);
+    expect(seqsOf(await bob.peek())).toEqual([]);
+    expect(seqsOf(await bob.inbox())).toEqual([]);
   });
 
   it('channel access - a side channel follows its parent channel and takes no policy of its own', async () => {

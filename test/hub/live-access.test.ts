@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
+import type { LiveItem } from '../../src/hub/live-bus.js';
 import type { Roster } from '../../src/schema/roster.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
@@ -10,6 +11,14 @@ afterEach(async () => {
   await t?.close();
   t = undefined;
 });
+
+/** The next event item of a stream (presence items aside), or done. */
+async function nextEvent(stream: AsyncIterator<LiveItem>): Promise<IteratorResult<LiveItem>> {
+  for (;;) {
+    const item = await stream.next();
+    if (item.done || item.value.kind !== 'presence') return item;
+  }
+}
 
 describe('live streams follow access', () => {
   it('live - a participant a new roster leaves out has its open stream ended, not fed what is said next', async () => {
@@ -38,5 +47,29 @@ describe('live streams follow access', () => {
     await alice.post({ thread: 'general', text: 'after bob was removed' });
     const next = await nextEvent();
     expect(next.done).toBe(true);
+  });
+
+  it("live - an admin's override that takes away a participant's reading of a channel ends its open stream of that channel", async () => {
+    t = await openTestHub();
+    const human = await t.hub.join({ handle: 'human', profile: { kind: 'human' } });
+    const alice = await t.hub.join({ handle: 'alice' });
+    const bob = await t.hub.join({ handle: 'bob' });
+    // Local mode: the human is an admin, the agents operators; the channel is read by operators and above.
+    await human.createChannel({ name: 'ops' });
+    await human.control('ops', { access: { readers: ['operator'], writers: ['operator'] } });
+    const bobStream = bob.live({ thread: 'ops' });
+    const aliceStream = alice.live({ thread: 'ops' });
+    await alice.post({ thread: 'ops', text: 'while bob may read' });
+    expect(JSON.stringify((await nextEvent(bobStream)).value)).toContain('while bob may read');
+    expect(JSON.stringify((await nextEvent(aliceStream)).value)).toContain('while bob may read');
+
+    await human.setAccess('bob', 'observer');
+    await alice.post({ thread: 'ops', text: 'after the override' });
+    // Alice's stream getting the post shows it was fanned out; bob's must have ended by then, not be left waiting.
+    const seen = nextEvent(aliceStream).then((item) => ({ stillOpen: JSON.stringify(item.value) }));
+    const bobNext = await Promise.race([nextEvent(bobStream), seen]);
+    expect(bobNext).toEqual({ done: true, value: undefined });
+    expect((await seen).stillOpen).toContain('after the override');
+    aliceStream.close();
   });
 });

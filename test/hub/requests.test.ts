@@ -103,4 +103,22 @@ describe('requests', () => {
     const log = await a.history({ thread: 'general' });
     expect(log.events.filter((e) => e.type === 'request' || e.type === 'response').map((e) => e.type)).toEqual(['request', 'response']);
   });
+
+  it("requests - one in a channel whose access policy does not let the addressee read it is refused, naming the channel, its policy and what to do; nothing is stored and no one has it open", async () => {
+    const { a, b, events } = await pair();
+    const human = await t!.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
+    await human.createChannel({ name: 'secret' });
+    await human.control('secret', { access: { readers: ['@agent-a', 'admin'], writers: ['@agent-a'] } });
+    const before = events();
+    const refused = await caught(() => a.request({ to: 'agent-b', intent: 'review', text: 'the plan', thread: 'secret' }));
+    expect(refused).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
+    expect(refused.message).toContain('@agent-b cannot read channel "secret", whose access policy (v1) does not list them among its readers');
+    expect(refused.message).toContain('Send it in a direct message (leave out the thread), or ask its admins (@human) to add @agent-b as a reader: parley channel policy secret --readers');
+    expect(events()).toBe(before);
+    expect(await b.openRequests()).toEqual({ incoming: [], outgoing: [] });
+    expect(await a.openRequests()).toEqual({ incoming: [], outgoing: [] });
+    // A reader of the channel is asked there as before.
+    const asked = await a.request({ to: 'human', intent: 'review', thread: 'secret' });
+    expect((await human.openRequests()).incoming.map((r) => r.request_id)).toEqual([asked.request_id]);
+  });
 });

@@ -70,11 +70,13 @@ describe('mcp http sessions', () => {
   });
 
   it('one participant opening sessions in a loop evicts only its own oldest, never another participant\'s', async () => {
-    const { url, token } = await start({ mcp: { maxSessions: 12, maxSessionsPerParticipant: 8, maxSessionsPerToken: 8 } });
+    // Only the per-participant cap can bind: the flood spreads over four tokens (5 sessions each, under the
+    // per-token cap), and the total cap is far above what the flood leaves.
+    const { hub, url, token } = await start({ mcp: { maxSessions: 64, maxSessionsPerParticipant: 8, maxSessionsPerToken: 32 } });
     const victim = await connect(url, await token('victim'));
-    const floodToken = await token('flooder');
+    const floodTokens = [await token('flooder'), ...(await Promise.all([1, 2, 3].map(() => hub.issueToken('flooder', 's'))))];
     const flood: McpTestClient[] = [];
-    for (let i = 0; i < 20; i++) flood.push(await connect(url, floodToken));
+    for (let i = 0; i < 20; i++) flood.push(await connect(url, floodTokens[i % floodTokens.length]!));
     expect(server!.mcp.size).toBe(9);
     // The victim's session still answers; the flooder's first sessions were closed, its last ones work.
     expect((await victim.call('whoami')).value).toMatchObject({ handle: 'victim' });

@@ -142,9 +142,7 @@ describe('signed envelopes handed in by their author', () => {
     expect(await caught(() => carol.history({ thread: secret.thread }))).toMatchObject({ code: 'NOT_FOUND' });
     expect([...ctx.state.threads.get(secret.thread)!.members.keys()].sort()).toEqual([alice.participant.id, bob.participant.id].sort());
     // Addressed to someone outside the DM: refused too.
-    const general = [...ctx.state.threads.values()].find((th) => th.name === 'general')!;
     expect(await caught(() => alice.ingest(envelope(hub, alice, { thread: secret.thread, to: ctx.keys.participant(carol.participant.id).raw })))).toMatchObject({ field: 'envelope.to' });
-    expect(general).toBeDefined();
   });
 
   it('ingest - what would not verify once stored, or would hold the replay guard too long, is refused: tidied meta, a reused sender_seq, a long TTL; writes are rate limited', async () => {
