@@ -53,7 +53,7 @@ export const ROUTES: readonly RouteDoc[] = [
   {
     method: 'post',
     path: '/api/v1/hub/roster',
-    summary: 'Put a new roster version in force (signed by admins of the one in force, same org, higher version; else ROSTER_ROLLBACK, ROSTER_INVALID or BAD_SIGNATURE and nothing changes); the admin token or an admin participant',
+    summary: 'Put a new roster version in force (signed by admins of the one in force, same org, higher version; else ROSTER_ROLLBACK, ROSTER_INVALID or BAD_SIGNATURE and nothing changes); the admin token or an admin participant, and only the admin token for a first roster (FORBIDDEN otherwise)',
     body: RosterSchema,
   },
   { method: 'post', path: '/mcp', summary: 'MCP Streamable HTTP: JSON-RPC requests (initialize first; then send its Mcp-Session-Id)' },

@@ -14,7 +14,6 @@ import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
 import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
-import { formatPublicKey } from '../trust/node-id.js';
 import { EventSealer } from './event-sealer.js';
 import { RosterBook, rosterViewOf } from './roster-book.js';
 import { loadRosterAtStart } from './roster-startup.js';
@@ -216,18 +215,14 @@ export class Hub {
    */
   async acceptRoster(doc: unknown, from: 'owner' | 'participant' = 'owner'): Promise<{ roster: Roster; file: string; written: boolean }> {
     this.#assertOpen();
-    // A first roster decides who everyone is. Handed in by a participant (any human is an admin in local
-    // mode), it must carry this hub's own signature, so only the hub's owner can end local mode.
+    // A first roster decides who everyone is, and any human is an admin in local mode: only the hub's
+    // owner (the home's admin token, the roster file, this library) may end local mode. A participant
+    // token never may, whatever the roster's signatures (an export carries one signed by the hub key).
     if (from === 'participant' && this.#ctx.rosters.current() === undefined) {
-      const hubKey = formatPublicKey(this.#ctx.keys.hub().raw);
-      const signers = (doc as { signatures?: Array<{ pubkey?: unknown }> } | null)?.signatures ?? [];
-      if (!signers.some((s) => s.pubkey === hubKey)) {
-        throw new ParleyError(
-          'FORBIDDEN',
-          `A first roster ends local mode for everyone, so it must be signed by this hub's own key (${hubKey}): sign it on the hub's machine with "parley roster sign", or put it in place as the roster file.`,
-          { field: 'signatures' },
-        );
-      }
+      throw new ParleyError(
+        'FORBIDDEN',
+        'A first roster ends local mode for everyone, so only the hub\'s owner may put it in force: run "parley roster init" or "parley roster sign" on the hub\'s machine (they use the home\'s admin token), or put it in place as the roster file the hub loads at start.',
+      );
     }
     const roster = await this.#ctx.lifecycle.track(this.#ctx.rosters.accept(doc, this.#ctx.now()));
     this.#ctx.access.useRoster(rosterViewOf(roster));

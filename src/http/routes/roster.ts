@@ -11,7 +11,8 @@ import { adminTokenOrParticipantOf } from './access.js';
  * The roster in force. `POST /hub/roster` takes a new signed version (the
  * home's admin token, or a participant whose access is admin) and puts it in
  * force at once; the document itself must be signed by admins of the version
- * in force, whoever sends it. `GET /hub/roster` (admin token) is what
+ * in force, whoever sends it. A first roster (ending local mode) takes the
+ * admin token: the hub refuses it from a participant. `GET /hub/roster` (admin token) is what
  * `parley roster` reads: the roster, its file, and every participant's key
  * and access, to show handles and to resolve `@handle`.
  */
