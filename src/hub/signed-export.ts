@@ -2,7 +2,7 @@ import type { Roster } from '../schema/roster.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
 import { eventFieldsToJson } from '../trust/envelope.js';
 import { formatPublicKey, hubIdOf } from '../trust/node-id.js';
-import { signRoster } from '../trust/roster.js';
+import { EXPORT_ROSTER_DOMAIN, signRoster } from '../trust/roster.js';
 import { SIGNED_EXPORT_VERSION, type ExportHeader } from '../trust/signed-export.js';
 import type { HubContext } from './context.js';
 import { rowPages, type ThreadExport } from './export.js';
@@ -62,6 +62,8 @@ export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
  * gives them now (no one else: an export does not list the hub's other
  * participants). A reader who trusts the hub's key (compare it with
  * "parley keygen" on that hub) can then check every such event offline.
+ * Signed under the export roster's own domain: it vouches for this export
+ * only, and no hub ever takes it as its roster.
  */
 function localRoster(ctx: HubContext, authors: readonly string[]): Roster {
   const hub = ctx.keys.hub();
@@ -71,5 +73,5 @@ function localRoster(ctx: HubContext, authors: readonly string[]): Roster {
     members.push({ pubkey: keyTextOf(participant), role: ctx.access.accessOf(participant) ?? 'observer' });
   }
   const draft: Roster = { org_id: `local:${hubIdOf(hub.raw)}`, version: 1, timestamp: new Date(ctx.now()).toISOString(), members, signatures: [] };
-  return signRoster(draft, hub.privateKey);
+  return signRoster(draft, hub.privateKey, EXPORT_ROSTER_DOMAIN);
 }

@@ -6,7 +6,7 @@ import type { Access } from '../schema/access.js';
 import { accessAtLeast } from '../schema/access.js';
 import { eventFieldsFromJson, verifyEvent } from './envelope.js';
 import { formatPublicKey, parsePublicKey } from './node-id.js';
-import { acceptRoster, memberOf, rosterSigningBytes } from './roster.js';
+import { EXPORT_ROSTER_DOMAIN, acceptRoster, memberOf, rosterSigningBytes } from './roster.js';
 
 /**
  * A signed export (`parley export THREAD --signed`): JSON Lines that anyone can
@@ -16,8 +16,9 @@ import { acceptRoster, memberOf, rosterSigningBytes } from './roster.js';
  *   2. the rosters: the chain of versions the hub accepted (scope "org"), each
  *      signed by admins of the one before; and, when some events were written
  *      with no roster in force (local mode), one roster made for the export
- *      (scope "local") listing the hub's participants, signed by the hub's key:
- *      the trust in those events rests on that key;
+ *      (scope "local") listing the hub's participants, signed by the hub's key
+ *      under the export roster's domain (never a roster a hub takes): the
+ *      trust in those events rests on that key;
  *   3. the events in order, each with its signed fields and signature.
  *
  * Keys held by a hub are custodial: a signature proves the hub that holds the
@@ -164,7 +165,7 @@ export class ExportVerifier {
     if (local && this.#local !== undefined) throw new VerifyFailure(at, 'a second local roster');
     let roster: Roster;
     try {
-      roster = acceptRoster(local ? undefined : this.#current, line.data.roster);
+      roster = local ? acceptRoster(undefined, line.data.roster, EXPORT_ROSTER_DOMAIN) : acceptRoster(this.#current, line.data.roster);
     } catch (error) {
       throw new VerifyFailure(at, `roster refused: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -80,6 +80,17 @@ describe('the first roster', () => {
     expect((await restCall(hub, bob, 'GET', '/whoami')).json).toMatchObject({ access: 'admin', trust: { mode: 'local' } });
   });
 
+  it('roster - the roster an export carries vouches for that export only: not even the admin token puts it in force', async () => {
+    const { hub, bob } = await localHub();
+    const [local] = await exportedRosters(hub, bob);
+    const refused = await adminPost(hub, local!.roster);
+    expect(refused.status).toBe(422);
+    const error = ((await refused.json()) as Json).error as Json;
+    expect(error).toMatchObject({ code: 'BAD_SIGNATURE', field: 'signatures.0' });
+    expect(error.message).toContain('signed as the roster of a signed export (parley/export-roster/v1)');
+    expect((await restCall(hub, bob, 'GET', '/whoami')).json).toMatchObject({ access: 'admin', trust: { mode: 'local' } });
+  });
+
   it('roster - the hub\'s owner (the admin token) puts a first roster in force; its admins then push later versions', async () => {
     const { hub, home, alice, bob } = await localHub();
     const hubKey = readKeyFile(hubKeyPathOf(home));

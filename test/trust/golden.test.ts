@@ -5,7 +5,7 @@ import { parseChannelPolicy, policySigningBytes, signPolicy, verifyPolicy } from
 import { decodeEventTuple, eventFieldsFromJson, eventFieldsToJson, eventSigningBytes, signEvent, verifyEvent } from '../../src/trust/envelope.js';
 import { formatPublicKey, participantIdOf, privateKeyFromSeed, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { rosterFileText } from '../../src/trust/roster-file.js';
-import { acceptRoster, parseRoster, rosterSigningBytes, signRoster } from '../../src/trust/roster.js';
+import { EXPORT_ROSTER_DOMAIN, acceptRoster, parseRoster, rosterSigningBytes, signRoster } from '../../src/trust/roster.js';
 
 /**
  * The v1 trust formats, pinned: for each fixture, its JSON input, the exact
@@ -80,6 +80,18 @@ describe('golden trust fixtures v1', () => {
     pinned(`${name}.cbor.hex`, `${hex(bytes)}\n`);
     pinned(`${name}.sig.hex`, `${Buffer.from(signed.signatures[0]!.sig, 'base64url').toString('hex')}\n`);
     expect(doc.signatures).toEqual([{ pubkey: signer.pubkey, sig: signed.signatures[0]!.sig }]);
+  });
+
+  it('golden - export-roster: an export\'s local roster, signed by the hub key under its own domain; never accepted as a hub\'s roster', () => {
+    const doc = parseRoster(readJson('export-roster.json'));
+    const hub = keys[0]!;
+    const signed = signRoster({ ...doc, signatures: [] }, hub.privateKey, EXPORT_ROSTER_DOMAIN);
+    pinned('export-roster.json', rosterFileText(signed));
+    const bytes = rosterSigningBytes(doc, EXPORT_ROSTER_DOMAIN);
+    pinned('export-roster.cbor.hex', `${hex(bytes)}\n`);
+    pinned('export-roster.sig.hex', `${Buffer.from(signed.signatures[0]!.sig, 'base64url').toString('hex')}\n`);
+    expect(acceptRoster(undefined, doc, EXPORT_ROSTER_DOMAIN)).toEqual(doc);
+    expect(() => acceptRoster(undefined, doc)).toThrow(/signed as the roster of a signed export \(parley\/export-roster\/v1\)/);
   });
 
   it('golden - roster-v2 is accepted after roster-v1, and v1 after nothing', () => {

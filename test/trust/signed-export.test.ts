@@ -6,7 +6,7 @@ import type { Roster } from '../../src/schema/roster.js';
 import { eventFieldsToJson, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
 import { readKeyFile } from '../../src/trust/key-files.js';
 import { formatPublicKey, privateKeyFromSeed, rawPublicKeyOf } from '../../src/trust/node-id.js';
-import { signRoster } from '../../src/trust/roster.js';
+import { EXPORT_ROSTER_DOMAIN, signRoster } from '../../src/trust/roster.js';
 import { ExportVerifier, VerifyFailure } from '../../src/trust/signed-export.js';
 import { openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
 import { cliAt, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
@@ -263,11 +263,22 @@ describe('signed export with a roster chain (verifier)', () => {
     expect(verifyLines(lines, rosterV2)?.reason).toMatch(/older than the roster you trust/);
     // A local roster signed by a hub key the forger chose.
     const forgedHeader = JSON.stringify({ ...JSON.parse(header), hub: forgerKey });
-    const localRoster = signRoster({ org_id: 'local:x', version: 1, timestamp: '2026-11-24T11:00:00Z', members: [{ pubkey: forgerKey, role: 'admin' }, { pubkey: writerKey, role: 'member' }], signatures: [] }, forger);
+    const localRoster = signRoster({ org_id: 'local:x', version: 1, timestamp: '2026-11-24T11:00:00Z', members: [{ pubkey: forgerKey, role: 'admin' }, { pubkey: writerKey, role: 'member' }], signatures: [] }, forger, EXPORT_ROSTER_DOMAIN);
     const local = [forgedHeader, rosterLine(rosterV2), JSON.stringify({ type: 'roster', scope: 'local', roster: localRoster })];
     expect(verifyLines(local, rosterV2)?.reason).toMatch(/not an admin of the roster you trust/);
     // Without a trusted roster the same file is only self-consistent, as the report says.
     expect(verifyLines(local)).toBeUndefined();
+  });
+
+  it('verify - a local roster is signed under the export roster\'s domain and an org roster under the roster\'s: swapped, each is refused', () => {
+    senderSeq = 0;
+    const localHeader = JSON.stringify({ ...JSON.parse(header), mode: 'local' });
+    const asHubRoster = signRoster({ ...rosterV1, org_id: 'local:x', signatures: [] }, admin);
+    const local = (roster: Roster): string => JSON.stringify({ type: 'roster', scope: 'local', roster });
+    expect(verifyLines([localHeader, local(asHubRoster)])?.reason).toMatch(/roster refused: .*signed as a hub's roster \(parley\/roster\/v1\)/);
+    expect(verifyLines([localHeader, local(signRoster({ ...asHubRoster, signatures: [] }, admin, EXPORT_ROSTER_DOMAIN))])).toBeUndefined();
+    const exportRosterAsOrg = signRoster({ ...rosterV1, signatures: [] }, admin, EXPORT_ROSTER_DOMAIN);
+    expect(verifyLines([header, rosterLine(exportRosterAsOrg)])?.reason).toMatch(/roster refused: .*signed as the roster of a signed export/);
   });
 
   it('verify - a gap in an author\'s sender_seq is reported, and fails with noGaps', () => {
