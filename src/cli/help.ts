@@ -59,7 +59,7 @@ export const GROUPS: Record<string, { summary: string; own?: Record<string, OwnC
         summary: "Change a member's role (a draft); in local mode, the hub's access at once",
         load: async () => (await import('./roster.js')).rosterSetRole,
       },
-      sign: { synopsis: 'roster sign [--as HANDLE]', summary: 'Sign the file (hub key or a participant key held here) and hand it to the hub', load: async () => (await import('./roster.js')).rosterSign },
+      sign: { synopsis: 'roster sign [--as HANDLE] [--confirm]', summary: 'Sign the file (hub key or a participant key held here) and hand it to the hub', load: async () => (await import('./roster.js')).rosterSign },
       show: { synopsis: 'roster show', summary: 'Members, roles, signatures, and whether it is in force', load: async () => (await import('./roster.js')).rosterShow },
       verify: { synopsis: 'roster verify [FILE]', summary: 'Check a roster offline, and against the roster in force', load: async () => (await import('./roster.js')).rosterVerify },
     },

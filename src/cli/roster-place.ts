@@ -126,14 +126,18 @@ export class RosterPlace {
   }
 }
 
-/** Hands the roster to the running hub; what it said, or undefined when none runs. */
-export async function push(place: RosterPlace, roster: Roster): Promise<{ accepted: boolean; message: string } | undefined> {
+/**
+ * Hands the roster to the running hub; what it said, or undefined when none runs. `confirm`: put it in
+ * force even though it leaves out members who hold live sessions (the hub refuses it otherwise).
+ */
+export async function push(place: RosterPlace, roster: Roster, confirm = false): Promise<{ accepted: boolean; message: string } | undefined> {
   if (!(await place.hub())) return undefined;
   try {
-    const answer = await place.call<{ accepted: { org_id: string; version: number; members: number } }>('POST', '/api/v1/hub/roster', roster);
+    const body = confirm ? { ...roster, confirm: true } : roster;
+    const answer = await place.call<{ accepted: { org_id: string; version: number; members: number } }>('POST', '/api/v1/hub/roster', body);
     return { accepted: true, message: `the running hub accepted it: roster ${answer.accepted.org_id} v${answer.accepted.version} (${answer.accepted.members} members) is in force` };
   } catch (error) {
     if (!isParleyError(error)) throw error;
-    return { accepted: false, message: `the running hub refused it (${error.code}): ${error.message}` };
+    return { accepted: false, message: `the running hub refused it (${error.code}): ${error.messageFor('cli')}` };
   }
 }

@@ -58,11 +58,13 @@ draft (sign it with "parley roster sign"). In local mode (no roster file and
 no roster in force), sets the participant's access on the running hub
 instead, at once.
 `,
-  sign: `Usage: parley roster sign [--as HANDLE] [options]
+  sign: `Usage: parley roster sign [--as HANDLE] [--confirm] [options]
 
 Signs the roster file with this home's hub key, or with --as HANDLE the key
 this hub keeps for that participant, then hands it to the running hub, which
-puts it in force if admins of the version in force signed it.
+puts it in force if admins of the version in force signed it. A version that
+leaves out members who hold live sessions on the hub is refused, naming them;
+--confirm puts it in force anyway (they are refused from their next call).
 `,
   show: `Usage: parley roster show [--json] [options]
 
@@ -93,6 +95,7 @@ interface RosterFlags {
   role?: string;
   archive?: boolean;
   as?: string;
+  confirm?: boolean;
 }
 
 function parse(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}): { values: RosterFlags; positionals: string[] } {
@@ -235,9 +238,9 @@ export const rosterRemove = (argv: string[]): Promise<number> => edit('remove', 
 export const rosterSetRole = (argv: string[]): Promise<number> => edit('set-role', argv);
 
 export async function rosterSign(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { as: { type: 'string' } });
+  const { values, positionals } = parse(argv, { as: { type: 'string' }, confirm: { type: 'boolean' } });
   if (helped('sign', values.help)) return 0;
-  noExtra(positionals, 0, 'parley roster sign [--as HANDLE]');
+  noExtra(positionals, 0, 'parley roster sign [--as HANDLE] [--confirm]');
   const place = placeOf(values);
   if (!place.hasFile()) throw new ParleyError('NOT_FOUND', `No roster file at ${place.file} to sign; make one with "parley roster init --org ID" or give --roster FILE.`, { field: 'roster' });
   const draft = place.read();
@@ -268,7 +271,7 @@ export async function rosterSign(argv: string[]): Promise<number> {
   }
   const roster = signRoster(draft, key);
   writeRosterFile(place.file, roster);
-  const pushed = await push(place, roster);
+  const pushed = await push(place, roster, values.confirm === true);
   say(values, { file: place.file, roster, pushed: pushed ?? null }, [
     `signed roster ${roster.org_id} v${roster.version} with ${signer} (${roster.signatures.length} signature${roster.signatures.length === 1 ? '' : 's'})`,
     `  ${pushed ? pushed.message : 'no hub runs on this home: "parley serve" loads it'}`,
