@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventFieldsToJson, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
+import { formatPublicKey, privateKeyFromSeed, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { openTestHub, type TestHub } from '../helpers/hub.js';
-import { exportLines, verifyLines, type Line } from './export-lines.js';
+import { exportLines, headerFieldsOf, sealedBy, verifyLines, type Line } from './export-lines.js';
 
 /**
  * The exporting hub's signed header and trailer: a signed export cannot be
@@ -102,4 +104,27 @@ describe('signed export: the hub-signed header and trailer', () => {
     expect(verifyLines(old)).toMatchObject({ line: 1, reason: expect.stringMatching(/^an export in format v1, made by an older Parley: it has no signed header and trailer.*Export the thread again with this version/) });
   });
 
+  it('seal - an event signed by a key outside the roster fails at its line, even spliced in under a header and trailer the hub key signed', () => {
+    // The outsider signs its own event correctly; the hub key vouches for the file, listing the outsider as an author.
+    const outsider = privateKeyFromSeed(Buffer.alloc(32, 9));
+    const header = headerFieldsOf(lines);
+    const last = parsed(end - 1);
+    const fields: SignedEventFields = {
+      id: '01KAPM5S0000000000000000X1',
+      from: rawPublicKeyOf(outsider),
+      thread: header.thread.id,
+      to: null,
+      kind: 'message',
+      content: 'approved, says the outsider',
+      meta: null,
+      ts: last.event.ts + 1,
+      ttl_secs: 300,
+      sender_seq: 1,
+      sender_epoch: Buffer.alloc(16, 9),
+    };
+    const spliced = JSON.stringify({ type: 'event', seq: last.seq + 1, author: 'outsider', roster_version: null, event: eventFieldsToJson(fields), sig: signEvent(outsider, fields).toString('base64url') });
+    const authors = [...header.authors, { key: formatPublicKey(rawPublicKeyOf(outsider)), handle: 'outsider' }];
+    const resealed = sealedBy(t.hub.internals.ctx.keys.hub(), { ...header, authors }, [...lines.slice(1, end), spliced]);
+    expect(verifyLines(resealed)).toMatchObject({ line: end + 1, reason: expect.stringMatching(/by @outsider ed25519:\S+: the author is not in roster local:h_\w+ version 1$/) });
+  });
 });

@@ -58,6 +58,13 @@ describe('signed export with a roster chain (verifier)', () => {
     expect(verifyLines(early)?.reason).toMatch(/a request needs operator, and the author was member in roster version 1/);
   });
 
+  it('verify - an event signed by a key outside the roster it was written under fails at its line, though the hub sealed the file and named its author', () => {
+    senderSeq = 0;
+    const lines = sealed([rosterLine(rosterV1), event('message', 1), event('message', 1, 'from outside', outsider)]);
+    expect(verifyLines(lines)).toMatchObject({ line: 4 });
+    expect(verifyLines(lines)?.reason).toMatch(/^event \S+ \(seq 2\) by @outsider ed25519:\S+: the author is not in roster acme version 1$/);
+  });
+
   it('verify - the roster chain must hold: a rollback, a version signed by a non-admin, or a missing version fail at their line', () => {
     senderSeq = 0;
     expect(verifyLines(sealed([rosterLine(rosterV2), rosterLine(rosterV1)]))?.reason).toMatch(/not newer than version 2/);
