@@ -17,7 +17,7 @@ import { KeyRing } from '../trust/key-ring.js';
 import { EventSealer } from './event-sealer.js';
 import { RosterBook, rosterViewOf } from './roster-book.js';
 import { loadRosterAtStart } from './roster-startup.js';
-import { assertDropsConfirmed } from './roster-drops.js';
+import { assertDropsConfirmed, assertMayPush, type RosterPushOptions } from './roster-push.js';
 import { rosterFileOf, writeRosterFile } from '../trust/roster-file.js';
 import type { Roster } from '../schema/roster.js';
 import { markStore, storeWentBack } from './store-mark.js';
@@ -51,11 +51,7 @@ import { searchDocOf, transact } from './writer.js';
  */
 export const DEFAULT_SESSION = DEFAULT_SESSION_NAME;
 
-/** Who hands a roster in (`owner`: the home's admin token, the library; `participant`: a participant's token), and whether dropping live members is confirmed. */
-export interface RosterPushOptions {
-  from?: 'owner' | 'participant';
-  confirm?: boolean;
-}
+export type { RosterPushOptions } from './roster-push.js';
 
 export interface HubOptions {
   /** The home directory; the store and the lock live here. */
@@ -218,22 +214,14 @@ export class Hub {
    * access is decided by it from the next call, and live MCP tool lists
    * change now. It is then written to the roster file, so a restart loads
    * the same version; `written` says whether that worked (the roster is in
-   * force either way, kept in the store). A version that leaves out members
-   * holding live sessions is refused (ROSTER_UNCONFIRMED) unless `confirm`.
+   * force either way, kept in the store). A first roster only from the
+   * owner, and a version that leaves out members holding live sessions only
+   * with `confirm` (see roster-push.ts).
    */
   async acceptRoster(doc: unknown, options: RosterPushOptions = {}): Promise<{ roster: Roster; file: string; written: boolean }> {
     this.#assertOpen();
-    const { from = 'owner', confirm = false } = options;
-    // A first roster decides who everyone is, and any human is an admin in local mode: only the hub's
-    // owner (the home's admin token, the roster file, this library) may end local mode. A participant
-    // token never may, whatever the roster's signatures (an export carries one signed by the hub key).
-    if (from === 'participant' && this.#ctx.rosters.current() === undefined) {
-      throw new ParleyError(
-        'FORBIDDEN',
-        'A first roster ends local mode for everyone, so only the hub\'s owner may put it in force: run "parley roster init" or "parley roster sign" on the hub\'s machine (they use the home\'s admin token), or put it in place as the roster file the hub loads at start.',
-      );
-    }
-    const vet = (current: Roster | undefined, next: Roster): void => assertDropsConfirmed(this.#ctx, current, next, confirm);
+    assertMayPush(this.#ctx, options.from ?? 'owner');
+    const vet = (current: Roster | undefined, next: Roster): void => assertDropsConfirmed(this.#ctx, current, next, options.confirm === true);
     const roster = await this.#ctx.lifecycle.track(this.#ctx.rosters.accept(doc, this.#ctx.now(), vet));
     this.#ctx.access.useRoster(rosterViewOf(roster));
     this.#ctx.logger.info('roster accepted', { org: roster.org_id, version: roster.version, members: roster.members.length });

@@ -6,11 +6,34 @@ import { keyTextOf, rawKeyOf } from './participant-key.js';
 import type { ParticipantRecord } from './state.js';
 
 /**
- * A roster version that leaves out participants who are using the hub right
- * now locks them out on their next call (NOT_IN_ROSTER). That may be the
- * point (removing a member), or a roster made from the wrong list: the hub
- * asks for a confirmation before it puts such a version in force.
+ * Who may hand the hub a roster, and when it asks for a confirmation.
+ *
+ * A first roster decides who everyone is, and any human is an admin in local
+ * mode: only the hub's owner (the home's admin token, the roster file, the
+ * library) may end local mode, never a participant's token, whatever the
+ * roster's signatures (an export carries one signed by the hub key).
+ *
+ * A version that leaves out participants who are using the hub right now
+ * locks them out on their next call (NOT_IN_ROSTER). That may be the point
+ * (removing a member), or a roster made from the wrong list: the hub asks for
+ * a confirmation before it puts such a version in force.
  */
+
+/** Who hands a roster in (`owner`: the home's admin token, the library; `participant`: a participant's token), and whether leaving out live members is confirmed. */
+export interface RosterPushOptions {
+  from?: 'owner' | 'participant';
+  confirm?: boolean;
+}
+
+/** Refuses (FORBIDDEN) a participant's push while no roster is in force. */
+export function assertMayPush(ctx: Pick<HubContext, 'rosters'>, from: 'owner' | 'participant'): void {
+  if (from === 'participant' && ctx.rosters.current() === undefined) {
+    throw new ParleyError(
+      'FORBIDDEN',
+      'A first roster ends local mode for everyone, so only the hub\'s owner may put it in force: run "parley roster init" or "parley roster sign" on the hub\'s machine (they use the home\'s admin token), or put it in place as the roster file the hub loads at start.',
+    );
+  }
+}
 
 /**
  * The participants registered here who have access under `current` (every
