@@ -2,7 +2,7 @@
  * Parley's library API: the hub core as a typed TypeScript library. The HTTP
  * server, the CLI and the MCP server are built on exactly this.
  */
-export { openHub, Hub, DEFAULT_SESSION, type HubOptions, type SessionInfo } from './hub/hub.js';
+export { openHub, Hub, DEFAULT_SESSION, type HubOptions, type RosterPushOptions, type SessionInfo } from './hub/hub.js';
 export { Actor } from './hub/actor.js';
 export type { PostResult } from './hub/posting.js';
 export type { InboxItem, InboxResult, WaitResult, AckResult } from './hub/inbox.js';

@@ -23,7 +23,7 @@ export const OWN_COMMANDS: Record<string, OwnCommand> = {
   join: { synopsis: 'join HANDLE', summary: 'Register a participant with the running hub and print its token', load: async () => (await import('./join.js')).join },
   mcp: { synopsis: 'mcp --as HANDLE', summary: 'Serve MCP on stdio for an agent CLI (starts the hub if none runs)', load: async () => (await import('./mcp.js')).mcp },
   doctor: { synopsis: 'doctor', summary: 'Check the home, config, store, hub, port and password', load: async () => (await import('./doctor.js')).doctor },
-  verify: { synopsis: 'verify FILE', summary: 'Check a signed export offline: every signature, the roster chain, replays', load: async () => (await import('./verify.js')).verify },
+  verify: { synopsis: 'verify FILE', summary: 'Check a signed export offline: its hub-signed header and trailer, every signature, the roster chain, replays', load: async () => (await import('./verify.js')).verify },
   keygen: { synopsis: 'keygen', summary: "Make this home's hub key if it has none, and print its public key and id", load: async () => (await import('./keygen.js')).keygen },
   coordinate: {
     synopsis: 'coordinate',
@@ -59,7 +59,7 @@ export const GROUPS: Record<string, { summary: string; own?: Record<string, OwnC
         summary: "Change a member's role (a draft); in local mode, the hub's access at once",
         load: async () => (await import('./roster.js')).rosterSetRole,
       },
-      sign: { synopsis: 'roster sign [--as HANDLE]', summary: 'Sign the file (hub key or a participant key held here) and hand it to the hub', load: async () => (await import('./roster.js')).rosterSign },
+      sign: { synopsis: 'roster sign [--as HANDLE] [--confirm]', summary: 'Sign the file (hub key or a participant key held here) and hand it to the hub', load: async () => (await import('./roster.js')).rosterSign },
       show: { synopsis: 'roster show', summary: 'Members, roles, signatures, and whether it is in force', load: async () => (await import('./roster.js')).rosterShow },
       verify: { synopsis: 'roster verify [FILE]', summary: 'Check a roster offline, and against the roster in force', load: async () => (await import('./roster.js')).rosterVerify },
     },

@@ -1,21 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig, resolveHome } from '../config/load.js';
+import { resolveHome } from '../config/load.js';
 import { ParleyError, isParleyError } from '../errors/parley-error.js';
-import type { TrustMode } from '../hub/access-resolver.js';
-import { readAdminToken } from '../http/admin-token.js';
 import { AccessSchema, type Access } from '../schema/access.js';
 import type { Roster, RosterMember } from '../schema/roster.js';
 import { makeHomePrivate } from '../store/private-home.js';
 import { ensureKeyFile, hubKeyPathOf, participantKeyPathOf, readKeyFile } from '../trust/key-files.js';
 import { formatPublicKey, parsePublicKey, participantIdOf, rawPublicKeyOf } from '../trust/node-id.js';
-import { readRosterFile, rosterFileOf, writeRosterFile } from '../trust/roster-file.js';
+import { readRosterFile, writeRosterFile } from '../trust/roster-file.js';
 import { acceptRoster, parseRoster, rosterSigningBytes, signRoster, verifyRosterSignature } from '../trust/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
-import { callHub } from './hub-client.js';
-import { hubAddress, liveHub } from './live-hub.js';
 import { terminalJson, terminalText } from './terminal-text.js';
+import { push, RosterPlace, type HubRoster } from './roster-place.js';
 
 /**
  * `parley roster init|add|remove|set-role|sign|show|verify`: the signed
@@ -62,11 +59,13 @@ draft (sign it with "parley roster sign"). In local mode (no roster file and
 no roster in force), sets the participant's access on the running hub
 instead, at once.
 `,
-  sign: `Usage: parley roster sign [--as HANDLE] [options]
+  sign: `Usage: parley roster sign [--as HANDLE] [--confirm] [options]
 
 Signs the roster file with this home's hub key, or with --as HANDLE the key
 this hub keeps for that participant, then hands it to the running hub, which
-puts it in force if admins of the version in force signed it.
+puts it in force if admins of the version in force signed it. A version that
+leaves out members who hold live sessions on the hub is refused, naming them;
+--confirm puts it in force anyway (they are refused from their next call).
 `,
   show: `Usage: parley roster show [--json] [options]
 
@@ -85,113 +84,6 @@ when it holds, 1 when it does not.
 
 type Verb = keyof typeof HELPS;
 
-interface HubRoster {
-  trust: TrustMode;
-  roster: Roster | null;
-  versions: number[];
-  file: string;
-  participants: Array<{ handle: string; kind: string; pubkey: string; access: Access | null }>;
-}
-
-/** What every roster command works with: the home, the roster file, and the running hub if any. */
-class RosterPlace {
-  readonly file: string;
-  readonly #url: string | undefined;
-  readonly #token: string | undefined;
-  #hub: HubRoster | undefined | null = null;
-
-  constructor(
-    readonly home: string,
-    values: { roster?: string | undefined; config?: string | undefined; url?: string | undefined },
-  ) {
-    const config = loadConfig({
-      home,
-      configFile: values.config,
-      flags: { 'trust.rosterPath': values.roster === undefined ? undefined : path.resolve(values.roster) },
-      flagNames: { 'trust.rosterPath': '--roster' },
-    });
-    this.file = rosterFileOf(config.trust.rosterPath, home).file;
-    const holder = liveHub(home);
-    const explicit = hubAddress({ url: values.url, home }, process.env);
-    this.#url = explicit.from !== undefined ? explicit.url : holder?.url;
-    this.#token = readAdminToken(home);
-  }
-
-  /** The running hub's roster and participants; undefined when no hub runs on the home. */
-  async hub(): Promise<HubRoster | undefined> {
-    if (this.#hub !== null) return this.#hub;
-    if (this.#url === undefined || this.#token === undefined) return (this.#hub = undefined);
-    try {
-      this.#hub = await callHub<HubRoster>(this.#url, 'GET', '/api/v1/hub/roster', this.#token);
-    } catch (error) {
-      if (isParleyError(error) && error.code === 'HUB_CLOSED') return (this.#hub = undefined);
-      throw error;
-    }
-    return this.#hub;
-  }
-
-  async call<T>(method: string, route: string, body: unknown): Promise<T> {
-    return callHub<T>(this.#url!, method, route, this.#token!, body);
-  }
-
-  hasFile(): boolean {
-    return fs.existsSync(this.file);
-  }
-
-  /** The roster file, read and checked for shape (not trust). */
-  read(): Roster {
-    return readRosterFile(this.file);
-  }
-
-  /** The roster to edit: the file, else the roster in force on the running hub. */
-  async base(): Promise<Roster> {
-    if (this.hasFile()) return this.read();
-    const hub = await this.hub();
-    if (hub?.roster) return parseRoster(hub.roster);
-    throw new ParleyError('NOT_FOUND', `No roster file at ${this.file}${hub ? ' and no roster in force on the running hub' : ''}; make one with "parley roster init --org ID" (or give --roster FILE).`, {
-      field: 'roster',
-    });
-  }
-
-  /** The ed25519: key a member argument names: a key as written, or @handle on the running hub. */
-  async keyOf(who: string | undefined, usage: string): Promise<{ pubkey: string; handle?: string }> {
-    if (who === undefined) throw new ParleyError('INVALID_INPUT', `Name the member: ${usage}.`, { field: 'member' });
-    if (who.startsWith('@')) {
-      const handle = who.slice(1);
-      const hub = await this.hub();
-      if (!hub) {
-        throw new ParleyError('INVALID_INPUT', `Cannot look up ${who}: no hub runs on ${this.home}. Give the key instead (ed25519:…; "parley whoami --key --as ${handle}" prints it), or start the hub.`, {
-          field: 'member',
-        });
-      }
-      const found = hub.participants.find((p) => p.handle.toLowerCase() === handle.toLowerCase());
-      if (!found) throw new ParleyError('INVALID_INPUT', `No participant ${who} on the running hub; check the handle, or give the key (ed25519:…).`, { field: 'member' });
-      return { pubkey: found.pubkey, handle: found.handle };
-    }
-    try {
-      return { pubkey: formatPublicKey(parsePublicKey(who, 'member')) };
-    } catch (error) {
-      throw new ParleyError('INVALID_INPUT', `${(error as Error).message.replace(/\.$/, '')}; or name a participant of the running hub as @HANDLE.`, { field: 'member' });
-    }
-  }
-
-  /** Handles by key, for display: the hub's participants and this home's hub key. */
-  async handles(): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
-    for (const p of (await this.hub())?.participants ?? []) names.set(p.pubkey, `@${p.handle}`);
-    const hubKey = this.hubKey();
-    if (hubKey) names.set(hubKey, 'this hub');
-    return names;
-  }
-
-  /** This home's hub public key, when the home has one (never made here, except by init). */
-  hubKey(): string | undefined {
-    const file = hubKeyPathOf(this.home);
-    if (!fs.existsSync(file)) return undefined;
-    return formatPublicKey(rawPublicKeyOf(readKeyFile(file)));
-  }
-}
-
 /** The flags of the roster commands; each command accepts only its own (parseArgs refuses the others). */
 interface RosterFlags {
   home?: string;
@@ -204,6 +96,7 @@ interface RosterFlags {
   role?: string;
   archive?: boolean;
   as?: string;
+  confirm?: boolean;
 }
 
 function parse(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}): { values: RosterFlags; positionals: string[] } {
@@ -260,17 +153,6 @@ function say(values: { json?: boolean | undefined }, json: unknown, text: string
   process.stdout.write(values.json ? `${terminalJson(json)}\n` : `${terminalText(text, 'lines')}\n`);
 }
 
-/** Hands the roster to the running hub; what it said, or undefined when none runs. */
-async function push(place: RosterPlace, roster: Roster): Promise<{ accepted: boolean; message: string } | undefined> {
-  if (!(await place.hub())) return undefined;
-  try {
-    const answer = await place.call<{ accepted: { org_id: string; version: number; members: number } }>('POST', '/api/v1/hub/roster', roster);
-    return { accepted: true, message: `the running hub accepted it: roster ${answer.accepted.org_id} v${answer.accepted.version} (${answer.accepted.members} members) is in force` };
-  } catch (error) {
-    if (!isParleyError(error)) throw error;
-    return { accepted: false, message: `the running hub refused it (${error.code}): ${error.message}` };
-  }
-}
 
 export async function rosterInit(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { org: { type: 'string' } });
@@ -358,9 +240,9 @@ export const rosterRemove = (argv: string[]): Promise<number> => edit('remove', 
 export const rosterSetRole = (argv: string[]): Promise<number> => edit('set-role', argv);
 
 export async function rosterSign(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { as: { type: 'string' } });
+  const { values, positionals } = parse(argv, { as: { type: 'string' }, confirm: { type: 'boolean' } });
   if (helped('sign', values.help)) return 0;
-  noExtra(positionals, 0, 'parley roster sign [--as HANDLE]');
+  noExtra(positionals, 0, 'parley roster sign [--as HANDLE] [--confirm]');
   const place = placeOf(values);
   if (!place.hasFile()) throw new ParleyError('NOT_FOUND', `No roster file at ${place.file} to sign; make one with "parley roster init --org ID" or give --roster FILE.`, { field: 'roster' });
   const draft = place.read();
@@ -391,7 +273,7 @@ export async function rosterSign(argv: string[]): Promise<number> {
   }
   const roster = signRoster(draft, key);
   writeRosterFile(place.file, roster);
-  const pushed = await push(place, roster);
+  const pushed = await push(place, roster, values.confirm === true);
   say(values, { file: place.file, roster, pushed: pushed ?? null }, [
     `signed roster ${roster.org_id} v${roster.version} with ${signer} (${roster.signatures.length} signature${roster.signatures.length === 1 ? '' : 's'})`,
     `  ${pushed ? pushed.message : 'no hub runs on this home: "parley serve" loads it'}`,

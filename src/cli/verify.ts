@@ -8,19 +8,24 @@ import { ExportVerifier, VerifyFailure, type VerifyReport } from '../trust/signe
 const VERIFY_HELP = `Usage: parley verify FILE [--roster ROSTER] [--no-gaps] [--json]
 
 Checks a signed export ("parley export THREAD --signed --out FILE") offline,
-without a hub: every event's signature against its author's key, that each
-author was in the roster in force when it wrote (with the role its event
-needs), that each roster version was signed by admins of the one before, and
-that no event was replayed or reordered. Stops at the first failure and names
-its line; exit 0 when everything verifies, 1 when something does not.
+without a hub: the header and trailer the exporting hub signed (the thread,
+the authors' handles, how many events from which seq to which, and a hash
+chain over every line between them, so no event can be taken out, added or
+changed), every event's signature against its author's key, that each author
+was in the roster in force when it wrote (with the role its event needs),
+that each roster version was signed by admins of the one before, and that no
+event was replayed or reordered. Names come only from signed data. Stops at
+the first failure and names its line; exit 0 when everything verifies, 1
+when something does not (an export by a Parley without signed headers and
+trailers too: export it again).
 
 --roster ROSTER  a roster file you already trust: the export's roster chain
                  must include exactly that version, events must be written under
                  it or later versions, and the hub key of events written with no
                  roster must be one of its admins.
---no-gaps        fail when an author's sender_seq skips (events missing: pruned
-                 by retention, or taken out of the file); by default gaps are
-                 counted and reported.
+--no-gaps        fail when an author's sender_seq skips (events the hub no
+                 longer held when it exported: pruned by retention); by default
+                 gaps are counted and reported.
 
 Events written with no roster in force (local mode) rest on the exporting
 hub's key, which the export names: compare it with "parley keygen" on that hub.
@@ -64,11 +69,14 @@ export async function verify(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify({ ok: true, ...report })}\n`);
     return 0;
   }
+  // Every name here is one the hub signed (the header), every count one the trailer vouches for.
   const rosters = report.rosters.map((r) => `${r.org_id} v${r.version}`).join(', ');
   const anchors = [rosters === '' ? '' : `roster ${rosters}`, report.local ? `the hub key ${report.hub} (local mode)` : ''].filter(Boolean).join(' and ');
+  const authors = report.handles.map((h) => `@${h}`).join(', ');
   process.stdout.write(
-    `verified: ${report.events} events by ${report.authors} authors in ${report.thread.kind === 'channel' ? '#' : ''}${report.thread.name}, against ${anchors}` +
-      `${report.gaps > 0 ? `; ${report.gaps} gaps in sender_seq: events missing, pruned by retention or taken out of the file (--no-gaps fails on them)` : ''}\n`,
+    `verified: ${report.events} events (seq ${report.first_seq}-${report.last_seq}) by ${report.authors} authors (${authors}) in ${report.thread.kind === 'channel' ? '#' : ''}${report.thread.name}, against ${anchors}` +
+      `${report.local ? '' : `; exported by the hub key ${report.hub}`}` +
+      `${report.gaps > 0 ? `; ${report.gaps} gaps in sender_seq: events missing, pruned by retention before the export (--no-gaps fails on them)` : ''}\n`,
   );
   return 0;
 }

@@ -42,6 +42,8 @@ export const ERROR_CODES = {
   ROSTER_INVALID: { http: 422, jsonRpc: JSON_RPC_HUB_REFUSED },
   /** A roster whose version is not newer than the one in force (rollback protection). */
   ROSTER_ROLLBACK: { http: 409, jsonRpc: JSON_RPC_HUB_REFUSED },
+  /** A roster version that drops members holding live sessions, sent without confirming it. */
+  ROSTER_UNCONFIRMED: { http: 409, jsonRpc: JSON_RPC_HUB_REFUSED },
   /** An envelope past `ts + ttl_secs`, dated in the future beyond the clock skew, or already seen. */
   ENVELOPE_REJECTED: { http: 422, jsonRpc: JSON_RPC_HUB_REFUSED },
   /** A key file that is missing, unreadable, or readable by others than its owner. */

@@ -33,6 +33,12 @@ export const HINTS = {
     rest: 'Use requests instead: POST /api/v1/requests.',
     library: 'Use requests instead: request().',
   },
+  'confirm-roster': {
+    cli: 'To put it in force anyway, run "parley roster sign --confirm".',
+    mcp: 'The hub\'s operator can put it in force anyway by confirming the push.',
+    rest: 'To put it in force anyway, send it again with "confirm": true in the body (POST /api/v1/hub/roster).',
+    library: 'To put it in force anyway, call acceptRoster(roster, { confirm: true }).',
+  },
 } as const satisfies Record<string, Record<Surface, string>>;
 
 export type HintKey = keyof typeof HINTS;

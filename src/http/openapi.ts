@@ -16,10 +16,9 @@ import {
   RespondInputSchema,
 } from '../schema/inputs.js';
 import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
-import { RosterSchema } from '../schema/roster.js';
 import { AgentHookInputSchema } from '../schema/agent-hook.js';
 import { VERSION } from '../version.js';
-import { LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RotateTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
+import { LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
 
 /**
  * A short OpenAPI 3.1 document of the REST API, generated from the same zod
@@ -53,8 +52,8 @@ export const ROUTES: readonly RouteDoc[] = [
   {
     method: 'post',
     path: '/api/v1/hub/roster',
-    summary: 'Put a new roster version in force (signed by admins of the one in force, same org, higher version; else ROSTER_ROLLBACK, ROSTER_INVALID or BAD_SIGNATURE and nothing changes); the admin token or an admin participant',
-    body: RosterSchema,
+    summary: 'Put a new roster version in force (signed by admins of the one in force, same org, higher version; else ROSTER_ROLLBACK, ROSTER_INVALID or BAD_SIGNATURE and nothing changes); the admin token or an admin participant, and only the admin token for a first roster (FORBIDDEN otherwise); a version that drops members holding live sessions needs confirm: true (ROSTER_UNCONFIRMED otherwise)',
+    body: RosterPushBodySchema,
   },
   { method: 'post', path: '/mcp', summary: 'MCP Streamable HTTP: JSON-RPC requests (initialize first; then send its Mcp-Session-Id)' },
   { method: 'get', path: '/mcp', summary: "MCP Streamable HTTP: the session's notification stream (SSE; resumable with Last-Event-ID)" },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AccessSchema } from '../schema/access.js';
 import { MeetingSayInputSchema, SubscriptionInputSchema } from '../schema/inputs.js';
 import { HandleSchema, SeqSchema, SessionNameSchema } from '../schema/names.js';
+import { RosterSchema } from '../schema/roster.js';
 import { oneLineText } from '../schema/text.js';
 
 /**
@@ -30,3 +31,9 @@ export const SubscriptionBodySchema = SubscriptionInputSchema.omit({ thread: tru
 
 /** PUT /participants/:handle/access (local mode). */
 export const SetAccessBodySchema = z.strictObject({ access: AccessSchema });
+
+/**
+ * POST /hub/roster: the roster document, and `confirm: true` to put in force a
+ * version that drops members who hold live sessions (refused otherwise).
+ */
+export const RosterPushBodySchema = RosterSchema.extend({ confirm: z.boolean().optional() });

@@ -14,10 +14,10 @@ import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
 import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
-import { formatPublicKey } from '../trust/node-id.js';
 import { EventSealer } from './event-sealer.js';
 import { RosterBook, rosterViewOf } from './roster-book.js';
 import { loadRosterAtStart } from './roster-startup.js';
+import { assertDropsConfirmed, assertMayPush, type RosterPushOptions } from './roster-push.js';
 import { rosterFileOf, writeRosterFile } from '../trust/roster-file.js';
 import type { Roster } from '../schema/roster.js';
 import { markStore, storeWentBack } from './store-mark.js';
@@ -50,6 +50,8 @@ import { searchDocOf, transact } from './writer.js';
  * group commit, checkpoints the WAL and releases the lock.
  */
 export const DEFAULT_SESSION = DEFAULT_SESSION_NAME;
+
+export type { RosterPushOptions } from './roster-push.js';
 
 export interface HubOptions {
   /** The home directory; the store and the lock live here. */
@@ -212,24 +214,15 @@ export class Hub {
    * access is decided by it from the next call, and live MCP tool lists
    * change now. It is then written to the roster file, so a restart loads
    * the same version; `written` says whether that worked (the roster is in
-   * force either way, kept in the store).
+   * force either way, kept in the store). A first roster only from the
+   * owner, and a version that leaves out members holding live sessions only
+   * with `confirm` (see roster-push.ts).
    */
-  async acceptRoster(doc: unknown, from: 'owner' | 'participant' = 'owner'): Promise<{ roster: Roster; file: string; written: boolean }> {
+  async acceptRoster(doc: unknown, options: RosterPushOptions = {}): Promise<{ roster: Roster; file: string; written: boolean }> {
     this.#assertOpen();
-    // A first roster decides who everyone is. Handed in by a participant (any human is an admin in local
-    // mode), it must carry this hub's own signature, so only the hub's owner can end local mode.
-    if (from === 'participant' && this.#ctx.rosters.current() === undefined) {
-      const hubKey = formatPublicKey(this.#ctx.keys.hub().raw);
-      const signers = (doc as { signatures?: Array<{ pubkey?: unknown }> } | null)?.signatures ?? [];
-      if (!signers.some((s) => s.pubkey === hubKey)) {
-        throw new ParleyError(
-          'FORBIDDEN',
-          `A first roster ends local mode for everyone, so it must be signed by this hub's own key (${hubKey}): sign it on the hub's machine with "parley roster sign", or put it in place as the roster file.`,
-          { field: 'signatures' },
-        );
-      }
-    }
-    const roster = await this.#ctx.lifecycle.track(this.#ctx.rosters.accept(doc, this.#ctx.now()));
+    assertMayPush(this.#ctx, options.from ?? 'owner');
+    const vet = (current: Roster | undefined, next: Roster): void => assertDropsConfirmed(this.#ctx, current, next, options.confirm === true);
+    const roster = await this.#ctx.lifecycle.track(this.#ctx.rosters.accept(doc, this.#ctx.now(), vet));
     this.#ctx.access.useRoster(rosterViewOf(roster));
     this.#ctx.logger.info('roster accepted', { org: roster.org_id, version: roster.version, members: roster.members.length });
     try {

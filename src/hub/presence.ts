@@ -153,7 +153,19 @@ export class PresenceTracker {
    */
   isGone(session: string, participant: string): boolean {
     const entry = this.entries.get(session)?.get(participant);
-    if (!entry) return true;
+    return entry === undefined || this.gone(entry);
+  }
+
+  /** Whether the participant holds a live session anywhere: in some session, not gone (see isGone). */
+  isLive(participant: string): boolean {
+    for (const bySession of this.entries.values()) {
+      const entry = bySession.get(participant);
+      if (entry !== undefined && !this.gone(entry)) return true;
+    }
+    return false;
+  }
+
+  private gone(entry: Entry): boolean {
     return this.connection(entry) === 'offline' && this.now() - entry.lastSeen > this.ttlMs;
   }
 

@@ -30,10 +30,16 @@ export class RosterBook {
     return this.#chain;
   }
 
-  /** Checks `next` against the roster in force and keeps it (refusals: ROSTER_INVALID, ROSTER_ROLLBACK, BAD_SIGNATURE). */
-  accept(next: unknown, now: number): Promise<Roster> {
+  /**
+   * Checks `next` against the roster in force and keeps it (refusals: ROSTER_INVALID, ROSTER_ROLLBACK,
+   * BAD_SIGNATURE). `vet` may refuse it too, once it is known to be acceptable, against the same roster
+   * in force (no other acceptance runs in between); nothing is kept when it throws.
+   */
+  accept(next: unknown, now: number, vet?: (current: Roster | undefined, next: Roster) => void): Promise<Roster> {
     const accepted = this.#turn.then(async () => {
-      const roster = acceptRoster(this.current(), next);
+      const current = this.current();
+      const roster = acceptRoster(current, next);
+      vet?.(current, roster);
       const { committed } = this.#store.writes.write(() => this.#store.rosters.insert(roster.version, roster.org_id, roster, now));
       await committed;
       this.#chain.push(roster);

@@ -14,8 +14,15 @@ export type { Roster, RosterMember, RosterSignature } from '../schema/roster.js'
  *    members sorted by raw key bytes, each [key bytes(32), role, archive bool]]
  * (a missing `archive` is signed as false). Signatures are Ed25519 over those
  * bytes, with no pre-hash; they are not part of what is signed.
+ *
+ * The roster a signed export carries for events written in local mode is
+ * signed the same way under its own domain, so that it vouches for that
+ * export only: a hub never puts it in force (its signature does not verify
+ * as a roster's), whoever hands it in.
  */
 export const ROSTER_DOMAIN = 'parley/roster/v1';
+export const EXPORT_ROSTER_DOMAIN = 'parley/export-roster/v1';
+export type RosterDomain = typeof ROSTER_DOMAIN | typeof EXPORT_ROSTER_DOMAIN;
 
 function invalid(message: string, field?: string, details?: Record<string, unknown>): ParleyError {
   return new ParleyError('ROSTER_INVALID', message, { ...(field ? { field } : {}), ...(details ? { details } : {}) });
@@ -60,20 +67,20 @@ function canonicalKey(text: string, field: string): Buffer {
   }
 }
 
-/** The bytes roster signatures are over. */
-export function rosterSigningBytes(roster: Roster): Uint8Array {
+/** The bytes roster signatures are over: a hub's roster, or (EXPORT_ROSTER_DOMAIN) an export's. */
+export function rosterSigningBytes(roster: Roster, domain: RosterDomain = ROSTER_DOMAIN): Uint8Array {
   const members = roster.members
     .map((m) => ({ raw: parsePublicKey(m.pubkey, 'members.pubkey'), role: m.role, archive: m.archive === true }))
     .sort((a, b) => Buffer.compare(a.raw, b.raw))
     .map((m) => [m.raw, m.role, m.archive]);
-  return canonicalEncode([ROSTER_DOMAIN, roster.org_id, roster.version, roster.timestamp, members], 'roster');
+  return canonicalEncode([domain, roster.org_id, roster.version, roster.timestamp, members], 'roster');
 }
 
 /** The roster with `privateKey`'s signature added, or replacing that key's earlier one. */
-export function signRoster(roster: Roster, privateKey: KeyObject): Roster {
+export function signRoster(roster: Roster, privateKey: KeyObject, domain: RosterDomain = ROSTER_DOMAIN): Roster {
   const doc = parseRoster(roster);
   const pubkey = formatPublicKey(rawPublicKeyOf(privateKey));
-  const sig = crypto.sign(null, rosterSigningBytes(doc), privateKey).toString('base64url');
+  const sig = crypto.sign(null, rosterSigningBytes(doc, domain), privateKey).toString('base64url');
   const signatures = doc.signatures.filter((s) => s.pubkey !== pubkey);
   return { ...doc, signatures: [...signatures, { pubkey, sig }] };
 }
@@ -105,8 +112,10 @@ export function memberOf(roster: Roster, raw: Uint8Array): { access: Access; arc
  * roster), or of `next` itself when there is no current roster (the first
  * one is trusted on first use: the operator put the file in place); and at
  * least one admin left in `next`, or the org could never change it again.
+ * `domain`: what the signatures must be for (an export's roster is checked
+ * under EXPORT_ROSTER_DOMAIN, and is never accepted as a hub's roster).
  */
-export function acceptRoster(current: Roster | undefined, next: unknown): Roster {
+export function acceptRoster(current: Roster | undefined, next: unknown, domain: RosterDomain = ROSTER_DOMAIN): Roster {
   const doc = parseRoster(next);
   if (current !== undefined) {
     if (doc.org_id !== current.org_id) {
@@ -127,14 +136,19 @@ export function acceptRoster(current: Roster | undefined, next: unknown): Roster
   if (doc.signatures.length === 0) {
     throw invalid(`Roster refused: version ${doc.version} is unsigned; an admin of version ${authority.version} must sign it ("parley roster sign").`, 'signatures');
   }
-  const bytes = rosterSigningBytes(doc);
+  const bytes = rosterSigningBytes(doc, domain);
   doc.signatures.forEach((signature, i) => {
     if (!verifyRosterSignature(doc, signature, bytes)) {
-      throw new ParleyError(
-        'BAD_SIGNATURE',
-        `Roster refused: the signature by ${signature.pubkey} does not verify (the roster was changed after it was signed, or signed by another key). Sign it again.`,
-        { field: `signatures.${i}`, details: { signer: signature.pubkey } },
-      );
+      const other = domain === ROSTER_DOMAIN ? EXPORT_ROSTER_DOMAIN : ROSTER_DOMAIN;
+      const why = verifyRosterSignature(doc, signature, rosterSigningBytes(doc, other))
+        ? other === EXPORT_ROSTER_DOMAIN
+          ? `it was signed as the roster of a signed export (${EXPORT_ROSTER_DOMAIN}), which vouches for that export only and is never put in force`
+          : `it was signed as a hub's roster (${ROSTER_DOMAIN}), not as the roster of a signed export`
+        : 'the roster was changed after it was signed, or signed by another key';
+      throw new ParleyError('BAD_SIGNATURE', `Roster refused: the signature by ${signature.pubkey} does not verify (${why}). Sign it again.`, {
+        field: `signatures.${i}`,
+        details: { signer: signature.pubkey },
+      });
     }
   });
   doc.signatures.forEach((signature, i) => {

@@ -1,56 +1,33 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ParleyError } from '../errors/parley-error.js';
-import { SignedEventJsonSchema } from '../schema/envelope.js';
-import { PublicKeyTextSchema, SignatureTextSchema, type Roster } from '../schema/roster.js';
 import type { Access } from '../schema/access.js';
 import { accessAtLeast } from '../schema/access.js';
+import type { Roster } from '../schema/roster.js';
+import {
+  EXPORT_HEADER_TYPE,
+  EXPORT_TRAILER_TYPE,
+  ExportEventLineSchema,
+  ExportHeaderSchema,
+  ExportRosterLineSchema,
+  ExportTrailerSchema,
+  SIGNED_EXPORT_VERSION,
+  type ExportHeader,
+} from '../schema/signed-export.js';
 import { eventFieldsFromJson, verifyEvent } from './envelope.js';
+import { ExportChain, headerSigningBytes, trailerSigningBytes, verifySeal } from './export-seal.js';
 import { formatPublicKey, parsePublicKey } from './node-id.js';
-import { acceptRoster, memberOf, rosterSigningBytes } from './roster.js';
+import { EXPORT_ROSTER_DOMAIN, acceptRoster, memberOf, rosterSigningBytes } from './roster.js';
 
 /**
- * A signed export (`parley export THREAD --signed`): JSON Lines that anyone can
- * check offline with `parley verify FILE`, without the hub.
- *
- *   1. a header: the thread, the exporting hub's key, whether a roster was in force;
- *   2. the rosters: the chain of versions the hub accepted (scope "org"), each
- *      signed by admins of the one before; and, when some events were written
- *      with no roster in force (local mode), one roster made for the export
- *      (scope "local") listing the hub's participants, signed by the hub's key:
- *      the trust in those events rests on that key;
- *   3. the events in order, each with its signed fields and signature.
+ * `parley verify`: checks a signed export (format in src/schema/signed-export.ts)
+ * offline, without the hub. It trusts nothing the file says unsigned: the
+ * thread and the authors' handles come from the header the hub signed, which
+ * events the file must hold from the trailer the hub signed, each event from
+ * its author's signature, and each author's standing from the signed rosters.
  *
  * Keys held by a hub are custodial: a signature proves the hub that holds the
  * author's key vouched for the event, not that the author's own machine did.
  */
-export const SIGNED_EXPORT_VERSION = 1;
-
-export const ExportHeaderSchema = z.strictObject({
-  type: z.literal('parley-export'),
-  v: z.literal(SIGNED_EXPORT_VERSION),
-  /** The exporting hub's key: in local mode, the key the whole export rests on. */
-  hub: PublicKeyTextSchema,
-  mode: z.enum(['local', 'roster']),
-  thread: z.strictObject({ id: z.string().min(1), name: z.string(), kind: z.string() }),
-  exported_at: z.string(),
-});
-export type ExportHeader = z.output<typeof ExportHeaderSchema>;
-
-export const ExportRosterLineSchema = z.strictObject({ type: z.literal('roster'), scope: z.enum(['org', 'local']), roster: z.unknown() });
-
-export const ExportEventLineSchema = z.strictObject({
-  type: z.literal('event'),
-  /** The hub's order; not signed. */
-  seq: z.number().int().min(1),
-  /** The author's handle on the exporting hub, for people reading the file; not signed. */
-  author: z.string(),
-  /** The roster version in force when the event was written; null in local mode. */
-  roster_version: z.number().int().min(1).nullable(),
-  event: SignedEventJsonSchema,
-  /** Null for an event the hub could not sign (its author's key file was missing). */
-  sig: SignatureTextSchema.nullable(),
-});
-export type ExportEventLine = z.output<typeof ExportEventLineSchema>;
 
 /** The permission role an event's author needs for its kind (Meerkat's table). */
 export function accessNeededFor(kind: string): Access {
@@ -65,11 +42,15 @@ export interface VerifyReport {
   mode: 'local' | 'roster';
   events: number;
   authors: number;
+  /** The handles of the authors of the events checked, as the hub signed them in the header. */
+  handles: string[];
+  first_seq: number;
+  last_seq: number;
   /** The org roster versions checked, oldest first. */
   rosters: Array<{ org_id: string; version: number }>;
   /** Whether some events rest on the hub's key alone (written with no roster in force). */
   local: boolean;
-  /** sender_seq gaps (pruned or never exported events): worth knowing, not a failure. */
+  /** sender_seq gaps (pruned by retention before the export): worth knowing, not a failure. */
   gaps: number;
 }
 
@@ -84,6 +65,15 @@ export class VerifyFailure extends Error {
   }
 }
 
+/** What the header vouches for, once its signature verified. */
+interface Sealed {
+  header: ExportHeader;
+  hubKey: Buffer;
+  /** Handle by `ed25519:` key, as the hub signed it. */
+  handles: Map<string, string>;
+  chain: ExportChain;
+}
+
 /**
  * Checks a signed export line by line and stops at the first failure, naming
  * its line. Feed it every line in order (`line`), then call `finish`. Memory
@@ -91,8 +81,8 @@ export class VerifyFailure extends Error {
  */
 export class ExportVerifier {
   #lineNumber = 0;
-  #header: ExportHeader | undefined;
-  #hubKey: Buffer | undefined;
+  #sealed: Sealed | undefined;
+  #ended = false;
   readonly #anchor: Roster | undefined;
   readonly #noGaps: boolean;
   readonly #rosters = new Map<number, Roster>();
@@ -100,6 +90,8 @@ export class ExportVerifier {
   #local: Roster | undefined;
   #anchorSeen = false;
   #events = 0;
+  #firstSeq: number | undefined;
+  #lastSeq: number | undefined;
   #gaps = 0;
   readonly #authors = new Set<string>();
   readonly #lastSenderSeq = new Map<string, number>();
@@ -107,7 +99,7 @@ export class ExportVerifier {
 
   /**
    * `anchor`: a roster the reader already trusts; the export's chain must include it.
-   * `noGaps`: a gap in an author's sender_seq fails (events missing: pruned by retention, or taken out of the file).
+   * `noGaps`: a gap in an author's sender_seq fails (events the hub no longer held when it exported: pruned by retention).
    */
   constructor(options: { anchor?: Roster; noGaps?: boolean } = {}) {
     this.#anchor = options.anchor;
@@ -124,39 +116,96 @@ export class ExportVerifier {
     } catch {
       throw new VerifyFailure(at, 'not JSON; a signed export has one JSON object per line');
     }
-    if (this.#header === undefined) return this.#readHeader(at, json);
+    if (this.#sealed === undefined) return this.#readHeader(at, json, text);
+    if (this.#ended) throw new VerifyFailure(at, 'a line after the trailer; the hub ends a signed export with it');
     const type = (json as { type?: unknown } | null)?.type;
-    if (type === 'roster') return this.#readRoster(at, json);
-    if (type === 'event') return this.#readEvent(at, json);
-    throw new VerifyFailure(at, `unknown line type ${JSON.stringify(type)} (expected "roster" or "event")`);
+    if (type === EXPORT_TRAILER_TYPE) return this.#readTrailer(at, json, this.#sealed);
+    if (type === 'roster') this.#readRoster(at, json, this.#sealed);
+    else if (type === 'event') this.#readEvent(at, json, this.#sealed);
+    else throw new VerifyFailure(at, `unknown line type ${JSON.stringify(type)} (expected "roster", "event" or "${EXPORT_TRAILER_TYPE}")`);
+    this.#sealed.chain.add(text);
   }
 
   finish(): VerifyReport {
-    const header = this.#header;
-    if (header === undefined) throw new VerifyFailure(1, 'the file is empty; a signed export starts with a "parley-export" header');
+    const sealed = this.#sealed;
+    if (sealed === undefined) throw new VerifyFailure(1, `the file is empty; a signed export starts with a "${EXPORT_HEADER_TYPE}" header`);
+    if (!this.#ended) {
+      throw new VerifyFailure(this.#lineNumber, `the export ends without the trailer the hub signs ("${EXPORT_TRAILER_TYPE}"): it was cut short, so events may be missing at its end`);
+    }
     if (this.#anchor !== undefined && !this.#anchorSeen) {
       throw new VerifyFailure(this.#lineNumber, `the export's rosters do not include the roster you trust (${this.#anchor.org_id} version ${this.#anchor.version})`);
     }
     return {
-      thread: header.thread,
-      hub: header.hub,
-      mode: header.mode,
+      thread: sealed.header.thread,
+      hub: sealed.header.hub,
+      mode: sealed.header.mode,
       events: this.#events,
       authors: this.#authors.size,
+      handles: [...this.#authors].map((key) => sealed.handles.get(key)!),
+      first_seq: this.#firstSeq!,
+      last_seq: this.#lastSeq!,
       rosters: [...this.#rosters.values()].map((r) => ({ org_id: r.org_id, version: r.version })),
       local: this.#local !== undefined,
       gaps: this.#gaps,
     };
   }
 
-  #readHeader(at: number, json: unknown): void {
+  #readHeader(at: number, json: unknown, text: string): void {
+    const claimed = json as { type?: unknown; v?: unknown } | null;
+    if (claimed?.type === EXPORT_HEADER_TYPE && claimed.v !== SIGNED_EXPORT_VERSION) {
+      throw new VerifyFailure(
+        at,
+        `an export in format v${String(claimed.v)}, made by an older Parley: it has no signed header and trailer, so its thread name, its authors' handles and which events it holds are vouched for by no one. Export the thread again with this version ("parley export THREAD --signed").`,
+      );
+    }
     const parsed = ExportHeaderSchema.safeParse(json);
     if (!parsed.success) throw new VerifyFailure(at, `not a Parley signed export header (${issueOf(parsed.error)})`);
-    this.#header = parsed.data;
-    this.#hubKey = parsePublicKey(parsed.data.hub, 'hub');
+    const header = parsed.data;
+    const hubKey = parsePublicKey(header.hub, 'hub');
+    const handles = new Map<string, string>();
+    for (const author of header.authors) {
+      if (handles.has(author.key)) throw new VerifyFailure(at, `the header lists the author ${author.key} twice`);
+      handles.set(author.key, author.handle);
+    }
+    let signed: boolean;
+    try {
+      signed = verifySeal(headerSigningBytes(header), hubKey, header.sig);
+    } catch (error) {
+      throw new VerifyFailure(at, `a malformed header (${error instanceof ParleyError ? error.message : String(error)})`);
+    }
+    if (!signed) {
+      throw new VerifyFailure(at, `the header's signature by the hub key ${header.hub} does not verify: its thread, mode, authors or date were changed after the hub signed it`);
+    }
+    this.#sealed = { header, hubKey, handles, chain: new ExportChain(text) };
   }
 
-  #readRoster(at: number, json: unknown): void {
+  #readTrailer(at: number, json: unknown, sealed: Sealed): void {
+    const parsed = ExportTrailerSchema.safeParse(json);
+    if (!parsed.success) throw new VerifyFailure(at, `a malformed trailer (${issueOf(parsed.error)})`);
+    const trailer = parsed.data;
+    if (!verifySeal(trailerSigningBytes(trailer), sealed.hubKey, trailer.sig)) {
+      throw new VerifyFailure(at, `the trailer's signature by the hub key ${sealed.header.hub} does not verify: its count, seqs or chain were changed after the hub signed it`);
+    }
+    this.#ended = true;
+    if (trailer.thread !== sealed.header.thread.id) throw new VerifyFailure(at, `the trailer is for thread ${trailer.thread}, not the exported ${sealed.header.thread.id}`);
+    if (this.#events === 0) {
+      throw new VerifyFailure(at, `the export holds no events (the hub exported ${trailer.events}); there is nothing to verify`);
+    }
+    if (trailer.first_seq !== this.#firstSeq) {
+      throw new VerifyFailure(at, `the first event here has seq ${this.#firstSeq}, but the hub exported from seq ${trailer.first_seq}: events were taken out of the start`);
+    }
+    if (trailer.last_seq !== this.#lastSeq) {
+      throw new VerifyFailure(at, `the last event here has seq ${this.#lastSeq}, but the hub exported up to seq ${trailer.last_seq}: events were taken out of the end`);
+    }
+    if (trailer.events !== this.#events) {
+      throw new VerifyFailure(at, `the export holds ${this.#events} events, but the hub exported ${trailer.events}: events were taken out or added`);
+    }
+    if (trailer.chain !== sealed.chain.value) {
+      throw new VerifyFailure(at, 'the lines do not match the hash chain the hub signed: a line between the header and the trailer was changed, added, removed or moved');
+    }
+  }
+
+  #readRoster(at: number, json: unknown, sealed: Sealed): void {
     const line = ExportRosterLineSchema.safeParse(json);
     if (!line.success) throw new VerifyFailure(at, `a malformed roster line (${issueOf(line.error)})`);
     if (this.#events > 0) throw new VerifyFailure(at, 'a roster after the events; rosters come first');
@@ -164,18 +213,18 @@ export class ExportVerifier {
     if (local && this.#local !== undefined) throw new VerifyFailure(at, 'a second local roster');
     let roster: Roster;
     try {
-      roster = acceptRoster(local ? undefined : this.#current, line.data.roster);
+      roster = local ? acceptRoster(undefined, line.data.roster, EXPORT_ROSTER_DOMAIN) : acceptRoster(this.#current, line.data.roster);
     } catch (error) {
       throw new VerifyFailure(at, `roster refused: ${error instanceof Error ? error.message : String(error)}`);
     }
     if (local) {
       // The local roster rests on the hub's key alone: it must have signed it, as an admin.
-      const hub = formatPublicKey(this.#hubKey!);
-      if (!roster.signatures.some((s) => s.pubkey === hub) || memberOf(roster, this.#hubKey!)?.access !== 'admin') {
+      const hub = sealed.header.hub;
+      if (!roster.signatures.some((s) => s.pubkey === hub) || memberOf(roster, sealed.hubKey)?.access !== 'admin') {
         throw new VerifyFailure(at, `the local roster is not signed by the exporting hub's key ${hub} as an admin`);
       }
       // Against a roster the reader trusts, the hub's key counts only if that roster makes it an admin.
-      if (this.#anchor !== undefined && memberOf(this.#anchor, this.#hubKey!)?.access !== 'admin') {
+      if (this.#anchor !== undefined && memberOf(this.#anchor, sealed.hubKey)?.access !== 'admin') {
         throw new VerifyFailure(at, `events written with no roster rest on the hub key ${hub}, which is not an admin of the roster you trust (${this.#anchor.org_id} version ${this.#anchor.version})`);
       }
       this.#local = roster;
@@ -191,11 +240,13 @@ export class ExportVerifier {
     this.#current = roster;
   }
 
-  #readEvent(at: number, json: unknown): void {
+  #readEvent(at: number, json: unknown, sealed: Sealed): void {
     const line = ExportEventLineSchema.safeParse(json);
     if (!line.success) throw new VerifyFailure(at, `a malformed event line (${issueOf(line.error)})`);
     const { event, sig, seq, roster_version: rosterVersion } = line.data;
-    const what = `event ${event.id} (seq ${seq}) by ${line.data.author ? `@${line.data.author} ` : ''}${event.from}`;
+    // Named only from signed data: the event's key, and the handle the hub signed for it.
+    const handle = sealed.handles.get(event.from);
+    const what = `event ${event.id} (seq ${seq}) by ${handle === undefined ? '' : `@${handle} `}${event.from}`;
     let fields;
     try {
       fields = eventFieldsFromJson(event);
@@ -206,10 +257,15 @@ export class ExportVerifier {
     if (!verifyEvent(fields, Buffer.from(sig, 'base64url'))) {
       throw new VerifyFailure(at, `${what}: the signature does not verify (a signed field was changed, or another key signed it)`);
     }
-    const header = this.#header!;
-    if (event.thread !== header.thread.id) throw new VerifyFailure(at, `${what}: belongs to thread ${event.thread}, not the exported ${header.thread.id}`);
+    if (handle === undefined) throw new VerifyFailure(at, `${what}: its author is not among the authors the hub signed in the header`);
+    if (line.data.author !== handle) {
+      throw new VerifyFailure(at, `${what}: the line names its author @${line.data.author}, but the hub signed this key as @${handle} (the unsigned "author" was changed)`);
+    }
+    const thread = sealed.header.thread;
+    if (event.thread !== thread.id) throw new VerifyFailure(at, `${what}: belongs to thread ${event.thread}, not the exported ${thread.id}`);
     if (this.#ids.has(event.id)) throw new VerifyFailure(at, `${what}: the id appears twice (a replayed event)`);
     this.#ids.add(event.id);
+    if (this.#lastSeq !== undefined && seq <= this.#lastSeq) throw new VerifyFailure(at, `${what}: seq ${seq} after seq ${this.#lastSeq}; the hub writes events in order`);
     // Membership: of the roster in force when it was written, or, written with none (local mode), of the hub's local roster.
     // Against a roster the reader trusts, only it and the versions it led to vouch: older ones are the file's word alone.
     if (this.#anchor !== undefined && rosterVersion !== null && rosterVersion < this.#anchor.version) {
@@ -228,19 +284,21 @@ export class ExportVerifier {
         throw new VerifyFailure(at, `${what}: a ${event.kind} needs ${need}, and the author was ${member.access} in roster version ${roster.version}`);
       }
     }
-    // sender_seq only grows per author and epoch; a gap is events pruned or left out.
+    // sender_seq only grows per author and epoch; a gap is events pruned before the export (the chain covers the file).
     const counter = `${event.from} ${event.sender_epoch}`;
     const last = this.#lastSenderSeq.get(counter);
     if (last !== undefined && event.sender_seq <= last) {
       throw new VerifyFailure(at, `${what}: sender_seq ${event.sender_seq} after ${last} in the same epoch (replayed or reordered)`);
     }
     if (last !== undefined && event.sender_seq > last + 1) {
-      if (this.#noGaps) throw new VerifyFailure(at, `${what}: sender_seq ${event.sender_seq} after ${last}: ${event.sender_seq - last - 1} of the author's events are missing (pruned by retention, or taken out of the file)`);
+      if (this.#noGaps) throw new VerifyFailure(at, `${what}: sender_seq ${event.sender_seq} after ${last}: ${event.sender_seq - last - 1} of the author's events are missing (pruned by retention before the export)`);
       this.#gaps += 1;
     }
     this.#lastSenderSeq.set(counter, event.sender_seq);
-    this.#authors.add(event.from);
+    this.#authors.add(formatPublicKey(fields.from));
     this.#events += 1;
+    this.#firstSeq ??= seq;
+    this.#lastSeq = seq;
   }
 }
 

@@ -122,9 +122,16 @@ describe('parley roster (a real hub, the CLI in child processes)', () => {
     expect(oldVerified.status).toBe(1);
     expect(oldVerified.stdout).toContain('version 1 is not newer than version 2 in force');
 
-    // Removed and signed with the hub key: the coder is out.
+    // Removed and signed with the hub key while @coder is at work (a live session): the hub asks for
+    // a confirmation and nothing changes until it has one; confirmed, the coder is out.
+    expect((await restCall(hub, tokens.coder!, 'POST', '/threads/general/messages', { text: 'on it' })).status).toBe(201);
     expect((await roster('remove', '@coder')).stdout).toContain('removed @coder: roster acme v3');
-    expect((await roster('sign')).stdout).toContain('roster acme v3 (3 members) is in force');
+    const unconfirmed = await roster('sign');
+    expect(unconfirmed.status).toBe(1);
+    expect(unconfirmed.stdout).toContain('the running hub refused it (ROSTER_UNCONFIRMED): Roster acme v3 leaves out @coder, who holds a live session on this hub');
+    expect(unconfirmed.stdout).toContain('To put it in force anyway, run "parley roster sign --confirm".');
+    expect((await hubStatus()).trust).toMatchObject({ version: 2 });
+    expect((await roster('sign', '--confirm')).stdout).toContain('roster acme v3 (3 members) is in force');
     const out = await restCall(hub, tokens.coder!, 'POST', '/threads/general/messages', { text: 'still here?' });
     expect(out.status).toBe(403);
     expect(out.json.error.code).toBe('NOT_IN_ROSTER');

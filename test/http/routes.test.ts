@@ -542,11 +542,12 @@ describe('http routes against a real hub', () => {
     const ended = await fetch(`${hub.url}/mcp`, { method: 'DELETE', headers: { ...mcpHeaders, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' } });
     expect(ended.status).toBe(200);
     answered.add('DELETE /mcp');
-    // Last, as it ends local mode: the roster, and a new one signed by the hub's key (alice is not in it).
+    // Last, as it ends local mode: the roster, and a new one signed by the hub's key (alice is not in it:
+    // she and the others are at work, so leaving them out is confirmed).
     expect(await ok('GET', '/api/v1/hub/roster', {}, admin)).toMatchObject({ trust: { mode: 'local' }, roster: null, participants: expect.arrayContaining([expect.objectContaining({ handle: 'alice', pubkey: expect.stringMatching(/^ed25519:/) })]) });
     const hubKey = readKeyFile(hubKeyPathOf(home));
     const roster = signRoster({ org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: formatPublicKey(rawPublicKeyOf(hubKey)), role: 'admin' }], signatures: [] }, hubKey);
-    expect(await ok('POST', '/api/v1/hub/roster', {}, { ...admin, body: roster })).toMatchObject({ accepted: { org_id: 'acme', version: 1, members: 1 }, trust: { mode: 'roster', org: 'acme', version: 1 } });
+    expect(await ok('POST', '/api/v1/hub/roster', {}, { ...admin, body: { ...roster, confirm: true } })).toMatchObject({ accepted: { org_id: 'acme', version: 1, members: 1 }, trust: { mode: 'roster', org: 'acme', version: 1 } });
     expect([...answered].sort()).toEqual(ROUTES.map(key).sort());
   });
 });

@@ -5,7 +5,10 @@ import { parseChannelPolicy, policySigningBytes, signPolicy, verifyPolicy } from
 import { decodeEventTuple, eventFieldsFromJson, eventFieldsToJson, eventSigningBytes, signEvent, verifyEvent } from '../../src/trust/envelope.js';
 import { formatPublicKey, participantIdOf, privateKeyFromSeed, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { rosterFileText } from '../../src/trust/roster-file.js';
-import { acceptRoster, parseRoster, rosterSigningBytes, signRoster } from '../../src/trust/roster.js';
+import { ExportSealer, headerSigningBytes, trailerSigningBytes } from '../../src/trust/export-seal.js';
+import { pairOf } from '../../src/trust/key-ring.js';
+import { ExportVerifier } from '../../src/trust/signed-export.js';
+import { EXPORT_ROSTER_DOMAIN, acceptRoster, parseRoster, rosterSigningBytes, signRoster } from '../../src/trust/roster.js';
 
 /**
  * The v1 trust formats, pinned: for each fixture, its JSON input, the exact
@@ -82,11 +85,47 @@ describe('golden trust fixtures v1', () => {
     expect(doc.signatures).toEqual([{ pubkey: signer.pubkey, sig: signed.signatures[0]!.sig }]);
   });
 
+  it('golden - export-roster: an export\'s local roster, signed by the hub key under its own domain; never accepted as a hub\'s roster', () => {
+    const doc = parseRoster(readJson('export-roster.json'));
+    const hub = keys[0]!;
+    const signed = signRoster({ ...doc, signatures: [] }, hub.privateKey, EXPORT_ROSTER_DOMAIN);
+    pinned('export-roster.json', rosterFileText(signed));
+    const bytes = rosterSigningBytes(doc, EXPORT_ROSTER_DOMAIN);
+    pinned('export-roster.cbor.hex', `${hex(bytes)}\n`);
+    pinned('export-roster.sig.hex', `${Buffer.from(signed.signatures[0]!.sig, 'base64url').toString('hex')}\n`);
+    expect(acceptRoster(undefined, doc, EXPORT_ROSTER_DOMAIN)).toEqual(doc);
+    expect(() => acceptRoster(undefined, doc)).toThrow(/signed as the roster of a signed export \(parley\/export-roster\/v1\)/);
+  });
+
   it('golden - roster-v2 is accepted after roster-v1, and v1 after nothing', () => {
     const v1 = acceptRoster(undefined, readJson('roster-v1.json'));
     const v2 = acceptRoster(v1, readJson('roster-v2.json'));
     expect(v2.version).toBe(2);
     expect(() => acceptRoster(v2, readJson('roster-v1.json'))).toThrow(/not newer/);
+  });
+
+  it('golden - export.jsonl: a signed export (header, local roster, one event, trailer) sealed by the admin key as hub, and the bytes its header and trailer signatures are over', () => {
+    const event = readJson('event-message.json') as { thread: string; from: string };
+    const sig = Buffer.from(fs.readFileSync(path.join(DIR, 'event-message.sig.hex'), 'utf8').trim(), 'hex').toString('base64url');
+    const seal = new ExportSealer(pairOf(keys[0]!.privateKey), {
+      mode: 'local',
+      thread: { id: event.thread, name: 'general', kind: 'channel' },
+      authors: [{ key: event.from, handle: 'coder-1' }],
+      exported_at: '2026-11-24T12:00:00.000Z',
+    });
+    const lines = [
+      seal.header(),
+      seal.line({ type: 'roster', scope: 'local', roster: readJson('export-roster.json') }),
+      seal.line({ type: 'event', seq: 2, author: 'coder-1', roster_version: null, event: event as never, sig }),
+      seal.trailer(),
+    ];
+    const text = pinned('export.jsonl', `${lines.join('\n')}\n`);
+    const [header, , , trailer] = text.trimEnd().split('\n').map((l) => JSON.parse(l) as Parameters<typeof headerSigningBytes>[0] & Parameters<typeof trailerSigningBytes>[0]);
+    pinned('export-header.cbor.hex', `${hex(headerSigningBytes(header!))}\n`);
+    pinned('export-trailer.cbor.hex', `${hex(trailerSigningBytes(trailer!))}\n`);
+    const verifier = new ExportVerifier();
+    for (const line of text.trimEnd().split('\n')) verifier.line(line);
+    expect(verifier.finish()).toMatchObject({ events: 1, handles: ['coder-1'], thread: { name: 'general' }, hub: keys[0]!.pubkey });
   });
 
   it('golden - channel-policy: bytes, signature by the admin, verification', () => {

@@ -3,35 +3,12 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import type { Roster } from '../../src/schema/roster.js';
-import { eventFieldsToJson, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
 import { readKeyFile } from '../../src/trust/key-files.js';
-import { formatPublicKey, privateKeyFromSeed, rawPublicKeyOf } from '../../src/trust/node-id.js';
+import { formatPublicKey } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
-import { ExportVerifier, VerifyFailure } from '../../src/trust/signed-export.js';
 import { openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
 import { cliAt, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
-
-/** Checks an export's lines in process; the failure, or undefined when it verifies. */
-function verifyLines(lines: string[], anchor?: Roster): VerifyFailure | undefined {
-  const verifier = new ExportVerifier(anchor ? { anchor } : {});
-  try {
-    for (const line of lines) verifier.line(line);
-    verifier.finish();
-    return undefined;
-  } catch (error) {
-    if (error instanceof VerifyFailure) return error;
-    throw error;
-  }
-}
-
-async function exportText(actor: Actor, thread: string): Promise<string> {
-  const exported = await actor.export({ thread, format: 'signed' });
-  let text = '';
-  for await (const chunk of exported.chunks) text += chunk;
-  return text;
-}
-
-type Line = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON lines, changed field by field
+import { exportLines, headerFieldsOf, sealedBy, verifyLines, type Line } from './export-lines.js';
 
 describe('signed export, verified offline (in process)', () => {
   let t: TestHub;
@@ -49,22 +26,25 @@ describe('signed export, verified offline (in process)', () => {
     await human.respond({ request_id: asked.request_id, status: 'Completed', result: { ok: true } });
     await human.control('general', { pause: { on: true } });
     await human.control('general', { pause: { on: false } });
-    lines = (await exportText(human, 'general')).trimEnd().split('\n');
+    lines = await exportLines(human, 'general');
   });
   afterAll(async () => {
     await t.close();
   });
 
-  it('export - a real conversation exports with a header, a hub-signed local roster and every event, and verifies', () => {
+  it('export - a real conversation exports with a signed header, a hub-signed local roster, every event and a signed trailer, and verifies', () => {
     const header = JSON.parse(lines[0]!) as Line;
-    expect(header).toMatchObject({ type: 'parley-export', v: 1, mode: 'local', thread: { name: 'general', kind: 'channel' } });
+    expect(header).toMatchObject({ type: 'parley-export', v: 2, mode: 'local', thread: { name: 'general', kind: 'channel' }, sig: expect.any(String) });
     expect(header.hub).toBe(formatPublicKey(t.hub.internals.ctx.keys.hub().raw));
+    expect(header.authors.map((a: Line) => a.handle).sort()).toEqual(['coder-1', 'human']);
     const roster = JSON.parse(lines[1]!) as Line;
     expect(roster).toMatchObject({ type: 'roster', scope: 'local' });
     expect(roster.roster.signatures.map((s: Line) => s.pubkey)).toEqual([header.hub]);
-    const events = lines.slice(2).map((l) => JSON.parse(l) as Line);
+    const events = lines.slice(2, -1).map((l) => JSON.parse(l) as Line);
     expect(events.map((e) => e.event.kind)).toEqual(['system', 'message', 'message', 'message', 'request', 'response', 'control', 'control']);
     expect(events.every((e) => e.type === 'event' && typeof e.sig === 'string' && e.roster_version === null)).toBe(true);
+    const trailer = JSON.parse(lines.at(-1)!) as Line;
+    expect(trailer).toMatchObject({ type: 'parley-export-end', thread: header.thread.id, events: 8, first_seq: events[0]!.seq, last_seq: events.at(-1)!.seq, chain: expect.any(String), sig: expect.any(String) });
     expect(verifyLines(lines)).toBeUndefined();
   });
 
@@ -89,8 +69,8 @@ describe('signed export, verified offline (in process)', () => {
     }
   });
 
-  it('export - another author\'s key, a missing roster, an author outside the roster, a replayed event and a wrong thread each fail, naming the line', () => {
-    const events = lines.slice(2).map((l) => JSON.parse(l) as Line);
+  it('export - another author\'s key, a missing roster, a replayed event and an event of another thread each fail, naming the line', () => {
+    const events = lines.slice(2, -1).map((l) => JSON.parse(l) as Line);
     const humanKey = events[1]!.event.from as string;
     const coderKey = events[2]!.event.from as string;
     expect(humanKey).not.toBe(coderKey);
@@ -106,21 +86,15 @@ describe('signed export, verified offline (in process)', () => {
     expect(verifyLines(noRoster)).toMatchObject({ line: 2 });
     expect(verifyLines(noRoster)?.reason).toMatch(/no local roster/);
 
-    // The hub's roster is signed: dropping a member breaks its signature.
-    const shrunk = [...lines];
-    const roster = JSON.parse(shrunk[1]!) as Line;
-    roster.roster.members = roster.roster.members.filter((m: Line) => m.pubkey !== coderKey);
-    shrunk[1] = JSON.stringify(roster);
-    expect(verifyLines(shrunk)).toMatchObject({ line: 2 });
-    expect(verifyLines(shrunk)?.reason).toMatch(/roster refused: .*does not verify/);
-
-    const replayed = [...lines, lines[3]!];
-    expect(verifyLines(replayed)).toMatchObject({ line: lines.length + 1 });
+    const replayed = [...lines.slice(0, -1), lines[3]!, lines.at(-1)!];
+    expect(verifyLines(replayed)).toMatchObject({ line: lines.length });
     expect(verifyLines(replayed)?.reason).toMatch(/appears twice/);
 
-    const header = JSON.parse(lines[0]!) as Line;
-    header.thread.id = 'another-thread';
-    expect(verifyLines([JSON.stringify(header), ...lines.slice(1)])?.reason).toMatch(/belongs to thread/);
+    // Even under a header the hub key signed for another thread, the events' own signed thread tells.
+    const hub = t.hub.internals.ctx.keys.hub();
+    const elsewhere = sealedBy(hub, { ...headerFieldsOf(lines), thread: { id: 'another-thread', name: 'general', kind: 'channel' } }, lines.slice(1, -1));
+    expect(verifyLines(elsewhere)).toMatchObject({ line: 3 });
+    expect(verifyLines(elsewhere)?.reason).toMatch(/belongs to thread \S+, not the exported another-thread/);
 
     expect(verifyLines(['not json'])).toMatchObject({ line: 1 });
     expect(verifyLines([JSON.stringify({ type: 'parley-export', v: 2 })])?.reason).toMatch(/not a Parley signed export header/);
@@ -129,9 +103,9 @@ describe('signed export, verified offline (in process)', () => {
   it('export - the local roster lists the hub and the thread\'s authors only, never the hub\'s other participants', async () => {
     const outsider = await t.hub.join({ handle: 'outsider', session: 'elsewhere' });
     const outsiderKey = formatPublicKey(Buffer.from((await outsider.whoami()).participant.publicKey, 'base64'));
-    const again = (await exportText(human, 'general')).trimEnd().split('\n');
+    const again = await exportLines(human, 'general');
     const roster = (JSON.parse(again[1]!) as Line).roster as Roster;
-    const authors = new Set(again.slice(2).map((l) => (JSON.parse(l) as Line).event.from as string));
+    const authors = new Set(again.slice(2, -1).map((l) => (JSON.parse(l) as Line).event.from as string));
     expect(roster.members.map((m) => m.pubkey).sort()).toEqual([(JSON.parse(again[0]!) as Line).hub as string, ...authors].sort());
     expect(roster.members.some((m) => m.pubkey === outsiderKey)).toBe(false);
   });
@@ -174,7 +148,7 @@ describe('signed export of a hub that took a roster mid-thread', () => {
       );
       await t.hub.acceptRoster(roster);
       await coder.post({ thread: 'general', text: 'under the roster' });
-      const lines = (await exportText(human, 'general')).trimEnd().split('\n');
+      const lines = await exportLines(human, 'general');
       const parsed = lines.map((l) => JSON.parse(l) as Line);
       expect(parsed[0]).toMatchObject({ mode: 'roster' });
       expect(parsed.filter((l) => l.type === 'roster').map((l) => l.scope)).toEqual(['org', 'local']);
@@ -186,7 +160,7 @@ describe('signed export of a hub that took a roster mid-thread', () => {
       );
       expect(verifyLines(lines)).toBeUndefined();
       // The reader who trusts roster v1 checks the export against it.
-      expect(verifyLines(lines, roster)).toBeUndefined();
+      expect(verifyLines(lines, { anchor: roster })).toBeUndefined();
       // An event under the roster by someone the roster made an observer would fail: change the chain's role and re-sign.
       const demoted = signRoster({ ...roster, members: roster.members.map((m) => (m.role === 'member' ? { ...m, role: 'observer' as const } : m)), signatures: [] }, hubKey.privateKey);
       const forged = lines.map((l) => (JSON.parse(l).scope === 'org' ? JSON.stringify({ type: 'roster', scope: 'org', roster: demoted }) : l));
@@ -194,99 +168,6 @@ describe('signed export of a hub that took a roster mid-thread', () => {
     } finally {
       await t.close();
     }
-  });
-});
-
-describe('signed export with a roster chain (verifier)', () => {
-  const admin = privateKeyFromSeed(Buffer.alloc(32, 1));
-  const writer = privateKeyFromSeed(Buffer.alloc(32, 2));
-  const adminKey = formatPublicKey(rawPublicKeyOf(admin));
-  const writerKey = formatPublicKey(rawPublicKeyOf(writer));
-  const rosterV1 = signRoster({ org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: adminKey, role: 'admin' }, { pubkey: writerKey, role: 'member' }], signatures: [] }, admin);
-  const rosterV2 = signRoster({ ...rosterV1, version: 2, timestamp: '2026-11-24T13:00:00Z', members: [{ pubkey: adminKey, role: 'admin' }, { pubkey: writerKey, role: 'operator' }], signatures: [] }, admin);
-  const header = JSON.stringify({ type: 'parley-export', v: 1, hub: adminKey, mode: 'roster', thread: { id: 'T1', name: 'general', kind: 'channel' }, exported_at: '2026-11-24T14:00:00Z' });
-  let senderSeq = 0;
-  const event = (kind: string, rosterVersion: number, content: unknown = 'hi'): string => {
-    senderSeq += 1;
-    const fields: SignedEventFields = {
-      id: `01KAPM5S00000000000000${String(senderSeq).padStart(4, '0')}`,
-      from: rawPublicKeyOf(writer),
-      thread: 'T1',
-      to: null,
-      kind,
-      content,
-      meta: null,
-      ts: Date.parse('2026-11-24T12:30:00Z') + senderSeq,
-      ttl_secs: 300,
-      sender_seq: senderSeq,
-      sender_epoch: Buffer.alloc(16, 7),
-    };
-    return JSON.stringify({ type: 'event', seq: senderSeq, author: 'writer', roster_version: rosterVersion, event: eventFieldsToJson(fields), sig: signEvent(writer, fields).toString('base64url') });
-  };
-  const rosterLine = (roster: Roster): string => JSON.stringify({ type: 'roster', scope: 'org', roster });
-
-  it('verify - a request needs operator in the roster in force when it was written: refused under v1, accepted under v2', () => {
-    senderSeq = 0;
-    const ok = [header, rosterLine(rosterV1), rosterLine(rosterV2), event('message', 1), event('request', 2, { request_id: 'r1', intent: 'x', params: null, hop: 0 })];
-    expect(verifyLines(ok)).toBeUndefined();
-    const early = [...ok, event('request', 1, { request_id: 'r2', intent: 'x', params: null, hop: 0 })];
-    expect(verifyLines(early)).toMatchObject({ line: 6 });
-    expect(verifyLines(early)?.reason).toMatch(/a request needs operator, and the author was member in roster version 1/);
-  });
-
-  it('verify - the roster chain must hold: a rollback, a version signed by a non-admin, or a missing version fail at their line', () => {
-    senderSeq = 0;
-    expect(verifyLines([header, rosterLine(rosterV2), rosterLine(rosterV1)])?.reason).toMatch(/not newer than version 2/);
-    const byWriter = signRoster({ ...rosterV2, version: 3, signatures: [] }, writer);
-    expect(verifyLines([header, rosterLine(rosterV2), rosterLine(byWriter)])).toMatchObject({ line: 3 });
-    expect(verifyLines([header, rosterLine(rosterV2), rosterLine(byWriter)])?.reason).toMatch(/only an admin of version 2 may sign/);
-    expect(verifyLines([header, rosterLine(rosterV2), event('message', 1)])?.reason).toMatch(/roster version 1, which the export does not include/);
-  });
-
-  it('verify - with a trusted roster given, the export must carry exactly that version', () => {
-    senderSeq = 0;
-    const lines = [header, rosterLine(rosterV1), rosterLine(rosterV2), event('message', 2)];
-    expect(verifyLines(lines, rosterV2)).toBeUndefined();
-    const other = signRoster({ ...rosterV2, timestamp: '2026-11-24T13:30:00Z', signatures: [] }, admin);
-    expect(verifyLines(lines, other)?.reason).toMatch(/differs from the one you trust/);
-    expect(verifyLines([header, rosterLine(rosterV1)], rosterV2)?.reason).toMatch(/do not include the roster you trust/);
-    expect(verifyLines([header, rosterLine(rosterV1), event('message', 1)], rosterV2)?.reason).toMatch(/older than the roster you trust/);
-  });
-
-  it('verify - against a trusted roster, a forged older version or a local roster under a made-up hub key vouches for nothing', () => {
-    senderSeq = 0;
-    const forger = privateKeyFromSeed(Buffer.alloc(32, 3));
-    const forgerKey = formatPublicKey(rawPublicKeyOf(forger));
-    // A v1 that lists the real admin (so the real v2 chains onto it) and the forger.
-    const fakeV1 = signRoster({ org_id: 'acme', version: 1, timestamp: '2026-11-24T11:00:00Z', members: [{ pubkey: adminKey, role: 'admin' }, { pubkey: forgerKey, role: 'admin' }, { pubkey: writerKey, role: 'operator' }], signatures: [] }, forger);
-    const lines = [header, rosterLine(fakeV1), rosterLine(rosterV2), event('request', 1, { request_id: 'r1', intent: 'x', params: null, hop: 0 })];
-    expect(verifyLines(lines, rosterV2)?.reason).toMatch(/older than the roster you trust/);
-    // A local roster signed by a hub key the forger chose.
-    const forgedHeader = JSON.stringify({ ...JSON.parse(header), hub: forgerKey });
-    const localRoster = signRoster({ org_id: 'local:x', version: 1, timestamp: '2026-11-24T11:00:00Z', members: [{ pubkey: forgerKey, role: 'admin' }, { pubkey: writerKey, role: 'member' }], signatures: [] }, forger);
-    const local = [forgedHeader, rosterLine(rosterV2), JSON.stringify({ type: 'roster', scope: 'local', roster: localRoster })];
-    expect(verifyLines(local, rosterV2)?.reason).toMatch(/not an admin of the roster you trust/);
-    // Without a trusted roster the same file is only self-consistent, as the report says.
-    expect(verifyLines(local)).toBeUndefined();
-  });
-
-  it('verify - a gap in an author\'s sender_seq is reported, and fails with noGaps', () => {
-    senderSeq = 0;
-    const first = event('message', 1);
-    event('message', 1);
-    const third = event('message', 1);
-    const verifier = new ExportVerifier();
-    for (const line of [header, rosterLine(rosterV1), first, third]) verifier.line(line);
-    expect(verifier.finish().gaps).toBe(1);
-    const strict = new ExportVerifier({ noGaps: true });
-    expect(() => [header, rosterLine(rosterV1), first, third].forEach((line) => strict.line(line))).toThrow(/line 4: .*1 of the author's events are missing/);
-  });
-
-  it('verify - sender_seq must only grow per author and epoch', () => {
-    senderSeq = 0;
-    const first = event('message', 1);
-    const second = event('message', 1);
-    expect(verifyLines([header, rosterLine(rosterV1), second, first])?.reason).toMatch(/sender_seq 1 after 2/);
   });
 });
 
@@ -317,9 +198,17 @@ describe('parley export --signed and parley verify (CLI)', () => {
     const verified = cli('verify', file);
     expect(verified.stderr).toBe('');
     expect(verified.status).toBe(0);
-    expect(verified.stdout).toMatch(/^verified: 3 events by 2 authors in #general, against the hub key ed25519:\S+ \(local mode\)/);
+    expect(verified.stdout).toMatch(/^verified: 3 events \(seq \d+-\d+\) by 2 authors \(@human, @coder-1\) in #general, against the hub key ed25519:\S+ \(local mode\)\n$/);
+    expect(JSON.parse(cli('verify', file, '--json').stdout)).toMatchObject({ ok: true, events: 3, authors: 2, handles: ['human', 'coder-1'], thread: { name: 'general' } });
 
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    // Every event taken out (what used to verify as "0 events"): exit 1, naming the trailer's line.
+    const emptied = path.join(home, 'emptied.jsonl');
+    fs.writeFileSync(emptied, `${lines.filter((l) => !l.startsWith('{"type":"event"')).join('\n')}\n`);
+    const empty = cli('verify', emptied);
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toMatch(/does not verify: line 3: the export holds no events \(the hub exported 3\); there is nothing to verify\n$/);
+
     const k = lines.findIndex((l) => l.includes('hello back'));
     lines[k] = lines[k]!.replace('hello back', 'hello bacK');
     fs.writeFileSync(file, `${lines.join('\n')}\n`);

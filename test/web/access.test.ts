@@ -85,7 +85,8 @@ describe('web page: access', () => {
       { org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: formatPublicKey(rawPublicKeyOf(hubKey)), role: 'admin' }, { pubkey: human.pubkey, role: 'member' }], signatures: [] },
       hubKey,
     );
-    const res = await fetch(`${hub.url}/api/v1/hub/roster`, { method: 'POST', headers: { authorization: `Bearer ${hub.adminToken()}`, 'content-type': 'application/json' }, body: JSON.stringify(roster) });
+    // @coder, at work in the test before, is left out: confirmed.
+    const res = await fetch(`${hub.url}/api/v1/hub/roster`, { method: 'POST', headers: { authorization: `Bearer ${hub.adminToken()}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...roster, confirm: true }) });
     expect(res.status).toBe(200);
     await page.reload();
     await page.locator('.live-live').waitFor();

@@ -1,17 +1,19 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { parseInput } from '../../errors/parley-error.js';
 import type { Hub } from '../../hub/hub.js';
-import { RosterSchema } from '../../schema/roster.js';
 import type { AdminCredential } from '../admin-token.js';
 import type { AuthVariables, Authenticator } from '../auth.js';
 import { jsonBody } from '../body.js';
+import { RosterPushBodySchema } from '../schemas.js';
 import { adminTokenOrParticipantOf } from './access.js';
 
 /**
  * The roster in force. `POST /hub/roster` takes a new signed version (the
  * home's admin token, or a participant whose access is admin) and puts it in
  * force at once; the document itself must be signed by admins of the version
- * in force, whoever sends it. `GET /hub/roster` (admin token) is what
+ * in force, whoever sends it. A first roster (ending local mode) takes the
+ * admin token: the hub refuses it from a participant. A version that drops
+ * members holding live sessions needs `confirm: true` in the body. `GET /hub/roster` (admin token) is what
  * `parley roster` reads: the roster, its file, and every participant's key
  * and access, to show handles and to resolve `@handle`.
  */
@@ -20,8 +22,8 @@ export function rosterRoutes(hub: Hub, auth: Authenticator, admin: AdminCredenti
   app.post('/hub/roster', adminTokenOrParticipantOf(auth, admin), async (c) => {
     if (!c.get('adminToken')) c.get('actor').assertMay('roster');
     // The shape first (INVALID_INPUT naming the field, like every route); then whether it may be in force.
-    const doc = parseInput(RosterSchema, await jsonBody(c));
-    const { roster, file, written } = await hub.acceptRoster(doc, c.get('adminToken') ? 'owner' : 'participant');
+    const { confirm, ...doc } = parseInput(RosterPushBodySchema, await jsonBody(c));
+    const { roster, file, written } = await hub.acceptRoster(doc, { from: c.get('adminToken') ? 'owner' : 'participant', confirm: confirm === true });
     return c.json({ accepted: { org_id: roster.org_id, version: roster.version, members: roster.members.length }, trust: hub.trust, file, written });
   });
   if (adminOnly) {

@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config/load.js';
+import { ParleyError, isParleyError } from '../errors/parley-error.js';
+import type { TrustMode } from '../hub/access-resolver.js';
+import { readAdminToken } from '../http/admin-token.js';
+import type { Access } from '../schema/access.js';
+import type { Roster } from '../schema/roster.js';
+import { hubKeyPathOf, readKeyFile } from '../trust/key-files.js';
+import { formatPublicKey, parsePublicKey, rawPublicKeyOf } from '../trust/node-id.js';
+import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
+import { parseRoster } from '../trust/roster.js';
+import { callHub } from './hub-client.js';
+import { hubAddress, liveHub } from './live-hub.js';
+
+/**
+ * Where the roster commands work: this home's roster file, and the hub
+ * running on the home (read and handed new versions with the home's admin
+ * token, the hub owner's credential).
+ */
+
+export interface HubRoster {
+  trust: TrustMode;
+  roster: Roster | null;
+  versions: number[];
+  file: string;
+  participants: Array<{ handle: string; kind: string; pubkey: string; access: Access | null }>;
+}
+
+/** What every roster command works with: the home, the roster file, and the running hub if any. */
+export class RosterPlace {
+  readonly file: string;
+  readonly #url: string | undefined;
+  readonly #token: string | undefined;
+  #hub: HubRoster | undefined | null = null;
+
+  constructor(
+    readonly home: string,
+    values: { roster?: string | undefined; config?: string | undefined; url?: string | undefined },
+  ) {
+    const config = loadConfig({
+      home,
+      configFile: values.config,
+      flags: { 'trust.rosterPath': values.roster === undefined ? undefined : path.resolve(values.roster) },
+      flagNames: { 'trust.rosterPath': '--roster' },
+    });
+    this.file = rosterFileOf(config.trust.rosterPath, home).file;
+    const holder = liveHub(home);
+    const explicit = hubAddress({ url: values.url, home }, process.env);
+    this.#url = explicit.from !== undefined ? explicit.url : holder?.url;
+    this.#token = readAdminToken(home);
+  }
+
+  /** The running hub's roster and participants; undefined when no hub runs on the home. */
+  async hub(): Promise<HubRoster | undefined> {
+    if (this.#hub !== null) return this.#hub;
+    if (this.#url === undefined || this.#token === undefined) return (this.#hub = undefined);
+    try {
+      this.#hub = await callHub<HubRoster>(this.#url, 'GET', '/api/v1/hub/roster', this.#token);
+    } catch (error) {
+      if (isParleyError(error) && error.code === 'HUB_CLOSED') return (this.#hub = undefined);
+      throw error;
+    }
+    return this.#hub;
+  }
+
+  async call<T>(method: string, route: string, body: unknown): Promise<T> {
+    return callHub<T>(this.#url!, method, route, this.#token!, body);
+  }
+
+  hasFile(): boolean {
+    return fs.existsSync(this.file);
+  }
+
+  /** The roster file, read and checked for shape (not trust). */
+  read(): Roster {
+    return readRosterFile(this.file);
+  }
+
+  /** The roster to edit: the file, else the roster in force on the running hub. */
+  async base(): Promise<Roster> {
+    if (this.hasFile()) return this.read();
+    const hub = await this.hub();
+    if (hub?.roster) return parseRoster(hub.roster);
+    throw new ParleyError('NOT_FOUND', `No roster file at ${this.file}${hub ? ' and no roster in force on the running hub' : ''}; make one with "parley roster init --org ID" (or give --roster FILE).`, {
+      field: 'roster',
+    });
+  }
+
+  /** The ed25519: key a member argument names: a key as written, or @handle on the running hub. */
+  async keyOf(who: string | undefined, usage: string): Promise<{ pubkey: string; handle?: string }> {
+    if (who === undefined) throw new ParleyError('INVALID_INPUT', `Name the member: ${usage}.`, { field: 'member' });
+    if (who.startsWith('@')) {
+      const handle = who.slice(1);
+      const hub = await this.hub();
+      if (!hub) {
+        throw new ParleyError('INVALID_INPUT', `Cannot look up ${who}: no hub runs on ${this.home}. Give the key instead (ed25519:…; "parley whoami --key --as ${handle}" prints it), or start the hub.`, {
+          field: 'member',
+        });
+      }
+      const found = hub.participants.find((p) => p.handle.toLowerCase() === handle.toLowerCase());
+      if (!found) throw new ParleyError('INVALID_INPUT', `No participant ${who} on the running hub; check the handle, or give the key (ed25519:…).`, { field: 'member' });
+      return { pubkey: found.pubkey, handle: found.handle };
+    }
+    try {
+      return { pubkey: formatPublicKey(parsePublicKey(who, 'member')) };
+    } catch (error) {
+      throw new ParleyError('INVALID_INPUT', `${(error as Error).message.replace(/\.$/, '')}; or name a participant of the running hub as @HANDLE.`, { field: 'member' });
+    }
+  }
+
+  /** Handles by key, for display: the hub's participants and this home's hub key. */
+  async handles(): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    for (const p of (await this.hub())?.participants ?? []) names.set(p.pubkey, `@${p.handle}`);
+    const hubKey = this.hubKey();
+    if (hubKey) names.set(hubKey, 'this hub');
+    return names;
+  }
+
+  /** This home's hub public key, when the home has one (never made here, except by init). */
+  hubKey(): string | undefined {
+    const file = hubKeyPathOf(this.home);
+    if (!fs.existsSync(file)) return undefined;
+    return formatPublicKey(rawPublicKeyOf(readKeyFile(file)));
+  }
+}
+
+/**
+ * Hands the roster to the running hub; what it said, or undefined when none runs. `confirm`: put it in
+ * force even though it leaves out members who hold live sessions (the hub refuses it otherwise).
+ */
+export async function push(place: RosterPlace, roster: Roster, confirm = false): Promise<{ accepted: boolean; message: string } | undefined> {
+  if (!(await place.hub())) return undefined;
+  try {
+    const body = confirm ? { ...roster, confirm: true } : roster;
+    const answer = await place.call<{ accepted: { org_id: string; version: number; members: number } }>('POST', '/api/v1/hub/roster', body);
+    return { accepted: true, message: `the running hub accepted it: roster ${answer.accepted.org_id} v${answer.accepted.version} (${answer.accepted.members} members) is in force` };
+  } catch (error) {
+    if (!isParleyError(error)) throw error;
+    return { accepted: false, message: `the running hub refused it (${error.code}): ${error.messageFor('cli')}` };
+  }
+}
