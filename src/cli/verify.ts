@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ParleyError } from '../errors/parley-error.js';
 import { readRosterFile } from '../trust/roster-file.js';
 import { ExportVerifier, VerifyFailure, type VerifyReport } from '../trust/signed-export.js';
+import { terminalJson, terminalText } from './terminal-text.js';
 
 const VERIFY_HELP = `Usage: parley verify FILE [--roster ROSTER] [--no-gaps] [--json]
 
@@ -61,22 +62,23 @@ export async function verify(argv: string[]): Promise<number> {
     report = verifier.finish();
   } catch (error) {
     if (!(error instanceof VerifyFailure)) throw error;
-    if (values.json) process.stdout.write(`${JSON.stringify({ ok: false, line: error.line, reason: error.reason })}\n`);
-    process.stderr.write(`parley: ${file} does not verify: ${error.message}\n`);
+    if (values.json) process.stdout.write(`${terminalJson({ ok: false, line: error.line, reason: error.reason })}\n`);
+    process.stderr.write(`parley: ${terminalText(`${file} does not verify: ${error.message}`, 'one line')}\n`);
     return 1;
   }
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ ok: true, ...report })}\n`);
+    process.stdout.write(`${terminalJson({ ok: true, ...report })}\n`);
     return 0;
   }
   // Every name here is one the hub signed (the header), every count one the trailer vouches for.
   const rosters = report.rosters.map((r) => `${r.org_id} v${r.version}`).join(', ');
   const anchors = [rosters === '' ? '' : `roster ${rosters}`, report.local ? `the hub key ${report.hub} (local mode)` : ''].filter(Boolean).join(' and ');
   const authors = report.handles.map((h) => `@${h}`).join(', ');
-  process.stdout.write(
+  const summary =
     `verified: ${report.events} events (seq ${report.first_seq}-${report.last_seq}) by ${report.authors} authors (${authors}) in ${report.thread.kind === 'channel' ? '#' : ''}${report.thread.name}, against ${anchors}` +
       `${report.local ? '' : `; exported by the hub key ${report.hub}`}` +
-      `${report.gaps > 0 ? `; ${report.gaps} gaps in sender_seq: events missing, pruned by retention before the export (--no-gaps fails on them)` : ''}\n`,
-  );
+      `${report.gaps > 0 ? `; ${report.gaps} gaps in sender_seq: events missing, pruned by retention before the export (--no-gaps fails on them)` : ''}`;
+  // The names come from a file anyone could have written: nothing in them may act on the terminal.
+  process.stdout.write(`${terminalText(summary, 'one line')}\n`);
   return 0;
 }

@@ -210,6 +210,16 @@ describe('parley export --signed and parley verify (CLI)', () => {
     expect(empty.stderr).toMatch(/does not verify: line 3: the export holds no events \(the hub exported 3\); there is nothing to verify\n$/);
 
     const k = lines.findIndex((l) => l.includes('hello back'));
+    // An unsigned field rewritten with terminal controls: the failure names it, escaped, never raw.
+    const relabelled = path.join(home, 'relabelled.jsonl');
+    const withControls = lines.map((l, i) => (i === k ? JSON.stringify({ ...(JSON.parse(l) as Line), author: '\u001b[2Jhuman\u202e' }) : l));
+    fs.writeFileSync(relabelled, `${withControls.join('\n')}\n`);
+    const controls = cli('verify', relabelled);
+    expect(controls.status).toBe(1);
+    expect(controls.stderr).toContain('names its author @\\x1b[2Jhuman\\u202e, but the hub signed this key as @coder-1');
+    expect(controls.stderr).not.toMatch(/[\u001b\u202e]/);
+    expect(cli('verify', relabelled, '--json').stdout).not.toMatch(/[\u001b\u202e]/);
+
     lines[k] = lines[k]!.replace('hello back', 'hello bacK');
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
     const failed = cli('verify', file);
