@@ -274,6 +274,15 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 10,
+    name: 'token kinds',
+    up: `
+      -- What a token is for (src/schema/token.ts): a coordinator's run tokens are told apart, so
+      -- that the hub revokes exactly those at start. Earlier tokens are participants' own.
+      ALTER TABLE tokens ADD COLUMN kind TEXT NOT NULL DEFAULT 'participant' CHECK (kind IN ('participant', 'coordinator'));
+    `,
+  },
 ];
 
 const EVENT_SIGNATURE_COLUMNS = `
