@@ -41,8 +41,13 @@ export interface CoordinatorOptions {
   now?: () => number;
 }
 
-/** How one participant's turn ended: nothing asked for it, it was left to its own live session, or the coordinator took a thread's new events. */
-export type TurnResult = 'nothing' | 'live' | 'taken';
+/**
+ * How one participant's turn ended: nothing asked for it, it was left to its
+ * own live session, or the coordinator took a thread's new events; or it was
+ * woken while a turn of it was under way (`deferred`: one run at a time, so it
+ * looks again when that turn ends).
+ */
+export type TurnResult = 'nothing' | 'live' | 'taken' | 'deferred';
 export type NoticeListener = (notice: Notice & { session: string }) => void;
 export type TurnListener = (turn: { session: string; handle: string; result: TurnResult }) => void;
 
@@ -114,7 +119,7 @@ export class Coordinator {
     return () => this.#noticeListeners.delete(listener);
   }
 
-  /** Calls `listener` after each participant's turn (what the coordinator decided, for diagnostics and tests). */
+  /** Calls `listener` after each participant's turn, and each wake deferred by one (what the coordinator decided, for diagnostics and tests). */
   onTurn(listener: TurnListener): () => void {
     this.#turnListeners.add(listener);
     return () => this.#turnListeners.delete(listener);
@@ -177,7 +182,9 @@ export class Coordinator {
   #kick(session: SessionState, agent: AgentState): void {
     if (this.#stopping.signal.aborted) return;
     if (agent.draining) {
+      // One run at a time: what woke it is looked at when this turn ends.
       agent.again = true;
+      this.#told(session, agent, 'deferred');
       return;
     }
     agent.draining = this.#drain(session, agent).finally(() => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { processAlive } from '../../src/cli/hub-address.js';
 import { RestParticipant } from '../../src/client/rest-participant.js';
-import { messagesIn, openBench, stubRuns, type Bench } from '../helpers/coordinator.js';
+import { holdingNoOne, messagesIn, openBench, stubRuns, type Bench } from '../helpers/coordinator.js';
 
 let bench: Bench | undefined;
 const clients: RestParticipant[] = [];
@@ -89,12 +89,19 @@ describe('the coordinator keeps runs bounded', () => {
   });
 
   it('never overlaps two runs of one participant: what comes in during a run is taken by the next run', async () => {
-    bench = await openBench({ 'coder-1': { env: { STUB_GATE: '$DIR/gate' } } });
+    // The participant does not show as present during its run, so the DMs that come in meanwhile are not left to a
+    // session of its own: only the one-run-at-a-time guard keeps a second run from starting beside the first.
+    bench = await openBench({ 'coder-1': { env: { STUB_GATE: '$DIR/gate' } } }, {}, { door: holdingNoOne });
     const { human } = bench;
+    const log = bench.logs['coder-1']!;
     const first = await human.dm({ to: 'coder-1', text: 'first' });
-    await bench.notice((n) => n.kind === 'started');
+    await expect.poll(() => stubRuns(log).length, { timeout: 10_000, interval: 20 }).toBe(1);
+    expect((await human.who()).find((p) => p.handle === 'coder-1')).toMatchObject({ connection: 'offline' });
     const second = await human.dm({ to: 'coder-1', text: 'second' });
     const third = await human.dm({ to: 'coder-1', text: 'third' });
+    // Both were looked at while the first run held the gate: put off until it ends, or (were runs to overlap) run.
+    const deferred = (): number => bench!.turns.filter((x) => x.handle === 'coder-1' && x.result === 'deferred').length;
+    await expect.poll(() => deferred() >= 2 || stubRuns(log).filter((r) => r.at === 'start').length >= 2, { timeout: 10_000, interval: 20 }).toBe(true);
     fs.writeFileSync(path.join(bench.dir, 'gate'), '');
     await bench.notice((n) => n.kind === 'finished' && n.text.includes(`in reply to ${third.id}`));
 

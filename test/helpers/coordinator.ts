@@ -232,3 +232,19 @@ export async function openBench(agents: Record<string, AgentSpec>, coordinator: 
 export async function messagesIn(human: Actor, thread: string): Promise<ParleyEvent[]> {
   return (await human.history({ thread, limit: 1000 })).events.filter((e) => e.type === 'message');
 }
+
+/**
+ * The door, but holding no one present during a run: a participant the
+ * coordinator runs then looks as absent as before, so what arrives during the
+ * run is not left to a live session of its own, and only the one-run-at-a-time
+ * guard stands between it and a second run.
+ */
+export function holdingNoOne(door: CoordinatorDoor): CoordinatorDoor {
+  return {
+    url: door.url,
+    home: door.home,
+    seat: async (...args) => ({ ...(await door.seat(...args)), hold: async () => async () => undefined }),
+    watch: (session, wake) => door.watch(session, wake),
+    close: () => door.close(),
+  };
+}
