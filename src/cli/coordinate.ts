@@ -17,9 +17,12 @@ prodded, or a human writes to all in a thread with invited_auto on where it is
 invited — and it has no session of its own open — it runs the adapter with the
 new messages on stdin and posts what it prints as that participant, in that
 thread (a request gets a response). One run at a time per participant, a
-timeout (coordinator.timeoutSeconds), and a loop guard (coordinator.maxDepth);
-muted, paused, done and expired threads are not answered. Every start, finish,
-failure, timeout and refusal is posted by @coordinator in #coordinator.
+timeout (coordinator.timeoutSeconds), a loop guard (coordinator.maxDepth), a cap
+on runs per agent and per author (coordinator.maxRunsPerHour), and a token per
+run, revoked as it ends; muted, paused, done and expired threads are not
+answered. Every start, finish, failure, timeout and refusal is posted by
+@coordinator in #coordinator; a refusal by the loop guard or the cap is also
+told to its author in the thread.
 
 It acts for the participants with tokens it gets with the home's admin token,
 so it must run as the hub's own user. "parley serve" runs the same coordinator

@@ -186,6 +186,15 @@ export const DEFAULT_COORDINATOR_TIMEOUT_SECONDS = 300;
  * answer that, then stops the exchange.
  */
 export const DEFAULT_COORDINATOR_MAX_DEPTH = 2;
+/**
+ * The cost guard: the coordinator starts at most this many runs of one agent
+ * an hour, and at most this many for one author's messages (each run is a
+ * model call a real adapter pays for); a trigger past either is refused, and
+ * its author told so in the thread.
+ */
+export const DEFAULT_COORDINATOR_MAX_RUNS_PER_HOUR = 12;
+/** A loop-guard refusal is told to its author in one thread at most once in this long (an agent told would otherwise be kept talking). */
+export const COORDINATOR_LOOP_NOTICE_QUIET_MS = 3_600_000;
 /** An adapter's output beyond this many characters is cut (and said to be) before it is posted. */
 export const DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS = 16_000;
 /** How often `parley coordinate` (outside the hub) looks for new messages; inside `parley serve` it is woken by each event. */

@@ -142,6 +142,7 @@ export const CoordinatorConfigSchema = z
     sessions: z.array(SessionNameSchema).max(64).default([...D.DEFAULT_COORDINATOR_SESSIONS]),
     timeoutSeconds: z.number().int().min(1).max(86_400).default(D.DEFAULT_COORDINATOR_TIMEOUT_SECONDS),
     maxDepth: z.number().int().min(1).max(32).default(D.DEFAULT_COORDINATOR_MAX_DEPTH),
+    maxRunsPerHour: z.number().int().min(1).max(10_000).default(D.DEFAULT_COORDINATOR_MAX_RUNS_PER_HOUR),
     maxOutputChars: z.number().int().min(32).max(1_000_000).default(D.DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS),
     pollMs: z.number().int().min(10).max(60_000).default(D.DEFAULT_COORDINATOR_POLL_MS),
     /** By participant handle: the adapter that answers for it. Only these participants are ever run. */

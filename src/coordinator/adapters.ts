@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { CoordinatorAgentConfig } from '../config/schema.js';
 
 /**
@@ -7,12 +8,12 @@ import type { CoordinatorAgentConfig } from '../config/schema.js';
  */
 export interface AdapterContext {
   url: string;
+  /** The run's own token (revoked when the run ends). */
   token: string;
   handle: string;
   /** The thread to answer in (its id: a reference every Parley command takes). */
   thread: string;
   session: string;
-  home: string;
   /** The loop depth the answer will carry. */
   depth: number;
   /** The request to respond to, when the run answers one. */
@@ -30,14 +31,16 @@ export function adapterTimeoutMs(adapter: CoordinatorAgentConfig, defaultSeconds
 }
 
 /**
- * The adapter's environment: the coordinator's own (without its PARLEY_*
- * settings), the adapter's `env`, then the participant's context, so that an
- * adapter like `claude -p` with Parley's MCP server acts as that participant
- * and no one else.
+ * The adapter's environment: the coordinator's own, the adapter's `env`, then
+ * the participant's context for this run, so that an adapter like `claude -p`
+ * with Parley's MCP server acts as that participant and no one else, with a
+ * token that ends with the run. Nothing inherited leads to the home, which
+ * holds every participant's token, the admin token and every private key:
+ * neither the coordinator's PARLEY_* settings (its home, the hub password, a
+ * token) nor any variable whose value is a path into the home.
  */
-export function adapterEnv(base: NodeJS.ProcessEnv, adapter: CoordinatorAgentConfig, context: AdapterContext): NodeJS.ProcessEnv {
-  // None of the coordinator's own Parley settings leak in: the adapter is this participant, at this hub.
-  const inherited = Object.fromEntries(Object.entries(base).filter(([key]) => !key.startsWith('PARLEY_')));
+export function adapterEnv(base: NodeJS.ProcessEnv, adapter: CoordinatorAgentConfig, context: AdapterContext, home: string): NodeJS.ProcessEnv {
+  const inherited = Object.fromEntries(Object.entries(base).filter(([key, value]) => !key.startsWith('PARLEY_') && !leadsInto(value, home)));
   return {
     ...inherited,
     ...adapter.env,
@@ -46,8 +49,18 @@ export function adapterEnv(base: NodeJS.ProcessEnv, adapter: CoordinatorAgentCon
     PARLEY_HANDLE: context.handle,
     PARLEY_THREAD: context.thread,
     PARLEY_SESSION: context.session,
-    PARLEY_HOME: context.home,
     PARLEY_DEPTH: String(context.depth),
     ...(context.requestId === undefined ? {} : { PARLEY_REQUEST_ID: context.requestId }),
   };
+}
+
+/** Whether `value`, or one entry of it as a path list (PATH-like), is the home or a path inside it. */
+function leadsInto(value: string | undefined, home: string): boolean {
+  if (value === undefined) return false;
+  const root = path.resolve(home);
+  return value.split(path.delimiter).some((entry) => {
+    if (!path.isAbsolute(entry)) return false;
+    const resolved = path.resolve(entry);
+    return resolved === root || resolved.startsWith(root + path.sep);
+  });
 }

@@ -1,21 +1,20 @@
-import path from 'node:path';
-import { COORDINATOR_CONTEXT_EVENTS, COORDINATOR_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
-import type { CoordinatorAgentConfig, CoordinatorConfigSchema } from '../config/schema.js';
+import { COORDINATOR_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
+import type { CoordinatorConfigSchema } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
-import type { ParleyEvent, RequestContent } from '../schema/event.js';
+import type { ParleyEvent } from '../schema/event.js';
 import type { ParticipantKind } from '../schema/participant.js';
 import type { ThreadDetail } from '../schema/views.js';
 import { createSilentLogger, type Logger } from '../util/logger.js';
-import { adapterEnv, adapterFor, adapterTimeoutMs } from './adapters.js';
-import { adapterInput } from './adapter-input.js';
+import { runOnce, type RunnableAgent } from './adapter-run.js';
+import { adapterFor } from './adapters.js';
 import { acquireCoordinatorLock } from './coordinator-lock.js';
 import type { HomeLock } from '../store/home-lock.js';
 import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
-import { depthTag, stopsAt, threadDepth, triggerDepth } from './loop-guard.js';
-import { NoticeBoard, seconds, threadLabel, unmentioned, type Notice } from './notices.js';
-import { runAdapter, type RunOutcome } from './runner.js';
+import { deepest, threadDepth, triggerDepth } from './loop-guard.js';
+import { NoticeBoard, countOf, idList, threadLabel, unmentioned, type Notice } from './notices.js';
+import { RunGate } from './run-gate.js';
 import { refusalFor } from './steering-gate.js';
-import { triggerOf, type TriggerKind } from './triggers.js';
+import { triggerOf, type Trigger, type TriggerKind } from './triggers.js';
 import type { z } from 'zod';
 
 /**
@@ -24,9 +23,11 @@ import type { z } from 'zod';
  * asks for its answer and no session of its own is open, it runs the adapter
  * with the new events on stdin and posts the output as that participant, in
  * that thread. One run at a time per participant; what comes in during a run
- * is taken by the next. Its queue is the participant's own hub-kept inbox and
- * thread cursors: a stopped coordinator misses nothing, and what a run has
- * taken is never taken again (after a restart neither).
+ * is taken by the next. Runs are bounded: a loop guard, a cap per hour, a
+ * timeout, and a token per run that ends with it. Its queue is the
+ * participant's own hub-kept inbox and thread cursors: a stopped coordinator
+ * misses nothing, and what a run has taken is never taken again (after a
+ * restart neither).
  */
 export type CoordinatorConfig = z.output<typeof CoordinatorConfigSchema>;
 
@@ -40,21 +41,21 @@ export interface CoordinatorOptions {
   now?: () => number;
 }
 
-/** How one participant's turn ended: nothing asked for it, it was left to its own live session, or the coordinator took a thread's new events. */
-export type TurnResult = 'nothing' | 'live' | 'taken';
+/**
+ * How one participant's turn ended: nothing asked for it, it was left to its
+ * own live session, or the coordinator took a thread's new events; or it was
+ * woken while a turn of it was under way (`deferred`: one run at a time, so it
+ * looks again when that turn ends).
+ */
+export type TurnResult = 'nothing' | 'live' | 'taken' | 'deferred';
 export type NoticeListener = (notice: Notice & { session: string }) => void;
 export type TurnListener = (turn: { session: string; handle: string; result: TurnResult }) => void;
 
-interface AgentState {
-  seat: CoordinatedSeat;
-  id: string;
-  adapter: CoordinatorAgentConfig;
+interface AgentState extends RunnableAgent {
   /** The turn loop in progress, if any (one per participant: runs never overlap). */
   draining?: Promise<void>;
   /** Woken while a turn was under way: look again when it ends. */
   again: boolean;
-  /** The last run, for the loop guard (what the participant posts during it is one deeper). */
-  lastRun?: { depth: number; startedAt: string; endedAt?: string };
 }
 
 interface SessionState {
@@ -74,12 +75,6 @@ interface People {
   handleOf(id: string): string;
 }
 
-interface Trigger {
-  event: ParleyEvent;
-  kind: TriggerKind;
-  depth: number;
-}
-
 export class Coordinator {
   readonly #door: CoordinatorDoor;
   readonly #config: CoordinatorConfig;
@@ -90,6 +85,8 @@ export class Coordinator {
   readonly #now: () => number;
   readonly #noticeListeners = new Set<NoticeListener>();
   readonly #turnListeners = new Set<TurnListener>();
+  /** The loop guard and the run cap. */
+  readonly #gate: RunGate;
   /** This home's one coordinator is this one while it runs. */
   #lock: HomeLock | undefined;
 
@@ -99,6 +96,7 @@ export class Coordinator {
     this.#logger = options.logger ?? createSilentLogger();
     this.#env = options.env ?? process.env;
     this.#now = options.now ?? Date.now;
+    this.#gate = new RunGate(this.#config, this.#now, this.#logger);
   }
 
   /** Seats the coordinator and every configured participant in each session, then answers what is already waiting. */
@@ -121,7 +119,7 @@ export class Coordinator {
     return () => this.#noticeListeners.delete(listener);
   }
 
-  /** Calls `listener` after each participant's turn (what the coordinator decided, for diagnostics and tests). */
+  /** Calls `listener` after each participant's turn, and each wake deferred by one (what the coordinator decided, for diagnostics and tests). */
   onTurn(listener: TurnListener): () => void {
     this.#turnListeners.add(listener);
     return () => this.#turnListeners.delete(listener);
@@ -184,7 +182,9 @@ export class Coordinator {
   #kick(session: SessionState, agent: AgentState): void {
     if (this.#stopping.signal.aborted) return;
     if (agent.draining) {
+      // One run at a time: what woke it is looked at when this turn ends.
       agent.again = true;
+      this.#told(session, agent, 'deferred');
       return;
     }
     agent.draining = this.#drain(session, agent).finally(() => {
@@ -198,7 +198,7 @@ export class Coordinator {
       agent.again = false;
       try {
         const result = await this.#turn(session, agent);
-        for (const listener of this.#turnListeners) listener({ session: session.name, handle: agent.seat.handle, result });
+        this.#told(session, agent, result);
         more = result === 'taken' || agent.again;
       } catch (error) {
         // The next wake tries again (the hub may be restarting).
@@ -206,6 +206,10 @@ export class Coordinator {
         more = false;
       }
     }
+  }
+
+  #told(session: SessionState, agent: AgentState, result: TurnResult): void {
+    for (const listener of this.#turnListeners) listener({ session: session.name, handle: agent.seat.handle, result });
   }
 
   /**
@@ -266,7 +270,7 @@ export class Coordinator {
       if (kind) found.push({ event, kind });
     }
     if (found.length === 0) return;
-    // The thread up to the newest trigger, to count the agents' messages in a row that led to each.
+    // The thread up to the newest trigger, to count the agents' turns that led to each.
     const newestSeq = Math.max(...found.map((f) => f.event.seq));
     const history = (await api.history({ thread, before: newestSeq + 1, limit: MAX_READ_LIMIT })).events;
     const triggers: Trigger[] = found.map(({ event, kind }) => ({
@@ -296,144 +300,26 @@ export class Coordinator {
     }
     // A request gets its own run and its own response; the rest of the thread is answered by one reply.
     const units = [...triggers.filter((t) => t.kind === 'request').map((t) => [t]), triggers.filter((t) => t.kind !== 'request')].filter((u) => u.length > 0);
+    const gated = { agentId: agent.id, seat: agent.seat, detail, notice: (notice: Notice) => this.#notice(session, notice) };
     for (const unit of units) {
       if (this.#stopping.signal.aborted) return;
-      const depth = Math.max(...unit.map((t) => t.depth));
-      if (stopsAt(depth, this.#config.maxDepth)) {
-        await this.#notice(session, {
-          kind: 'refused',
-          handle,
-          text: `${handle} not run for ${countOf(unit)} in ${where} (${idList(unit)}): the loop guard stops at depth ${this.#config.maxDepth} (coordinator.maxDepth), and this is depth ${depth}.`,
-        });
-        continue;
-      }
-      await this.#run(session, agent, { detail, events, unit, depth, people });
+      const allowed = await this.#gate.admit(gated, unit);
+      if (allowed.length > 0) await this.#run(session, agent, { detail, events, unit: allowed, depth: deepest(allowed), people });
     }
   }
 
-  async #run(
-    session: SessionState,
-    agent: AgentState,
-    { detail, events, unit, depth, people }: { detail: ThreadDetail; events: ParleyEvent[]; unit: Trigger[]; depth: number; people: People },
-  ): Promise<void> {
-    const { api, handle } = agent.seat;
-    const thread = detail.thread.id;
-    const where = threadLabel(detail.thread);
-    const newest = unit[unit.length - 1]!.event;
-    const request = unit[0]!.kind === 'request' ? (unit[0]!.event.content as RequestContent).request_id : undefined;
-    const answer = request === undefined ? { kind: 'reply' as const, to: newest.id } : { kind: 'respond' as const, requestId: request };
-    const triggerIds = new Set(unit.map((t) => t.event.id));
-    // The adapter sees every trigger of its run and the newest of the rest.
-    const shown = events.filter((e, i) => triggerIds.has(e.id) || i >= events.length - COORDINATOR_CONTEXT_EVENTS);
-    const stdin = adapterInput({
-      handle,
-      session: session.name,
-      thread: detail.thread,
-      events: shown,
-      triggers: triggerIds,
-      answer,
-      handleOf: people.handleOf,
-    });
-    const program = path.basename(agent.adapter.command[0]!);
-    // Where the thread stood before the run: what the participant posts there after this, it posted during the run.
-    const lastSeqBefore = (await api.history({ thread, limit: 1 })).events.at(-1)?.seq ?? 0;
-    const release = await agent.seat.hold();
-    let outcome: RunOutcome;
-    try {
-      await api.setPresence({ state: 'thinking', thread, note: 'answering through the coordinator' });
-      await this.#notice(session, {
-        kind: 'started',
-        handle,
-        text: `${handle}: run of ${program} started for ${countOf(unit)} in ${where} (${idList(unit)}; depth ${depth}).`,
-      });
-      agent.lastRun = { depth, startedAt: new Date().toISOString() };
-      outcome = await runAdapter({
-        argv: agent.adapter.command,
-        ...(agent.adapter.cwd === undefined ? {} : { cwd: agent.adapter.cwd }),
-        env: adapterEnv(this.#env, agent.adapter, {
-          url: this.#door.url,
-          token: agent.seat.token,
-          handle,
-          thread,
-          session: session.name,
-          home: this.#door.home,
-          depth: depth + 1,
-          ...(request === undefined ? {} : { requestId: request }),
-        }),
-        stdin,
-        timeoutMs: adapterTimeoutMs(agent.adapter, this.#config.timeoutSeconds),
-        maxOutputChars: this.#config.maxOutputChars,
-        signal: this.#stopping.signal,
-      });
-      agent.lastRun.endedAt = new Date().toISOString();
-    } finally {
-      await api.setPresence({ state: 'listening' }).catch(() => undefined);
-      await release();
-    }
-    // What the participant posted in the thread itself while it ran (an adapter with Parley's MCP tools answers through them).
-    const ownPosts = outcome.kind === 'exited' ? await this.#postedDuring(agent, thread, lastSeqBefore) : [];
-    await this.#report(session, agent, { where, thread, answer, depth, outcome, program, ownPosts });
-  }
-
-  /** Ids of the participant's own messages, requests and responses in `thread` after `afterSeq`. */
-  async #postedDuring(agent: AgentState, thread: string, afterSeq: number): Promise<string[]> {
-    const { events } = await agent.seat.api.history({ thread, after: afterSeq, limit: MAX_READ_LIMIT });
-    return events.filter((e) => e.from === agent.id && (e.type === 'message' || e.type === 'request' || e.type === 'response')).map((e) => e.id);
-  }
-
-  /** Posts the answer of a finished run, and says how the run ended. */
-  async #report(
-    session: SessionState,
-    agent: AgentState,
-    run: {
-      where: string;
-      thread: string;
-      answer: { kind: 'reply'; to: string } | { kind: 'respond'; requestId: string };
-      depth: number;
-      outcome: RunOutcome;
-      program: string;
-      /** What it posted in the thread itself during the run: then its output is not posted again. */
-      ownPosts: string[];
-    },
-  ): Promise<void> {
-    const { api, handle } = agent.seat;
-    const { outcome, where } = run;
-    const took = seconds(outcome.elapsedMs);
-    const say = (kind: Notice['kind'], text: string): Promise<void> => this.#notice(session, { kind, handle, text });
-    switch (outcome.kind) {
-      case 'timed-out':
-        return say('timeout', `${handle}: run in ${where} timed out after ${took}; its process group was killed and nothing was posted.`);
-      case 'stopped':
-        return say('stopped', `${handle}: run in ${where} stopped after ${took}: the coordinator is shutting down; nothing was posted.`);
-      case 'not-started':
-        return say('failed', `${handle}: ${run.program} could not be started (${outcome.reason}); nothing was posted. Check coordinator.agents.${handle}.command.`);
-      case 'failed': {
-        const status = outcome.exitCode === null ? `signal ${outcome.exitSignal ?? 'unknown'}` : `exit code ${outcome.exitCode}`;
-        const stderr = outcome.stderr ? ` stderr: ${oneLine(outcome.stderr)}` : '';
-        return say('failed', `${handle}: run in ${where} failed with ${status} after ${took}; nothing was posted.${stderr}`);
-      }
-      case 'exited':
-        break;
-    }
-    const text = outcome.output.trim();
-    if (run.ownPosts.length > 0) {
-      return say(
-        'finished',
-        `${handle}: run in ${where} finished after ${took}; it posted ${run.ownPosts.join(', ')} there itself, so its output (${text === '' ? 'none' : `${text.length} characters`}) was not posted again.`,
-      );
-    }
-    if (text === '') return say('finished', `${handle}: run in ${where} finished after ${took} with no output; nothing was posted.`);
-    const body = outcome.cut ? `${text}\n… [cut at ${this.#config.maxOutputChars} characters (coordinator.maxOutputChars)]` : text;
-    try {
-      if (run.answer.kind === 'respond') {
-        await api.respond({ request_id: run.answer.requestId, status: 'Completed', text: body });
-        return say('finished', `${handle}: run in ${where} finished after ${took}; responded to request ${run.answer.requestId} (depth ${run.depth + 1}).`);
-      }
-      const posted = await api.post({ thread: run.thread, text: body, reply_to: run.answer.to, tags: [depthTag(run.depth + 1)] });
-      return say('finished', `${handle}: run in ${where} finished after ${took}; posted ${posted.id} in reply to ${run.answer.to} (depth ${run.depth + 1}).`);
-    } catch (error) {
-      return say('failed', `${handle}: run in ${where} finished after ${took}, but its answer was refused: ${oneLine((error as Error).message)}`);
-    }
+  async #run(session: SessionState, agent: AgentState, run: { detail: ThreadDetail; events: ParleyEvent[]; unit: Trigger[]; depth: number; people: People }): Promise<void> {
+    const deps = {
+      url: this.#door.url,
+      home: this.#door.home,
+      env: this.#env,
+      timeoutSeconds: this.#config.timeoutSeconds,
+      maxOutputChars: this.#config.maxOutputChars,
+      signal: this.#stopping.signal,
+      logger: this.#logger,
+      notice: (notice: Notice) => this.#notice(session, notice),
+    };
+    await runOnce(deps, agent, { session: session.name, detail: run.detail, events: run.events, unit: run.unit, depth: run.depth, handleOf: run.people.handleOf });
   }
 
   async #notice(session: SessionState, said: Notice): Promise<void> {
@@ -482,30 +368,4 @@ function notAnAgentError(handle: string, kind: string): ParleyError {
     `Invalid config key "${key}": ${handle} is a ${kind} on this hub, not an agent; the coordinator answers only for agents (it would speak as that ${kind}). Remove it from coordinator.agents.`,
     { field: key },
   );
-}
-
-function countOf(triggers: Trigger[]): string {
-  const noun = triggers.length === 1 ? `1 ${nameOf(triggers[0]!.kind)}` : `${triggers.length} events`;
-  return noun;
-}
-
-function nameOf(kind: TriggerKind): string {
-  switch (kind) {
-    case 'request':
-      return 'request';
-    case 'prod':
-      return 'prod';
-    case 'dm':
-      return 'direct message';
-    default:
-      return 'message';
-  }
-}
-
-function idList(triggers: Trigger[]): string {
-  return triggers.map((t) => t.event.id).join(', ');
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
 }

@@ -11,13 +11,20 @@ export interface SeatApi extends ParticipantApi {
   threadDetail(thread: string): Promise<ThreadDetail>;
 }
 
+/** A token minted for one adapter run (its PARLEY_TOKEN), and its revocation. */
+export interface RunToken {
+  token: string;
+  /** Revokes it: called as the run ends, however it ends, so nothing the adapter left behind can still act. */
+  revoke(): Promise<void>;
+}
+
 /** One participant in one session, as the coordinator acts for it. */
 export interface CoordinatedSeat {
   handle: string;
   session: string;
   api: SeatApi;
-  /** A bearer token of this participant, handed to its adapter (PARLEY_TOKEN). */
-  token: string;
+  /** A token of this participant for one run, of the coordinator kind (every hub start revokes those left). */
+  runToken(): Promise<RunToken>;
   /**
    * Holds the participant present (as a live connection would) so that its
    * `thinking` shows; the release resolves once the hub no longer counts it.
@@ -28,7 +35,7 @@ export interface CoordinatedSeat {
 export interface CoordinatorDoor {
   /** The hub's address, for the adapters (PARLEY_URL). */
   readonly url: string;
-  /** The hub's home, for the adapters (PARLEY_HOME). */
+  /** The hub's home: one coordinator per home locks it. Never handed to adapters (it holds every token and key). */
   readonly home: string;
   /** Registers the participant if need be (idempotent) and seats it in the session. */
   seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat>;
@@ -38,6 +45,6 @@ export interface CoordinatorDoor {
    * left to it may now be answered for); returns the stop.
    */
   watch(session: string, wake: (participant?: string) => void): () => void;
-  /** Lets go of the hub, revoking every token `seat` minted (adapters keep none past the coordinator). */
+  /** Lets go of the hub, revoking every token it minted and still holds (no run token outlives the coordinator). */
   close(): Promise<void>;
 }

@@ -1,14 +1,15 @@
 import type { Hub } from '../hub/hub.js';
-import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
+import type { CoordinatedSeat, CoordinatorDoor, RunToken } from './door.js';
 
 /**
  * The coordinator inside `parley serve`: it acts through the hub's own Actors
  * and is woken by each committed event of the sessions it serves, and by each
- * participant whose presence turns offline.
+ * participant whose presence turns offline. It needs no token of its own;
+ * each adapter run gets one, revoked when the run ends.
  */
 export class InProcessDoor implements CoordinatorDoor {
-  /** The tokens this door minted (one per participant per start): revoked when it closes. */
-  readonly #minted: string[] = [];
+  /** The run tokens not yet revoked: those left when it closes go then. */
+  readonly #outstanding = new Set<string>();
 
   constructor(
     private readonly hub: Hub,
@@ -21,13 +22,16 @@ export class InProcessDoor implements CoordinatorDoor {
 
   async seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat> {
     const actor = await this.hub.join({ handle, session, ...(profile === undefined ? {} : { profile }) });
-    const token = await this.hub.issueToken(actor.participant.handle, session);
-    this.#minted.push(token);
+    const name = actor.participant.handle;
     return {
-      handle: actor.participant.handle,
+      handle: name,
       session,
       api: actor,
-      token,
+      runToken: async (): Promise<RunToken> => {
+        const token = await this.hub.issueToken(name, session, 'coordinator');
+        this.#outstanding.add(token);
+        return { token, revoke: () => this.#revoke(token) };
+      },
       hold: async () => {
         const release = actor.holdPresence('mcp');
         // In process the hub sees the release at once.
@@ -47,7 +51,12 @@ export class InProcessDoor implements CoordinatorDoor {
   }
 
   async close(): Promise<void> {
-    // The hub belongs to `parley serve`, which closes it; the tokens handed to adapters go now.
-    for (const token of this.#minted.splice(0)) await this.hub.revokeToken(token);
+    // The hub belongs to `parley serve`, which closes it; the run tokens still out go now.
+    for (const token of [...this.#outstanding]) await this.#revoke(token);
+  }
+
+  async #revoke(token: string): Promise<void> {
+    if (!this.#outstanding.delete(token)) return;
+    await this.hub.revokeToken(token);
   }
 }

@@ -1,6 +1,8 @@
 import { ParleyError } from '../errors/parley-error.js';
+import type { ParleyEvent } from '../schema/event.js';
 import type { ThreadInfo } from '../schema/views.js';
 import type { SeatApi } from './door.js';
+import type { Trigger, TriggerKind } from './triggers.js';
 
 /**
  * What the coordinator shows it did: every start, finish, failure, timeout and
@@ -11,6 +13,9 @@ import type { SeatApi } from './door.js';
  * which has only its two participants. In its channel, only those who choose
  * to follow it (people on the page, `parley tail coordinator`) see it; no agent
  * is woken. Notices name the thread and event ids, not their text.
+ *
+ * A refusal its author must hear of (the loop guard, the run cap) is also said
+ * in the thread the author wrote in (see AuthorNotices).
  */
 export type NoticeKind = 'started' | 'finished' | 'failed' | 'timeout' | 'refused' | 'stopped';
 
@@ -20,6 +25,8 @@ export interface Notice {
   handle: string;
   text: string;
 }
+
+const NOTICE_TAG_PREFIX = 'coordinator:';
 
 /**
  * A notice mentions no one: "@coder-1" in it would make it a mention, which
@@ -34,7 +41,12 @@ export function unmentioned(text: string): string {
 
 /** Machine-readable tags on each notice: "coordinator:finished", "agent:coder-1". */
 export function noticeTags(notice: Notice): string[] {
-  return [`coordinator:${notice.kind}`, `agent:${notice.handle}`];
+  return [`${NOTICE_TAG_PREFIX}${notice.kind}`, `agent:${notice.handle}`];
+}
+
+/** Whether `event` is one of the coordinator's notices: it asks no one to answer, and is no turn of an exchange. */
+export function isCoordinatorNotice(event: ParleyEvent): boolean {
+  return (event.meta?.tags ?? []).some((tag) => tag.startsWith(NOTICE_TAG_PREFIX));
 }
 
 /** How a notice names a thread: "#general", side channel "review", "a direct message with human". */
@@ -46,6 +58,32 @@ export function threadLabel(thread: ThreadInfo): string {
 
 export function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** "1 direct message", "3 events": what a notice says was (or was not) answered. */
+export function countOf(triggers: readonly Trigger[]): string {
+  return triggers.length === 1 ? `1 ${nameOf(triggers[0]!.kind)}` : `${triggers.length} events`;
+}
+
+function nameOf(kind: TriggerKind): string {
+  switch (kind) {
+    case 'request':
+      return 'request';
+    case 'prod':
+      return 'prod';
+    case 'dm':
+      return 'direct message';
+    default:
+      return 'message';
+  }
+}
+
+export function idList(triggers: readonly Trigger[]): string {
+  return triggers.map((t) => t.event.id).join(', ');
+}
+
+export function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** Posts notices to the coordinator's channel, creating it on first use. */
@@ -73,5 +111,56 @@ export class NoticeBoard {
         throw error;
       }
     }
+  }
+}
+
+/** A refusal told to the author of the trigger, where it wrote. */
+export interface AuthorNotice {
+  /** Said at most once per key until `quietUntil` (epoch ms): a refused author is told, not flooded. */
+  key: string;
+  quietUntil: number;
+  thread: string;
+  /** The author's handle: the notice is addressed to it. */
+  to: string;
+  /** The trigger it answers. */
+  replyTo: string;
+  text: string;
+}
+
+/**
+ * Refusals the author of a trigger must hear of, or it would wait for an
+ * answer that never comes: said in the thread it wrote in, by the participant
+ * that will not answer (the only one sure to be able to post there: a DM has
+ * room for its two participants only), addressed to the author and in reply
+ * to its message. Tagged as a refusal notice, so it asks no one to answer and
+ * counts as no turn of an exchange; at most once per key and window, so a
+ * refused author is not answered by a flood of notices (nor a live agent kept
+ * talking to them).
+ */
+export class AuthorNotices {
+  readonly #quietUntil = new Map<string, number>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Posts the notice as `api`'s participant unless it was said within its window; returns whether it did. */
+  async tell(api: SeatApi, handle: string, notice: AuthorNotice): Promise<boolean> {
+    const now = this.now();
+    for (const [key, until] of this.#quietUntil) if (until <= now) this.#quietUntil.delete(key);
+    if (this.#quietUntil.has(notice.key)) return false;
+    this.#quietUntil.set(notice.key, notice.quietUntil);
+    try {
+      await api.post({
+        thread: notice.thread,
+        text: unmentioned(notice.text),
+        to: notice.to,
+        reply_to: notice.replyTo,
+        tags: noticeTags({ kind: 'refused', handle, text: notice.text }),
+      });
+    } catch (error) {
+      // Not said: the next refusal may try again.
+      this.#quietUntil.delete(notice.key);
+      throw error;
+    }
+    return true;
   }
 }

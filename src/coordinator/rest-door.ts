@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { HttpJsonClient } from '../client/http-json.js';
 import { RestParticipant } from '../client/rest-participant.js';
 import type { Participant } from '../schema/participant.js';
-import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
+import type { CoordinatedSeat, CoordinatorDoor, RunToken } from './door.js';
 
 /** How long a release waits to see the hub count the participant gone, and how often it looks. */
 const RELEASE_SEEN_WITHIN_MS = 5_000;
@@ -11,14 +11,18 @@ const RELEASE_LOOK_EVERY_MS = 20;
 /**
  * `parley coordinate` beside a running hub: it registers (joins) the
  * participants it acts for with the home's admin token, as `parley join`
- * does, and acts for each with the token that gives. It has no window on the
+ * does, and acts for each with the token that gives (kept in this process,
+ * never handed to an adapter). Each adapter run gets a token of its own, of
+ * the coordinator kind, revoked when the run ends. It has no window on the
  * hub's events, so it looks at the inboxes every `pollMs`.
  */
 export class RestDoor implements CoordinatorDoor {
   readonly #admin: HttpJsonClient;
   readonly #clients = new Set<RestParticipant>();
-  /** The tokens this door minted: revoked when it closes, so none outlives the coordinator. */
-  readonly #minted: string[] = [];
+  /** The tokens it acts with: revoked when it closes. */
+  readonly #seatTokens: string[] = [];
+  /** The run tokens not yet revoked: those left when it closes go then. */
+  readonly #outstanding = new Set<string>();
 
   constructor(
     readonly url: string,
@@ -35,15 +39,25 @@ export class RestDoor implements CoordinatorDoor {
       session,
       ...(profile === undefined ? {} : { profile }),
     });
-    this.#minted.push(joined.token);
+    this.#seatTokens.push(joined.token);
     const api = new RestParticipant(this.url, joined.token);
     this.#clients.add(api);
     const me = joined.participant.id;
+    const name = joined.participant.handle;
     return {
-      handle: joined.participant.handle,
+      handle: name,
       session,
       api,
-      token: joined.token,
+      runToken: async (): Promise<RunToken> => {
+        const { token } = await this.#admin.request<{ token: string }>('POST', `/participants/${encodeURIComponent(name)}/tokens/run`, { session });
+        this.#outstanding.add(token);
+        return {
+          token,
+          revoke: async () => {
+            if (this.#outstanding.delete(token)) await this.#revoke(token);
+          },
+        };
+      },
       hold: async () => {
         const connection = await api.connect();
         return async () => {
@@ -70,9 +84,13 @@ export class RestDoor implements CoordinatorDoor {
       await client.settle();
       client.close();
     }
-    for (const token of this.#minted.splice(0)) {
-      await this.#admin.request('POST', '/participants/tokens/revoke', { token }).catch(() => undefined);
-    }
+    const left = [...this.#seatTokens.splice(0), ...this.#outstanding];
+    this.#outstanding.clear();
+    for (const token of left) await this.#revoke(token).catch(() => undefined);
     this.#admin.close();
+  }
+
+  async #revoke(token: string): Promise<void> {
+    await this.#admin.request('POST', '/participants/tokens/revoke', { token });
   }
 }

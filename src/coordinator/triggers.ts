@@ -1,6 +1,7 @@
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import type { ParticipantKind } from '../schema/participant.js';
 import type { ThreadDetail } from '../schema/views.js';
+import { isCoordinatorNotice } from './notices.js';
 
 /**
  * Who should answer (Agent Bridge's conservative participation policy): a
@@ -13,6 +14,13 @@ import type { ThreadDetail } from '../schema/views.js';
  */
 export type TriggerKind = 'dm' | 'direct' | 'mention' | 'request' | 'prod' | 'invited_auto';
 
+/** An event that asks for an answer, why, and how deep in an exchange between agents it is (see loop-guard.ts). */
+export interface Trigger {
+  event: ParleyEvent;
+  kind: TriggerKind;
+  depth: number;
+}
+
 export interface Reader {
   id: string;
   handle: string;
@@ -20,7 +28,8 @@ export interface Reader {
 
 /** Why `event` asks `reader` to answer, or undefined. `authorKind` is the kind of the event's author. */
 export function triggerOf(event: ParleyEvent, reader: Reader, detail: ThreadDetail, authorKind: ParticipantKind | undefined): TriggerKind | undefined {
-  if (event.from === reader.id) return undefined;
+  // A refusal notice addressed to its author tells it something; it asks nothing (answering it would start a loop of its own).
+  if (event.from === reader.id || isCoordinatorNotice(event)) return undefined;
   if (event.type === 'request') return event.to === reader.id ? 'request' : undefined;
   if (event.type === 'control') return prodded(event, reader) ? 'prod' : undefined;
   if (event.type !== 'message') return undefined;

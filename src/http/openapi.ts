@@ -18,7 +18,7 @@ import {
 import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
 import { AgentHookInputSchema } from '../schema/agent-hook.js';
 import { VERSION } from '../version.js';
-import { LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
+import { LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, RunTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
 
 /**
  * A short OpenAPI 3.1 document of the REST API, generated from the same zod
@@ -45,6 +45,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'post', path: '/api/v1/logout', summary: 'Sign out', auth: 'none' },
   { method: 'post', path: '/api/v1/participants', summary: 'Register (join) a participant and issue a token', body: JoinInputSchema, auth: 'admin' },
   { method: 'post', path: '/api/v1/participants/{handle}/tokens/rotate', summary: "Revoke a participant's tokens and issue one", body: RotateTokenBodySchema, auth: 'admin' },
+  { method: 'post', path: '/api/v1/participants/{handle}/tokens/run', summary: 'Issue a token for one coordinated run (the coordinator kind: revoked at every hub start)', body: RunTokenBodySchema, auth: 'admin' },
   { method: 'post', path: '/api/v1/participants/tokens/revoke', summary: 'Revoke one token (what a coordinator minted, when it stops)', body: RevokeTokenBodySchema, auth: 'admin' },
   { method: 'put', path: '/api/v1/participants/{handle}/access', summary: "Local mode: set a participant's access (observer, member, operator, admin); an admin participant or the admin token", body: SetAccessBodySchema },
   { method: 'get', path: '/api/v1/hub', summary: 'The running hub: pid, uptime and who is connected (parley status)', auth: 'admin' },

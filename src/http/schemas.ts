@@ -22,6 +22,9 @@ export const SwitchSessionBodySchema = z.strictObject({ session: SessionNameSche
 
 export const RotateTokenBodySchema = z.strictObject({ session: SessionNameSchema.optional() });
 
+/** A token for one coordinated adapter run (of the coordinator kind: revoked when the run ends, and at every hub start). */
+export const RunTokenBodySchema = z.strictObject({ session: SessionNameSchema.optional() });
+
 /** One bearer token to revoke (the others of its participant keep working). */
 export const RevokeTokenBodySchema = z.strictObject({ token: z.string().min(1).max(256).check(oneLineText) });
 

@@ -20,6 +20,7 @@ import { loadRosterAtStart } from './roster-startup.js';
 import { assertDropsConfirmed, assertMayPush, type RosterPushOptions } from './roster-push.js';
 import { rosterFileOf, writeRosterFile } from '../trust/roster-file.js';
 import type { Roster } from '../schema/roster.js';
+import type { TokenKind } from '../schema/token.js';
 import { markStore, storeWentBack } from './store-mark.js';
 import { EnvelopeGate } from './envelope-gate.js';
 import { openStore, type Store } from '../store/store.js';
@@ -167,12 +168,13 @@ export class Hub {
 
   /**
    * A new bearer token for a participant of a session (they keep any earlier
-   * ones). The plaintext is returned once; the hub keeps only its hash.
+   * ones). The plaintext is returned once; the hub keeps only its hash. A
+   * token of the coordinator kind is for one adapter run (see TokenKindSchema).
    */
-  async issueToken(handle: string, session: string = DEFAULT_SESSION): Promise<string> {
+  async issueToken(handle: string, session: string = DEFAULT_SESSION, kind: TokenKind = 'participant'): Promise<string> {
     const actor = this.actor(handle, session);
     const seat = { participantId: actor.participant.id, sessionId: actor.session.id };
-    const { value, committed } = this.#ctx.store.writes.write(() => this.#ctx.tokens.issue(seat, this.#ctx.now()));
+    const { value, committed } = this.#ctx.store.writes.write(() => this.#ctx.tokens.issue(seat, this.#ctx.now(), kind));
     await committed;
     return value;
   }
@@ -471,6 +473,10 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     const meetingRedactor = createRedactor({ ...redactorOptions, maxMessageChars: config.meeting.maxMessageChars });
     const tokens = new TokenRegistry(store);
     tokensRef.current = tokens;
+    // Run tokens live no longer than their runs: none of an earlier life of the hub (one killed before it could revoke them) stays valid.
+    const { value: leftOver } = store.writes.write(() => tokens.revokeKind('coordinator'));
+    store.writes.flush();
+    if (leftOver > 0) logger.info('revoked the coordinator run tokens left from before this start', { tokens: leftOver });
     const access = new AccessResolver(config, store, state, options.roster);
     const rosters = new RosterBook(store);
     const inForce = await loadRosterAtStart(rosters, rosterFileOf(config.trust.rosterPath, home), now(), logger);

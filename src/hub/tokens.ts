@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { setMaxListeners } from 'node:events';
+import type { TokenKind } from '../schema/token.js';
 import type { Store } from '../store/store.js';
 
 /**
@@ -21,7 +22,7 @@ export function hashToken(token: string): string {
 }
 
 export class TokenRegistry {
-  readonly #byHash = new Map<string, TokenSeat>();
+  readonly #byHash = new Map<string, TokenSeat & { kind: TokenKind }>();
   /** Per token in use by a long-lived stream, session or wait: aborted when the token is revoked. */
   readonly #revocations = new Map<string, AbortController>();
 
@@ -32,16 +33,16 @@ export class TokenRegistry {
   reload(): void {
     this.#byHash.clear();
     for (const row of this.store.tokens.all()) {
-      this.#byHash.set(row.token_hash, { participantId: row.participant_id, sessionId: row.session_id });
+      this.#byHash.set(row.token_hash, { participantId: row.participant_id, sessionId: row.session_id, kind: row.kind });
     }
   }
 
-  /** Creates a token for the seat (inside the caller's write) and returns its plaintext. */
-  issue(seat: TokenSeat, now: number): string {
+  /** Creates a token of `kind` for the seat (inside the caller's write) and returns its plaintext. */
+  issue(seat: TokenSeat, now: number, kind: TokenKind = 'participant'): string {
     const token = TOKEN_PREFIX + crypto.randomBytes(TOKEN_BYTES).toString('base64url');
     const tokenHash = hashToken(token);
-    this.store.tokens.insert({ token_hash: tokenHash, participant_id: seat.participantId, session_id: seat.sessionId, created_at: now });
-    this.#byHash.set(tokenHash, { ...seat });
+    this.store.tokens.insert({ token_hash: tokenHash, participant_id: seat.participantId, session_id: seat.sessionId, created_at: now, kind });
+    this.#byHash.set(tokenHash, { participantId: seat.participantId, sessionId: seat.sessionId, kind });
     return token;
   }
 
@@ -53,6 +54,17 @@ export class TokenRegistry {
         this.#byHash.delete(hash);
         this.#announceRevoked(hash);
       }
+    }
+    return revoked;
+  }
+
+  /** Revokes every token of one kind (inside the caller's write); returns how many. */
+  revokeKind(kind: TokenKind): number {
+    const revoked = this.store.tokens.revokeKind(kind);
+    for (const [hash, owner] of this.#byHash) {
+      if (owner.kind !== kind) continue;
+      this.#byHash.delete(hash);
+      this.#announceRevoked(hash);
     }
     return revoked;
   }
@@ -91,6 +103,7 @@ export class TokenRegistry {
 
   lookup(token: string): TokenSeat | undefined {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
-    return this.#byHash.get(hashToken(token));
+    const owner = this.#byHash.get(hashToken(token));
+    return owner && { participantId: owner.participantId, sessionId: owner.sessionId };
   }
 }

@@ -282,6 +282,15 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE events ADD COLUMN signed_meta TEXT;
     `,
   },
+  {
+    version: 11,
+    name: 'token kinds',
+    up: `
+      -- What a token is for (src/schema/token.ts): a coordinator's run tokens are told apart, so
+      -- that the hub revokes exactly those at start. Earlier tokens are participants' own.
+      ALTER TABLE tokens ADD COLUMN kind TEXT NOT NULL DEFAULT 'participant' CHECK (kind IN ('participant', 'coordinator'));
+    `,
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -136,6 +136,7 @@ describe('config loading', () => {
         sessions: [...D.DEFAULT_COORDINATOR_SESSIONS],
         timeoutSeconds: D.DEFAULT_COORDINATOR_TIMEOUT_SECONDS,
         maxDepth: D.DEFAULT_COORDINATOR_MAX_DEPTH,
+        maxRunsPerHour: D.DEFAULT_COORDINATOR_MAX_RUNS_PER_HOUR,
         maxOutputChars: D.DEFAULT_COORDINATOR_MAX_OUTPUT_CHARS,
         pollMs: D.DEFAULT_COORDINATOR_POLL_MS,
         agents: {},

@@ -63,6 +63,7 @@ describe('coordinator config', () => {
       [{ agents: { 'coder-1': { command: ['x'], shell: true } } }, 'coordinator.agents.coder-1.shell'],
       [{ agents: { coordinator: { command: ['x'] } } }, 'coordinator.agents.coordinator'],
       [{ maxDepth: 0 }, 'coordinator.maxDepth'],
+      [{ maxRunsPerHour: 0 }, 'coordinator.maxRunsPerHour'],
       [{ timeoutSeconds: -1 }, 'coordinator.timeoutSeconds'],
     ];
     for (const [coordinator, key] of cases) {
@@ -121,6 +122,11 @@ describe('parley coordinate', () => {
     await output.until(`in reply to ${early.id}`);
     const answers = (await dmHistory(hub, human)).filter((e) => e.author === 'coder-1');
     expect(answers).toMatchObject([{ content: 'on it', meta: { reply_to: early.id, tags: ['parley:depth=1'] } }]);
+    // The run had a token of its own, revoked as it ended; nothing in its environment led to the home.
+    const [quickRun] = stubRuns(quick.log);
+    expect((await restCall(hub, quickRun!.env!.PARLEY_TOKEN!, 'GET', '/whoami')).status).toBe(401);
+    expect(quickRun!.env!.PARLEY_HOME).toBeUndefined();
+    expect(Object.entries(quickRun!.env!).filter(([key, value]) => !key.startsWith('STUB_') && value.includes(dir))).toEqual([]);
 
     // A run under way when the coordinator is told to stop is killed, said to be, and the coordinator exits cleanly.
     await restCall(hub, human, 'POST', '/dm', { to: 'slow-1', text: 'this will take a while' });
@@ -135,9 +141,7 @@ describe('parley coordinate', () => {
     const [slowRun] = stubRuns(slow.log);
     expect(processAlive(slowRun!.pid)).toBe(false);
     expect(stubRuns(quick.log).filter((r) => r.at === 'start')).toHaveLength(1);
-    // The tokens it minted for the agents (handed to their adapters) were revoked as it stopped.
-    const [quickRun] = stubRuns(quick.log);
-    expect((await restCall(hub, quickRun!.env!.PARLEY_TOKEN!, 'GET', '/whoami')).status).toBe(401);
+    // The token of the run it stopped was revoked as it stopped.
     expect((await restCall(hub, slowRun!.env!.PARLEY_TOKEN!, 'GET', '/whoami')).status).toBe(401);
   });
 
@@ -173,6 +177,11 @@ describe('parley coordinate', () => {
     await expect.poll(() => hub.output(), { timeout: 20_000, interval: 50 }).toContain(`in reply to ${sent.id}`);
     const answers = (await dmHistory(hub, human)).filter((e) => e.author === 'coder-1');
     expect(answers).toMatchObject([{ content: 'answered from inside the hub', meta: { reply_to: sent.id } }]);
+    // The hub runs with PARLEY_HOME set; its adapter is given neither it nor any other path into the home.
+    const [run] = stubRuns(stub.log);
+    expect(run!.env!.PARLEY_HOME).toBeUndefined();
+    expect(Object.entries(run!.env!).filter(([key, value]) => !key.startsWith('STUB_') && value.includes(dir))).toEqual([]);
+    expect((await restCall(hub, run!.env!.PARLEY_TOKEN!, 'GET', '/whoami')).status).toBe(401);
     const notices = (await restCall(hub, human, 'GET', '/threads/coordinator/history?limit=100')).json.events as Json[];
     expect(notices.filter((e) => e.type === 'message').map((e) => e.author)).toEqual(['coordinator', 'coordinator']);
     expect(await hub.stop()).toBe(0);

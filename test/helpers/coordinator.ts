@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CoordinatorConfigSchema } from '../../src/config/schema.js';
 import { Coordinator, type TurnResult } from '../../src/coordinator/coordinator.js';
+import type { CoordinatorDoor } from '../../src/coordinator/door.js';
 import { InProcessDoor } from '../../src/coordinator/in-process-door.js';
 import type { Notice } from '../../src/coordinator/notices.js';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
@@ -25,6 +26,9 @@ import { closeServed, openTestHub, type TestHub } from './hub.js';
  *   STUB_HOOK       report a tool run through the agent hook route first (as an adapter's installed hooks do)
  *   STUB_POST       post this text in the thread itself first (over REST, with PARLEY_TOKEN), as an
  *                   adapter with Parley's MCP tools does, then print its answer too
+ *   STUB_DETACHED   leave behind a detached child (a session of its own, as setsid makes): once this
+ *                   file exists, it calls /whoami with the run's PARLEY_TOKEN, records the status and ends
+ * Each start record holds the adapter's whole environment.
  */
 const STUB = `import fs from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -32,10 +36,20 @@ const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const stdin = Buffer.concat(chunks).toString('utf8');
 const log = (record) => fs.appendFileSync(process.env.STUB_LOG, JSON.stringify(record) + '\\n');
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('PARLEY_')));
+const env = { ...process.env };
 let child;
 if (process.env.STUB_CHILD) child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' });
-log({ at: 'start', time: Date.now(), pid: process.pid, child: child?.pid, stdin, env });
+let detached;
+if (process.env.STUB_DETACHED) {
+  const later = "const fs = require('fs'); (async () => {"
+    + " while (!fs.existsSync(process.env.STUB_DETACHED)) await new Promise((r) => setTimeout(r, 10));"
+    + " const res = await fetch(process.env.PARLEY_URL + '/api/v1/whoami', { headers: { authorization: 'Bearer ' + process.env.PARLEY_TOKEN } });"
+    + " fs.appendFileSync(process.env.STUB_LOG, JSON.stringify({ at: 'detached', time: Date.now(), pid: process.pid, status: res.status }) + '\\\\n');"
+    + " })();";
+  detached = spawn(process.execPath, ['-e', later], { detached: true, stdio: 'ignore' });
+  detached.unref();
+}
+log({ at: 'start', time: Date.now(), pid: process.pid, child: child?.pid, detached: detached?.pid, stdin, env });
 if (process.env.STUB_GATE) {
   while (!fs.existsSync(process.env.STUB_GATE)) await new Promise((r) => setTimeout(r, 10));
 }
@@ -65,10 +79,14 @@ process.stdout.write(process.env.STUB_REPLY ?? 'answer from @' + process.env.PAR
 `;
 
 export interface StubRun {
-  at: 'start' | 'end' | 'posted' | 'hooked';
+  at: 'start' | 'end' | 'posted' | 'hooked' | 'detached';
   time: number;
   pid: number;
   child?: number;
+  /** The pid of the child it left detached (STUB_DETACHED). */
+  detached?: number;
+  /** The answer the hub gave a call (STUB_POST, STUB_HOOK, STUB_DETACHED). */
+  status?: number;
   stdin?: string;
   env?: Record<string, string>;
 }
@@ -112,11 +130,21 @@ export interface Bench {
   close(): Promise<void>;
 }
 
+export interface BenchOptions {
+  /** The coordinator's clock (epoch ms). */
+  now?: () => number;
+  /** The door the coordinator uses, made from the real one. */
+  door?: (door: CoordinatorDoor) => CoordinatorDoor;
+  /** The environment adapters inherit, given the temp home (default: this process's). */
+  env?: (home: string) => NodeJS.ProcessEnv;
+}
+
 /**
  * A hub with a human, the given agents (each with its own stub log), and a
  * coordinator serving them. `coordinator` is extra coordinator config.
  */
-export async function openBench(agents: Record<string, AgentSpec>, coordinator: Record<string, unknown> = {}, now?: () => number): Promise<Bench> {
+export async function openBench(agents: Record<string, AgentSpec>, coordinator: Record<string, unknown> = {}, options: BenchOptions = {}): Promise<Bench> {
+  const { now } = options;
   const t = await openTestHub();
   const server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
   const human = await t.hub.join({ handle: 'human', profile: { kind: 'human' } });
@@ -138,7 +166,13 @@ export async function openBench(agents: Record<string, AgentSpec>, coordinator: 
     for (const waiter of [...waiters]) waiter();
   };
   const start = async (): Promise<Coordinator> => {
-    const started = await Coordinator.start({ door: new InProcessDoor(t.hub, server.url), config, ...(now ? { now } : {}) });
+    const door = new InProcessDoor(t.hub, server.url);
+    const started = await Coordinator.start({
+      door: options.door ? options.door(door) : door,
+      config,
+      ...(now ? { now } : {}),
+      ...(options.env ? { env: options.env(t.home) } : {}),
+    });
     started.onNotice((n) => {
       notices.push(n);
       poke();
@@ -197,4 +231,20 @@ export async function openBench(agents: Record<string, AgentSpec>, coordinator: 
 /** The messages of a thread, oldest first, as the human sees them. */
 export async function messagesIn(human: Actor, thread: string): Promise<ParleyEvent[]> {
   return (await human.history({ thread, limit: 1000 })).events.filter((e) => e.type === 'message');
+}
+
+/**
+ * The door, but holding no one present during a run: a participant the
+ * coordinator runs then looks as absent as before, so what arrives during the
+ * run is not left to a live session of its own, and only the one-run-at-a-time
+ * guard stands between it and a second run.
+ */
+export function holdingNoOne(door: CoordinatorDoor): CoordinatorDoor {
+  return {
+    url: door.url,
+    home: door.home,
+    seat: async (...args) => ({ ...(await door.seat(...args)), hold: async () => async () => undefined }),
+    watch: (session, wake) => door.watch(session, wake),
+    close: () => door.close(),
+  };
 }

@@ -109,6 +109,7 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/login': { password: PASSWORD },
   'POST /api/v1/participants': { handle: 'dora', session: 'proj' },
   'POST /api/v1/participants/{handle}/tokens/rotate': { session: 'proj' },
+  'POST /api/v1/participants/{handle}/tokens/run': { session: 'proj' },
   'POST /api/v1/participants/tokens/revoke': { token: 'not-a-token' },
   // alice (the handle filled in) keeps admin: the routes after this one still need it.
   'PUT /api/v1/participants/{handle}/access': { access: 'admin' },
@@ -392,6 +393,7 @@ describe('http routes against a real hub', () => {
       ['POST', '/api/v1/requests', { token: alice, body: { to: 'nobody', intent: 'review' } }, 404, 'NOT_FOUND'],
       ['POST', '/api/v1/inbox/ack', { token: alice, body: { ids: ['01JZZZZZZZZZZZZZZZZZZZZZZZ'] } }, 404, 'NOT_FOUND'],
       ['POST', '/api/v1/participants/nobody/tokens/rotate', { token: hub.adminToken(), body: { session: 'proj' } }, 404, 'NOT_FOUND'],
+      ['POST', '/api/v1/participants/nobody/tokens/run', { token: hub.adminToken(), body: { session: 'proj' } }, 404, 'NOT_FOUND'],
       ['POST', '/api/v1/threads/general/controls', { token: alice, body: { mute: { targets: ['nobody'] } } }, 404, 'NOT_FOUND'],
     ];
     for (const [method, url, options, status, code] of others) {
@@ -438,6 +440,10 @@ describe('http routes against a real hub', () => {
     await ok('POST', '/api/v1/participants', {}, { ...admin, body: { handle: 'erin', session: 'proj' } });
     const rotated = await ok('POST', '/api/v1/participants/{handle}/tokens/rotate', { handle: 'erin' }, { ...admin, body: { session: 'proj' } });
     expect(await ok('POST', '/api/v1/participants/tokens/revoke', {}, { ...admin, body: { token: rotated.token } })).toEqual({ revoked: true });
+    const run = await ok('POST', '/api/v1/participants/{handle}/tokens/run', { handle: 'erin' }, { ...admin, body: { session: 'proj' } });
+    expect(run).toMatchObject({ handle: 'erin', session: 'proj', token: expect.stringMatching(/^pt_/) });
+    expect(await call('GET', '/api/v1/whoami', { token: run.token as string })).toMatchObject({ status: 200, json: { participant: { handle: 'erin' } } });
+    expect(await ok('POST', '/api/v1/participants/tokens/revoke', {}, { ...admin, body: { token: run.token } })).toEqual({ revoked: true });
     const running = await ok('GET', '/api/v1/hub', {}, admin);
     expect(running).toMatchObject({ pid: expect.any(Number), uptimeSeconds: expect.any(Number), connected: expect.any(Array) });
     await ok('GET', '/api/v1/openapi.json', {}, asAlice);

@@ -61,4 +61,25 @@ describe('tokens', () => {
       await hub.close();
     }
   });
+
+  it('tokens - a hub start revokes every coordinator run token left from before (a hub killed mid-run could not), and keeps participants\' own', async () => {
+    t = await openTestHub();
+    await t.hub.join({ handle: 'coder-1', session: 'proj' });
+    const own = await t.hub.issueToken('coder-1', 'proj');
+    const run = await t.hub.issueToken('coder-1', 'proj', 'coordinator');
+    expect(t.hub.authenticate(run)?.participant.handle).toBe('coder-1');
+    const kinds = t.hub.internals.store.tokens.all().map((row) => [row.token_hash, row.kind]);
+    expect(kinds).toEqual(expect.arrayContaining([[hashToken(own), 'participant'], [hashToken(run), 'coordinator']]));
+    // Closing revokes nothing, as a hub killed mid-run would not: the next start must.
+    const home = t.home;
+    await t.hub.close();
+    const hub = await openHub({ home, logger: createSilentLogger() });
+    try {
+      expect(hub.authenticate(run)).toBeUndefined();
+      expect(hub.authenticate(own)?.participant.handle).toBe('coder-1');
+      expect(hub.internals.store.tokens.all().map((row) => row.kind)).toEqual(['participant']);
+    } finally {
+      await hub.close();
+    }
+  });
 });

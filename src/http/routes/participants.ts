@@ -5,7 +5,7 @@ import { DEFAULT_SESSION } from '../../hub/hub.js';
 import { HandleSchema } from '../../schema/names.js';
 import { JoinInputSchema } from '../../schema/participant.js';
 import { jsonBody } from '../body.js';
-import { RevokeTokenBodySchema, RotateTokenBodySchema } from '../schemas.js';
+import { RevokeTokenBodySchema, RotateTokenBodySchema, RunTokenBodySchema } from '../schemas.js';
 
 /**
  * Registering participants and managing their tokens: admin routes, for the
@@ -26,6 +26,14 @@ export function participantRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono 
   app.post('/tokens/revoke', adminOnly, async (c) => {
     const { token } = parseInput(RevokeTokenBodySchema, await jsonBody(c));
     return c.json({ revoked: await hub.revokeToken(token) });
+  });
+
+  /** A token for one coordinated adapter run (`parley coordinate`), told apart so that no hub start leaves one valid. */
+  app.post('/:handle/tokens/run', adminOnly, async (c) => {
+    const handle = parseInput(HandleSchema, c.req.param('handle'), 'handle');
+    const { session } = parseInput(RunTokenBodySchema, await jsonBody(c));
+    const token = await hub.issueToken(handle, session ?? DEFAULT_SESSION, 'coordinator');
+    return c.json({ handle, session: session ?? DEFAULT_SESSION, token }, 201);
   });
 
   app.post('/:handle/tokens/rotate', adminOnly, async (c) => {
