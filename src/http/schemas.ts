@@ -3,6 +3,7 @@ import { AccessSchema } from '../schema/access.js';
 import { MeetingSayInputSchema, SubscriptionInputSchema } from '../schema/inputs.js';
 import { HandleSchema, SeqSchema, SessionNameSchema } from '../schema/names.js';
 import { oneLineText } from '../schema/text.js';
+import { HUB_PROOF_NONCE } from '../trust/hub-proof.js';
 
 /**
  * Bodies of the HTTP routes that are not a library call's input as it stands:
@@ -30,3 +31,8 @@ export const SubscriptionBodySchema = SubscriptionInputSchema.omit({ thread: tru
 
 /** PUT /participants/:handle/access (local mode). */
 export const SetAccessBodySchema = z.strictObject({ access: AccessSchema });
+
+/** POST /hub-proof: the client's fresh nonce, which the hub signs to prove it is the home's hub (see trust/hub-proof.ts). */
+export const HubProofBodySchema = z.strictObject({
+  nonce: z.string().regex(HUB_PROOF_NONCE, 'a nonce is 32 random bytes in base64url without padding (43 characters)'),
+});
