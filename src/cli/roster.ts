@@ -14,7 +14,7 @@ import { readRosterFile, rosterFileOf, writeRosterFile } from '../trust/roster-f
 import { acceptRoster, parseRoster, rosterSigningBytes, signRoster, verifyRosterSignature } from '../trust/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
 import { callHub } from './hub-client.js';
-import { hubAddress, liveHub } from './live-hub.js';
+import { givenHubUrl, liveHub, provenHubUrl } from './hub-address.js';
 
 /**
  * `parley roster init|add|remove|set-role|sign|show|verify`: the signed
@@ -95,7 +95,9 @@ interface HubRoster {
 /** What every roster command works with: the home, the roster file, and the running hub if any. */
 class RosterPlace {
   readonly file: string;
-  readonly #url: string | undefined;
+  /** --url or PARLEY_URL; else the hub running on the home, once it has proved it is that hub. */
+  readonly #given: string | undefined;
+  #url: string | undefined;
   readonly #token: string | undefined;
   #hub: HubRoster | undefined | null = null;
 
@@ -110,16 +112,17 @@ class RosterPlace {
       flagNames: { 'trust.rosterPath': '--roster' },
     });
     this.file = rosterFileOf(config.trust.rosterPath, home).file;
-    const holder = liveHub(home);
-    const explicit = hubAddress({ url: values.url, home }, process.env);
-    this.#url = explicit.from !== undefined ? explicit.url : holder?.url;
+    this.#given = givenHubUrl(values, process.env);
     this.#token = readAdminToken(home);
   }
 
   /** The running hub's roster and participants; undefined when no hub runs on the home. */
   async hub(): Promise<HubRoster | undefined> {
     if (this.#hub !== null) return this.#hub;
-    if (this.#url === undefined || this.#token === undefined) return (this.#hub = undefined);
+    const holder = this.#given === undefined ? liveHub(this.home) : undefined;
+    if ((this.#given === undefined && !holder?.url) || this.#token === undefined) return (this.#hub = undefined);
+    // A process at the home's hub address that fails the proof is an error (it gets no admin token), not "no hub running".
+    this.#url = this.#given ?? (await provenHubUrl(this.home, holder));
     try {
       this.#hub = await callHub<HubRoster>(this.#url, 'GET', '/api/v1/hub/roster', this.#token);
     } catch (error) {
