@@ -449,7 +449,7 @@ export async function runConversationCommand(name: string, argv: string[]): Prom
     return 2;
   }
   const token = tokenFor(v);
-  const url = hubUrl(v);
+  const url = await hubUrl(v);
   const call: Caller = (method, route, body) => callHub(url, method, `/api/v1${route}`, token, body);
   const out = await command.run(call, positionals, v);
   process.stdout.write(`${v.json ? terminalJson(out.json) : out.verbatim ? out.text : terminalText(out.text, 'lines')}\n`);

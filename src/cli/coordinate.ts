@@ -68,7 +68,7 @@ export async function coordinate(argv: string[]): Promise<number> {
       field: 'coordinator.enabled',
     });
   }
-  const url = hubUrl(values);
+  const url = await hubUrl(values);
   const adminToken = readAdminToken(home);
   if (!adminToken) {
     throw new ParleyError('HUB_CLOSED', `No running hub has written its admin token in ${home}; start one with "parley serve" (same --home).`);

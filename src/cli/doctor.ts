@@ -3,7 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
-import { STORE_FILENAME } from '../config/defaults.js';
+import { DEFAULT_HUB_QUERY_TIMEOUT_MS, STORE_FILENAME } from '../config/defaults.js';
 import { loadConfig, parseConfig, resolveHome } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { isParleyError } from '../errors/parley-error.js';
@@ -12,7 +12,8 @@ import { acquireHomeLock } from '../store/home-lock.js';
 import { LATEST_STORE_VERSION } from '../store/migrations.js';
 import { RetentionStore, type StoreFileStats } from '../store/retention-store.js';
 import { ThreadStore } from '../store/thread-store.js';
-import { hubUrl, liveHub, type LiveHub } from './hub-address.js';
+import { givenHubUrl, liveHub, type LiveHub } from './hub-address.js';
+import { proveHub } from './hub-proof.js';
 import { askHub } from './running-hub.js';
 import { RosterStore } from '../store/roster-store.js';
 import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
@@ -102,24 +103,10 @@ export async function doctor(argv: string[]): Promise<number> {
   }
 
   const holder = liveHub(home);
-  const url = hubUrl(values);
-  // Set when a hub answers at url: whether it has a password, as it says itself.
-  let passwordSet: boolean | undefined;
-  let hubAnswers = false;
-  try {
-    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(3000) });
-    const body = (await response.json()) as { ok?: boolean; version?: string };
-    const same = holder?.url === undefined || holder.url === url;
-    hubAnswers = response.ok && body.ok === true;
-    checks.push({
-      name: 'hub',
-      ok: hubAnswers && same,
-      detail: same ? `${url} answers (version ${body.version ?? '?'})` : `${url} answers, but this home's hub serves ${holder?.url}; drop --url/PARLEY_URL, or set it to ${holder?.url}`,
-    });
-    if (hubAnswers) passwordSet = await askPasswordSet(url);
-  } catch {
-    checks.push({ name: 'hub', ok: false, detail: `no hub answers at ${url}; start one with "parley serve"${holder?.url ? ` (this home's hub said it serves ${holder.url})` : ''}` });
-  }
+  const { check: hubCheck, answers: hubAnswers } = await checkHub(home, holder, givenHubUrl(values, process.env));
+  checks.push(hubCheck);
+  // Set when this home's hub (or the one given) answers: whether it has a password, as it says itself.
+  const passwordSet = hubAnswers ? await askPasswordSet(hubAnswers) : undefined;
 
   if (config) {
     checks.push(await portCheck(config, hubAnswers ? holder?.url : undefined));
@@ -245,6 +232,33 @@ function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   if (bytes < 1024 * 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
   return `${(bytes / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
+}
+
+/**
+ * The hub: the one given (--url, PARLEY_URL), else the one running on the
+ * home, which must also prove it is that home's hub. `answers`: the address
+ * of a hub that answers as it should.
+ */
+async function checkHub(home: string, holder: LiveHub | undefined, given: string | undefined): Promise<{ check: Check; answers?: string }> {
+  const url = given ?? holder?.url;
+  if (url === undefined) return { check: { name: 'hub', ok: false, detail: `no hub is running on home ${home}; start one with "parley serve"` } };
+  let body: { ok?: boolean; version?: string };
+  try {
+    const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(DEFAULT_HUB_QUERY_TIMEOUT_MS) });
+    body = (await response.json()) as typeof body;
+    if (!response.ok || body.ok !== true) throw new Error(`HTTP ${response.status}`);
+  } catch {
+    return { check: { name: 'hub', ok: false, detail: `no hub answers at ${url}; start one with "parley serve"${holder?.url ? ` (this home's hub said it serves ${holder.url})` : ''}` } };
+  }
+  const answers = { name: 'hub', detail: `${url} answers (version ${body.version ?? '?'})` };
+  if (holder?.url !== undefined && holder.url !== url) {
+    return { check: { ...answers, ok: false, detail: `${url} answers, but this home's hub serves ${holder.url}; drop --url/PARLEY_URL, or set it to ${holder.url}` }, answers: url };
+  }
+  if (given === undefined && holder) {
+    const proof = await proveHub(holder, DEFAULT_HUB_QUERY_TIMEOUT_MS);
+    if (!proof.ok) return { check: { ...answers, ok: false, detail: `${url} answers, but ${proof.reason}: no command will send it a credential; stop it, and restart this home's hub` } };
+  }
+  return { check: { ...answers, ok: true }, answers: url };
 }
 
 /** Whether the hub at url has a password (sign-in on), from its public login route; undefined when it does not say. */

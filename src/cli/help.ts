@@ -130,7 +130,7 @@ ${line('version', 'Print the version (also --version, -v)')}
 Global options:
   --home DIR      The hub's home (default $PARLEY_HOME or ~/.parley)
   --url URL       The hub to talk to (default: PARLEY_URL, else the hub running
-                  on the home, as its lock file records, else http://127.0.0.1:7420)
+                  on the home, as its lock file records, once it proves it is)
   --config FILE   Config file (default <home>/config.json)
   -h, --help      Show help for a command
 

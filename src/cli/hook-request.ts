@@ -1,10 +1,11 @@
 import net from 'node:net';
 
 /**
- * The hook's one POST to the hub. Over a plain socket for http:// rather than
- * node:http: the hook runs on every tool call, and loading node:http costs more
- * than the request itself (about 8 ms on Node 20 and 30 ms on Node 24, against
- * 1 ms for node:net). The hub speaks HTTP/1.1, so the request is written out
+ * The hook's POSTs to the hub (the proof that it is the home's hub, see
+ * hub-proof.ts, then the hook's own request). Over a plain socket for http://
+ * rather than node:http: the hook runs on every tool call, and loading
+ * node:http costs more than the request itself (about 8 ms on Node 20 and 30
+ * ms on Node 24, against 1 ms for node:net). The hub speaks HTTP/1.1, so the request is written out
  * and the answer read until the hub closes the connection (`Connection:
  * close`). An https:// hub (not on this machine) goes through node:https.
  */

@@ -12,7 +12,7 @@ import { whenClientGone } from './client-gone.js';
 import { postJson, UNREACHABLE } from './hook-request.js';
 import { loadToken } from './credentials.js';
 import { CLIENT_EVENTS, clientOutput, eventOf, isClient, silentOutput, type ClientName } from './hook-clients.js';
-import { hubAddress, isHttpUrl } from './live-hub.js';
+import { givenHubAddress, isHttpUrl, liveHub } from './live-hub.js';
 
 /**
  * `parley hook <client> <event> --as HANDLE`: what an agent CLI's installed
@@ -24,11 +24,13 @@ import { hubAddress, isHttpUrl } from './live-hub.js';
  * A hook must never break its agent. So anything that goes wrong at run time
  * (no hub, no token, an error from the hub) exits 0: silently when no hub
  * answers, else with one line on stderr, which the clients keep out of the
- * agent's context. A mistake in the command itself (an unknown client or
- * event, no --as) exits 1: every one of the four clients shows a failed hook
- * and carries on, while exit 2 would mean "block" to all of them (Claude Code
- * would erase the user's prompt or refuse to stop, feeding the usage text to
- * the model as the reason).
+ * agent's context. The hub found through the home gets the token only once it
+ * has proved it is that home's hub; anything else answering there gets
+ * nothing, and nothing it says reaches the agent. A mistake in the command
+ * itself (an unknown client or event, no --as) exits 1: every one of the four
+ * clients shows a failed hook and carries on, while exit 2 would mean "block"
+ * to all of them (Claude Code would erase the user's prompt or refuse to stop,
+ * feeding the usage text to the model as the reason).
  */
 
 /** The help, built only when asked for (the hook itself runs without it). */
@@ -58,7 +60,8 @@ also runs Claude Code's hooks.
   --as HANDLE      The participant (its token from "parley join", kept in the home)
   --session NAME   The Parley session (default "default")
   --home DIR       The home holding the token (default $PARLEY_HOME or ~/.parley)
-  --url URL        The hub (default PARLEY_URL, else the hub running on the home)
+  --url URL        The hub (default PARLEY_URL, else the hub running on the home,
+                   once it proves it is that home's hub)
 `;
 
 const EXIT_OK = 0;
@@ -134,8 +137,8 @@ async function respond({ client, event, handle, session, homeFlag, urlFlag }: Ho
   if (client === 'claude' && process.env.CURSOR_VERSION && isCursorEvent((await input).text)) return {};
 
   const home = resolveHome(homeFlag);
-  const address = hubAddress({ url: urlFlag, home }, process.env);
-  if (address.from === 'PARLEY_URL' && !isHttpUrl(address.url)) return problem(`PARLEY_URL "${address.url}" is not an http:// or https:// URL`, client);
+  const given = givenHubAddress(urlFlag, process.env);
+  if (given?.from === 'PARLEY_URL' && !isHttpUrl(given.url)) return problem(`PARLEY_URL "${given.url}" is not an http:// or https:// URL`, client);
   const token = loadToken(home, session, handle);
   if (!token) return problem(`no token for "${handle}" in session "${session}" in ${home}; run "parley join ${handle}${session === 'default' ? '' : ` --session ${session}`}" with the same home`, client);
 
@@ -153,7 +156,9 @@ async function respond({ client, event, handle, session, homeFlag, urlFlag }: Ho
   const stopChecking = whenClientGone(() => clientGone.abort(), HOOK_CLIENT_CHECK_MS);
   let answer: HubAnswer;
   try {
-    answer = await post(`${address.url.replace(/\/+$/, '')}/api/v1/agent/hook`, token, body, timeoutMs, clientGone.signal);
+    const hub = given ? { url: given.url.replace(/\/+$/, '') } : await homeHub(home, client, clientGone.signal);
+    if (!('url' in hub)) return hub.outcome;
+    answer = await post(`${hub.url}/api/v1/agent/hook`, token, body, timeoutMs, clientGone.signal);
   } catch (error) {
     // Nobody to tell anything to.
     if (clientGone.signal.aborted) return {};
@@ -166,6 +171,20 @@ async function respond({ client, event, handle, session, homeFlag, urlFlag }: Ho
   }
   const output = clientOutput(client, event, answer);
   return output === undefined ? {} : { stdout: output };
+}
+
+/** The hub running on the home, once it has proved it is that home's hub; else what the hook prints instead. */
+async function homeHub(home: string, client: ClientName, signal: AbortSignal): Promise<{ url: string } | { outcome: Outcome }> {
+  const holder = liveHub(home);
+  // No hub runs on the home: the agent works on, and nothing is said (nor sent anywhere).
+  if (!holder?.url) return { outcome: quiet(client) };
+  // Loaded here: node:crypto costs a few ms, which a hook given its hub's address (--url) does without.
+  const { proveHub } = await import('./hub-proof.js');
+  const proof = await proveHub(holder, HOOK_REQUEST_TIMEOUT_MS, signal);
+  if (proof.ok) return { url: proof.url };
+  if (signal.aborted) return { outcome: {} };
+  // Nothing answers there: as when no hub runs. Something that is not the home's hub answers: it is told nothing.
+  return { outcome: proof.unreachable ? quiet(client) : problem(`${proof.reason}; the token was not sent to it`, client) };
 }
 
 function usage(message: string): number {

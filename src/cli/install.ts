@@ -12,7 +12,8 @@ import { CLIENT_NAMES, type ClientName, type InstallContext, type Scope } from '
 import { hookTiming } from '../install/timing.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { ensureHub } from './background-hub.js';
-import { callHub, hubUrl, loadToken } from './hub-client.js';
+import { givenHubUrl } from './hub-address.js';
+import { callHub, loadToken } from './hub-client.js';
 import { registerParticipant } from './join.js';
 import { PARLEY_BIN } from './parley-bin.js';
 
@@ -31,8 +32,8 @@ const INSTALL_HELP = `Usage: parley install <${CLIENT_LIST}> --as HANDLE [--dir 
 Connects an agent CLI to Parley as HANDLE: writes Parley's MCP server
 ("parley mcp --as HANDLE") and its hooks ("parley hook CLIENT EVENT --as HANDLE")
 into the client's own config files, and joins HANDLE (its token kept in the
-home). When no hub answers at a local address, one is started in the
-background on the home, as "parley mcp" does.
+home). When no hub runs on the home, one is started in the background there
+with the home's settings, as "parley mcp" does.
 
   --dir PROJECT  The project whose config to change (default: the current folder)
   --user         Change the user's config (in the home folder) instead
@@ -109,8 +110,8 @@ function printFile(change: FileChange, verb: { create: string; change: string; s
 }
 
 /** Joins HANDLE unless the home already holds a token the hub accepts; says which. */
-async function joinIfNeeded(url: string, home: string, handle: string, session: string | undefined): Promise<string> {
-  await ensureHub(url, home);
+async function joinIfNeeded(choice: { url?: string | undefined }, home: string, handle: string, session: string | undefined): Promise<string> {
+  const url = await ensureHub(choice, home);
   const token = loadToken(home, session ?? 'default', handle);
   if (token) {
     const known = await callHub<{ participant: { handle: string } }>(url, 'GET', '/api/v1/whoami', token).catch(() => undefined);
@@ -149,8 +150,7 @@ export async function install(argv: string[]): Promise<number> {
   const handle = validated(HandleSchema, values.as, '--as');
   const session = values.session === undefined ? undefined : validated(SessionNameSchema, values.session, '--session');
   const home = resolveHome(values.home);
-  const url = hubUrl(values);
-  const explicitUrl = typeof values.url === 'string' && values.url ? values.url : process.env.PARLEY_URL || undefined;
+  const url = givenHubUrl(values, process.env);
   const spec = CLIENTS[target.client];
   const context: InstallContext = {
     scope: target.scope,
@@ -163,7 +163,7 @@ export async function install(argv: string[]): Promise<number> {
       // Always the home, so a PARLEY_HOME in the client's environment cannot send the agent elsewhere;
       // the URL only when one was given: otherwise the hub is found through the home, on whatever port it runs.
       home,
-      ...(explicitUrl === undefined ? {} : { url }),
+      ...(url === undefined ? {} : { url }),
     },
     timing: hookTiming(loadConfig({ home })),
   };
@@ -172,13 +172,14 @@ export async function install(argv: string[]): Promise<number> {
 
   if (values['dry-run']) {
     process.stdout.write(`Dry run: nothing is written. "parley install ${target.client}" as @${handle} (${describe(target)}) would:\n`);
-    process.stdout.write(`join @${handle} with the hub at ${url}, unless ${home} already holds its token (starting a hub on that home if none answers)\n`);
+    const hub = url === undefined ? `the hub running on ${home} (starting one there if none runs)` : `the hub at ${url} (starting one on ${home} if none answers)`;
+    process.stdout.write(`join @${handle} with ${hub}, unless ${home} already holds its token\n`);
     for (const change of plan.changes) printFile(change, { create: 'create', change: 'change', same: 'leave unchanged', remove: 'remove' });
     process.stdout.write(`record the install in ${ledgerPath(home)}\n`);
     return 0;
   }
 
-  const joined = await joinIfNeeded(url, home, handle, session);
+  const joined = await joinIfNeeded({ url }, home, handle, session);
   const record = applyInstall(plan, home);
   const others = installs.filter((r) => !sameRecord(r, record));
   const previous = installs.find((r) => sameRecord(r, record));

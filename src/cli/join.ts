@@ -81,7 +81,7 @@ export async function join(argv: string[]): Promise<number> {
     ...(values.role === undefined ? {} : { roles: values.role }),
     ...(values['wake-on'] === undefined ? {} : { wakeOn: values['wake-on'] }),
   };
-  const result = await registerParticipant(hubUrl(values), home, {
+  const result = await registerParticipant(await hubUrl(values), home, {
     handle,
     ...(values.session === undefined ? {} : { session: values.session }),
     ...(Object.keys(profile).length ? { profile } : {}),
@@ -120,7 +120,7 @@ export async function rotateToken(argv: string[]): Promise<number> {
   }
   const home = resolveHome(values.home);
   const result = await callHub<{ handle: string; session: string; token: string }>(
-    hubUrl(values),
+    await hubUrl(values),
     'POST',
     `/api/v1/participants/${encodeURIComponent(handle)}/tokens/rotate`,
     adminToken(home),

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_URL, LOCK_INFO_FILENAME } from '../config/defaults.js';
-import { resolveHome } from '../config/home.js';
+import { LOCK_INFO_FILENAME } from '../config/defaults.js';
 
 /**
  * The hub running on a home, from the lock file it writes. Node's built-ins
@@ -13,6 +12,8 @@ export interface LiveHub {
   startedAt?: string;
   /** Where it serves; absent while it is still starting. */
   url?: string;
+  /** Its public key, which it proves it holds before a client sends it a credential (see hub-proof.ts). */
+  key?: string;
 }
 
 /**
@@ -32,6 +33,7 @@ export function liveHub(home: string): LiveHub | undefined {
     pid: holder.pid,
     ...(typeof holder.startedAt === 'string' ? { startedAt: holder.startedAt } : {}),
     ...(typeof holder.url === 'string' && holder.url ? { url: holder.url } : {}),
+    ...(typeof holder.key === 'string' && holder.key ? { key: holder.key } : {}),
   };
 }
 
@@ -53,15 +55,16 @@ export function processAlive(pid: number): boolean {
 }
 
 /**
- * The hub address a command was given or finds: `url` (the `--url` flag),
- * else `PARLEY_URL`, else the hub running on the home, else the default. A
- * typed address comes with where it came from (`from`), for its caller to
- * check (see isHttpUrl); one the hub recorded or the default needs no check.
+ * The hub address a command was given: `url` (the `--url` flag), else
+ * `PARLEY_URL`, with where it came from, for its caller to check (see
+ * isHttpUrl). The user's own choice, used as given. Undefined when neither is
+ * set: the command then talks to the hub running on its home, once that hub
+ * has proved it is (see hub-proof.ts), and never to a default address.
  */
-export function hubAddress(choice: { url?: string | undefined; home?: string | undefined }, env: NodeJS.ProcessEnv): { url: string; from?: '--url' | 'PARLEY_URL' } {
-  if (choice.url) return { url: choice.url, from: '--url' };
+export function givenHubAddress(url: string | undefined, env: NodeJS.ProcessEnv): { url: string; from: '--url' | 'PARLEY_URL' } | undefined {
+  if (url) return { url, from: '--url' };
   if (env.PARLEY_URL) return { url: env.PARLEY_URL, from: 'PARLEY_URL' };
-  return { url: liveHub(resolveHome(choice.home, env))?.url ?? DEFAULT_URL };
+  return undefined;
 }
 
 export function isHttpUrl(value: string): boolean {

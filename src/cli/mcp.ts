@@ -7,16 +7,16 @@ import { humanHandles } from '../mcp/instructions.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Participant } from '../schema/participant.js';
 import { ensureHub } from './background-hub.js';
-import { hubUrl, loadToken } from './hub-client.js';
+import { loadToken } from './hub-client.js';
 import { registerParticipant } from './join.js';
 
 /**
  * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its
  * tools act through the hub's REST API as HANDLE (joined on first use, its
- * token kept in the home). When no hub answers it starts one in the
- * background on the home and waits for it; several starting at once end with
- * one hub, because only one can take the home's lock. Nothing but protocol is
- * written to stdout; diagnostics go to stderr.
+ * token kept in the home). When no hub runs on the home it starts one in the
+ * background with the home's settings and waits for it; several starting at
+ * once end with one hub, because only one can take the home's lock. Nothing
+ * but protocol is written to stdout; diagnostics go to stderr.
  */
 const HELP = `Usage: parley mcp --as HANDLE [--session NAME] [--rooms ROOM,...|all]
                   [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...] [--home DIR] [--url URL]
@@ -24,9 +24,10 @@ const HELP = `Usage: parley mcp --as HANDLE [--session NAME] [--rooms ROOM,...|a
 Serves MCP on stdin/stdout for an agent CLI, acting as HANDLE in the session
 (default "default"). Configure it in the agent's MCP settings, e.g.
   {"command": "npx", "args": ["parley", "mcp", "--as", "coder-1"]}
-The hub is the one at --url or PARLEY_URL, else the one running on the home,
-else http://127.0.0.1:7420, where one is started in the background when none
-answers. PARLEY_TOKEN, when set, is used as the token.
+The hub is the one at --url or PARLEY_URL, else the one running on the home
+(used once it proves it is that home's hub); when none runs there, one is
+started in the background on the home, with the home's settings (its port).
+PARLEY_TOKEN, when set, is used as the token.
 `;
 
 export async function mcp(argv: string[]): Promise<number> {
@@ -55,8 +56,7 @@ export async function mcp(argv: string[]): Promise<number> {
   }
   const home = resolveHome(values.home);
   const config = loadConfig({ home });
-  const url = hubUrl(values);
-  await ensureHub(url, home);
+  const url = await ensureHub(values, home);
 
   const session = values.session ?? 'default';
   let token = process.env.PARLEY_TOKEN || (values.as ? loadToken(home, session, values.as) : undefined);

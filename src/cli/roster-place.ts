@@ -11,7 +11,7 @@ import { formatPublicKey, parsePublicKey, rawPublicKeyOf } from '../trust/node-i
 import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
 import { parseRoster } from '../trust/roster.js';
 import { callHub } from './hub-client.js';
-import { hubAddress, liveHub } from './live-hub.js';
+import { givenHubUrl, liveHub, provenHubUrl } from './hub-address.js';
 
 /**
  * Where the roster commands work: this home's roster file, and the hub
@@ -30,7 +30,9 @@ export interface HubRoster {
 /** What every roster command works with: the home, the roster file, and the running hub if any. */
 export class RosterPlace {
   readonly file: string;
-  readonly #url: string | undefined;
+  /** --url or PARLEY_URL; else the hub running on the home, once it has proved it is that hub. */
+  readonly #given: string | undefined;
+  #url: string | undefined;
   readonly #token: string | undefined;
   #hub: HubRoster | undefined | null = null;
 
@@ -45,16 +47,17 @@ export class RosterPlace {
       flagNames: { 'trust.rosterPath': '--roster' },
     });
     this.file = rosterFileOf(config.trust.rosterPath, home).file;
-    const holder = liveHub(home);
-    const explicit = hubAddress({ url: values.url, home }, process.env);
-    this.#url = explicit.from !== undefined ? explicit.url : holder?.url;
+    this.#given = givenHubUrl(values, process.env);
     this.#token = readAdminToken(home);
   }
 
   /** The running hub's roster and participants; undefined when no hub runs on the home. */
   async hub(): Promise<HubRoster | undefined> {
     if (this.#hub !== null) return this.#hub;
-    if (this.#url === undefined || this.#token === undefined) return (this.#hub = undefined);
+    const holder = this.#given === undefined ? liveHub(this.home) : undefined;
+    if ((this.#given === undefined && !holder?.url) || this.#token === undefined) return (this.#hub = undefined);
+    // A process at the home's hub address that fails the proof is an error (it gets no admin token), not "no hub running".
+    this.#url = this.#given ?? (await provenHubUrl(this.home, holder));
     try {
       this.#hub = await callHub<HubRoster>(this.#url, 'GET', '/api/v1/hub/roster', this.#token);
     } catch (error) {

@@ -2,6 +2,7 @@ import type { TrustMode } from '../hub/access-resolver.js';
 import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
 import { readAdminToken } from '../http/admin-token.js';
 import type { LiveHub } from './hub-address.js';
+import { proveHub } from './hub-proof.js';
 
 /**
  * What the hub running on a home says about itself (GET /api/v1/hub with the
@@ -23,20 +24,22 @@ export interface HubStatus {
 
 export type HubAnswer = { ok: true; status: HubStatus } | { ok: false; reason: string };
 
+/** Asks the hub the home's lock file names, with the home's admin token once the process at its address has proved it is that hub. */
 export async function askHub(holder: LiveHub, home: string): Promise<HubAnswer> {
-  if (!holder.url) return { ok: false, reason: 'it has not said where it serves yet (still starting?)' };
   const token = readAdminToken(home);
   if (!token) return { ok: false, reason: `the home has no admin token (${home}/admin.token) to ask it with` };
+  const proof = await proveHub(holder, DEFAULT_HUB_QUERY_TIMEOUT_MS);
+  if (!proof.ok) return { ok: false, reason: proof.reason };
   let response: Response;
   try {
-    response = await fetch(`${holder.url}/api/v1/hub`, {
+    response = await fetch(`${proof.url}/api/v1/hub`, {
       headers: { authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(DEFAULT_HUB_QUERY_TIMEOUT_MS),
     });
   } catch {
-    return { ok: false, reason: `nothing answers at ${holder.url}` };
+    return { ok: false, reason: `nothing answers at ${proof.url}` };
   }
-  if (!response.ok) return { ok: false, reason: `${holder.url} answered ${response.status}` };
+  if (!response.ok) return { ok: false, reason: `${proof.url} answered ${response.status}` };
   return { ok: true, status: (await response.json()) as HubStatus };
 }
 

@@ -63,7 +63,7 @@ export async function tail(argv: string[]): Promise<number> {
     throw new ParleyError('INVALID_INPUT', `Invalid --last: "${values.last}" is not a whole number from 0 to ${MAX_READ_LIMIT}.`, { field: 'last' });
   }
   const token = tokenFor(values);
-  const url = hubUrl(values);
+  const url = await hubUrl(values);
   const book = handleBookFor((method, route, body) => callHub(url, method, `/api/v1${route}`, token, body));
   const style = styleFor(process.stdout);
   const print = async (event: ParleyEvent): Promise<void> => {

@@ -16,7 +16,6 @@ export const ADMIN_TOKEN_FILENAME = 'admin.token';
 export const CREDENTIALS_FILENAME = 'credentials.json';
 /** Where a hub that "parley mcp" started writes its output. */
 export const HUB_LOG_FILENAME = 'hub.log';
-export const DEFAULT_URL = 'http://127.0.0.1:7420';
 /** The session a participant is in when none is named. */
 export const DEFAULT_SESSION_NAME = 'default';
 /** How long `parley stop` waits for the hub to finish what is pending and close its store (--timeout overrides). */

@@ -6,7 +6,7 @@ import { VERSION } from '../version.js';
 import { getCookie } from 'hono/cookie';
 import { Authenticator, DEFAULT_HUMAN_HANDLE, SESSION_COOKIE, clearSessionCookie, sessionOf, setSessionCookie, type AuthVariables } from './auth.js';
 import { bodyLimit, jsonBody, type BodyVariables } from './body.js';
-import { hostGuard } from './host-guard.js';
+import { hostGuard, requestHost } from './host-guard.js';
 import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
 import { McpHttpSessions } from '../mcp/http.js';
@@ -14,7 +14,8 @@ import { openApiDocument } from './openapi.js';
 import { accessRoutes } from './routes/access.js';
 import { rosterRoutes } from './routes/roster.js';
 import { WebAssets } from './web.js';
-import { LoginBodySchema, SwitchSessionBodySchema } from './schemas.js';
+import { HubProofBodySchema, LoginBodySchema, SwitchSessionBodySchema } from './schemas.js';
+import { HUB_PROOF_PATH } from '../trust/hub-proof.js';
 import { participantRoutes } from './routes/participants.js';
 import { hubStatusRoutes } from './routes/hub-status.js';
 import { conversationRoutes } from './routes/conversation.js';
@@ -24,7 +25,7 @@ import { streamRoutes } from './routes/stream.js';
 import { agentHookRoutes } from './routes/agent-hook.js';
 
 /**
- * The hub's HTTP application: `/healthz` without authentication, the REST API
+ * The hub's HTTP application: `/healthz` and `/hub-proof` without authentication, the REST API
  * under `/api/v1` behind a bearer token, every response guarded against DNS
  * rebinding, every error in one JSON shape.
  */
@@ -53,6 +54,12 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   app.use('*', bodyLimit(maxBytes));
 
   app.get('/healthz', (c) => c.json({ ok: true, version: VERSION }));
+  // Without authentication too: local clients ask it before they send a credential (see trust/hub-proof.ts).
+  // The Host signed is one the guard above let through, so a relay on another port cannot pass this hub's proof on.
+  app.post(HUB_PROOF_PATH, async (c) => {
+    const { nonce } = parseInput(HubProofBodySchema, await jsonBody(c));
+    return c.json(hub.proveIdentity(requestHost(c), nonce));
+  });
 
   // The web page: public files (its login form is part of it); everything it shows comes from the authenticated API.
   const web = new WebAssets();

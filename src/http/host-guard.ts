@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { ParleyError } from '../errors/parley-error.js';
 
 /**
@@ -9,8 +9,7 @@ import { ParleyError } from '../errors/parley-error.js';
  */
 export function hostGuard(allowedHosts: ReadonlySet<string>): MiddlewareHandler {
   return async (c, next) => {
-    // The Node adapter builds the request URL from the Host header; in-process requests carry it in the URL.
-    const host = (c.req.header('host') ?? new URL(c.req.url).host).toLowerCase();
+    const host = requestHost(c);
     if (!allowedHosts.has(host)) {
       throw new ParleyError('FORBIDDEN', `Host "${host}" is not this hub; connect to it by its own address (for example http://127.0.0.1:<port>).`);
     }
@@ -39,4 +38,9 @@ export function hostsFor(host: string, port: number): Set<string> {
     for (const local of ['127.0.0.1', 'localhost', '[::1]']) names.add(`${local}:${port}`);
   }
   return names;
+}
+
+/** The Host a request was sent to, lower-case. The Node adapter builds the request URL from the Host header; in-process requests carry it in the URL. */
+export function requestHost(c: Context): string {
+  return (c.req.header('host') ?? new URL(c.req.url).host).toLowerCase();
 }

@@ -18,7 +18,7 @@ import {
 import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
 import { AgentHookInputSchema } from '../schema/agent-hook.js';
 import { VERSION } from '../version.js';
-import { LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, RunTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
+import { HubProofBodySchema, LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, RunTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
 
 /**
  * A short OpenAPI 3.1 document of the REST API, generated from the same zod
@@ -37,6 +37,13 @@ interface RouteDoc {
 
 export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/healthz', summary: 'Liveness and version', auth: 'none' },
+  {
+    method: 'post',
+    path: '/hub-proof',
+    summary: "The hub's public key and its Ed25519 signature over the Host asked at and the client's nonce: local clients check it against the key in the home's lock file before sending a credential",
+    body: HubProofBodySchema,
+    auth: 'none',
+  },
   { method: 'get', path: '/', summary: 'The web page', auth: 'none' },
   { method: 'get', path: '/assets/*', summary: "The web page's built files", auth: 'none' },
   { method: 'get', path: '/api/v1/login', summary: 'Whether password sign-in is on (the hub password is set)', auth: 'none' },

@@ -4,6 +4,7 @@ import { MeetingSayInputSchema, SubscriptionInputSchema } from '../schema/inputs
 import { HandleSchema, SeqSchema, SessionNameSchema } from '../schema/names.js';
 import { RosterSchema } from '../schema/roster.js';
 import { oneLineText } from '../schema/text.js';
+import { HUB_PROOF_NONCE } from '../trust/hub-proof.js';
 
 /**
  * Bodies of the HTTP routes that are not a library call's input as it stands:
@@ -40,3 +41,8 @@ export const SetAccessBodySchema = z.strictObject({ access: AccessSchema });
  * version that drops members who hold live sessions (refused otherwise).
  */
 export const RosterPushBodySchema = RosterSchema.extend({ confirm: z.boolean().optional() });
+
+/** POST /hub-proof: the client's fresh nonce, which the hub signs to prove it is the home's hub (see trust/hub-proof.ts). */
+export const HubProofBodySchema = z.strictObject({
+  nonce: z.string().regex(HUB_PROOF_NONCE, 'a nonce is 32 random bytes in base64url without padding (43 characters)'),
+});

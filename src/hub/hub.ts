@@ -14,6 +14,8 @@ import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
 import { makeHomePrivate } from '../store/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
+import { formatPublicKey } from '../trust/node-id.js';
+import { signHubProof, type HubProofAnswer } from '../trust/hub-proof.js';
 import { EventSealer } from './event-sealer.js';
 import { RosterBook, rosterViewOf } from './roster-book.js';
 import { loadRosterAtStart } from './roster-startup.js';
@@ -139,9 +141,19 @@ export class Hub {
     return this.#ctx.store.file;
   }
 
-  /** Records where this hub serves, so a second hub on the same home can name it. */
+  /**
+   * Records where this hub serves, so a second hub on the same home can name
+   * it, and its public key, with which local clients check its proof (see
+   * proveIdentity) before they send it a credential.
+   */
   describe(info: { url?: string }): void {
-    this.#lock.describe(info);
+    this.#lock.describe({ ...info, key: formatPublicKey(this.#ctx.keys.hub().raw) });
+  }
+
+  /** This hub's answer to POST /hub-proof: its key and its signature over the Host it was asked at and the client's nonce. */
+  proveIdentity(host: string, nonce: string): HubProofAnswer {
+    const { privateKey, raw } = this.#ctx.keys.hub();
+    return { key: formatPublicKey(raw), signature: signHubProof(privateKey, host, nonce) };
   }
 
   /**

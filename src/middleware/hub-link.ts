@@ -11,10 +11,11 @@ import type { ParleyOptions } from './options.js';
 
 /**
  * A program's link to the hub as one participant. Found as the CLI finds it:
- * the hub at `url`, else `PARLEY_URL`, else the one running on the home,
- * else the default address; the token given, else `PARLEY_TOKEN`, else the
- * one kept in the home for this session and handle, else — a handle not yet
- * joined, on the local hub of this home — it joins, as `parley mcp --as` does.
+ * the hub at `url`, else `PARLEY_URL`, else the one running on the home once
+ * it has proved it is that home's hub (none running: HUB_CLOSED); the token
+ * given, else `PARLEY_TOKEN`, else the one kept in the home for this session
+ * and handle, else — a handle not yet joined, on the local hub of this home —
+ * it joins, as `parley mcp --as` does.
  */
 export interface HubLink {
   api: RestParticipant;
@@ -27,7 +28,7 @@ export interface HubLink {
 
 export async function linkToHub(options: ParleyOptions, env: NodeJS.ProcessEnv = process.env): Promise<HubLink> {
   const home = resolveHome(options.home);
-  const url = hubUrl({ url: options.url, home }, env);
+  const url = await hubUrl({ url: options.url, home }, env);
   const session = options.session ?? DEFAULT_SESSION_NAME;
   const given = options.token ?? (env.PARLEY_TOKEN || undefined);
   let token = given ?? loadToken(home, session, options.handle);

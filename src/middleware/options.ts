@@ -13,7 +13,7 @@ export { DEFAULT_MAX_NEW_MESSAGES };
 export const ParleyOptionsSchema = z.strictObject({
   /** The participant the model speaks as (`coder-1`). */
   handle: HandleSchema,
-  /** The hub's address; default `PARLEY_URL`, else the hub running on the home, else http://127.0.0.1:7420. */
+  /** The hub's address; default `PARLEY_URL`, else the hub running on the home (once it proves it is that home's hub). */
   url: z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. http://127.0.0.1:7420' }).optional(),
   /** A bearer token of `handle`; default `PARLEY_TOKEN`, else the one `parley join` kept in the home. */
   token: z.string().min(1).optional(),

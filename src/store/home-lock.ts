@@ -15,12 +15,14 @@ export interface LockHolder {
   pid: number;
   startedAt: string;
   url?: string;
+  /** The hub's public key (`ed25519:…`): local clients send a credential only to a process that proves it holds it. */
+  key?: string;
   hostname?: string;
 }
 
 export interface HomeLock {
   readonly home: string;
-  /** Records where the holder serves, for the message a refused hub prints. */
+  /** Records where the holder serves (for the message a refused hub prints, and for local clients) and its key. */
   describe(info: Partial<LockHolder>): void;
   release(): void;
 }

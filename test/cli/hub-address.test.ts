@@ -69,10 +69,10 @@ describe('the hub a command talks to', () => {
     const viaFlag = await runCli(['join', 'bob', '--home', dir, '--url', hub.url], bareEnv({ PARLEY_URL: closed }));
     expect(viaFlag.stderr).toBe('');
     expect(viaFlag.status).toBe(0);
-    expect(hubUrl({ home: dir, url: 'http://127.0.0.1:1/' }, { PARLEY_URL: closed })).toBe('http://127.0.0.1:1');
-    expect(hubUrl({ home: dir }, { PARLEY_URL: closed })).toBe(closed);
-    expect(hubUrl({ home: dir }, {})).toBe(hub.url);
-    expect(hubUrl({}, { PARLEY_HOME: dir })).toBe(hub.url);
+    expect(await hubUrl({ home: dir, url: 'http://127.0.0.1:1/' }, { PARLEY_URL: closed })).toBe('http://127.0.0.1:1');
+    expect(await hubUrl({ home: dir }, { PARLEY_URL: closed })).toBe(closed);
+    expect(await hubUrl({ home: dir }, {})).toBe(hub.url);
+    expect(await hubUrl({}, { PARLEY_HOME: dir })).toBe(hub.url);
   });
 
   it('hub address - a --url or PARLEY_URL that is not an http(s) URL is a usage error naming it, and nothing is sent', async () => {
@@ -90,7 +90,8 @@ describe('the hub a command talks to', () => {
     const dir = home();
     fs.writeFileSync(path.join(dir, 'hub.lock.json'), JSON.stringify({ pid: await deadPid(), startedAt: new Date().toISOString(), url: 'http://127.0.0.1:4' }));
     expect(liveHub(dir)).toBeUndefined();
-    expect(hubUrl({ home: dir }, {})).toBe('http://127.0.0.1:7420');
+    // No hub on the home: no address at all (never the default one), and the error says how to start one.
+    await expect(hubUrl({ home: dir }, {})).rejects.toMatchObject({ code: 'HUB_CLOSED', message: expect.stringContaining(`No hub is running on home ${dir}; start one with "parley serve"`) });
     fs.writeFileSync(path.join(dir, 'hub.lock.json'), JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), url: 'http://127.0.0.1:4' }));
     expect(liveHub(dir)).toMatchObject({ pid: process.pid, url: 'http://127.0.0.1:4' });
     fs.writeFileSync(path.join(dir, 'hub.lock.json'), '{"pid": "not a pid"');

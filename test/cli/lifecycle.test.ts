@@ -101,7 +101,7 @@ describe('hub lifecycle', () => {
     // Some other program now has the pid the lock file records (a hub killed outright left the file behind).
     const bystander = track(spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }));
     await new Promise((resolve) => bystander.once('spawn', resolve));
-    fs.writeFileSync(path.join(dir, 'hub.lock.json'), JSON.stringify({ pid: bystander.pid, startedAt: new Date().toISOString(), url: 'http://127.0.0.1:9' }));
+    fs.writeFileSync(path.join(dir, 'hub.lock.json'), JSON.stringify({ pid: bystander.pid, startedAt: new Date().toISOString(), url: 'http://127.0.0.1:9', key: `ed25519:${'A'.repeat(43)}` }));
     fs.writeFileSync(path.join(dir, 'admin.token'), 'pa_left-behind\n', { mode: 0o600 });
     const refused = await runCli(['stop', '--home', dir], childEnv(dir));
     expect(refused.status).toBe(1);

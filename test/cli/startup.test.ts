@@ -101,6 +101,39 @@ describe('start-up', () => {
     }
   });
 
+  it('startup - "parley hook" finding its hub through the home adds only the hub proof (two small modules and node:crypto)', () => {
+    const { home, cleanup } = tempHome();
+    try {
+      fs.writeFileSync(path.join(home, 'credentials.json'), JSON.stringify({ 'default/coder': 'pt_unused' }));
+      // A hub holds the home (this process's pid) and says it serves where nothing answers (port 9): the proof is asked for, and fails quietly.
+      fs.writeFileSync(path.join(home, 'hub.lock.json'), JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), url: 'http://127.0.0.1:9', key: `ed25519:${'A'.repeat(43)}` }));
+      const env: NodeJS.ProcessEnv = {};
+      for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('PARLEY_')) env[key] = value;
+      const loaded = loadedBy(['hook', 'claude', 'post-tool-use', '--as', 'coder', '--home', home], env);
+      expect(loaded.filter((file) => HOOK_HEAVY.some((pattern) => pattern.test(file)))).toEqual([]);
+      expect(loaded.filter((file) => file.startsWith('node:http'))).toEqual([]);
+      expect(loaded).toContain('node:crypto');
+      expect(loaded.filter((file) => file.startsWith('dist/')).sort()).toEqual(
+        [
+          'dist/src/cli/client-gone.js',
+          'dist/src/cli/credentials.js',
+          'dist/src/cli/hook-clients.js',
+          'dist/src/cli/hook-request.js',
+          'dist/src/cli/hook.js',
+          'dist/src/cli/hub-proof.js',
+          'dist/src/cli/live-hub.js',
+          'dist/src/cli/main.js',
+          'dist/src/config/defaults.js',
+          'dist/src/config/home.js',
+          'dist/src/trust/hub-proof.js',
+          'dist/src/version.js',
+        ],
+      );
+    } finally {
+      cleanup();
+    }
+  });
+
   it('startup - the one-shot commands load no dependency, and none of the hub, store, HTTP server, MCP or schemas', () => {
     const { home, cleanup } = tempHome();
     try {

@@ -106,6 +106,7 @@ const key = (route: { method: string; path: string }): string => `${route.method
 
 /** A valid body for each route that takes one: bad-input cases change one thing about it. */
 const VALID_BODIES: Record<string, Record<string, unknown>> = {
+  'POST /hub-proof': { nonce: 'N'.repeat(43) },
   'POST /api/v1/login': { password: PASSWORD },
   'POST /api/v1/participants': { handle: 'dora', session: 'proj' },
   'POST /api/v1/participants/{handle}/tokens/rotate': { session: 'proj' },
@@ -417,6 +418,7 @@ describe('http routes against a real hub', () => {
     const asAlice = { token: alice };
     const asBob = { token: bob };
     await ok('GET', '/healthz', {});
+    expect(await ok('POST', '/hub-proof', {}, { body: { nonce: 'N'.repeat(43) } })).toEqual({ key: expect.stringMatching(/^ed25519:/), signature: expect.any(String) });
     const page = await fetch(`${hub.url}/`);
     expect(page.status).toBe(200);
     const html = await page.text();
