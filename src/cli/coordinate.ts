@@ -5,7 +5,7 @@ import { RestDoor } from '../coordinator/rest-door.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { readAdminToken } from '../http/admin-token.js';
 import { createStderrLogger } from '../util/logger.js';
-import { hubUrl } from './hub-address.js';
+import { givenHubUrl, hubUrl } from './hub-address.js';
 import { parseSets } from './serve.js';
 
 const HELP = `Usage: parley coordinate [--home DIR] [--config FILE] [--url URL] [--set KEY=VALUE ...]
@@ -69,10 +69,24 @@ export async function coordinate(argv: string[]): Promise<number> {
     });
   }
   const url = await hubUrl(values);
-  const adminToken = readAdminToken(home);
-  if (!adminToken) {
+  const given = givenHubUrl(values, process.env) !== undefined;
+  let provenFor = readAdminToken(home);
+  if (!provenFor) {
     throw new ParleyError('HUB_CLOSED', `No running hub has written its admin token in ${home}; start one with "parley serve" (same --home).`);
   }
+  // A hub writes a new admin token at each start: after a restart the coordinator takes it, once the
+  // hub at its address has proved again that it is this home's (a token never goes to another process).
+  const adminToken = async (): Promise<string> => {
+    const token = readAdminToken(home);
+    if (!token) throw new ParleyError('HUB_CLOSED', `No running hub has written its admin token in ${home}; start one with "parley serve" (same --home).`);
+    if (token !== provenFor) {
+      if (!given && (await hubUrl(values)) !== url) {
+        throw new ParleyError('HUB_CLOSED', `The hub of home ${home} was restarted at another address than ${url}; restart "parley coordinate".`);
+      }
+      provenFor = token;
+    }
+    return token;
+  };
   // Notices go to stdout; the log (stderr) keeps only what went wrong.
   const logger = createStderrLogger('warn');
   const stopped = new Promise<void>((resolve) => {

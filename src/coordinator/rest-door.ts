@@ -17,7 +17,8 @@ const RELEASE_LOOK_EVERY_MS = 20;
  * hub's events, so it looks at the inboxes every `pollMs`.
  */
 export class RestDoor implements CoordinatorDoor {
-  readonly #admin: HttpJsonClient;
+  /** The admin client, for the admin token it was made with: a hub writes a new one at each start. */
+  #admin: { token: string; client: HttpJsonClient } | undefined;
   readonly #clients = new Set<RestParticipant>();
   /** The tokens it acts with: revoked when it closes. */
   readonly #seatTokens: string[] = [];
@@ -27,14 +28,22 @@ export class RestDoor implements CoordinatorDoor {
   constructor(
     readonly url: string,
     readonly home: string,
-    adminToken: string,
+    /** The home's admin token as it is now (read again on each use, so a restarted hub's new one is taken). */
+    private readonly adminToken: () => Promise<string>,
     private readonly pollMs: number,
-  ) {
-    this.#admin = new HttpJsonClient(url, adminToken);
+  ) {}
+
+  async #adminClient(): Promise<HttpJsonClient> {
+    const token = await this.adminToken();
+    if (this.#admin?.token !== token) {
+      this.#admin?.client.close();
+      this.#admin = { token, client: new HttpJsonClient(this.url, token) };
+    }
+    return this.#admin.client;
   }
 
   async seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat> {
-    const joined = await this.#admin.request<{ participant: Participant; token: string }>('POST', '/participants', {
+    const joined = await (await this.#adminClient()).request<{ participant: Participant; token: string }>('POST', '/participants', {
       handle,
       session,
       ...(profile === undefined ? {} : { profile }),
@@ -49,7 +58,7 @@ export class RestDoor implements CoordinatorDoor {
       session,
       api,
       runToken: async (): Promise<RunToken> => {
-        const { token } = await this.#admin.request<{ token: string }>('POST', `/participants/${encodeURIComponent(name)}/tokens/run`, { session });
+        const { token } = await (await this.#adminClient()).request<{ token: string }>('POST', `/participants/${encodeURIComponent(name)}/tokens/run`, { session });
         this.#outstanding.add(token);
         return {
           token,
@@ -87,10 +96,10 @@ export class RestDoor implements CoordinatorDoor {
     const left = [...this.#seatTokens.splice(0), ...this.#outstanding];
     this.#outstanding.clear();
     for (const token of left) await this.#revoke(token).catch(() => undefined);
-    this.#admin.close();
+    this.#admin?.client.close();
   }
 
   async #revoke(token: string): Promise<void> {
-    await this.#admin.request('POST', '/participants/tokens/revoke', { token });
+    await (await this.#adminClient()).request('POST', '/participants/tokens/revoke', { token });
   }
 }

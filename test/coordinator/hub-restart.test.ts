@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { processAlive } from '../../src/cli/hub-address.js';
 import { stubRuns, writeStub, type StubRun } from '../helpers/coordinator.js';
 import { tempHome } from '../helpers/hub.js';
-import { BIN, childEnv, joinOver, restCall, startServe, stopHubs, track } from '../helpers/serve.js';
+import { BIN, childEnv, joinOver, restCall, startServe, stopHubs, track, type RunningHub } from '../helpers/serve.js';
 
 /**
  * A hub or a coordinator killed with SIGKILL revokes nothing: the tokens of
@@ -81,6 +81,40 @@ describe('coordinator run tokens across a killed hub or coordinator', () => {
     const again = await startServe(dir);
     expect((await restCall(again, token, 'GET', '/whoami')).status).toBe(401);
     expect((await restCall(again, human, 'GET', '/whoami')).status).toBe(200);
+    expect(await again.stop()).toBe(0);
+  });
+
+  it('hub restart - parley coordinate takes the new admin token of a hub started again on its address, and its runs go on', async () => {
+    const dir = home();
+    const stub = writeStub(dir, 'quick');
+    fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ coordinator: { pollMs: 50, agents: { 'quick-1': { command: stub.command, env: { STUB_LOG: stub.log } } } } }));
+    const hub = await startServe(dir);
+    const port = new URL(hub.url).port;
+    const human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
+    const coordinator = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'inherit'] }));
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      coordinator.stdout!.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Parley coordinator running')) resolve();
+      });
+      coordinator.once('exit', (code) => reject(new Error(`parley coordinate exited with ${code}: ${out}`)));
+    });
+    expect((await restCall(hub, human, 'POST', '/dm', { to: 'quick-1', text: 'first' })).status).toBe(201);
+    const starts = (): number => stubRuns(stub.log).filter((r) => r.at === 'start').length;
+    const answers = async (at: RunningHub): Promise<number> =>
+      ((await restCall(at, human, 'GET', `/threads/${encodeURIComponent('@quick-1')}/history?limit=100`)).json.events as Array<{ content?: string }>).filter((e) => e.content === 'answer from @quick-1').length;
+    await expect.poll(starts, { timeout: 20_000, interval: 20 }).toBe(1);
+    await expect.poll(() => answers(hub), { timeout: 20_000, interval: 50 }).toBe(1);
+    const firstToken = hub.adminToken();
+
+    expect(await hub.stop()).toBe(0);
+    const again = await startServe(dir, { port });
+    expect(again.adminToken()).not.toBe(firstToken);
+    expect((await restCall(again, human, 'POST', '/dm', { to: 'quick-1', text: 'second' })).status).toBe(201);
+    // The second run starts, with a run token the restarted hub gave, and its answer reaches the DM.
+    await expect.poll(starts, { timeout: 20_000, interval: 20 }).toBe(2);
+    await expect.poll(() => answers(again), { timeout: 20_000, interval: 50 }).toBe(2);
     expect(await again.stop()).toBe(0);
   });
 });
