@@ -11,6 +11,12 @@ import path from 'node:path';
 const root = path.join(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-vitest-'));
+// The tests get a temporary folder of their own, which must be empty again when
+// they end: a test that leaves a home (or a hub that writes into one after its
+// test removed it) is named and counted as a failure.
+const testTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-tests-tmp-'));
+// Some tests run the hub as another, unprivileged user: it must reach the folders they make here.
+fs.chmodSync(testTmp, 0o755);
 const extra = process.argv.slice(2);
 const phases = extra.length > 0
   ? [{ name: 'selected', args: extra }]
@@ -27,6 +33,7 @@ for (const [i, phase] of phases.entries()) {
   const report = path.join(reportDir, `report-${i}.json`);
   const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args], {
     stdio: 'inherit',
+    env: { ...process.env, TMPDIR: testTmp },
   });
   let phaseFailed = 0;
   try {
@@ -42,9 +49,17 @@ for (const [i, phase] of phases.entries()) {
     phaseFailed = Math.max(phaseFailed, 1);
   }
   if (run.status !== 0 && phaseFailed === 0) phaseFailed = 1;
+  const left = fs.readdirSync(testTmp);
+  if (left.length > 0) {
+    console.error(`The ${phase.name} phase left ${left.length} entries in its temporary folder (tests must remove what they make): ${left.sort().join(', ')}`);
+    for (const entry of left) fs.rmSync(path.join(testTmp, entry), { recursive: true, force: true });
+    phaseFailed += 1;
+    ok = false;
+  }
   failed += phaseFailed;
   if (run.status !== 0) ok = false;
 }
 fs.rmSync(reportDir, { recursive: true, force: true });
+fs.rmSync(testTmp, { recursive: true, force: true });
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 process.exit(ok && failed === 0 && passed > 0 ? 0 : 1);

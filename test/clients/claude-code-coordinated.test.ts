@@ -26,6 +26,8 @@ beforeAll(async () => {
   const claudeHome = temp('parley-coordinated-claude-');
   const adapterEnv = {
     HOME: claudeHome,
+    // Claude Code's scratch files go with its home when the test removes it.
+    TMPDIR: claudeHome,
     ANTHROPIC_BASE_URL: model.url,
     ANTHROPIC_API_KEY: 'sk-ant-test-not-a-real-key',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',

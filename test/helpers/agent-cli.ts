@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { tempHome } from './hub.js';
 import { restCall, track, type Json, type RunningHub } from './serve.js';
 
@@ -24,11 +26,17 @@ export function tempDirs(): { make: (prefix: string) => string; cleanup: () => v
   };
 }
 
-/** The environment of a user's terminal: no PARLEY_* variable, none of the client's own (`dropped` prefixes), its own HOME. */
+/**
+ * The environment of a user's terminal: no PARLEY_* variable, none of the
+ * client's own (`dropped` prefixes), its own HOME, and a temporary folder
+ * inside that home (a client's scratch files go when the test removes it).
+ */
 export function userEnv(home: string, dropped: string[], extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!['PARLEY_', ...dropped].some((prefix) => key.startsWith(prefix))) env[key] = value;
-  return { ...env, HOME: home, ...extra };
+  const tmp = path.join(home, 'tmp');
+  fs.mkdirSync(tmp, { recursive: true, mode: 0o700 });
+  return { ...env, HOME: home, TMPDIR: tmp, ...extra };
 }
 
 /** A command run to its end (stopped by stopHubs() if the test ends first), with what it printed. */
