@@ -52,6 +52,10 @@ for (const [i, phase] of phases.entries()) {
   const left = fs.readdirSync(testTmp);
   if (left.length > 0) {
     console.error(`The ${phase.name} phase left ${left.length} entries in its temporary folder (tests must remove what they make): ${left.sort().join(', ')}`);
+    for (const entry of left) {
+      const where = path.join(testTmp, entry);
+      if (fs.statSync(where).isDirectory()) console.error(`  ${entry}/ holds: ${fs.readdirSync(where, { recursive: true }).slice(0, 8).join(', ')}`);
+    }
     for (const entry of left) fs.rmSync(path.join(testTmp, entry), { recursive: true, force: true });
     phaseFailed += 1;
     ok = false;

@@ -189,6 +189,8 @@ describe('roles through the Actor', () => {
       expect((await again.hub.actor('agent', 's').whoami()).access).toBe('admin');
     } finally {
       await again.close();
+      // The first hub is closed already; closing it again removes the home both used.
+      await t.close();
       t = undefined;
     }
   });
