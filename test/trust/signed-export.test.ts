@@ -217,8 +217,9 @@ describe('parley export --signed and parley verify (CLI)', () => {
     const controls = cli('verify', relabelled);
     expect(controls.status).toBe(1);
     expect(controls.stderr).toContain('names its author @\\x1b[2Jhuman\\u202e, but the hub signed this key as @coder-1');
-    expect(controls.stderr).not.toMatch(/[\u001b\u202e]/);
-    expect(cli('verify', relabelled, '--json').stdout).not.toMatch(/[\u001b\u202e]/);
+    const raw = (text: string): boolean => text.includes('\u001b') || text.includes('\u202e');
+    expect(raw(controls.stderr)).toBe(false);
+    expect(raw(cli('verify', relabelled, '--json').stdout)).toBe(false);
 
     lines[k] = lines[k]!.replace('hello back', 'hello bacK');
     fs.writeFileSync(file, `${lines.join('\n')}\n`);
