@@ -1,7 +1,7 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ParleyError, toParleyError } from '../errors/parley-error.js';
+import { writeFileAtomically } from '../util/atomic-write.js';
 import { parseRoster, type Roster } from './roster.js';
 
 /**
@@ -67,19 +67,9 @@ export function rosterFileText(roster: Roster): string {
  */
 export function writeRosterFile(file: string, roster: Roster): void {
   const text = rosterFileText(parseRoster(roster));
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
   try {
-    const mode = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o644;
-    const fd = fs.openSync(temporary, 'wx', mode);
-    try {
-      fs.writeFileSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temporary, file);
+    writeFileAtomically(file, text, fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o644);
   } catch (error) {
-    fs.rmSync(temporary, { force: true });
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
       throw new ParleyError('INVALID_INPUT', `Cannot write the roster ${file}: its folder does not exist. Create the folder or choose another path (${PATH_SETTINGS}).`, {
