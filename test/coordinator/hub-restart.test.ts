@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -35,6 +35,20 @@ async function runningStart(log: string): Promise<StubRun> {
   return start!;
 }
 
+/** `parley coordinate` on the home, once it says it runs. */
+async function startCoordinate(dir: string): Promise<ChildProcess> {
+  const coordinator = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'inherit'] }));
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    coordinator.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('Parley coordinator running')) resolve();
+    });
+    coordinator.once('exit', (code) => reject(new Error(`parley coordinate exited with ${code}: ${out}`)));
+  });
+  return coordinator;
+}
+
 describe('coordinator run tokens across a killed hub or coordinator', () => {
   it('hub start - the run token of a coordinator inside a hub killed mid-run no longer works once the hub is started again', async () => {
     const dir = home();
@@ -60,15 +74,7 @@ describe('coordinator run tokens across a killed hub or coordinator', () => {
     fs.writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ coordinator: { pollMs: 50, agents: { 'slow-1': { command: stub.command, env: { STUB_LOG: stub.log, STUB_GATE: path.join(dir, 'never') } } } } }));
     const hub = await startServe(dir);
     const human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
-    const coordinator = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'inherit'] }));
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      coordinator.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('Parley coordinator running')) resolve();
-      });
-      coordinator.once('exit', (code) => reject(new Error(`parley coordinate exited with ${code}: ${out}`)));
-    });
+    const coordinator = await startCoordinate(dir);
     expect((await restCall(hub, human, 'POST', '/dm', { to: 'slow-1', text: 'this will take a while' })).status).toBe(201);
     const token = (await runningStart(stub.log)).env!.PARLEY_TOKEN!;
     const killed = new Promise((resolve) => coordinator.once('exit', resolve));
@@ -91,15 +97,7 @@ describe('coordinator run tokens across a killed hub or coordinator', () => {
     const hub = await startServe(dir);
     const port = new URL(hub.url).port;
     const human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
-    const coordinator = track(spawn(process.execPath, [BIN, 'coordinate'], { env: childEnv(dir), stdio: ['ignore', 'pipe', 'inherit'] }));
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      coordinator.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('Parley coordinator running')) resolve();
-      });
-      coordinator.once('exit', (code) => reject(new Error(`parley coordinate exited with ${code}: ${out}`)));
-    });
+    await startCoordinate(dir);
     expect((await restCall(hub, human, 'POST', '/dm', { to: 'quick-1', text: 'first' })).status).toBe(201);
     const starts = (): number => stubRuns(stub.log).filter((r) => r.at === 'start').length;
     const answers = async (at: RunningHub): Promise<number> =>

@@ -5,11 +5,12 @@ import type { TestHub } from './hub.js';
 
 /**
  * Envelopes as a client holding its own key makes them: the v1 signed fields
- * of a message in `signer`'s #general (unless overridden), signed with its key.
+ * of a message in `signer`'s #general (unless overridden), signed with its key
+ * (or with `signWith`'s, for a forgery).
  */
 let senderSeq = 0;
 
-export function signedEnvelope(hub: TestHub, signer: Actor, overrides: Partial<SignedEventFields> = {}): { envelope: string; sig: string } {
+export function signedEnvelope(hub: TestHub, signer: Actor, overrides: Partial<SignedEventFields> = {}, signWith: Actor = signer): { envelope: string; sig: string } {
   const { ctx } = hub.hub.internals;
   const general = [...ctx.state.threads.values()].find((th) => th.name === 'general' && th.sessionId === signer.session.id)!;
   senderSeq += 1;
@@ -27,7 +28,7 @@ export function signedEnvelope(hub: TestHub, signer: Actor, overrides: Partial<S
     sender_epoch: Buffer.alloc(16, 5),
     ...overrides,
   };
-  const sig = signEvent(ctx.keys.participant(signer.participant.id).privateKey, fields);
+  const sig = signEvent(ctx.keys.participant(signWith.participant.id).privateKey, fields);
   return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: sig.toString('base64url') };
 }
 

@@ -9,6 +9,7 @@ import { rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { readKeyFile } from '../../src/trust/key-files.js';
 import { ExportVerifier } from '../../src/trust/signed-export.js';
 import { githubPat } from '../redaction/fixtures.js';
+import { signedEnvelope } from '../helpers/envelope.js';
 import { caught, openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
 import { cliAt, joinOver, restCall, startServe, stopHubs } from '../helpers/serve.js';
 
@@ -21,30 +22,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-let counter = 0;
-
 /** A message envelope signed by `signer`'s own key (as a client holding its key makes one). */
-function envelope(hub: TestHub, signer: Actor, overrides: Partial<SignedEventFields> = {}, signWith: Actor = signer): { envelope: string; sig: string } {
-  const { ctx } = hub.hub.internals;
-  const thread = [...ctx.state.threads.values()].find((th) => th.name === 'general' && th.sessionId === signer.session.id)!;
-  counter += 1;
-  const fields: SignedEventFields = {
-    id: ctx.newId(),
-    from: ctx.keys.participant(signer.participant.id).raw,
-    thread: thread.id,
-    to: null,
-    kind: 'message',
-    content: `signed by my own key ${counter}`,
-    meta: null,
-    ts: ctx.now(),
-    ttl_secs: 300,
-    sender_seq: counter,
-    sender_epoch: Buffer.alloc(16, 5),
-    ...overrides,
-  };
-  const sig = signEvent(ctx.keys.participant(signWith.participant.id).privateKey, fields);
-  return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: sig.toString('base64url') };
-}
+const envelope = signedEnvelope;
 
 async function hubWith(config: Record<string, unknown> = {}, now?: () => number): Promise<{ hub: TestHub; alice: Actor; bob: Actor }> {
   t = await openTestHub({ config, ...(now ? { now } : {}) });
