@@ -26,6 +26,7 @@ function refuse(): never {
 }
 
 const ZERO = new Token(Type.uint, 0);
+const PROTO_KEY = '__proto__';
 
 const CANONICAL_OPTIONS: EncodeOptions = {
   ...rfc8949EncodeOptions,
@@ -36,6 +37,10 @@ const CANONICAL_OPTIONS: EncodeOptions = {
       if (!Number.isFinite(value)) refuse();
       return Object.is(value, -0) ? ZERO : null;
     },
+    // A "__proto__" key does not survive as data in JavaScript: an object built by assignment (a
+    // schema's parse, a copy) drops it and takes its value as its prototype, so what was signed and
+    // what is read would differ. It is refused in signed data.
+    Object: (value: object) => (Object.hasOwn(value, PROTO_KEY) ? refuse() : null),
   },
 };
 
@@ -85,6 +90,7 @@ export function findUnencodable(
       if (!isArray && proto !== Object.prototype && proto !== null) return { path, reason: 'only plain objects and arrays can be signed' };
       ancestors.add(value);
       const entries: [string, unknown][] = isArray ? (value as unknown[]).map((v, i) => [String(i), v]) : Object.entries(value);
+      if (!isArray && Object.hasOwn(value, PROTO_KEY)) return { path: `${path}.${PROTO_KEY}`, reason: `a map key "${PROTO_KEY}" is not allowed` };
       for (const [key, child] of entries) {
         const problem = findUnencodable(child, `${path}.${key}`, allowBytes, depth + 1, ancestors);
         if (problem) return problem;
@@ -151,7 +157,8 @@ export function decodeStrict(bytes: Uint8Array, options: DecodeStrictOptions): u
   try {
     again = encode(value, CANONICAL_OPTIONS);
   } catch (error) {
-    throw rejected(what, 'holds a value with no canonical encoding', error);
+    const problem = findUnencodable(value, what, true);
+    throw rejected(what, problem ? `${problem.path}: ${problem.reason}` : 'holds a value with no canonical encoding', error);
   }
   if (!sameBytes(again, bytes)) throw rejected(what, 'not in canonical form (map keys out of order, a number or length written longer than needed, or text that is not valid UTF-8)');
   return value;

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { encode } from 'cborg';
+import { encode, rfc8949EncodeOptions } from 'cborg';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ParleyError } from '../../src/errors/parley-error.js';
@@ -84,6 +84,19 @@ describe('signed events: round trips', () => {
     const error = caught(() => eventSigningBytes(sampleFields({ kind: 'control', content: deep })));
     expect(error.message).toContain('deeper than 128');
     expect(error.field).toBe(`content${'.0'.repeat(127)}`);
+  });
+
+  it('encode - a "__proto__" key, which a copy of the value would turn into its prototype, is refused in signed data, however it comes', () => {
+    // JSON.parse makes it an own key, as a request's params from any client would have it.
+    const forged = JSON.parse('{"intent":"deploy","params":{"__proto__":{"approved":true}}}') as unknown;
+    const signing = caught(() => eventSigningBytes(sampleFields({ kind: 'request', content: forged })));
+    expect(signing).toMatchObject({ code: 'INVALID_INPUT', field: 'content.params.__proto__' });
+    expect(signing.message).toContain('a map key "__proto__" is not allowed');
+    // Bytes written elsewhere (cborg's own RFC 8949 encoding) with such a key: refused on reading, naming it.
+    const tuple = [SIGNED_EVENT_DOMAIN, ...Object.values(sampleFields({ kind: 'request', content: forged }))];
+    const decoding = caught(() => decodeEventTuple(encode(tuple, rfc8949EncodeOptions)));
+    expect(decoding).toMatchObject({ code: 'INVALID_INPUT', field: 'event' });
+    expect(decoding.message).toContain('event.6.params.__proto__: a map key "__proto__" is not allowed');
   });
 });
 
