@@ -99,7 +99,8 @@ export const JsonTextValueSchema = z.unknown().check(
       seen.add(item);
       const entries: Array<[string | number, unknown]> = Array.isArray(item) ? item.map((element, index) => [index, element]) : Object.entries(item);
       for (const [key, element] of entries) {
-        const fault = typeof key === 'string' ? textFault(key, 'lines') : undefined;
+        // Signed data refuses this key (a copy of the value would take it as its prototype), so nothing stores it.
+        const fault = key === '__proto__' ? 'is "__proto__", which cannot be kept as data; rename it' : typeof key === 'string' ? textFault(key, 'lines') : undefined;
         if (fault !== undefined) return ctx.addIssue({ code: 'custom', message: `has a key that ${fault}`, input: key, path: pathOf(next) });
         nodes.push({ value: element, parent: next, key });
       }

@@ -24,6 +24,18 @@ describe('requests', () => {
     expect(item?.respondHint).toBe(true);
   });
 
+  it('requests - params with a "__proto__" key (as JSON.parse of any client body keeps it) are refused naming the field; nothing is stored or left unsigned', async () => {
+    const { a, b, events } = await pair();
+    const before = events();
+    const params = JSON.parse('{"file":"src/lib.ts","__proto__":{"approved":true}}') as Record<string, unknown>;
+    const refused = await caught(() => a.request({ to: 'agent-b', intent: 'deploy', params }));
+    expect(refused).toMatchObject({ code: 'INVALID_INPUT', field: 'params' });
+    expect(refused.message).toContain('"__proto__"');
+    expect(events()).toBe(before);
+    expect((await b.inbox()).items.filter((i) => i.reason === 'request')).toEqual([]);
+    expect(t!.logger.records.filter((r) => r.level === 'error')).toEqual([]);
+  });
+
   it('requests - follow-ups count hops and a hop above maxHop is refused with HOP_LIMIT, storing nothing', async () => {
     const { a, b, events } = await pair();
     const r0 = await a.request({ to: 'agent-b', intent: 'step' });

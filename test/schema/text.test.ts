@@ -55,6 +55,8 @@ describe('author text', () => {
     expect(refused('top\0')).toMatchObject({ field: 'params', message: expect.stringContaining('U+0000') });
     expect(refused({ a: { b: ['fine', 'bad\u001b[31m'] } })).toMatchObject({ field: 'params.a.b.1', message: expect.stringContaining('U+001B') });
     expect(refused({ a: { 'key\ud800': 1 } })).toMatchObject({ field: 'params.a', message: expect.stringMatching(/has a key that contains an unpaired surrogate U\+D800/) });
+    // A "__proto__" key (JSON.parse keeps it as an own key) cannot be kept as data: signing refuses it, so input does.
+    expect(refused(JSON.parse('{"a":{"__proto__":{"approved":true}}}'))).toMatchObject({ field: 'params.a', message: expect.stringContaining('has a key that is "__proto__"') });
     // Deeply nested values are walked without recursion, in linear time.
     let deep: unknown = 'bottom\u0085';
     for (let i = 0; i < 200_000; i++) deep = [deep];
