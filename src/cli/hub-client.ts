@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CREDENTIALS_FILENAME } from '../config/defaults.js';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import { PRIVATE_DIR_MODE } from '../store/private-home.js';
+import { writeFileAtomically } from '../util/atomic-write.js';
 
 /** The CLI's side of the HTTP API: the hub's address, requests, and the token cache in the home. */
 export { hubUrl } from './hub-address.js';
@@ -65,7 +66,5 @@ export function saveToken(home: string, session: string, handle: string, token: 
   }
   all[`${session}/${handle.toLowerCase()}`] = token;
   fs.mkdirSync(home, { recursive: true, mode: PRIVATE_DIR_MODE });
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
-  fs.renameSync(temporary, file);
+  writeFileAtomically(file, `${JSON.stringify(all, null, 2)}\n`, 0o600);
 }

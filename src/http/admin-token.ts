@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ADMIN_TOKEN_FILENAME } from '../config/defaults.js';
+import { writeFileAtomically } from '../util/atomic-write.js';
 
 /**
  * The hub's admin credential for the same OS user: a fresh random token
@@ -19,9 +20,7 @@ export interface AdminCredential {
 export function createAdminCredential(home: string): AdminCredential {
   const token = ADMIN_TOKEN_PREFIX + crypto.randomBytes(32).toString('base64url');
   const file = path.join(home, ADMIN_TOKEN_FILENAME);
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${token}\n`, { mode: 0o600 });
-  fs.renameSync(temporary, file);
+  writeFileAtomically(file, `${token}\n`, 0o600);
   const expected = crypto.createHash('sha256').update(token).digest();
   return {
     file,
