@@ -29,6 +29,9 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let ok = true;
+// The names of failed tests are printed again just above the last line, so a CI
+// that keeps only the tail of a long log still shows what failed and why.
+const failures = [];
 for (const [i, phase] of phases.entries()) {
   const report = path.join(reportDir, `report-${i}.json`);
   const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args], {
@@ -42,8 +45,15 @@ for (const [i, phase] of phases.entries()) {
     phaseFailed = (result.numFailedTests ?? 0) + (result.numRuntimeErrorTestSuites ?? 0);
     skipped += (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
     for (const suite of result.testResults ?? []) {
+      const file = path.relative(root, suite.name ?? '');
       // A test file that failed to load has no assertions but must count as a failure.
-      if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) phaseFailed += 1;
+      if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) {
+        phaseFailed += 1;
+        failures.push(`${file}: ${firstLine(suite.message)}`);
+      }
+      for (const test of suite.assertionResults ?? []) {
+        if (test.status === 'failed') failures.push(`${file} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      }
     }
   } catch {
     phaseFailed = Math.max(phaseFailed, 1);
@@ -65,5 +75,12 @@ for (const [i, phase] of phases.entries()) {
 }
 fs.rmSync(reportDir, { recursive: true, force: true });
 fs.rmSync(testTmp, { recursive: true, force: true });
+for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 process.exit(ok && failed === 0 && passed > 0 ? 0 : 1);
+
+function firstLine(message) {
+  const text = String(message ?? 'no message').replace(/\x1b\[[0-9;]*m/g, '');
+  const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
+  return lines.slice(0, 3).join(' | ').slice(0, 400);
+}
