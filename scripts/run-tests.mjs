@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.join(import.meta.dirname ?? path.dirname(new URL(import.meta.url).pathname), '..');
 const vitest = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
@@ -19,10 +20,11 @@ const testTmp = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-tests-tmp-'));
 fs.chmodSync(testTmp, 0o755);
 const extra = process.argv.slice(2);
 const phases = extra.length > 0
-  ? [{ name: 'selected', args: extra }]
+  // A name filter (-t) skips the tests it does not select, on purpose.
+  ? [{ name: 'selected', args: extra, strictSkips: !extra.some((arg) => arg === '-t' || arg.startsWith('-t=') || arg.startsWith('--testNamePattern')) }]
   : [
-      { name: 'suite', args: ['--exclude', 'test/load/**'] },
-      { name: 'load', args: ['test/load', '--no-file-parallelism'] },
+      { name: 'suite', args: ['--exclude', 'test/load/**'], strictSkips: true },
+      { name: 'load', args: ['test/load', '--no-file-parallelism'], strictSkips: true },
     ];
 
 let passed = 0;
@@ -32,6 +34,7 @@ let ok = true;
 // The names of failed tests are printed again just above the last line, so a CI
 // that keeps only the tail of a long log still shows what failed and why.
 const failures = [];
+const skips = [];
 for (const [i, phase] of phases.entries()) {
   const report = path.join(reportDir, `report-${i}.json`);
   const run = spawnSync(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`, ...phase.args], {
@@ -43,7 +46,6 @@ for (const [i, phase] of phases.entries()) {
     const result = JSON.parse(fs.readFileSync(report, 'utf8'));
     passed += result.numPassedTests ?? 0;
     phaseFailed = (result.numFailedTests ?? 0) + (result.numRuntimeErrorTestSuites ?? 0);
-    skipped += (result.numPendingTests ?? 0) + (result.numTodoTests ?? 0);
     for (const suite of result.testResults ?? []) {
       const file = path.relative(root, suite.name ?? '');
       // A test file that failed to load has no assertions but must count as a failure.
@@ -53,6 +55,16 @@ for (const [i, phase] of phases.entries()) {
       }
       for (const test of suite.assertionResults ?? []) {
         if (test.status === 'failed') failures.push(`${file} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+        if (test.status !== 'skipped' && test.status !== 'pending' && test.status !== 'todo') continue;
+        // A skipped test is a failure unless it says why it cannot run here (test/helpers/skip.ts).
+        const reason = phase.strictSkips ? test.meta?.skipReason : 'not selected by name';
+        if (typeof reason === 'string' && reason.trim() !== '') {
+          skipped += 1;
+          skips.push(`${file} > ${test.fullName}: ${reason}`);
+        } else {
+          phaseFailed += 1;
+          failures.push(`${file} > ${test.fullName}: skipped without saying why it cannot run here`);
+        }
       }
     }
   } catch {
@@ -75,12 +87,13 @@ for (const [i, phase] of phases.entries()) {
 }
 fs.rmSync(reportDir, { recursive: true, force: true });
 fs.rmSync(testTmp, { recursive: true, force: true });
+for (const skip of skips.slice(0, 50)) console.log(`SKIPPED ${skip}`);
 for (const failure of failures) console.log(`FAILED ${failure}`);
 console.log(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}`);
 process.exit(ok && failed === 0 && passed > 0 ? 0 : 1);
 
 function firstLine(message) {
-  const text = String(message ?? 'no message').replace(/\x1b\[[0-9;]*m/g, '');
+  const text = stripVTControlCharacters(String(message ?? 'no message'));
   const lines = text.split('\n').map((line) => line.trim()).filter(Boolean);
   return lines.slice(0, 3).join(' | ').slice(0, 400);
 }

@@ -7,6 +7,7 @@ import { openHub } from '../../src/hub/hub.js';
 import { createSilentLogger } from '../../src/util/logger.js';
 import { caught, tempHome } from '../helpers/hub.js';
 import { BIN, childEnv } from '../helpers/serve.js';
+import { skipBecause } from '../helpers/skip.js';
 
 /**
  * A hub started where it cannot write says what is wrong and what to do, in
@@ -30,6 +31,7 @@ function scratch(): string {
 const NOBODY = 65_534;
 const isRoot = process.getuid?.() === 0;
 const hasDevFull = fs.existsSync('/dev/full');
+const NO_DEV_FULL = 'this machine has no /dev/full, the device these tests fill a disk with';
 
 function serve(home: string, asNobody = false) {
   return spawnSync(process.execPath, [BIN, 'serve', '--port', '0'], {
@@ -59,7 +61,8 @@ describe('storage failures', () => {
     expect(toParleyError(new Error('boom')).code).toBe('INTERNAL');
   });
 
-  it.skipIf(!hasDevFull)('storage - openHub on a full disk fails naming the home and the cause (SQLite and plain file writes alike), and the home works once space is back', async () => {
+  it('storage - openHub on a full disk fails naming the home and the cause (SQLite and plain file writes alike), and the home works once space is back', async (context) => {
+    if (!hasDevFull) skipBecause(context, NO_DEV_FULL);
     const home = scratch();
     // SQLite cannot grow the lock database.
     fs.symlinkSync('/dev/full', path.join(home, 'hub.lock'));
@@ -79,7 +82,8 @@ describe('storage failures', () => {
     await hub.close();
   });
 
-  it.skipIf(!hasDevFull)('storage - parley serve on a full disk exits 1 with one line saying the disk is full and what to do', () => {
+  it('storage - parley serve on a full disk exits 1 with one line saying the disk is full and what to do', (context) => {
+    if (!hasDevFull) skipBecause(context, NO_DEV_FULL);
     const home = scratch();
     fs.symlinkSync('/dev/full', path.join(home, 'hub.lock'));
     const run = serve(home);
