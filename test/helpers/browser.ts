@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { inject } from 'vitest';
 
 /**
- * Debian's chromium driven by playwright-core (npm cannot download browsers
- * here): headless, without background networking, with a fresh profile.
+ * A real Chromium driven by playwright-core: Debian's when installed, else the one
+ * npm installs (chosen once per run by test/setup/browser.global.ts); headless,
+ * without background networking, with a fresh profile.
  * Screenshots go to test-output/ (ignored by git) to be looked at.
  */
 export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/screenshots');
@@ -12,7 +14,7 @@ export const SCREENSHOTS = path.resolve(import.meta.dirname, '../../test-output/
 export async function launchBrowser(): Promise<{ browser: Browser; close: () => Promise<void> }> {
   // playwright-core gives every launch a fresh, temporary profile (its own --user-data-dir).
   const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: inject('chromiumPath'),
     args: [
       '--headless',
       '--no-sandbox',
