@@ -61,7 +61,7 @@ describe('docs', () => {
       expect(bare.status).toBe(401);
       expect(((await bare.json()) as { error: { message: string } }).error.message).toContain('parley join');
       // The README's commands, literally, against this hub: each prints the document.
-      const script = block!.replaceAll('http://127.0.0.1:7420', hub.url).replaceAll('npx parley', `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)}`);
+      const script = block!.replaceAll('http://127.0.0.1:7420', hub.url).replaceAll('$(parley ', `$(${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
       const run = spawnSync('bash', ['-euo', 'pipefail', '-c', script], {
         env: childEnv(home, { PARLEY_URL: hub.url, PARLEY_WEBUI_PASSWORD: password }),
         encoding: 'utf8',
