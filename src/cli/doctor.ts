@@ -17,6 +17,7 @@ import { proveHub } from './hub-proof.js';
 import { askHub } from './running-hub.js';
 import { RosterStore } from '../store/roster-store.js';
 import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
+import { isDraftInRosterFile, pendingDraftNotice, pendingDraftNoticeOf } from '../trust/roster-draft.js';
 import { parseRoster } from '../trust/roster.js';
 import type { Roster } from '../schema/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
@@ -129,14 +130,20 @@ export async function doctor(argv: string[]): Promise<number> {
 /**
  * How permissions are decided: what the running hub says, else what a hub
  * started now would put in force (the newest of the store's roster chain and
- * the roster file; the hub itself decides whether it accepts the file).
+ * the roster file; the hub itself decides whether it accepts the file); and
+ * a pending roster draft, which is not a failure but waits for a signature.
  */
 async function trustCheck(home: string, config: Config, holder: LiveHub | undefined): Promise<Check> {
+  const { file, configured } = rosterFileOf(config.trust.rosterPath, home);
+  const withDraft = (detail: string, inForce: { org_id: string; version: number } | undefined): string => {
+    const draft = pendingDraftNoticeOf(file, inForce);
+    return draft ? `${detail}; ${draft}` : detail;
+  };
   if (holder) {
     const answer = await askHub(holder, home);
-    if (answer.ok && answer.status.trust) return { name: 'trust', ok: true, detail: trustSummary(answer.status.trust) };
+    const trust = answer.ok ? answer.status.trust : undefined;
+    if (trust) return { name: 'trust', ok: true, detail: withDraft(trustSummary(trust), trust.mode === 'roster' ? { org_id: trust.org, version: trust.version } : undefined) };
   }
-  const { file, configured } = rosterFileOf(config.trust.rosterPath, home);
   let stored: Roster | undefined;
   const storeFile = path.join(home, STORE_FILENAME);
   if (fs.existsSync(storeFile)) {
@@ -160,12 +167,16 @@ async function trustCheck(home: string, config: Config, holder: LiveHub | undefi
       fileProblem = isParleyError(error) ? error.message : String(error);
     }
   }
-  const newest = onFile && (!stored || onFile.version > stored.version) ? onFile : stored;
+  // An unsigned roster in the file itself, newer than the one held, is a draft an earlier version left there.
+  const leftDraft = onFile && isDraftInRosterFile(onFile, stored) ? onFile : undefined;
+  const newest = onFile && !leftDraft && (!stored || onFile.version > stored.version) ? onFile : stored;
   const summary = newest
     ? trustSummary({ mode: 'roster', org: newest.org_id, version: newest.version, members: newest.members.length })
     : trustSummary({ mode: 'local', localAccess: config.trust.localAccess });
   if (fileProblem) return { name: 'trust', ok: stored !== undefined, detail: `${summary}; the roster file cannot be used: ${fileProblem}` };
-  return { name: 'trust', ok: true, detail: `${summary}${newest === onFile && newest !== stored ? ` (from ${file}, once a hub accepts it)` : ''}` };
+  const detail = `${summary}${newest === onFile && newest !== stored ? ` (from ${file}, once a hub accepts it)` : ''}`;
+  if (leftDraft) return { name: 'trust', ok: true, detail: `${detail}; ${pendingDraftNotice(leftDraft, file, newest)}` };
+  return { name: 'trust', ok: true, detail: withDraft(detail, newest) };
 }
 
 /** What retention will free now (the hub's next pass, as of this moment), and how the file gives the space back. */

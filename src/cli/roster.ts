@@ -1,158 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { resolveHome } from '../config/load.js';
 import { ParleyError, isParleyError } from '../errors/parley-error.js';
-import { AccessSchema, type Access } from '../schema/access.js';
+import type { Access } from '../schema/access.js';
 import type { Roster, RosterMember } from '../schema/roster.js';
 import { makeHomePrivate } from '../store/private-home.js';
-import { ensureKeyFile, hubKeyPathOf, participantKeyPathOf, readKeyFile } from '../trust/key-files.js';
-import { formatPublicKey, parsePublicKey, participantIdOf, rawPublicKeyOf } from '../trust/node-id.js';
+import { ensureKeyFile, hubKeyPathOf } from '../trust/key-files.js';
+import { formatPublicKey, rawPublicKeyOf } from '../trust/node-id.js';
+import { writeDraftFile } from '../trust/roster-draft.js';
 import { readRosterFile, writeRosterFile } from '../trust/roster-file.js';
-import { acceptRoster, parseRoster, rosterSigningBytes, signRoster, verifyRosterSignature } from '../trust/roster.js';
-import { trustSummary } from '../format/trust-summary.js';
-import { terminalJson, terminalText } from './terminal-text.js';
-import { push, RosterPlace, type HubRoster } from './roster-place.js';
+import { acceptRoster, parseRoster, rosterSigningBytes, signRoster } from '../trust/roster.js';
+import { HELPS, helped, noExtra, nowStamp, parse, placeOf, roleOf, say } from './roster-args.js';
+import { push, type HubRoster, type RosterPlace } from './roster-place.js';
 
 /**
- * `parley roster init|add|remove|set-role|sign|show|verify`: the signed
- * roster file of this home. Editing (add, remove, set-role) leaves an
- * unsigned draft one version above the signed roster it started from; `sign`
- * signs it and hands it to the running hub, which accepts it only if admins
- * of the version in force signed it. In local mode (no roster file, none in
- * force) `set-role` sets the hub's local access instead.
+ * `parley roster init|add|remove|set-role|verify`: the signed roster file of
+ * this home and its draft. Editing (add, remove, set-role) changes the draft,
+ * a file of its own beside the roster file, one version above the roster in
+ * force and unsigned; `sign` and `discard` (roster-sign.ts) put it in force or
+ * drop it, and `show` (roster-show.ts) prints both. In local mode (no roster
+ * file, none in force) `set-role` sets the hub's local access instead.
  */
-
-const COMMON = `Options of every roster command:
-  --roster FILE   The roster file (wins over PARLEY_ROSTER and trust.rosterPath;
-                  default <home>/roster.json). A relative trust.rosterPath or
-                  PARLEY_ROSTER is relative to the home.
-  --home DIR      The home (default $PARLEY_HOME or ~/.parley)
-  --config FILE   Config file (default <home>/config.json)
-  --url URL       The hub (default: PARLEY_URL, else the hub running on the home)
-`;
-
-const HELPS = {
-  init: `Usage: parley roster init --org ID [options]
-
-Makes version 1 of the roster: this home's hub key as admin, plus, when a hub
-runs on the home, each of its participants with the access it has now (in
-local mode humans are admin and agents operator unless changed). Signed with
-the hub key, written to the roster file and handed to the running hub.
-`,
-  add: `Usage: parley roster add (ed25519:KEY | @HANDLE) --role ROLE [--archive] [options]
-
-Adds a member to the roster as a new unsigned draft (version +1, signatures
-dropped); "parley roster sign" signs it and puts it in force. ROLE is
-observer, member, operator or admin. @HANDLE is looked up on the running hub
-("parley whoami --key" prints a participant's key). --archive marks a member
-that keeps history past the channels' retention.
-`,
-  remove: `Usage: parley roster remove (ed25519:KEY | @HANDLE) [options]
-
-Removes a member, as a new unsigned draft (sign it with "parley roster sign").
-`,
-  'set-role': `Usage: parley roster set-role (ed25519:KEY | @HANDLE) ROLE [options]
-
-Changes a member's role (observer, member, operator, admin), as a new unsigned
-draft (sign it with "parley roster sign"). In local mode (no roster file and
-no roster in force), sets the participant's access on the running hub
-instead, at once.
-`,
-  sign: `Usage: parley roster sign [--as HANDLE] [--confirm] [options]
-
-Signs the roster file with this home's hub key, or with --as HANDLE the key
-this hub keeps for that participant, then hands it to the running hub, which
-puts it in force if admins of the version in force signed it. A version that
-leaves out members who hold live sessions on the hub is refused, naming them;
---confirm puts it in force anyway (they are refused from their next call).
-`,
-  show: `Usage: parley roster show [--json] [options]
-
-The roster file: org, version, members (with handles the running hub knows),
-roles, archive marks, signatures, and whether it is the roster in force; or
-the local-mode line when there is none.
-`,
-  verify: `Usage: parley roster verify [FILE] [options]
-
-Checks a roster file offline: its shape and every signature, by an admin of
-the roster itself; and, when a hub runs with a roster, whether the hub would
-take it (same org, newer, signed by admins of the version in force). Exit 0
-when it holds, 1 when it does not.
-`,
-} as const;
-
-type Verb = keyof typeof HELPS;
-
-/** The flags of the roster commands; each command accepts only its own (parseArgs refuses the others). */
-interface RosterFlags {
-  home?: string;
-  config?: string;
-  roster?: string;
-  url?: string;
-  json?: boolean;
-  help?: boolean;
-  org?: string;
-  role?: string;
-  archive?: boolean;
-  as?: string;
-  confirm?: boolean;
-}
-
-function parse(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}): { values: RosterFlags; positionals: string[] } {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      home: { type: 'string' },
-      config: { type: 'string' },
-      roster: { type: 'string' },
-      url: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      ...extra,
-    },
-  }) as { values: RosterFlags; positionals: string[] };
-}
-
-function helped(verb: Verb, help: boolean | undefined): boolean {
-  if (help) process.stdout.write(`${HELPS[verb]}\n${COMMON}`);
-  return help === true;
-}
-
-function placeOf(values: { home?: string | undefined; roster?: string | undefined; config?: string | undefined; url?: string | undefined }): RosterPlace {
-  return new RosterPlace(resolveHome(values.home), values);
-}
-
-function roleOf(value: string | undefined, flag: string): Access {
-  const parsed = AccessSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new ParleyError('INVALID_INPUT', `Invalid ${flag}: ${value === undefined ? 'missing' : `"${value}" is not a role`}; give observer, member, operator or admin.`, { field: flag });
-  }
-  return parsed.data;
-}
-
-function noExtra(positionals: string[], from: number, usage: string): void {
-  if (positionals.length > from) throw new ParleyError('INVALID_INPUT', `Unexpected argument "${positionals[from]}": ${usage}.`, { field: 'arguments' });
-}
-
-const nowStamp = (): string => new Date().toISOString().replace(/\.\d+Z$/, 'Z');
-
-/**
- * The draft after an edit: one version above the signed roster it came from
- * (a draft not yet signed keeps its version), a fresh timestamp, and no
- * signatures, since they would not cover the change.
- */
-function draftOf(base: Roster, members: RosterMember[]): Roster {
-  const version = base.signatures.length === 0 ? base.version : base.version + 1;
-  return parseRoster({ org_id: base.org_id, version, timestamp: nowStamp(), members, signatures: [] });
-}
-
-/** What a roster command prints: names and notes in a roster come from others (a peer's `peer self` file), so made safe for a terminal. */
-function say(values: { json?: boolean | undefined }, json: unknown, text: string): void {
-  process.stdout.write(values.json ? `${terminalJson(json)}\n` : `${terminalText(text, 'lines')}\n`);
-}
-
 
 export async function rosterInit(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { org: { type: 'string' } });
@@ -162,6 +29,9 @@ export async function rosterInit(argv: string[]): Promise<number> {
   const place = placeOf(values);
   if (place.hasFile()) {
     throw new ParleyError('CONFLICT', `A roster already exists at ${place.file}; change it with "parley roster add|remove|set-role", or give another --roster FILE.`, { field: 'roster' });
+  }
+  if (fs.existsSync(place.draftFile)) {
+    throw new ParleyError('CONFLICT', `A roster draft is pending at ${place.draftFile}; sign it with "parley roster sign" or drop it with "parley roster discard" first.`, { field: 'roster' });
   }
   const hub = await place.hub();
   if (hub?.roster) {
@@ -192,7 +62,11 @@ export async function rosterInit(argv: string[]): Promise<number> {
   return pushed?.accepted === false ? 1 : 0;
 }
 
-/** add, remove and set-role: one edit of the member list, saved as an unsigned draft. */
+/**
+ * add, remove and set-role: one edit of the member list, saved in the draft.
+ * A draft keeps its version; a new one is one above the roster it starts
+ * from. A fresh timestamp, and no signatures: they would not cover the change.
+ */
 async function edit(verb: 'add' | 'remove' | 'set-role', argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, verb === 'add' ? { role: { type: 'string' }, archive: { type: 'boolean' } } : {});
   if (helped(verb, values.help)) return 0;
@@ -202,11 +76,11 @@ async function edit(verb: 'add' | 'remove' | 'set-role', argv: string[]): Promis
   const role = verb === 'add' ? roleOf(values.role, '--role') : verb === 'set-role' ? roleOf(positionals[1], 'ROLE') : undefined;
   noExtra(positionals, verb === 'set-role' ? 2 : 1, usage);
   const name = who.handle ? `@${who.handle}` : who.pubkey;
-  if (verb === 'set-role' && !place.hasFile()) {
+  if (verb === 'set-role' && !place.hasFile() && !(await place.draft())) {
     const hub = await place.hub();
     if (hub?.trust.mode === 'local') return setLocalAccess(place, values, hub, who.pubkey, role!);
   }
-  const base = await place.base();
+  const { roster: base, draft: fromDraft } = await place.base();
   const index = base.members.findIndex((m) => m.pubkey === who.pubkey);
   const members = base.members.map((m) => ({ ...m }));
   if (verb === 'add') {
@@ -219,10 +93,18 @@ async function edit(verb: 'add' | 'remove' | 'set-role', argv: string[]): Promis
   } else {
     members[index]!.role = role!;
   }
-  const draft = draftOf(base, members);
-  writeRosterFile(place.file, draft);
+  const version = fromDraft ? base.version : base.version + 1;
+  const draft = parseRoster({ org_id: base.org_id, version, timestamp: nowStamp(), members, signatures: [] });
+  writeDraftFile(place.draftFile, draft);
   const what = verb === 'add' ? `added ${name} as ${role}` : verb === 'remove' ? `removed ${name}` : `set ${name} to ${role}`;
-  say(values, { file: place.file, roster: draft }, `${what}: roster ${draft.org_id} v${draft.version} at ${place.file} is an unsigned draft; sign it with "parley roster sign" to put it in force`);
+  say(
+    values,
+    { file: place.draftFile, roster: draft },
+    [
+      `${what}: roster ${draft.org_id} v${draft.version} is a draft at ${place.draftFile} (unsigned, not in force)`,
+      `  put it in force with "parley roster sign --as HANDLE" (an admin's key) or "parley roster sign" (the hub key); drop it with "parley roster discard"`,
+    ].join('\n'),
+  );
   return 0;
 }
 
@@ -239,95 +121,12 @@ export const rosterAdd = (argv: string[]): Promise<number> => edit('add', argv);
 export const rosterRemove = (argv: string[]): Promise<number> => edit('remove', argv);
 export const rosterSetRole = (argv: string[]): Promise<number> => edit('set-role', argv);
 
-export async function rosterSign(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { as: { type: 'string' }, confirm: { type: 'boolean' } });
-  if (helped('sign', values.help)) return 0;
-  noExtra(positionals, 0, 'parley roster sign [--as HANDLE] [--confirm]');
-  const place = placeOf(values);
-  if (!place.hasFile()) throw new ParleyError('NOT_FOUND', `No roster file at ${place.file} to sign; make one with "parley roster init --org ID" or give --roster FILE.`, { field: 'roster' });
-  const draft = place.read();
-  let key;
-  let signer = "this hub's key";
-  if (values.as === undefined) {
-    const file = hubKeyPathOf(place.home);
-    if (!fs.existsSync(file)) throw new ParleyError('NOT_FOUND', `This home has no hub key (${file}); make it with "parley keygen", or sign --as HANDLE.`, { field: '--as' });
-    key = readKeyFile(file);
-  } else {
-    const { pubkey, handle } = await place.keyOf(`@${values.as.replace(/^@/, '')}`, 'parley roster sign --as HANDLE');
-    const file = participantKeyPathOf(place.home, participantIdOf(parsePublicKey(pubkey)));
-    if (!fs.existsSync(file)) throw new ParleyError('NOT_FOUND', `This home holds no key for @${handle} (${file}); sign where that participant registered.`, { field: '--as' });
-    key = readKeyFile(file);
-    signer = `@${handle}'s key`;
-  }
-  // Only admins of the version in force (of the draft itself for a first roster) may sign: a signature by
-  // anyone else would make the hub refuse the roster until it is edited again, so none is added.
-  const authority = (await place.hub())?.roster ?? draft;
-  const signerKey = formatPublicKey(rawPublicKeyOf(key));
-  const role = authority.members.find((m) => m.pubkey === signerKey)?.role;
-  if (role !== 'admin') {
-    throw new ParleyError(
-      'ROSTER_INVALID',
-      `Not signed: ${signer} (${signerKey}) is ${role === undefined ? 'not a member' : role} in roster ${authority.org_id} v${authority.version}; only its admins may sign a new version. Sign with an admin's key (--as HANDLE, or the hub key).`,
-      { field: '--as' },
-    );
-  }
-  const roster = signRoster(draft, key);
-  writeRosterFile(place.file, roster);
-  const pushed = await push(place, roster, values.confirm === true);
-  say(values, { file: place.file, roster, pushed: pushed ?? null }, [
-    `signed roster ${roster.org_id} v${roster.version} with ${signer} (${roster.signatures.length} signature${roster.signatures.length === 1 ? '' : 's'})`,
-    `  ${pushed ? pushed.message : 'no hub runs on this home: "parley serve" loads it'}`,
-  ].join('\n'));
-  return pushed?.accepted === false ? 1 : 0;
-}
-
-export async function rosterShow(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv);
-  if (helped('show', values.help)) return 0;
-  noExtra(positionals, 0, 'parley roster show');
-  const place = placeOf(values);
-  const hub = await place.hub();
-  const roster = place.hasFile() ? place.read() : hub?.roster ? parseRoster(hub.roster) : undefined;
-  if (!roster) {
-    const line = hub ? trustSummary(hub.trust) : 'local mode (no roster)';
-    const who = (hub?.participants ?? []).map((p) => `  ${String(p.access).padEnd(9)} @${p.handle} (${p.kind})`);
-    say(values, { file: place.file, roster: null, trust: hub?.trust ?? { mode: 'local' }, participants: hub?.participants ?? [] }, [
-      `trust: ${line}`,
-      `no roster file at ${place.file}; make one with "parley roster init --org ID"`,
-      ...(who.length ? ['access now:', ...who] : []),
-    ].join('\n'));
-    return 0;
-  }
-  const names = await place.handles();
-  const inForce = hub?.trust.mode === 'roster' && hub.roster !== null && hub.roster.version === roster.version && hub.roster.org_id === roster.org_id;
-  const signatures = roster.signatures.map((s) => ({ ...s, valid: verifyRosterSignature(roster, s) }));
-  const state =
-    roster.signatures.length === 0
-      ? 'unsigned draft: sign it with "parley roster sign"'
-      : inForce
-        ? 'in force on the running hub'
-        : hub?.trust.mode === 'roster'
-          ? `not in force (the running hub has v${hub.trust.version})`
-          : hub
-            ? 'not in force (the running hub is in local mode): "parley roster sign" hands it over'
-            : 'no hub runs on this home';
-  say(values, { file: place.file, roster, inForce, signatures, trust: hub?.trust ?? null }, [
-    `roster ${roster.org_id} v${roster.version} (${roster.timestamp}) at ${place.file}`,
-    `  ${state}`,
-    `members (${roster.members.length}):`,
-    ...roster.members.map((m) => `  ${m.role.padEnd(9)} ${m.pubkey}${names.has(m.pubkey) ? `  ${names.get(m.pubkey)}` : ''}${m.archive ? '  archive' : ''}`),
-    `signatures (${roster.signatures.length}):`,
-    ...signatures.map((s) => `  ${s.valid ? 'valid' : 'INVALID'}  ${s.pubkey}${names.has(s.pubkey) ? `  ${names.get(s.pubkey)}` : ''}`),
-  ].join('\n'));
-  return 0;
-}
-
 export async function rosterVerify(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv);
   if (helped('verify', values.help)) return 0;
   noExtra(positionals, 1, 'parley roster verify [FILE]');
   const place = placeOf(values);
-  const file = positionals[0] === undefined ? place.file : path.resolve(positionals[0]);
+  const file = positionals[0] === undefined ? ((await place.draft())?.file ?? place.file) : path.resolve(positionals[0]);
   const roster = readRosterFile(file);
   const hub = await place.hub();
   const current = hub?.roster ? parseRoster(hub.roster) : undefined;

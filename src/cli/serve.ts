@@ -8,6 +8,7 @@ import { openHub } from '../hub/hub.js';
 import { createAdminCredential } from '../http/admin-token.js';
 import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
+import { pendingDraftNoticeOf } from '../trust/roster-draft.js';
 import { createStderrLogger } from '../util/logger.js';
 
 const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--roster FILE] [--set KEY=VALUE ...]
@@ -21,7 +22,9 @@ until SIGINT or SIGTERM, then commits what is pending and closes cleanly.
                     hub already holds is accepted if an admin signed it; an
                     older or changed same-version file is refused (logged) and
                     the held one stays in force. A hub holding no roster does
-                    not start on a named file it cannot accept.
+                    not start on a named file it cannot accept. A draft
+                    (roster.draft.json beside the file: edits not yet
+                    signed) is never loaded; the hub warns that it waits.
 
   --set KEY=VALUE   Any config key, e.g. --set chat.limits.maxMessageChars=2000
                     (repeatable; flags win over PARLEY_* variables and the file);
@@ -100,6 +103,9 @@ export async function serve(argv: string[]): Promise<number> {
   if (!config.webui.password) {
     process.stderr.write('WARNING: no web UI password is set (PARLEY_WEBUI_PASSWORD or webui.password): set one before using the web page.\n');
   }
+  const roster = hub.roster();
+  const draft = pendingDraftNoticeOf(roster.file, roster.current);
+  if (draft) process.stderr.write(`WARNING: ${draft}\n`);
   process.stdout.write(
     [
       `Parley hub running (pid ${process.pid}).`,

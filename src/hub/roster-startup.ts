@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Roster } from '../schema/roster.js';
+import { isDraftInRosterFile, setDraftAside } from '../trust/roster-draft.js';
 import { readRosterFile } from '../trust/roster-file.js';
 import { rosterSigningBytes } from '../trust/roster.js';
 import type { Logger } from '../util/logger.js';
@@ -19,6 +20,12 @@ import type { RosterBook } from './roster-book.js';
  * configured file cannot be accepted, does not start: running in local mode
  * instead would silently give every human admin and every agent operator.
  * The default file (`<home>/roster.json`) missing is just local mode.
+ *
+ * An unsigned roster in the file, newer than the version held, is a draft
+ * (earlier versions of Parley wrote drafts there): it was never in force, so
+ * it is set aside as the draft file (src/trust/roster-draft.ts) and the hub
+ * starts on what it holds. A hub holding none, whose configured file is such
+ * a draft, still does not start: the draft has to be signed first.
  */
 export async function loadRosterAtStart(
   rosters: RosterBook,
@@ -38,6 +45,17 @@ export async function loadRosterAtStart(
     file = readRosterFile(place.file);
   } catch (error) {
     return refuse(error);
+  }
+  if (isDraftInRosterFile(file, stored) && (stored !== undefined || !place.configured)) {
+    const fields = { file: place.file, version: file.version, inForce: stored?.version ?? null };
+    try {
+      const { moved, draftFile } = setDraftAside(place.file, stored);
+      if (moved) logger.warn(`the roster file held an unsigned draft (v${file.version}), never in force: moved it to ${draftFile}`, fields);
+      else logger.warn(`the roster file holds an unsigned draft (v${file.version}), not used: another draft is already at ${draftFile}`, fields);
+    } catch (error) {
+      logger.warn(`the roster file holds an unsigned draft (v${file.version}), not used; it could not be moved aside`, { ...fields, error });
+    }
+    return stored;
   }
   if (stored !== undefined && file.version === stored.version) {
     if (Buffer.compare(rosterSigningBytes(file), rosterSigningBytes(stored)) === 0) return stored;

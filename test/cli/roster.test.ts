@@ -75,7 +75,7 @@ describe('parley roster (a real hub, the CLI in child processes)', () => {
     const watcher = formatPublicKey(Buffer.alloc(32, 9));
     expect((await roster('add', watcher, '--role', 'observer', '--archive')).stdout).toContain(`added ${watcher} as observer: roster acme v2`);
     const draftShown = await roster('show');
-    expect(draftShown.stdout).toContain('unsigned draft: sign it with "parley roster sign"');
+    expect(draftShown.stdout).toContain(`pending: roster draft acme v2 at ${path.join(home, 'roster.draft.json')} is not in force (unsigned; roster acme v1 stays in force)`);
     expect(draftShown.stdout).toMatch(/operator\s+ed25519:\S+\s+@coder/);
     expect(draftShown.stdout).toMatch(/observer\s+ed25519:\S+\s+archive/);
     const unsigned = await roster('verify');
@@ -141,8 +141,9 @@ describe('parley roster (a real hub, the CLI in child processes)', () => {
     const status = await runCli(['status'], childEnv(home));
     expect(status.stdout).toContain('trust:      roster acme v3 (3 members)');
     const doctor = await runCli(['doctor', '--json'], childEnv(home, { PARLEY_URL: hub.url }));
+    // The v4 draft waits beside the roster file, and doctor says so.
     expect((JSON.parse(doctor.stdout) as { checks: Array<{ name: string; detail: string }> }).checks.find((c) => c.name === 'trust')?.detail).toBe(
-      'roster acme v3 (3 members): access from the signed roster',
+      `roster acme v3 (3 members): access from the signed roster; roster draft acme v4 at ${path.join(home, 'roster.draft.json')} is not in force (unsigned; roster acme v3 stays in force): sign it with "parley roster sign --as HANDLE" (or "parley roster sign" with the hub key), or drop it with "parley roster discard"`,
     );
   }, 60_000);
 });

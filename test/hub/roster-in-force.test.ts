@@ -188,6 +188,44 @@ describe('roster at start: the newest of the store chain and the roster file', (
     await opened.t.close();
   });
 
+  it('roster start - an unsigned file newer than the held version is a draft: set aside beside it, the held version back in the file; with none held, the default file\'s draft leaves local mode, a named one stops the start', async () => {
+    const { home, hubKey, hubPub } = homeWithKey();
+    const file = path.join(home, 'team-roster.json');
+    const draftFile = path.join(home, 'team-roster.draft.json');
+    const v1 = rosterFileText(signRoster(draft(1, [[hubPub, 'admin']]), hubKey));
+    fs.writeFileSync(file, v1);
+    await (await open(home, 'team-roster.json')).t.close();
+    const v2 = rosterFileText(draft(2, [[hubPub, 'admin'], [formatPublicKey(Buffer.alloc(32, 7)), 'member']]));
+    fs.writeFileSync(file, v2);
+    const logger = createMemoryLogger();
+    const hub = await openHub({ home, logger, config: { trust: { rosterPath: 'team-roster.json' } } });
+    expect(hub.trust).toMatchObject({ mode: 'roster', version: 1, members: 1 });
+    await hub.close();
+    expect(logger.records.filter((r) => r.level === 'warn').map((r) => r.msg)).toEqual([`the roster file held an unsigned draft (v2), never in force: moved it to ${draftFile}`]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(v1);
+    expect(fs.readFileSync(draftFile, 'utf8')).toBe(v2);
+    // A draft already there wins: the file's is left as it is, and not used.
+    fs.writeFileSync(file, v2);
+    const again = await open(home, 'team-roster.json');
+    expect(again.t.hub.trust).toMatchObject({ version: 1 });
+    await again.t.close();
+    expect(fs.readFileSync(file, 'utf8')).toBe(v2);
+    expect(fs.readFileSync(draftFile, 'utf8')).toBe(v2);
+
+    // No roster held: the default file's draft is set aside and the hub runs in local mode, as before the draft.
+    const fresh = homeWithKey();
+    const unsigned = rosterFileText(draft(1, [[fresh.hubPub, 'admin']]));
+    fs.writeFileSync(path.join(fresh.home, 'roster.json'), unsigned);
+    const local = await open(fresh.home);
+    expect(local.t.hub.trust.mode).toBe('local');
+    await local.t.close();
+    expect(fs.existsSync(path.join(fresh.home, 'roster.json'))).toBe(false);
+    expect(fs.readFileSync(path.join(fresh.home, 'roster.draft.json'), 'utf8')).toBe(unsigned);
+    // A named file that holds only a draft: the operator asked for a roster, so the start stops.
+    fs.writeFileSync(path.join(fresh.home, 'named.json'), unsigned);
+    expect(await caught(() => openHub({ home: fresh.home, logger: createMemoryLogger(), config: { trust: { rosterPath: 'named.json' } } }))).toMatchObject({ code: 'ROSTER_INVALID', field: 'signatures' });
+  });
+
   it('roster start - with no stored roster, a named file that cannot be accepted stops the start (not a silent local mode); the default file missing is local mode', async () => {
     const { home, hubKey, hubPub } = homeWithKey();
     const stranger = ensureKeyFile(path.join(home, 'other.key')).privateKey;
