@@ -69,6 +69,12 @@ export class Authenticator {
     return { cookie, actor };
   }
 
+  /** Whether the request carries a sign-in cookie that still names a participant (asked before sign-in, so it never refuses). */
+  signedIn(c: Context): boolean {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    return cookie !== undefined && this.hub.authenticate(cookie) !== undefined;
+  }
+
   async logout(cookie: string | undefined): Promise<void> {
     if (cookie) await this.hub.revokeToken(cookie);
   }

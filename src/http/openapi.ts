@@ -46,7 +46,7 @@ export const ROUTES: readonly RouteDoc[] = [
   },
   { method: 'get', path: '/', summary: 'The web page', auth: 'none' },
   { method: 'get', path: '/assets/*', summary: "The web page's built files", auth: 'none' },
-  { method: 'get', path: '/api/v1/login', summary: 'Whether password sign-in is on (the hub password is set)', auth: 'none' },
+  { method: 'get', path: '/api/v1/login', summary: "Whether password sign-in is on (passwordSet) and whether the request's sign-in cookie is valid (signedIn)", auth: 'none' },
   { method: 'post', path: '/api/v1/login', summary: 'Sign the human in with the hub password (sets a cookie)', body: LoginBodySchema, auth: 'none' },
   { method: 'post', path: '/api/v1/login/session', summary: 'Move the signed-in human to another session (a new cookie)', body: SwitchSessionBodySchema },
   { method: 'post', path: '/api/v1/logout', summary: 'Sign out', auth: 'none' },
