@@ -95,7 +95,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
     if (!auth.checkPassword(c, body.password, handle)) {
       throw unauthorized(auth.passwordSet ? 'Wrong password.' : 'This hub has no password set, so password sign-in is off; use a bearer token.');
     }
-    const { cookie, actor } = await auth.login(handle, body.session ?? sessionOf(c));
+    const { cookie, actor } = await auth.login(handle, body.session ?? sessionOf(c), body.create === true);
     setSessionCookie(c, cookie);
     return c.json({ participant: actor.participant, session: actor.session });
   });

@@ -47,7 +47,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/', summary: 'The web page', auth: 'none' },
   { method: 'get', path: '/assets/*', summary: "The web page's built files", auth: 'none' },
   { method: 'get', path: '/api/v1/login', summary: "Whether password sign-in is on (passwordSet) and whether the request's sign-in cookie is valid (signedIn)", auth: 'none' },
-  { method: 'post', path: '/api/v1/login', summary: 'Sign the human in with the hub password (sets a cookie)', body: LoginBodySchema, auth: 'none' },
+  { method: 'post', path: '/api/v1/login', summary: 'Sign a human in with the hub password (sets a cookie); a handle no one has needs "create": true (else 404)', body: LoginBodySchema, auth: 'none' },
   { method: 'post', path: '/api/v1/login/session', summary: 'Move the signed-in human to another session (a new cookie)', body: SwitchSessionBodySchema },
   { method: 'post', path: '/api/v1/logout', summary: 'Sign out', auth: 'none' },
   { method: 'post', path: '/api/v1/participants', summary: 'Register (join) a participant and issue a token', body: JoinInputSchema, auth: 'admin' },
