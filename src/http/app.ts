@@ -86,15 +86,16 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   }
   app.route('/api/v1', rosterRoutes(hub, auth, options.admin, adminOnly));
 
-  // Public: whether password sign-in is on, so the page can say so before anyone signs in.
-  app.get('/api/v1/login', (c) => c.json({ passwordSet: auth.passwordSet }));
+  // Public: whether password sign-in is on, and whether this browser's cookie still signs it in. The page asks
+  // here before whoami, so a page not signed in gets its answer without a 401 in the browser's console.
+  app.get('/api/v1/login', (c) => c.json({ passwordSet: auth.passwordSet, signedIn: auth.signedIn(c) }));
   app.post('/api/v1/login', async (c) => {
     const body = parseInput(LoginBodySchema, await jsonBody(c));
     const handle = body.handle ?? DEFAULT_HUMAN_HANDLE;
     if (!auth.checkPassword(c, body.password, handle)) {
       throw unauthorized(auth.passwordSet ? 'Wrong password.' : 'This hub has no password set, so password sign-in is off; use a bearer token.');
     }
-    const { cookie, actor } = await auth.login(handle, body.session ?? sessionOf(c));
+    const { cookie, actor } = await auth.login(handle, body.session ?? sessionOf(c), body.create === true);
     setSessionCookie(c, cookie);
     return c.json({ participant: actor.participant, session: actor.session });
   });

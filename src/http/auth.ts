@@ -63,10 +63,16 @@ export class Authenticator {
    * kept (hashed) in the store like any other, so a signed-in page survives a
    * hub restart and signing out revokes exactly that browser's token.
    */
-  async login(handle: string, session: string): Promise<{ cookie: string; actor: Actor }> {
-    const actor = await this.humanActor(handle, session);
+  async login(handle: string, session: string, create = false): Promise<{ cookie: string; actor: Actor }> {
+    const actor = await this.humanActor(handle, session, create);
     const cookie = await this.hub.issueToken(actor.participant.handle, actor.session.name);
     return { cookie, actor };
+  }
+
+  /** Whether the request carries a sign-in cookie that still names a participant (asked before sign-in, so it never refuses). */
+  signedIn(c: Context): boolean {
+    const cookie = getCookie(c, SESSION_COOKIE);
+    return cookie !== undefined && this.hub.authenticate(cookie) !== undefined;
   }
 
   async logout(cookie: string | undefined): Promise<void> {
@@ -114,11 +120,22 @@ export class Authenticator {
     return getCookie(c, SESSION_COOKIE);
   }
 
-  /** The human participant, joined to the session on first use. */
-  async humanActor(handle: string, session: string): Promise<Actor> {
+  /**
+   * The human participant, joined to the session on first use. Only a human
+   * already registered, or the default one, unless `create` says the person
+   * means a new one: a mistyped handle must not become a second human.
+   */
+  async humanActor(handle: string, session: string, create = false): Promise<Actor> {
     const existing = this.hub.participant(handle);
     if (existing && existing.profile.kind !== 'human') {
       throw new ParleyError('FORBIDDEN', `"@${existing.handle}" is an agent; the hub password signs in humans only. Use that agent's token instead.`);
+    }
+    if (!existing && !create && handle.toLowerCase() !== DEFAULT_HUMAN_HANDLE) {
+      throw new ParleyError(
+        'NOT_FOUND',
+        `No human named "@${handle}" on this hub; check the handle. To add this human, sign in with "create": true (the page asks first) or run "parley join ${handle} --kind human".`,
+        { field: 'handle' },
+      );
     }
     try {
       return this.hub.actor(handle, session);

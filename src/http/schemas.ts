@@ -15,6 +15,8 @@ export const LoginBodySchema = z.strictObject({
   password: z.string().check(oneLineText),
   handle: HandleSchema.optional(),
   session: SessionNameSchema.optional(),
+  /** Registers the handle as a new human when no participant has it; without it such a sign-in is refused (NOT_FOUND), so a typo creates no one. */
+  create: z.boolean().optional(),
 });
 
 export const MarkReadBodySchema = z.strictObject({ up_to: SeqSchema });

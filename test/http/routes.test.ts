@@ -429,7 +429,7 @@ describe('http routes against a real hub', () => {
     const asset = await fetch(`${hub.url}${script}`);
     expect(asset.status).toBe(200);
     answered.add('GET /assets/*');
-    expect(await ok('GET', '/api/v1/login', {})).toEqual({ passwordSet: true });
+    expect(await ok('GET', '/api/v1/login', {})).toEqual({ passwordSet: true, signedIn: false });
     const signIn = await fetch(`${hub.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD, session: 'proj' }) });
     expect(signIn.status).toBe(200);
     answered.add('POST /api/v1/login');

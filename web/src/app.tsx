@@ -36,10 +36,14 @@ effect(() => {
 /** The page: sign in, then the session — sidebar, the open view, and the live stream behind them. */
 export function App() {
   useEffect(() => {
-    void api<{ passwordSet: boolean }>('GET', '/login').then((r) => (passwordSet.value = r.passwordSet));
-    // Not signed in (401), or the hub unreachable: the sign-in form says what happens next.
-    api<Me>('GET', '/whoami')
-      .then((who) => void signedIn(who))
+    // The public login route says whether this browser is signed in, so a page that is not asks whoami nothing
+    // (its 401 would be an error in the console). Not signed in, or the hub unreachable: the sign-in form says what happens next.
+    api<{ passwordSet: boolean; signedIn?: boolean }>('GET', '/login')
+      .then((r) => {
+        passwordSet.value = r.passwordSet;
+        return r.signedIn ? api<Me>('GET', '/whoami') : null;
+      })
+      .then((who) => (who ? void signedIn(who) : (me.value = null)))
       .catch(() => (me.value = null));
   }, []);
 

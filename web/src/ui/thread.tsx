@@ -47,6 +47,10 @@ export function ThreadView({ thread, steering, onToggleSteering }: { thread: Thr
           <a class="button small secondary" href={exportHref('jsonl')} download={`${thread.name}.jsonl`}>
             Export JSONL
           </a>
+          {/* Signatures, rosters and the hub's seal: the file "parley verify" checks offline. */}
+          <a class="button small secondary" href={exportHref('signed')} download={`${thread.name}.signed.jsonl`} title="For parley verify: every signature and the rosters">
+            Export signed
+          </a>
           {thread.kind === 'side' && !thread.closed && (
             <button type="button" class="small" onClick={() => setClosing(true)}>
               Close with summary
