@@ -14,7 +14,7 @@ export type { SideOpened, SideClosed } from './hub/thread-ops.js';
 export type { PresenceInfo } from './hub/presence.js';
 export type { LiveItem } from './hub/live-bus.js';
 export type { LiveSubscription } from './hub/subscription.js';
-export type { HearView, MeetingView, HeardMessage } from './hub/meeting-ops.js';
+export type { HearView, MeetingStatusView, MeetingView, HeardMessage } from './hub/meeting-ops.js';
 export type { Priority, InboxReason, ThreadPolicy } from './hub/participation.js';
 
 export { loadConfig, resolveHome, defaultConfig, configKeys } from './config/load.js';

@@ -8,7 +8,9 @@ import type { ParleyEvent } from '../schema/event.js';
 import type { ChannelAccessView } from '../schema/views.js';
 import { shortRequestId } from '../format/event-text.js';
 import { formatAll, inboxFooter, inboxLines, type Caller, type InboxItemView } from './event-lines.js';
+import type { Command } from './command.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
+import { MEETING_COMMANDS } from './meeting-commands.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
 /**
@@ -25,26 +27,6 @@ const COMMON = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
-
-interface Command {
-  usage: string;
-  summary: string;
-  options?: Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>;
-  positionals: number | [number, number];
-  run: (call: Caller, args: string[], values: Record<string, unknown>) => Promise<Printed>;
-}
-
-/**
- * What a command prints: `json` with --json, `text` otherwise. Text is made
- * safe for a terminal as it is printed (terminal-text.ts), unless it is
- * `verbatim`: event lines, whose parts from others are escaped before they are
- * coloured (event-lines.ts), or JSON whose exact bytes are the point.
- */
-interface Printed {
-  json: unknown;
-  text: string;
-  verbatim?: true;
-}
 
 const enc = encodeURIComponent;
 
@@ -332,34 +314,7 @@ Object.assign(COMMANDS, {
       return { json: result, text: `access policy recorded: seq ${result.seq}` };
     },
   },
-  'meeting-join': meetingCommand('join', 'POST', 'Join a meeting'),
-  'meeting-leave': meetingCommand('leave', 'POST', 'Leave a meeting'),
-  'meeting-who': meetingCommand('who', 'GET', 'Who is in a meeting'),
-  'meeting-status': meetingCommand('status', 'GET', 'Meeting status'),
-  'meeting-say': {
-    usage: 'parley meeting say NAME TEXT',
-    summary: 'Say something in a meeting',
-    positionals: 2,
-    async run(call, [name, text]) {
-      const result = await call<{ number: number }>('POST', `/meetings/${enc(name!)}/say`, { text });
-      return { json: result, text: `said #${result.number}` };
-    },
-  },
-  'meeting-hear': {
-    usage: 'parley meeting hear NAME [--last-heard N]',
-    summary: 'Hear what others said in a meeting',
-    options: { 'last-heard': { type: 'string' } },
-    positionals: 1,
-    async run(call, [name], values) {
-      const result = await call<{ messages: Array<{ number: number; speaker: string; content: string }>; messages_lost: boolean; last_heard: number }>(
-        'GET',
-        `/meetings/${enc(name!)}/hear?last_heard=${enc(String(values['last-heard'] ?? 0))}`,
-      );
-      const lines = result.messages.map((m) => `#${m.number} @${m.speaker}: ${m.content}`);
-      if (result.messages_lost) lines.unshift('(some messages were lost: you fell behind the meeting)');
-      return { json: result, text: `${lines.join('\n') || '(nothing new)'}\nlast heard: ${result.last_heard}` };
-    },
-  },
+  ...MEETING_COMMANDS,
   export: {
     usage: 'parley export THREAD [--format markdown|jsonl|signed] [--signed] [--out FILE]',
     summary: 'Export a thread (--signed: for "parley verify", with signatures and rosters)',
@@ -414,18 +369,6 @@ function channelPolicyText(view: ChannelAccessView): string {
     `  retention: ${p.retention_hours} hours or ${p.retention_messages} messages, whichever keeps less`,
     `  history fetch: ${p.allow_history_fetch ? 'allowed' : 'not allowed'}`,
   ].join('\n');
-}
-
-function meetingCommand(verb: 'join' | 'leave' | 'who' | 'status', method: 'GET' | 'POST', summary: string): Command {
-  return {
-    usage: `parley meeting ${verb} NAME`,
-    summary,
-    positionals: 1,
-    async run(call, [name]) {
-      const result = await call<unknown>(method, `/meetings/${enc(name!)}/${verb}`);
-      return { json: result, text: terminalJson(result, 2), verbatim: true };
-    },
-  };
 }
 
 /** A conversation command's own help (`parley NAME --help`, `parley help NAME`). */

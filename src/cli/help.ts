@@ -47,7 +47,7 @@ export const OWN_COMMANDS: Record<string, OwnCommand> = {
 /** Groups of subcommands: `thread` and `meeting` gather COMMANDS entries named `thread-…`, `meeting-…`; `token` has its own. */
 export const GROUPS: Record<string, { summary: string; own?: Record<string, OwnCommand> }> = {
   thread: { summary: 'Manage threads' },
-  meeting: { summary: 'Meetings' },
+  meeting: { summary: 'Meetings: ephemeral rooms kept in memory (the hub keeps where you last heard)' },
   roster: {
     summary: 'The signed roster: who belongs, with which role (the file: --roster, PARLEY_ROSTER, trust.rosterPath, else <home>/roster.json)',
     own: {

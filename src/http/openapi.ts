@@ -132,10 +132,10 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'post', path: '/api/v1/meetings/{name}/join', summary: 'Join a meeting' },
   { method: 'post', path: '/api/v1/meetings/{name}/leave', summary: 'Leave a meeting' },
   { method: 'post', path: '/api/v1/meetings/{name}/say', summary: 'Say something in a meeting', body: MeetingSayBodySchema },
-  { method: 'get', path: '/api/v1/meetings/{name}/hear', summary: 'Hear what others said since last_heard', query: ['last_heard', 'limit'] },
+  { method: 'get', path: '/api/v1/meetings/{name}/hear', summary: 'Hear what others said since last_heard (default: the line the hub kept for you, which this moves up)', query: ['last_heard', 'limit'] },
   { method: 'get', path: '/api/v1/meetings/{name}/who', summary: 'Who is in a meeting' },
   { method: 'get', path: '/api/v1/meetings/{name}/ring', summary: 'The whole retained ring, own messages included, and how many were dropped' },
-  { method: 'get', path: '/api/v1/meetings/{name}/status', summary: 'Meeting status', query: ['last_heard'] },
+  { method: 'get', path: '/api/v1/meetings/{name}/status', summary: 'Meeting status: unread since last_heard (default: the line the hub kept for you)', query: ['last_heard'] },
 ];
 
 const ERROR_SCHEMA = {

@@ -48,6 +48,7 @@ import {
   meetingWho,
   sayInMeeting,
   type HearView,
+  type MeetingStatusView,
   type MeetingView,
   type RingView,
 } from './meeting-ops.js';
@@ -63,7 +64,6 @@ import { subscribe, type LiveSubscription } from './subscription.js';
 import { closeSide, createChannel, openSide, renameThread, setSubscription, type SideClosed, type SideOpened } from './thread-ops.js';
 import type { ThreadInfo } from './threads.js';
 import { markRead, threadDetail, type ThreadDetail } from './thread-view.js';
-import type { MeetingStatus } from '../meeting/meeting.js';
 import type { ParticipantApi } from './participant-api.js';
 import type { Action } from './permissions.js';
 import { AccessSchema, type Access } from '../schema/access.js';
@@ -599,7 +599,8 @@ export class Actor implements ParticipantApi {
     return this.#run('meeting_who', () => meetingWho(this.#ctx, this.#seat, meeting));
   }
 
-  async meetingStatus(meeting: string, lastHeard = 0): Promise<MeetingStatus> {
+  /** Without `lastHeard`, unread counts from the line the hub kept for this participant. */
+  async meetingStatus(meeting: string, lastHeard?: number): Promise<MeetingStatusView> {
     return this.#run('meeting_status', () => meetingStatus(this.#ctx, this.#seat, { meeting, last_heard: lastHeard }));
   }
 

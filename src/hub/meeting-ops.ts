@@ -1,25 +1,22 @@
 import { parseInput } from '../errors/parley-error.js';
-import type { Meeting, MeetingMember, MeetingStatus } from '../meeting/meeting.js';
+import type { Meeting, MeetingMember } from '../meeting/meeting.js';
 import type { MeetingMessage } from '../meeting/ring.js';
 import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, MeetingStatusInputSchema, type MeetingHearInput } from '../schema/inputs.js';
-import type { HeardMessage, MeetingSummary, MeetingView, RingView } from '../schema/views.js';
+import type { HeardMessage, HearView, MeetingStatusView, MeetingSummary, MeetingView, RingView } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import { assertTextSize } from './posting.js';
 import type { Seat } from './seat.js';
 import type { Redactor } from '../redaction/redactor.js';
 
-export type { HeardMessage, MeetingView, RingView };
+export type { HearView, HeardMessage, MeetingStatusView, MeetingView, RingView };
 
 /**
  * Meetings (Katra): ephemeral `meeting` threads that live only in memory and
  * never touch the store. Saying something joins the meeting if needed; the
  * text goes through the same secret scanner as chat, with the meeting's limit.
+ * Each participant's last-heard line is kept in the meeting, so REST, MCP and
+ * the CLI hear from the same place unless a caller names a number.
  */
-export interface HearView {
-  messages: HeardMessage[];
-  messages_lost: boolean;
-  last_heard: number;
-}
 
 const memberView = (m: MeetingMember) => ({ handle: m.handle, role: m.role, joinedAt: new Date(m.joinedAt).toISOString() });
 const messageView = (m: MeetingMessage): HeardMessage => ({ number: m.number, speaker: m.speaker, ts: new Date(m.ts).toISOString(), content: m.content });
@@ -107,9 +104,11 @@ export function meetingWho(ctx: HubContext, seat: Seat, name: string): MeetingVi
   return { id: meeting.id, name: meeting.name, who: meeting.who().map(memberView) };
 }
 
-export function meetingStatus(ctx: HubContext, seat: Seat, input: { meeting: string; last_heard?: number }): MeetingStatus {
+export function meetingStatus(ctx: HubContext, seat: Seat, input: { meeting: string; last_heard?: number | undefined }): MeetingStatusView {
   const parsed = parseInput(MeetingStatusInputSchema, input);
-  return ctx.meetings.get(seat.session.id, parsed.meeting).status(parsed.last_heard, seat.participant.id);
+  const meeting = ctx.meetings.get(seat.session.id, parsed.meeting);
+  const from = parsed.last_heard ?? meeting.lastHeardBy(seat.participant.id);
+  return { ...meeting.status(from, seat.participant.id), last_heard: from };
 }
 
 export function listMeetings(ctx: HubContext, seat: Seat): MeetingSummary[] {
@@ -118,8 +117,8 @@ export function listMeetings(ctx: HubContext, seat: Seat): MeetingSummary[] {
 
 export function meetingRing(ctx: HubContext, seat: Seat, name: string): RingView {
   const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
-  // No reader id: nobody's own messages are skipped.
-  const heard = meeting.hear(0, '');
+  // From the ring itself: no reader, so nobody's own lines are skipped and no one's last-heard moves.
+  const heard = meeting.ring.hear(0, '');
   const oldest = meeting.ring.oldest;
   const latest = meeting.ring.latest;
   return {

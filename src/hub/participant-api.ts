@@ -1,4 +1,3 @@
-import type { MeetingStatus } from '../meeting/meeting.js';
 import type { Access } from '../schema/access.js';
 import type { TrustMode } from './access-resolver.js';
 import type { ControlInput } from '../schema/control.js';
@@ -30,7 +29,7 @@ import type { EnvelopeInput } from '../schema/inputs.js';
 import type { AckResult, InboxResult, WaitResult } from './inbox.js';
 import type { SentDelivery } from './delivery-view.js';
 import type { InjectResult } from './injection.js';
-import type { HearView, MeetingView } from './meeting-ops.js';
+import type { HearView, MeetingStatusView, MeetingView } from './meeting-ops.js';
 import type { PostResult } from './posting.js';
 import type { PresenceInfo } from './presence.js';
 import type { HistoryResult, ReadNewResult } from './reading.js';
@@ -95,5 +94,5 @@ export interface ParticipantApi {
   meetingSay(meeting: string, text: string): Promise<{ number: number; truncated: boolean; redacted: boolean }>;
   meetingHear(input: MeetingHearInput): Promise<HearView>;
   meetingWho(meeting: string): Promise<MeetingView>;
-  meetingStatus(meeting: string, lastHeard?: number): Promise<MeetingStatus>;
+  meetingStatus(meeting: string, lastHeard?: number): Promise<MeetingStatusView>;
 }

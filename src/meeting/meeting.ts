@@ -76,6 +76,12 @@ export class Meeting {
   readonly ring: MeetingRing;
   /** Insertion-ordered, so iteration gives join order. */
   private readonly members = new Map<string, MeetingMember>();
+  /**
+   * The last line number each participant heard, kept here so it lives as
+   * long as the meeting (and its numbering) does; leaving keeps it, so a
+   * member who comes back hears only what is new.
+   */
+  private readonly lastHeard = new Map<string, number>();
 
   constructor(init: MeetingInit) {
     const maxParticipants = init.maxParticipants ?? DEFAULT_MEETING_LIMITS.maxParticipants;
@@ -147,12 +153,25 @@ export class Meeting {
     return { message, truncated };
   }
 
-  /** See {@link MeetingRing.hear}. */
-  hear(lastHeard: number, selfId: string, limit?: number): HearResult {
-    return this.ring.hear(lastHeard, selfId, limit);
+  /** The last line number `id` heard here (0: nothing yet). */
+  lastHeardBy(id: string): number {
+    return this.lastHeard.get(id) ?? 0;
   }
 
-  status(lastHeard: number, selfId: string): MeetingStatus {
-    return { active: this.members.size, ...this.ring.status(lastHeard, selfId) };
+  /**
+   * What `selfId` has not heard (see {@link MeetingRing.hear}): after
+   * `lastHeard` when given, else after the line this meeting kept for them.
+   * Their kept line then moves up to what this call reached, never back, so a
+   * caller re-reading from an older number does not hear the rest twice.
+   */
+  hear(lastHeard: number | undefined, selfId: string, limit?: number): HearResult {
+    const heard = this.ring.hear(lastHeard ?? this.lastHeardBy(selfId), selfId, limit);
+    if (heard.lastHeard > this.lastHeardBy(selfId)) this.lastHeard.set(selfId, heard.lastHeard);
+    return heard;
+  }
+
+  /** Counts unread after `lastHeard` when given, else after the line kept for `selfId`. */
+  status(lastHeard: number | undefined, selfId: string): MeetingStatus {
+    return { active: this.members.size, ...this.ring.status(lastHeard ?? this.lastHeardBy(selfId), selfId) };
   }
 }

@@ -189,10 +189,11 @@ export type DeliveriesInput = z.input<typeof DeliveriesInputSchema>;
 
 export const MeetingNameSchema = z.string().trim().min(1).max(64).check(oneLineText);
 export const MeetingSayInputSchema = z.strictObject({ meeting: MeetingNameSchema, text: Text });
+/** Without `last_heard`, the hub hears and counts from the line it kept for the participant. */
 export const MeetingHearInputSchema = z.strictObject({
   meeting: MeetingNameSchema,
-  last_heard: SeqSchema.default(0),
+  last_heard: SeqSchema.optional(),
   limit: z.number().int().min(1).max(MAX_READ_LIMIT).optional(),
 });
-export const MeetingStatusInputSchema = z.strictObject({ meeting: MeetingNameSchema, last_heard: SeqSchema.default(0) });
+export const MeetingStatusInputSchema = z.strictObject({ meeting: MeetingNameSchema, last_heard: SeqSchema.optional() });
 export type MeetingHearInput = z.input<typeof MeetingHearInputSchema>;

@@ -116,12 +116,31 @@ export interface HeardMessage {
   content: string;
 }
 
+/** What `hear` returns: others' lines oldest first, whether unheard ones were dropped, and the number now heard up to. */
+export interface HearView {
+  messages: HeardMessage[];
+  messages_lost: boolean;
+  last_heard: number;
+}
+
 /** The whole retained ring for a person reviewing the room (own lines included); `dropped` counts messages the ring has overwritten. */
 export interface RingView extends MeetingView {
   oldest: number;
   latest: number;
   dropped: number;
   messages: HeardMessage[];
+}
+
+/** A meeting at a glance for one participant: `unread` counts others' lines after `last_heard`. */
+export interface MeetingStatusView {
+  /** Members currently joined. */
+  active: number;
+  /** Oldest and newest line numbers kept; 0 when nothing was said. */
+  oldest: number;
+  latest: number;
+  unread: number;
+  /** Where `unread` was counted from: the number given, else the line the hub kept for the participant. */
+  last_heard: number;
 }
 
 export interface MeetingSummary {

@@ -130,6 +130,53 @@ describe('Meeting', () => {
     expect(m.status(3, bob.id)).toEqual({ active: 1, oldest: 2, latest: 4, unread: 1 });
   });
 
+  it('meeting - hear without a number goes on from the line kept for the participant, and status counts from it', () => {
+    const m = meeting();
+    m.say(alice, 'one', 1);
+    m.say(alice, 'two', 2);
+    expect(m.status(undefined, bob.id).unread).toBe(2);
+    expect(m.hear(undefined, bob.id).messages.map((x) => x.content)).toEqual(['one', 'two']);
+    expect(m.lastHeardBy(bob.id)).toBe(2);
+    // Heard twice: the second time only what is new, which is nothing.
+    expect(m.hear(undefined, bob.id)).toEqual({ messages: [], messagesLost: false, lastHeard: 2 });
+    expect(m.status(undefined, bob.id).unread).toBe(0);
+    m.say(alice, 'three', 3);
+    expect(m.status(undefined, bob.id).unread).toBe(1);
+    expect(m.hear(undefined, bob.id).messages.map((x) => x.content)).toEqual(['three']);
+    // Kept per participant: carol has heard nothing yet.
+    expect(m.lastHeardBy(carol.id)).toBe(0);
+    expect(m.hear(undefined, carol.id, 1).messages.map((x) => x.content)).toEqual(['one']);
+    expect(m.hear(undefined, carol.id).messages.map((x) => x.content)).toEqual(['two', 'three']);
+  });
+
+  it('meeting - an explicit last_heard still works and never moves the kept line back', () => {
+    const m = meeting();
+    for (const [n, text] of ['one', 'two', 'three'].entries()) m.say(alice, text, n);
+    expect(m.hear(undefined, bob.id).lastHeard).toBe(3);
+    // Re-reading from the start returns everything, as before.
+    expect(m.hear(0, bob.id, 1).messages.map((x) => x.content)).toEqual(['one']);
+    expect(m.status(1, bob.id).unread).toBe(2);
+    // …and what bob had heard stays heard.
+    expect(m.lastHeardBy(bob.id)).toBe(3);
+    expect(m.hear(undefined, bob.id).messages).toEqual([]);
+    // A number ahead of the kept line moves it up: the caller says it heard that far.
+    const fresh = meeting();
+    for (const [n, text] of ['one', 'two', 'three'].entries()) fresh.say(alice, text, n);
+    expect(fresh.hear(2, bob.id).messages.map((x) => x.content)).toEqual(['three']);
+    expect(fresh.lastHeardBy(bob.id)).toBe(3);
+  });
+
+  it('meeting - the kept line survives leaving and rejoining', () => {
+    const m = meeting();
+    m.join(bob, 0);
+    m.say(alice, 'one', 1);
+    m.hear(undefined, bob.id);
+    m.leave(bob.id);
+    m.say(alice, 'two', 2);
+    m.join(bob, 3);
+    expect(m.hear(undefined, bob.id).messages.map((x) => x.content)).toEqual(['two']);
+  });
+
   it('meeting - invalid limits are refused', () => {
     expect(caught(() => meeting({ maxParticipants: 0 })).field).toBe('maxParticipants');
     expect(caught(() => meeting({ maxMessageChars: -1 })).field).toBe('maxMessageChars');

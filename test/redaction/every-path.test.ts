@@ -321,7 +321,7 @@ describe('redaction on every path', () => {
       await read('whoami');
       await read('inbox');
       await read('requests_open');
-      await read('meeting_hear', { meeting: 'standup' });
+      await read('meeting_hear', { meeting: 'standup', last_heard: 0 });
       for (const word of ['deploy', 'incident', 'rotate']) await read('chat_search', { query: word });
     }
 

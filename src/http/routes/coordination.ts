@@ -40,7 +40,7 @@ export function coordinationRoutes(): Hono<Env> {
   });
   app.get('/meetings/:name/who', async (c) => c.json(await c.get('actor').meetingWho(c.req.param('name'))));
   app.get('/meetings/:name/ring', async (c) => c.json(await c.get('actor').meetingRing(c.req.param('name'))));
-  app.get('/meetings/:name/status', async (c) => c.json(await c.get('actor').meetingStatus(c.req.param('name'), intQuery(c, 'last_heard') ?? 0)));
+  app.get('/meetings/:name/status', async (c) => c.json(await c.get('actor').meetingStatus(c.req.param('name'), intQuery(c, 'last_heard'))));
 
   return app;
 }

@@ -59,11 +59,11 @@ export const compatRoom: RoomDef = {
     tool({
       name: 'katra_hear',
       action: 'meeting_hear',
-      description: 'Katra: hear the next message from someone else after last_heard (0: the oldest kept); messages_lost when you fell behind.',
+      description:
+        'Katra: hear the next message from someone else after last_heard (0: the oldest kept; default: where you last stopped, kept by the hub); messages_lost when you fell behind.',
       input: z.strictObject({ last_heard: z.number().int().min(0).optional() }),
-      readOnly: true,
       async run(ctx, { last_heard }) {
-        const heard = await ctx.api.meetingHear({ meeting: ctx.settings.compatMeeting, last_heard: last_heard ?? 0, limit: 1 });
+        const heard = await ctx.api.meetingHear({ meeting: ctx.settings.compatMeeting, ...(last_heard === undefined ? {} : { last_heard }), limit: 1 });
         const message = heard.messages[0];
         if (!message) return { status: 'no_new_messages', messages_lost: heard.messages_lost };
         return { message_number: message.number, speaker_name: message.speaker, timestamp: message.ts, content: message.content, messages_lost: heard.messages_lost };
@@ -83,11 +83,11 @@ export const compatRoom: RoomDef = {
     tool({
       name: 'katra_meeting_status',
       action: 'meeting_status',
-      description: 'Katra: how many are here, the oldest and latest message numbers, and how many you have not heard since last_heard.',
+      description: 'Katra: how many are here, the oldest and latest message numbers, and how many you have not heard since last_heard (default: where you last stopped).',
       input: z.strictObject({ last_heard: z.number().int().min(0).optional() }),
       readOnly: true,
       async run(ctx, { last_heard }) {
-        const status = await ctx.api.meetingStatus(ctx.settings.compatMeeting, last_heard ?? 0);
+        const status = await ctx.api.meetingStatus(ctx.settings.compatMeeting, last_heard);
         return { active_ci_count: status.active, oldest_message_number: status.oldest, latest_message_number: status.latest, unread_count: status.unread };
       },
     }),

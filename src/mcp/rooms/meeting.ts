@@ -5,9 +5,10 @@ import type { RoomDef } from './registry.js';
 
 /**
  * Meetings (Katra): an ephemeral room in memory only, a ring of the last
- * messages numbered from 1. `meeting_hear` returns what others said after
- * `last_heard` (your own are skipped) and `messages_lost` when the ring
- * overwrote some of it; pass the returned last_heard next time.
+ * messages numbered from 1. `meeting_hear` returns what others said since
+ * the line the hub kept for the participant (or after `last_heard` when
+ * given; your own are skipped) and `messages_lost` when the ring overwrote
+ * some of it. The kept line is the hub's, so REST and the CLI share it.
  */
 const Meeting = MeetingNameSchema.describe('The meeting\'s name, e.g. "standup".');
 
@@ -50,15 +51,15 @@ export const meetingRoom: RoomDef = {
       name: 'meeting_hear',
       action: 'meeting_hear',
       description:
-        'What others said after last_heard (0: from the oldest kept), your own skipped. messages_lost: true means the ring dropped messages you had not heard. Pass the returned last_heard next time.',
+        'What others said that you have not heard yet (the hub keeps your place; your own are skipped). messages_lost: true means the ring dropped messages you had not heard. last_heard is the number you have now heard up to.',
       input: z.strictObject({
         meeting: Meeting,
-        last_heard: z.number().int().min(0).optional().describe('The last message number you heard (default 0).'),
+        last_heard: z.number().int().min(0).optional().describe('Hear after this message number instead (0: from the oldest kept). Default: where you last stopped.'),
         limit: z.number().int().min(1).max(1000).optional(),
       }),
-      readOnly: true,
+      // Not read-only: hearing moves the participant's last-heard line on the hub, as chat_read moves its cursor.
       async run(ctx, { meeting, last_heard, limit }) {
-        const heard = await ctx.api.meetingHear({ meeting, last_heard: last_heard ?? 0, ...(limit === undefined ? {} : { limit }) });
+        const heard = await ctx.api.meetingHear({ meeting, ...(last_heard === undefined ? {} : { last_heard }), ...(limit === undefined ? {} : { limit }) });
         return {
           messages: heard.messages.map((m) => ({ number: m.number, speaker: m.speaker, ts: m.ts, text: m.content })),
           messages_lost: heard.messages_lost,
@@ -80,11 +81,12 @@ export const meetingRoom: RoomDef = {
     tool({
       name: 'meeting_status',
       action: 'meeting_status',
-      description: 'A meeting at a glance: members, oldest and latest message numbers kept, and how many you have not heard since last_heard.',
+      description:
+        'A meeting at a glance: members, oldest and latest message numbers kept, and how many you have not heard (since where you last stopped, or since last_heard when given).',
       input: z.strictObject({ meeting: Meeting, last_heard: z.number().int().min(0).optional() }),
       readOnly: true,
       async run(ctx, { meeting, last_heard }) {
-        return ctx.api.meetingStatus(meeting, last_heard ?? 0);
+        return ctx.api.meetingStatus(meeting, last_heard);
       },
     }),
     tool({
