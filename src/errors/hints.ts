@@ -40,7 +40,7 @@ export const HINTS = {
     library: 'To put it in force anyway, call acceptRoster(roster, { confirm: true }).',
   },
   'add-to-roster': {
-    cli: 'A roster admin adds a key with "parley roster add ed25519:KEY --role member", then "parley roster sign".',
+    cli: 'A roster admin adds that key with "parley roster add KEY --role member", then "parley roster sign".',
     mcp: 'Ask a roster admin to add their key to the roster, or address someone who is in it.',
     rest: 'A roster admin adds their key in a new signed roster version: POST /api/v1/hub/roster.',
     library: 'A roster admin adds their key in a new signed roster version: acceptRoster(roster).',
