@@ -12,7 +12,7 @@ import type { HubConnection } from '../client/hub-connection.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { QUESTION_REMINDER, promptAddendum } from '../format/agent-prompts.js';
 import type { InjectedItem } from '../hub/injection.js';
-import { ChatFeed, hubClosed, refused, type ChatBatch } from '../middleware/chat-feed.js';
+import { ChatFeed, type ChatBatch } from '../middleware/chat-feed.js';
 import { chatOnly, chatToolMatcher } from '../middleware/chat-only-turn.js';
 import { linkToHub, type HubLink } from '../middleware/hub-link.js';
 import { DEFAULT_MAX_NEW_MESSAGES, logLineOf } from '../middleware/options.js';
@@ -20,6 +20,7 @@ import type { PresenceState } from '../schema/inputs.js';
 import type { AgentEvent, AgentResult, StopReason, SubagentInfo } from './agent-events.js';
 import { agentOptions, type AgentOptions } from './agent-options.js';
 import { Budget, tokensOf } from './budget.js';
+import { hubAway, outOfRoster } from './hub-refusal.js';
 import { byPriority, inboxText } from './inbox-text.js';
 import { modelStep, userText } from './model-step.js';
 import { PARLEY_TOOL_NAMES, homeToolSettings, hubToolSet } from './parley-tools.js';
@@ -41,8 +42,10 @@ import { shorterWait } from './wait-limit.js';
  * history) and taken on the hub only once that call succeeded. Presence
  * follows it: thinking while the model runs, listening while it waits,
  * offline at the end. It stops at its budget (tokens, turns, time — a model
- * call still running at the deadline is aborted), when stopped, or after
- * AGENT_MAX_CONSECUTIVE_FAILURES model calls failed in a row — saying why.
+ * call still running at the deadline is aborted), when stopped, after
+ * AGENT_MAX_CONSECUTIVE_FAILURES model calls failed in a row, or at once when
+ * the hub refuses the participant for good (its key not in the roster in
+ * force) or cannot be reached at start — saying why, with reason "error".
  * A hub that goes away (stopped, restarted on another port, the token
  * refused) is no failure: the loop pauses, backing off, and links again as
  * it first did (the home's hub.lock.json says where the hub now serves).
@@ -79,11 +82,6 @@ interface Session {
   feed: ChatFeed;
   tools: ToolSet;
   system: string;
-}
-
-/** The hub went away: it does not answer, or it refuses the token (revoked, or another hub on that address). */
-function hubAway(error: unknown): error is ParleyError {
-  return hubClosed(error) || refused(error);
 }
 
 class AgentLoop implements Agent {
@@ -185,11 +183,19 @@ class AgentLoop implements Agent {
   async #run(): Promise<AgentResult> {
     this.#budget.start();
     if (this.#stopping.signal.aborted) return this.#result({ reason: 'stopped', message: 'Stopped before it started.' }, this.#options.handle);
-    const link = await linkToHub(this.#options);
-    this.#connection = await link.api.connect().catch((error: unknown) => {
-      link.close();
-      throw error;
-    });
+    let link: HubLink;
+    try {
+      link = await linkToHub(this.#options);
+      this.#connection = await link.api.connect().catch((error: unknown) => {
+        link.close();
+        throw error;
+      });
+    } catch (error) {
+      // An option the hub finds wrong (a token it does not know) names it, as bad options do: run() rejects.
+      // The hub's refusal of the participant (not in the roster), or no hub at all, is how this run ends.
+      if (!(error instanceof ParleyError) || error.field !== undefined) throw error;
+      return this.#result({ reason: 'error', message: `Could not link @${this.#options.handle} to the hub: ${error.message}` }, this.#options.handle);
+    }
     this.#link = link;
     let stop: Stop;
     try {
@@ -279,6 +285,7 @@ class AgentLoop implements Agent {
         outcome = { failed: error as Error };
       }
       if (outcome.stop) return outcome.stop;
+      if (outOfRoster(outcome.failed)) return { reason: 'error', message: `The hub refused @${session.link.participant.handle}: ${outcome.failed.message}` };
       if (!outcome.failed) {
         failures = 0;
         continue;

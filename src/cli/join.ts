@@ -2,7 +2,11 @@ import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { readAdminToken } from '../http/admin-token.js';
+import type { TrustMode } from '../hub/access-resolver.js';
+import type { Access } from '../schema/access.js';
 import type { Participant } from '../schema/participant.js';
+import { shellQuote } from '../install/command-line.js';
+import { formatPublicKey } from '../trust/node-id.js';
 import { callHub, hubUrl, saveToken } from './hub-client.js';
 
 const JOIN_HELP = `Usage: parley join HANDLE [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...]
@@ -13,6 +17,10 @@ updates the profile fields given) and prints a new bearer token for it in the
 session (default "default"). The token is also kept in <home>/credentials.json.
 The hub is the one running on the home (its lock file says where it serves),
 unless --url or PARLEY_URL names another.
+
+With a roster in force that leaves HANDLE's key out, it still joins (the token
+works once an admin adds the key) and warns on stderr, with the commands that
+add the key ("warning" in --json).
 
 --wake-on says what ends the participant's wait: "all" (channel messages too;
 the hub's default, agents.wakeOn) or "addressed" (only DMs, mentions, requests,
@@ -36,6 +44,26 @@ export interface Registration {
   participant: Participant;
   session: { name: string };
   token: string;
+  /** The participant's access; null under a roster that leaves its key out (absent from hubs that do not say). */
+  access?: Access | null;
+  trust?: TrustMode;
+}
+
+/**
+ * The warning for a participant joined while a roster in force leaves its key
+ * out: the token is kept (it works once the key is added), but until then
+ * every call fails. Says the commands that add the key; undefined when the
+ * participant is a member, or in local mode.
+ */
+export function notInRosterWarning(result: Registration, home: string | undefined): string | undefined {
+  const { trust } = result;
+  if (trust?.mode !== 'roster' || result.access !== null) return undefined;
+  const key = formatPublicKey(Buffer.from(result.participant.publicKey, 'base64'));
+  const where = home === undefined ? '' : ` --home ${/^[\w./:@+-]+$/.test(home) ? home : shellQuote(home)}`;
+  return (
+    `@${result.participant.handle} is not in roster ${trust.org} v${trust.version}: its calls will fail with NOT_IN_ROSTER until an admin adds its key. ` +
+    `Add it with: parley roster add ${key} --role member${where} && parley roster sign${where}`
+  );
 }
 
 /** Registers (joins) a participant with the running hub through the home's admin token, and keeps its token in the home. */
@@ -86,7 +114,9 @@ export async function join(argv: string[]): Promise<number> {
     ...(values.session === undefined ? {} : { session: values.session }),
     ...(Object.keys(profile).length ? { profile } : {}),
   });
-  if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+  const warning = notInRosterWarning(result, values.home === undefined ? undefined : home);
+  if (warning) process.stderr.write(`parley: warning: ${warning}\n`);
+  if (values.json) process.stdout.write(`${JSON.stringify(warning ? { ...result, warning } : result)}\n`);
   else {
     process.stdout.write(
       `Joined as @${result.participant.handle} (${result.participant.profile.kind}) in session "${result.session.name}".\n` +

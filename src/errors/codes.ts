@@ -36,6 +36,8 @@ export const ERROR_CODES = {
   FORBIDDEN_ROLE: { http: 403, jsonRpc: JSON_RPC_HUB_REFUSED },
   /** A roster is in force and the caller's key is not a member of it. */
   NOT_IN_ROSTER: { http: 403, jsonRpc: JSON_RPC_HUB_REFUSED },
+  /** A roster is in force and a request's or direct message's addressee is not a member of it: they could not read it. */
+  ADDRESSEE_NOT_IN_ROSTER: { http: 422, jsonRpc: JSON_RPC_HUB_REFUSED },
   /** A signature does not verify against the key it names (a signed field was changed, or the wrong key). */
   BAD_SIGNATURE: { http: 422, jsonRpc: JSON_RPC_HUB_REFUSED },
   /** A roster or policy document is malformed, unsigned, or signed by someone without the right to. */

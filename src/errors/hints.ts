@@ -39,6 +39,12 @@ export const HINTS = {
     rest: 'To put it in force anyway, send it again with "confirm": true in the body (POST /api/v1/hub/roster).',
     library: 'To put it in force anyway, call acceptRoster(roster, { confirm: true }).',
   },
+  'add-to-roster': {
+    cli: 'A roster admin adds that key with "parley roster add KEY --role member", then "parley roster sign".',
+    mcp: 'Ask a roster admin to add their key to the roster, or address someone who is in it.',
+    rest: 'A roster admin adds their key in a new signed roster version: POST /api/v1/hub/roster.',
+    library: 'A roster admin adds their key in a new signed roster version: acceptRoster(roster).',
+  },
 } as const satisfies Record<string, Record<Surface, string>>;
 
 export type HintKey = keyof typeof HINTS;

@@ -99,6 +99,24 @@ export class AccessResolver {
     return standing.access;
   }
 
+  /**
+   * Refuses (ADDRESSEE_NOT_IN_ROSTER on `field`) a request or direct message
+   * to a participant outside the roster in force: every call of theirs is
+   * refused, so they could neither read nor answer it. Local mode: no check.
+   */
+  requireAddressee(addressee: ParticipantRecord, field: string): void {
+    const roster = this.#roster;
+    if (!roster || 'access' in this.standing(addressee)) return;
+    const key = `ed25519:${rawKeyOf(addressee).toString('base64url')}`;
+    const admins = this.#rosterAdmins(roster);
+    const who = admins.length ? admins.map((h) => `@${h}`).join(' or ') : 'a roster admin';
+    throw new ParleyError(
+      'ADDRESSEE_NOT_IN_ROSTER',
+      `Invalid ${field}: @${addressee.handle} (${key}) is not in roster ${roster.orgId} v${roster.version}, so they could neither read nor answer it; nothing was sent. Ask ${who} to add their key.`,
+      { field, hint: 'add-to-roster', details: { handle: addressee.handle, key, org: roster.orgId, version: roster.version } },
+    );
+  }
+
   /** Handles of participants who may grant access (admins), a few, humans first. */
   grantors(): string[] {
     const admins = [...this.state.participants.values()].filter((p) => this.accessOf(p) === 'admin');
@@ -167,16 +185,21 @@ export class AccessResolver {
   #notInRoster(participant: ParticipantRecord): ParleyError {
     const roster = this.#roster!;
     const key = rawKeyOf(participant).toString('base64url');
-    const admins = roster
-      .admins()
-      .map((raw) => [...this.state.participants.values()].find((p) => p.publicKey === raw.toString('base64'))?.handle)
-      .filter((h): h is string => h !== undefined)
-      .slice(0, GRANTORS_SHOWN);
+    const admins = this.#rosterAdmins(roster);
     const who = admins.length ? admins.map((h) => `@${h}`).join(' or ') : 'a roster admin';
     return new ParleyError(
       'NOT_IN_ROSTER',
       `Your key (@${participant.handle}, ed25519:${key}) is not in roster ${roster.orgId} v${roster.version}; nothing was done. Ask ${who} to add it: parley roster add ed25519:${key} --role member`,
       { details: { org: roster.orgId, version: roster.version } },
     );
+  }
+
+  /** Handles of the roster's admins that are participants here, a few: whom to ask. */
+  #rosterAdmins(roster: RosterView): string[] {
+    return roster
+      .admins()
+      .map((raw) => [...this.state.participants.values()].find((p) => p.publicKey === raw.toString('base64'))?.handle)
+      .filter((h): h is string => h !== undefined)
+      .slice(0, GRANTORS_SHOWN);
   }
 }

@@ -133,7 +133,7 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
       to: to?.handle,
       replyTo: meta.reply_to,
       tags: meta.tags,
-      fields: { to: 'envelope.to', replyTo: 'envelope.meta.reply_to' },
+      fields: { to: 'envelope.to', replyTo: 'envelope.meta.reply_to', thread: 'envelope.thread' },
     }));
   } catch (error) {
     throw dropped(gate, 'malformed', error);

@@ -66,6 +66,7 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
   }
   // Checked before the DM thread is created, so a refused message leaves nothing behind.
   assertReachableByChat(ctx.config, other, 'to');
+  ctx.access.requireAddressee(other, 'to');
   ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
   if (parsed.reply_to !== undefined) {
     // Check before the DM thread is created, so a refused message leaves nothing behind.
@@ -79,6 +80,8 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
   }
   const redaction = await ctx.redactor.apply(parsed.text);
   const tags = parsed.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, parsed.tags);
+  // Again after the awaits, still before the DM thread is created.
+  ctx.access.requireAddressee(other, 'to');
   const thread = await ensureDm(ctx, seat, other.id);
   return appendMessage(ctx, seat, thread, {
     text: redaction.text,
@@ -132,7 +135,7 @@ export interface MessageSpec {
   replyTo: string | undefined;
   tags: string[] | undefined;
   /** How errors name the addressee and reply_to: a post's own fields by default, an envelope's fields for one (src/hub/ingest.ts). */
-  fields?: { to: string; replyTo: string };
+  fields?: { to: string; replyTo: string; thread?: string };
 }
 
 /**
@@ -151,6 +154,11 @@ export function messageDraft(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
   if (to) assertReachableByChat(ctx.config, to, fields.to);
   if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, fields.replyTo);
   // In a DM only its two participants are reachable, and no one without chat is: other @names are plain text.
+  // A message in a DM is for its other participant, who must be in the roster in force to read it.
+  if (thread.kind === 'dm') {
+    const field = spec.to === undefined ? (fields.thread ?? 'thread') : fields.to;
+    for (const memberId of thread.members.keys()) if (memberId !== me.id) ctx.access.requireAddressee(ctx.state.participant(memberId), field);
+  }
   const mentions = findMentions(spec.text, seat.session, ctx.state).filter(
     (id) => id !== me.id && mayRead(ctx, thread, id) && chatOpenFor(ctx.config, ctx.state.participant(id).profile),
   );

@@ -41,6 +41,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   const me = seat.participant;
   const target = resolveMember(ctx, seat, parsed.to, 'to');
   if (target.id === me.id) throw new ParleyError('INVALID_INPUT', 'Invalid to: a request must be addressed to someone else.', { field: 'to' });
+  ctx.access.requireAddressee(target, 'to');
   assertJsonSize(ctx, parsed.params ?? {}, 'params');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   let hop = 0;
@@ -70,6 +71,8 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   const params = await redactInput(ctx, parsed.params ?? {});
   const redacted = (redaction?.redacted ?? false) || intent.redacted || params.redacted;
   // Everything below runs without an await: checks, then one write (with the DM if it is new).
+  // Again after the awaits: a roster put in force meanwhile may have left the addressee out.
+  ctx.access.requireAddressee(target, 'to');
   const given = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
   if (given) {
     assertMayPost(seat, given);

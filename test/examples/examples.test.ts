@@ -102,6 +102,22 @@ describe('examples', () => {
     expect(await presenceOf()).toBe('offline');
   });
 
+  it('examples - request-answering-agent outside the roster in force ends at once with reason "error" and the hub\'s refusal, exit 0', async () => {
+    const temp = tempHome();
+    cleanup = temp.cleanup;
+    const hub = await startServe(temp.home);
+    const cli = cliAt(temp.home, hub.url);
+    expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
+    expect(cli('roster', 'init', '--org', 'acme').status).toBe(0);
+    const joined = cli('join', 'reviewer-1');
+    expect([joined.status, joined.stderr]).toEqual([0, expect.stringContaining('parley: warning: @reviewer-1 is not in roster acme v1')]);
+
+    const run = runExample('request-answering-agent', childEnv(temp.home));
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toMatch(/^error: Could not link @reviewer-1 to the hub: Your key \(@reviewer-1, ed25519:[\w-]+\) is not in roster acme v1; nothing was done\./);
+    expect(run.stderr).not.toContain('ParleyError');
+  });
+
   it('examples - ai-sdk-agent joins coder-1 on first use when the home has a running hub and no token for it', async () => {
     const temp = tempHome();
     cleanup = temp.cleanup;

@@ -14,12 +14,17 @@ import { RevokeTokenBodySchema, RotateTokenBodySchema, RunTokenBodySchema } from
 export function participantRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
   const app = new Hono();
 
-  /** Join: registers (idempotently) and returns a new bearer token for the participant in the session. */
+  /**
+   * Join: registers (idempotently) and returns a new bearer token for the
+   * participant in the session, with its access and how access is decided
+   * (as whoami): `access` null under a roster that leaves its key out, whose
+   * token then works only once an admin adds the key.
+   */
   app.post('/', adminOnly, async (c) => {
     const input = parseInput(JoinInputSchema, await jsonBody(c));
     const actor = await hub.join(input);
     const token = await hub.issueToken(actor.participant.handle, actor.session.name);
-    return c.json({ participant: actor.participant, session: actor.session, token }, 201);
+    return c.json({ participant: actor.participant, session: actor.session, token, access: actor.access ?? null, trust: hub.trust }, 201);
   });
 
   /** Revokes one token, leaving the participant's others working (a coordinator's, when it stops). */
