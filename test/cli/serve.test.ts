@@ -197,7 +197,7 @@ describe('cli', () => {
     expect(cli('meeting', 'hear', 'standup', '--as', 'human').stdout).toContain('#1 @coder: draft is up');
 
     expect(cli('thread', 'create', 'design', '--member', 'coder', '--as', 'human').stdout).toMatch(/^created #design/);
-    expect(cli('pause', 'design', '--as', 'human').stdout).toMatch(/^pause recorded/);
+    expect(cli('pause', 'design', '--as', 'human').stdout).toMatch(/^paused the thread: seq \d+/);
     const refused = cli('say', 'design', 'hello?', '--as', 'coder');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('paused');
