@@ -9,6 +9,7 @@ import type { ChannelAccessView } from '../schema/views.js';
 import { shortRequestId } from '../format/event-text.js';
 import type { Command } from './command.js';
 import { STEERING_COMMANDS } from './steering-commands.js';
+import { SUBSCRIPTION_COMMANDS } from './subscription-commands.js';
 import { formatAll, inboxFooter, inboxLines, type Caller, type InboxItemView } from './event-lines.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
 import { terminalJson, terminalText } from './terminal-text.js';
@@ -270,6 +271,7 @@ Object.assign(COMMANDS, {
       return { json: result, text: `responded ${result.status} to ${shortRequestId(result.request_id)}` };
     },
   },
+  ...SUBSCRIPTION_COMMANDS,
   ...STEERING_COMMANDS,
   'channel-policy': {
     usage: 'parley channel policy NAME [--readers SEL ...] [--writers SEL ...] [--admins SEL ...] [--retention-hours N] [--retention-messages N] [--no-history-fetch|--history-fetch]',
