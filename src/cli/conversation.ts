@@ -7,6 +7,9 @@ import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type { ChannelAccessView } from '../schema/views.js';
 import { shortRequestId } from '../format/event-text.js';
+import type { Command } from './command.js';
+import { STEERING_COMMANDS } from './steering-commands.js';
+import { SUBSCRIPTION_COMMANDS } from './subscription-commands.js';
 import { formatAll, inboxFooter, inboxLines, type Caller, type InboxItemView } from './event-lines.js';
 import type { Command } from './command.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
@@ -194,17 +197,6 @@ export const COMMANDS: Record<string, Command> = {
   },
 };
 
-const control = (kind: string, build: (args: string[]) => unknown, usage: string, summary: string, count: number | [number, number]): Command => ({
-  usage,
-  summary,
-  positionals: count,
-  async run(call, args) {
-    const [thread, ...rest] = args;
-    const result = await call<{ seq: number; control: string }>('POST', `/threads/${enc(thread!)}/controls`, { [kind]: build(rest) });
-    return { json: result, text: `${result.control} recorded: seq ${result.seq}` };
-  },
-});
-
 Object.assign(COMMANDS, {
   'thread-create': {
     usage: 'parley thread create NAME [--member HANDLE ...]',
@@ -281,15 +273,8 @@ Object.assign(COMMANDS, {
       return { json: result, text: `responded ${result.status} to ${shortRequestId(result.request_id)}` };
     },
   },
-  mute: control('mute', (handles) => ({ targets: handles }), 'parley mute THREAD HANDLE ...', 'Hard-mute participants in a thread', [2, 64]),
-  unmute: control('unmute', (handles) => ({ targets: handles }), 'parley unmute THREAD HANDLE ...', 'Unmute participants', [2, 64]),
-  pause: control('pause', () => ({ on: true }), 'parley pause THREAD', 'Pause a thread for non-humans', 1),
-  resume: control('pause', () => ({ on: false }), 'parley resume THREAD', 'Resume a paused thread', 1),
-  pin: control('pin', () => ({ on: true }), 'parley pin THREAD', 'Pin a thread: retention keeps all of it', 1),
-  unpin: control('pin', () => ({ on: false }), 'parley unpin THREAD', 'Unpin a thread: retention prunes it again', 1),
-  prod: control('prod', (handles) => handles, 'parley prod THREAD HANDLE ...', 'Prod participants to respond', [2, 64]),
-  done: control('done', () => true, 'parley done THREAD', 'Mark a thread done', 1),
-  invite: control('invite', ([handle]) => ({ participant_id: handle }), 'parley invite THREAD HANDLE', 'Invite a participant into a thread', 2),
+  ...SUBSCRIPTION_COMMANDS,
+  ...STEERING_COMMANDS,
   'channel-policy': {
     usage: 'parley channel policy NAME [--readers SEL ...] [--writers SEL ...] [--admins SEL ...] [--retention-hours N] [--retention-messages N] [--no-history-fetch|--history-fetch]',
     summary:

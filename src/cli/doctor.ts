@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { DEFAULT_HUB_QUERY_TIMEOUT_MS, STORE_FILENAME } from '../config/defaults.js';
 import { loadConfig, parseConfig, resolveHome } from '../config/load.js';
-import type { Config } from '../config/schema.js';
+import { RetentionConfigSchema, ServerConfigSchema, type Config } from '../config/schema.js';
 import { isParleyError } from '../errors/parley-error.js';
 import { estimateRetention, type RetainedThread } from '../hub/retention.js';
 import { acquireHomeLock } from '../store/home-lock.js';
@@ -14,7 +14,7 @@ import { RetentionStore, type StoreFileStats } from '../store/retention-store.js
 import { ThreadStore } from '../store/thread-store.js';
 import { givenHubUrl, liveHub, type LiveHub } from './hub-address.js';
 import { proveHub } from './hub-proof.js';
-import { askHub } from './running-hub.js';
+import { askHub, askHubSettings } from './running-hub.js';
 import { RosterStore } from '../store/roster-store.js';
 import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
 import { isDraftInRosterFile, pendingDraftNotice, pendingDraftNoticeOf } from '../trust/roster-draft.js';
@@ -40,6 +40,9 @@ Checks the home, the config, the store (its size, and what retention will
 free now), the hub, the port and the password.
 The hub is the one running on the home (or at --url / PARLEY_URL); whether a
 password is set is what that hub says, not this command's environment.
+Retention and the port are checked with the settings that hub says it runs
+with (its flags and environment included), else with the config file's; the
+"settings" line says which.
 Exits 0 when every check passes, 1 otherwise.
 
 --vacuum compacts the store file and makes it give back the space retention
@@ -77,6 +80,12 @@ export async function doctor(argv: string[]): Promise<number> {
     checks.push({ name: 'config', ok: false, detail: isParleyError(error) ? error.message : String(error) });
   }
 
+  const holder = liveHub(home);
+  const given = givenHubUrl(values, process.env);
+  const running = await runningHubSettings(home, holder, given);
+  checks.push(running.check);
+  const retention = running.retention ?? (config ?? parseConfig(undefined)).retention;
+
   const storeFile = path.join(home, STORE_FILENAME);
   if (!fs.existsSync(storeFile)) {
     checks.push({ name: 'store', ok: true, detail: 'no store yet (the first "parley serve" creates it)' });
@@ -94,7 +103,7 @@ export async function doctor(argv: string[]): Promise<number> {
           ok,
           detail: ok ? `${storeFile}: integrity ok, schema v${version}, ${size}` : `${storeFile}: integrity "${integrity}", schema v${version}; restore a backup or start a new home`,
         });
-        if (ok) checks.push(retentionCheck(db, (config ?? parseConfig(undefined)).retention, file));
+        if (ok) checks.push(retentionCheck(db, retention, file));
       } finally {
         db.close();
       }
@@ -103,14 +112,13 @@ export async function doctor(argv: string[]): Promise<number> {
     }
   }
 
-  const holder = liveHub(home);
-  const { check: hubCheck, answers: hubAnswers } = await checkHub(home, holder, givenHubUrl(values, process.env));
+  const { check: hubCheck, answers: hubAnswers } = await checkHub(home, holder, given);
   checks.push(hubCheck);
   // Set when this home's hub (or the one given) answers: whether it has a password, as it says itself.
   const passwordSet = hubAnswers ? await askPasswordSet(hubAnswers) : undefined;
 
   if (config) {
-    checks.push(await portCheck(config, hubAnswers ? holder?.url : undefined));
+    checks.push(await portCheck(running.server ?? config.server, hubAnswers ? holder?.url : undefined));
   }
   if (passwordSet !== undefined) {
     // The running hub decides whether sign-in is on: its environment, not this command's, set the password.
@@ -125,6 +133,28 @@ export async function doctor(argv: string[]): Promise<number> {
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
   else for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(9)} ${check.detail}\n`);
   return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+/**
+ * Which settings the checks below show: those of the hub running on the home,
+ * as it says (flags and environment it started with included), else the
+ * config file's. Only the parts read here are taken from its answer, each
+ * checked against its schema.
+ */
+async function runningHubSettings(
+  home: string,
+  holder: LiveHub | undefined,
+  given: string | undefined,
+): Promise<{ check: Check; retention?: Config['retention']; server?: Config['server'] }> {
+  const fromFile = (why: string): { check: Check } => ({ check: { name: 'settings', ok: true, detail: `settings from the config file; ${why}` } });
+  if (!holder) return fromFile('no hub runs');
+  if (given !== undefined && given !== holder.url) return fromFile(`the hub at ${given} is not this home's (pid ${holder.pid}), whose settings are not asked`);
+  const answer = await askHubSettings(holder, home);
+  if (!answer.ok) return fromFile(`the running hub (pid ${holder.pid}) did not say its own: ${answer.reason}`);
+  const retention = RetentionConfigSchema.safeParse(answer.settings.config.retention);
+  const server = ServerConfigSchema.safeParse(answer.settings.config.server);
+  if (!retention.success || !server.success) return fromFile(`the running hub (pid ${holder.pid}) answered settings this Parley does not read`);
+  return { check: { name: 'settings', ok: true, detail: `settings of the running hub (pid ${answer.settings.pid})` }, retention: retention.data, server: server.data };
 }
 
 /**
@@ -288,15 +318,15 @@ async function askPasswordSet(url: string): Promise<boolean | undefined> {
  * bound, which differs from the configured one with --port or port 0), or, when
  * no hub runs, whether the configured port is free for one.
  */
-async function portCheck(config: Config, servingUrl: string | undefined): Promise<Check> {
-  const configured = `${config.server.host}:${config.server.port}`;
+async function portCheck(server: Pick<Config['server'], 'host' | 'port'>, servingUrl: string | undefined): Promise<Check> {
+  const configured = `${server.host}:${server.port}`;
   if (servingUrl) {
     const bound = new URL(servingUrl).port;
-    const differs = Number(bound) !== config.server.port ? ` (configured ${configured})` : '';
+    const differs = server.port === 0 ? ' (configured 0: it picked a free port)' : Number(bound) !== server.port ? ` (configured ${configured})` : '';
     return { name: 'port', ok: true, detail: `the hub listens on port ${bound}${differs}` };
   }
-  if (config.server.port === 0) return { name: 'port', ok: true, detail: 'configured 0: the hub picks a free port when it starts' };
-  const free = await portIsFree(config.server.host, config.server.port);
+  if (server.port === 0) return { name: 'port', ok: true, detail: 'configured 0: the hub picks a free port when it starts' };
+  const free = await portIsFree(server.host, server.port);
   return free
     ? { name: 'port', ok: true, detail: `${configured} is free for "parley serve"` }
     : { name: 'port', ok: false, detail: `${configured} is taken by another program; stop it, or start the hub with --port (or PARLEY_PORT) and a free port` };

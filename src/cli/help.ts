@@ -132,11 +132,14 @@ Other:
 ${line('help [COMMAND]', 'Show this help, or the help of a command or group')}
 ${line('version', 'Print the version (also --version, -v)')}
 
-Global options:
+Global options (before or after the command; each command takes the ones it uses):
   --home DIR      The hub's home (default $PARLEY_HOME or ~/.parley)
   --url URL       The hub to talk to (default: PARLEY_URL, else the hub running
                   on the home, as its lock file records, once it proves it is)
   --config FILE   Config file (default <home>/config.json)
+  --as HANDLE     Act as this participant, with the token "parley join" kept
+  --session NAME  The session of --as (default "default")
+  --json          Print JSON, for scripts
   -h, --help      Show help for a command
 
 "parley serve" answers on http://127.0.0.1:7420 unless told otherwise: the REST

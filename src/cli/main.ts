@@ -16,7 +16,15 @@ export const EXIT_USAGE = 2;
 const isHelpFlag = (word: string | undefined): boolean => word === '--help' || word === '-h';
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  const split = splitGlobalOptions(argv);
+  if ('usage' in split) {
+    process.stderr.write(`parley: ${split.usage}; run "parley --help".\n`);
+    return EXIT_USAGE;
+  }
+  // Global options written before the command go to it first, as if written after it ("--help" alone is the help).
+  const { globals } = split;
+  const command = split.command ?? globals.find(isHelpFlag);
+  const rest = split.command === undefined ? [] : [...globals, ...split.rest];
   if (command === 'version' || command === '--version' || command === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return EXIT_OK;
@@ -28,21 +36,22 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const help = await import('./help.js');
     if (command === undefined || command === 'help' || isHelpFlag(command)) {
-      const words = command === 'help' ? rest : [];
+      const words = command === 'help' ? split.rest : [];
       const answered = await help.printHelp(words);
       if (answered === undefined) return await unknownCommand(words.join(' '));
       return command === undefined ? EXIT_USAGE : answered;
     }
     if (help.names(help.OWN_COMMANDS, command)) return await (await help.OWN_COMMANDS[command]!.load())(rest);
     if (help.names(help.GROUPS, command)) {
-      const [verb, ...args] = rest;
+      const [verb, ...after] = split.rest;
+      const args = [...globals, ...after];
+      if (isHelpFlag(verb) || (verb === undefined && globals.some(isHelpFlag))) {
+        process.stdout.write(help.groupHelp(command));
+        return EXIT_OK;
+      }
       if (verb === undefined) {
         process.stderr.write(`parley: ${command} needs a subcommand (${Object.keys(help.subcommands(command)).join(', ')}); run "parley ${command} --help".\n`);
         return EXIT_USAGE;
-      }
-      if (isHelpFlag(verb)) {
-        process.stdout.write(help.groupHelp(command));
-        return EXIT_OK;
       }
       if (!help.names(help.subcommands(command), verb)) return await unknownCommand(`${command} ${verb}`, `parley ${command} --help`);
       const target = help.subcommands(command)[verb]!;
@@ -100,4 +109,57 @@ function usageMessage(error: unknown): string | undefined {
     default:
       return error.message.replace(/\.$/, '');
   }
+}
+
+/**
+ * The options `parley --help` lists as global may come before the command
+ * (`parley --home DIR join x`) as well as after it: they are taken off the
+ * front and handed to the command ahead of its own arguments, so it parses
+ * them as if written after it, and one that has no use for an option refuses
+ * it as it would there. Here rather than in a module of its own: every
+ * command, `--version` included, starts by loading only this file.
+ * Each global option, and whether it takes a value:
+ */
+const GLOBAL_OPTIONS: Readonly<Record<string, boolean>> = {
+  '--home': true,
+  '--url': true,
+  '--config': true,
+  '--as': true,
+  '--session': true,
+  '--json': false,
+  '--help': false,
+  '-h': false,
+};
+
+interface SplitArgs {
+  /** The first word that is not a global option: the command (or "--version"), if any. */
+  command: string | undefined;
+  /** The global options written before the command, as written. */
+  globals: string[];
+  /** What follows the command. */
+  rest: string[];
+}
+
+/** Splits argv at the command; a usage message when an option before it is not a global one, or lacks its value. */
+function splitGlobalOptions(argv: string[]): SplitArgs | { usage: string } {
+  const globals: string[] = [];
+  let at = 0;
+  while (at < argv.length) {
+    const word = argv[at]!;
+    if (!word.startsWith('-') || word === '--version' || word === '-v') break;
+    const name = word.includes('=') ? word.slice(0, word.indexOf('=')) : word;
+    if (!Object.hasOwn(GLOBAL_OPTIONS, name)) {
+      return { usage: `unknown option "${word}" before the command (the options that may go there: ${Object.keys(GLOBAL_OPTIONS).join(', ')})` };
+    }
+    const takesValue = GLOBAL_OPTIONS[name];
+    globals.push(word);
+    at += 1;
+    if (takesValue && !word.includes('=')) {
+      const value = argv[at];
+      if (value === undefined) return { usage: `option "${word}" needs a value` };
+      globals.push(value);
+      at += 1;
+    }
+  }
+  return { command: argv[at], globals, rest: argv.slice(at + 1) };
 }

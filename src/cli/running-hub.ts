@@ -26,13 +26,34 @@ export type HubAnswer = { ok: true; status: HubStatus } | { ok: false; reason: s
 
 /** Asks the hub the home's lock file names, with the home's admin token once the process at its address has proved it is that hub. */
 export async function askHub(holder: LiveHub, home: string): Promise<HubAnswer> {
+  const answer = await askAdminRoute(holder, home, '/api/v1/hub');
+  return answer.ok ? { ok: true, status: answer.body as HubStatus } : answer;
+}
+
+/** The settings the hub runs with (GET /api/v1/hub/config), secrets left out; the caller checks the parts it reads. */
+export interface HubSettings {
+  pid: number;
+  config: Record<string, unknown>;
+}
+
+export type HubSettingsAnswer = { ok: true; settings: HubSettings } | { ok: false; reason: string };
+
+export async function askHubSettings(holder: LiveHub, home: string): Promise<HubSettingsAnswer> {
+  const answer = await askAdminRoute(holder, home, '/api/v1/hub/config');
+  if (!answer.ok) return answer;
+  const body = answer.body as Partial<HubSettings> | null;
+  if (typeof body?.pid !== 'number' || body.config === null || typeof body.config !== 'object') return { ok: false, reason: 'it did not say its settings (a hub of an older Parley?)' };
+  return { ok: true, settings: { pid: body.pid, config: body.config } };
+}
+
+async function askAdminRoute(holder: LiveHub, home: string, route: string): Promise<{ ok: true; body: unknown } | { ok: false; reason: string }> {
   const token = readAdminToken(home);
   if (!token) return { ok: false, reason: `the home has no admin token (${home}/admin.token) to ask it with` };
   const proof = await proveHub(holder, DEFAULT_HUB_QUERY_TIMEOUT_MS);
   if (!proof.ok) return { ok: false, reason: proof.reason };
   let response: Response;
   try {
-    response = await fetch(`${proof.url}/api/v1/hub`, {
+    response = await fetch(`${proof.url}${route}`, {
       headers: { authorization: `Bearer ${token}` },
       signal: AbortSignal.timeout(DEFAULT_HUB_QUERY_TIMEOUT_MS),
     });
@@ -40,7 +61,11 @@ export async function askHub(holder: LiveHub, home: string): Promise<HubAnswer> 
     return { ok: false, reason: `nothing answers at ${proof.url}` };
   }
   if (!response.ok) return { ok: false, reason: `${proof.url} answered ${response.status}` };
-  return { ok: true, status: (await response.json()) as HubStatus };
+  try {
+    return { ok: true, body: (await response.json()) as unknown };
+  } catch {
+    return { ok: false, reason: `${proof.url} answered something that is not JSON` };
+  }
 }
 
 /** "2h 03m 10s", "4m 05s", "12s". */

@@ -97,7 +97,11 @@ function describeSystem(content: Record<string, unknown>): string {
   }
 }
 
-/** A steering control as the rest of a sentence ("muted @coder"); the page says it the same way. */
+/**
+ * A steering control as the rest of a sentence, in the words of what was done
+ * ("muted @coder", "resumed the thread", "unpinned the thread"); the page says
+ * it the same way, and the CLI and the steering tools confirm a control with it.
+ */
 export function describeControl(content: Record<string, unknown>, handleOf: HandleOf): string {
   const [kind, value] = Object.entries(content)[0] ?? ['control', undefined];
   const v = (value ?? {}) as Record<string, unknown>;
@@ -119,9 +123,12 @@ export function describeControl(content: Record<string, unknown>, handleOf: Hand
       return v.on ? `turned discussion mode on${v.allow_agent_mentions ? ' (agents may mention agents)' : ''}` : 'turned discussion mode off';
     case 'invited_auto':
       return v.on ? 'let invited participants answer without a mention' : 'stopped invited participants answering without a mention';
+    case 'pin':
+      return v.on ? 'pinned the thread' : 'unpinned the thread';
     case 'access': {
+      // A stored control carries the signed policy and its version; a control as given (before the hub signs it) has none yet.
       const policy = (v.policy ?? {}) as { version?: unknown };
-      return `set the channel's access policy (v${String(policy.version ?? '?')})`;
+      return policy.version === undefined ? "set the channel's access policy" : `set the channel's access policy (v${String(policy.version)})`;
     }
     case 'invite':
       return `invited @${typeof v.handle === 'string' ? v.handle : handleOf(String(v.participant_id ?? ''))}`;

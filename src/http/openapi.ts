@@ -56,6 +56,12 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'post', path: '/api/v1/participants/tokens/revoke', summary: 'Revoke one token (what a coordinator minted, when it stops)', body: RevokeTokenBodySchema, auth: 'admin' },
   { method: 'put', path: '/api/v1/participants/{handle}/access', summary: "Local mode: set a participant's access (observer, member, operator, admin); an admin participant or the admin token", body: SetAccessBodySchema },
   { method: 'get', path: '/api/v1/hub', summary: 'The running hub: pid, uptime and who is connected (parley status)', auth: 'admin' },
+  {
+    method: 'get',
+    path: '/api/v1/hub/config',
+    summary: 'The settings the running hub uses (defaults, config file, PARLEY_* variables and flags, merged) and its pid, secrets left out: webui.passwordSet instead of the password, coordinator adapter env values as "[secret]" (parley doctor)',
+    auth: 'admin',
+  },
   { method: 'get', path: '/api/v1/hub/roster', summary: "The roster in force (null: local mode), its file, and every participant's pubkey and access (parley roster)", auth: 'admin' },
   {
     method: 'post',

@@ -47,10 +47,10 @@ const controls = async (): Promise<Record<string, unknown>> => (await rest('/thr
 describe('pin', () => {
   it('pin - parley pin and unpin set the thread’s pin, shown in its view', async () => {
     const pinned = await cli('pin', 'general', '--as', 'human');
-    expect(pinned.stdout).toMatch(/^pin recorded: seq \d+/);
+    expect(pinned.stdout).toMatch(/^pinned the thread: seq \d+/);
     expect(await controls()).toMatchObject({ pinned: true, pinnedBy: 'human' });
     const unpinned = await cli('unpin', 'general', '--as', 'human');
-    expect(unpinned.stdout).toMatch(/^pin recorded/);
+    expect(unpinned.stdout).toMatch(/^unpinned the thread: seq \d+/);
     expect((await controls()).pinned).toBe(false);
   });
 

@@ -197,7 +197,7 @@ describe('cli', () => {
     expect(cli('meeting', 'hear', 'standup', '--as', 'human').stdout).toContain('#1 @coder: draft is up');
 
     expect(cli('thread', 'create', 'design', '--member', 'coder', '--as', 'human').stdout).toMatch(/^created #design/);
-    expect(cli('pause', 'design', '--as', 'human').stdout).toMatch(/^pause recorded/);
+    expect(cli('pause', 'design', '--as', 'human').stdout).toMatch(/^paused the thread: seq \d+/);
     const refused = cli('say', 'design', 'hello?', '--as', 'coder');
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('paused');
@@ -268,7 +268,7 @@ describe('cli doctor', () => {
     });
     expect(idle.status).toBe(1);
     const report = JSON.parse(idle.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean; detail: string }> };
-    expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'store', 'hub', 'port', 'password', 'trust']);
+    expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'settings', 'store', 'hub', 'port', 'password', 'trust']);
     // No roster configured: local mode, said plainly with the access each kind gets.
     expect(report.checks.find((c) => c.name === 'trust')).toEqual({ name: 'trust', ok: true, detail: 'local mode (no roster) — humans admin, agents operator' });
     expect(report.checks.find((c) => c.name === 'hub')?.detail).toContain('parley serve');
@@ -278,8 +278,9 @@ describe('cli doctor', () => {
     const healthy = spawnSync(process.execPath, [BIN, 'doctor'], { env: { ...env(home), PARLEY_URL: url, PARLEY_WEBUI_PASSWORD: 'pw' }, encoding: 'utf8', timeout: 20_000 });
     expect(healthy.stdout).toMatch(/^ok +store +.*integrity ok/m);
     expect(healthy.stdout).toMatch(/^ok +trust +local mode \(no roster\) — humans admin, agents operator$/m);
-    // The port the hub bound (serve ran with --port 0), not only the configured one.
-    expect(healthy.stdout).toContain(`ok    port      the hub listens on port ${new URL(url).port} (configured 127.0.0.1:7420)`);
+    // The port the hub bound, and the setting it runs with (serve ran with --port 0), not the config file's.
+    expect(healthy.stdout).toContain(`ok    port      the hub listens on port ${new URL(url).port} (configured 0: it picked a free port)`);
+    expect(healthy.stdout).toMatch(/^ok +settings +settings of the running hub \(pid \d+\)$/m);
     expect(healthy.status).toBe(0);
   });
 });

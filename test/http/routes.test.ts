@@ -448,6 +448,7 @@ describe('http routes against a real hub', () => {
     expect(await ok('POST', '/api/v1/participants/tokens/revoke', {}, { ...admin, body: { token: run.token } })).toEqual({ revoked: true });
     const running = await ok('GET', '/api/v1/hub', {}, admin);
     expect(running).toMatchObject({ pid: expect.any(Number), uptimeSeconds: expect.any(Number), connected: expect.any(Array) });
+    expect(await ok('GET', '/api/v1/hub/config', {}, admin)).toMatchObject({ pid: running.pid, config: { retention: { messages: expect.any(Number) }, webui: { passwordSet: expect.any(Boolean) } } });
     await ok('GET', '/api/v1/openapi.json', {}, asAlice);
     await ok('GET', '/api/v1/whoami', {}, asAlice);
     // Local mode: the admin token sets erin's access, and an admin participant (alice) sets it again; the list shows it.

@@ -119,26 +119,26 @@ async function exerciseEveryTool(coder: McpTestClient, reviewer: McpTestClient, 
       bad: () => refused('request_respond', { request_id: state.request, status: 'Completed' }, /REQUEST_CLOSED/, reviewer),
     },
     presence_set: { ok: async () => expect(await ok('presence_set', { state: 'thinking', note: 'profiling' })).toMatchObject({ applied: true }), bad: () => refused('presence_set', { state: 'sleeping' }, /Invalid state/) },
-    steer_pause: { ok: async () => expect(await ok('steer_pause', { thread: 'design' })).toMatchObject({ control: 'pause' }), bad: () => refused('steer_pause', { thread: 'nowhere' }, /NOT_FOUND/) },
+    steer_pause: { ok: async () => expect(await ok('steer_pause', { thread: 'design' })).toMatchObject({ control: 'pause', action: 'paused the thread' }), bad: () => refused('steer_pause', { thread: 'nowhere' }, /NOT_FOUND/) },
     // An operator agent may not steer at all (the tool is not even listed to it); the human, an admin, resumes.
     steer_resume: {
       ok: async () => {
         await refused('steer_resume', { thread: 'design' }, /^FORBIDDEN_ROLE: resume needs admin; you \(@reviewer\) are operator/, reviewer);
-        expect(await ok('steer_resume', { thread: 'design' }, human)).toMatchObject({ control: 'pause' });
+        expect(await ok('steer_resume', { thread: 'design' }, human)).toMatchObject({ control: 'pause', action: 'resumed the thread' });
       },
       bad: () => refused('steer_resume', {}, /Invalid thread/),
     },
-    steer_pin: { ok: async () => expect(await ok('steer_pin', { thread: 'design' })).toMatchObject({ control: 'pin' }), bad: () => refused('steer_pin', { thread: 'design', on: 'yes' }, /unknown field/) },
+    steer_pin: { ok: async () => expect(await ok('steer_pin', { thread: 'design' })).toMatchObject({ control: 'pin', action: 'pinned the thread' }), bad: () => refused('steer_pin', { thread: 'design', on: 'yes' }, /unknown field/) },
     steer_access: {
-      ok: async () => expect(await ok('steer_access', { thread: 'design', readers: ['observer'], writers: ['member'], retention_hours: 24 })).toMatchObject({ control: 'access' }),
+      ok: async () => expect(await ok('steer_access', { thread: 'design', readers: ['observer'], writers: ['member'], retention_hours: 24 })).toMatchObject({ control: 'access', action: "set the channel's access policy" }),
       bad: () => refused('steer_access', { thread: 'design', admins: ['member'] }, /control\.access\.admins\.0/),
     },
-    steer_unpin: { ok: async () => expect(await ok('steer_unpin', { thread: 'design' })).toMatchObject({ control: 'pin' }), bad: () => refused('steer_unpin', {}, /Invalid thread/) },
-    steer_mute: { ok: async () => expect(await ok('steer_mute', { thread: 'design', participants: ['reviewer'] })).toMatchObject({ control: 'mute' }), bad: () => refused('steer_mute', { thread: 'design', participants: [] }, /Invalid participants/) },
-    steer_unmute: { ok: async () => expect(await ok('steer_unmute', { thread: 'design', participants: ['reviewer'] })).toMatchObject({ control: 'unmute' }), bad: () => refused('steer_unmute', { thread: 'design', participants: ['nobody'] }, /NOT_FOUND/) },
-    steer_prod: { ok: async () => expect(await ok('steer_prod', { thread: 'design', participants: ['reviewer'] })).toMatchObject({ control: 'prod' }), bad: () => refused('steer_prod', { thread: 'design' }, /Invalid participants/) },
-    steer_invite: { ok: async () => expect(await ok('steer_invite', { thread: 'design', participant: 'human', profile: { roles: ['approver'] } })).toMatchObject({ control: 'invite' }), bad: () => refused('steer_invite', { thread: 'design', participant: 'Not A Handle!' }, /Invalid participant/) },
-    steer_done: { ok: async () => expect(await ok('steer_done', { thread: 'design' })).toMatchObject({ control: 'done' }), bad: () => refused('steer_done', { thread: 'design', done: 'yes' }, /Invalid done/) },
+    steer_unpin: { ok: async () => expect(await ok('steer_unpin', { thread: 'design' })).toMatchObject({ control: 'pin', action: 'unpinned the thread' }), bad: () => refused('steer_unpin', {}, /Invalid thread/) },
+    steer_mute: { ok: async () => expect(await ok('steer_mute', { thread: 'design', participants: ['reviewer'] })).toMatchObject({ control: 'mute', action: 'muted @reviewer' }), bad: () => refused('steer_mute', { thread: 'design', participants: [] }, /Invalid participants/) },
+    steer_unmute: { ok: async () => expect(await ok('steer_unmute', { thread: 'design', participants: ['reviewer'] })).toMatchObject({ control: 'unmute', action: 'unmuted @reviewer' }), bad: () => refused('steer_unmute', { thread: 'design', participants: ['nobody'] }, /NOT_FOUND/) },
+    steer_prod: { ok: async () => expect(await ok('steer_prod', { thread: 'design', participants: ['reviewer'] })).toMatchObject({ control: 'prod', action: 'prodded @reviewer' }), bad: () => refused('steer_prod', { thread: 'design' }, /Invalid participants/) },
+    steer_invite: { ok: async () => expect(await ok('steer_invite', { thread: 'design', participant: 'human', profile: { roles: ['approver'] } })).toMatchObject({ control: 'invite', action: 'invited @human' }), bad: () => refused('steer_invite', { thread: 'design', participant: 'Not A Handle!' }, /Invalid participant/) },
+    steer_done: { ok: async () => expect(await ok('steer_done', { thread: 'design' })).toMatchObject({ control: 'done', action: 'marked the thread done' }), bad: () => refused('steer_done', { thread: 'design', done: 'yes' }, /Invalid done/) },
     steer_policy: { ok: async () => expect((await ok('steer_policy', { thread: 'design', discussion: true, ttl_seconds: 3600 })).applied).toHaveLength(2), bad: () => refused('steer_policy', { thread: 'design' }, /at least one/) },
     side_open: {
       ok: async () => {

@@ -1,11 +1,13 @@
 import { Hono, type MiddlewareHandler } from 'hono';
+import { publicConfig } from '../../config/public-config.js';
 import type { Hub } from '../../hub/hub.js';
 import { VERSION } from '../../version.js';
 
 /**
- * The running hub itself, for `parley status` on the same machine: its
- * process, how long it has run and who is connected. An admin route: the
- * answer spans every session, so it takes the home's admin token.
+ * The running hub itself, for `parley status` and `parley doctor` on the same
+ * machine: its process, how long it has run, who is connected, and the
+ * settings it runs with. Admin routes: the answers span every session, so
+ * they take the home's admin token.
  */
 export function hubStatusRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
   const app = new Hono();
@@ -21,5 +23,7 @@ export function hubStatusRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
       envelopes: hub.stats().envelopes,
     }),
   );
+  // The settings in force (file, PARLEY_* variables and flags merged), secrets left out: what `parley doctor` shows while the hub runs.
+  app.get('/config', adminOnly, (c) => c.json({ pid: process.pid, config: publicConfig(hub.config) }));
   return app;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ParleyError } from '../../errors/parley-error.js';
+import { describeControl } from '../../format/event-text.js';
 import type { ControlResult } from '../../hub/controls.js';
 import type { ControlInput } from '../../schema/control.js';
 import { HandleSchema, ThreadRefSchema } from '../../schema/names.js';
@@ -18,9 +19,10 @@ const Thread = ThreadRefSchema.describe('The thread to steer (name or id).');
 const Targets = z.array(HandleSchema).min(1).max(64).describe('Participant handles.');
 const Selectors = z.array(z.string().min(1).max(128)).max(256);
 
+/** `action` says what was done ("resumed the thread"), as history shows it: `control` is the kind sent, `pause` for a resume too. */
 async function control(ctx: ToolContext, thread: string, input: ControlInput): Promise<Record<string, unknown>> {
   const result: ControlResult = await ctx.api.control(thread, input);
-  return { id: result.id, seq: result.seq, control: result.control };
+  return { id: result.id, seq: result.seq, control: result.control, action: describeControl(input as Record<string, unknown>, (handle) => handle) };
 }
 
 export const steerRoom: RoomDef = {
