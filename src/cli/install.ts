@@ -6,6 +6,8 @@ import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { CLIENTS, isClientName } from '../install/clients.js';
 import { shellQuote } from '../install/command-line.js';
+import { addExcludes, removeExcludes } from '../install/git-exclude.js';
+import { planGitExclusion, type GitExclusion } from '../install/keep-out-of-git.js';
 import { readLedger, ledgerPath, sameRecord, writeLedger, type InstallRecord } from '../install/ledger.js';
 import { applyInstall, applyUninstall, planInstall, planUninstall, type FileChange } from '../install/plan.js';
 import { CLIENT_NAMES, type ClientName, type InstallContext, type Scope } from '../install/spec.js';
@@ -46,7 +48,10 @@ The commands written are absolute (node and this Parley's bin/parley) and name
 --home and --url when they are not the defaults, so they work from the client's
 environment. Existing files are merged (other entries are kept) and their
 originals kept in <home>/install-backups/; <home>/installs.json records what
-was written for "parley uninstall". Running it again changes nothing.
+was written for "parley uninstall". Running it again changes nothing. In a git
+work tree, the files it wrote that hold this machine's paths are listed in the
+clone's .git/info/exclude (a shared config you had before is left to you), so
+git does not offer them for a commit; uninstall takes those lines out.
 `;
 
 const UNINSTALL_HELP = `Usage: parley uninstall <${CLIENT_LIST}> [--dir PROJECT] [--user] [--dry-run] [--home DIR]
@@ -109,6 +114,30 @@ function printFile(change: FileChange, verb: { create: string; change: string; s
   process.stdout.write(`--- ${change.before === undefined ? verb.create : verb.change} ${change.path}:\n${change.after}${change.after.endsWith('\n') ? '' : '\n'}`);
 }
 
+/**
+ * Lists the files to keep out of git in the work tree's exclude file, and
+ * what to say about it. The lines for the ledger include those of an earlier
+ * install, so uninstall takes out every line install ever added. A failure
+ * here leaves the install itself done: it is said, with what to add by hand.
+ */
+function keepOutOfGit(exclusion: GitExclusion | undefined, previous: InstallRecord['gitExclude']): { gitExclude: InstallRecord['gitExclude']; said: string[]; warned: string[] } {
+  if (!exclusion) return { gitExclude: previous, said: [], warned: [] };
+  const said: string[] = [];
+  const warned: string[] = [];
+  if (exclusion.patterns.length > 0) {
+    try {
+      addExcludes(exclusion.file, exclusion.patterns);
+      said.push(`Kept out of git (listed in ${exclusion.file}): ${exclusion.paths.join(', ')}`);
+    } catch (error) {
+      warned.push(`parley: could not list the files in ${exclusion.file} (${(error as Error).message}); add these lines to it yourself: ${exclusion.patterns.join(' ')}`);
+    }
+  }
+  for (const file of exclusion.shown) said.push(`Git still shows ${file.path}: ${file.why}.`);
+  const kept = previous?.file === exclusion.file ? previous.patterns : [];
+  const patterns = [...kept, ...exclusion.patterns.filter((p) => !kept.includes(p))];
+  return { gitExclude: patterns.length === 0 ? undefined : { file: exclusion.file, patterns }, said, warned };
+}
+
 /** Joins HANDLE unless the home already holds a token the hub accepts; says which. */
 async function joinIfNeeded(choice: { url?: string | undefined }, home: string, handle: string, session: string | undefined): Promise<string> {
   const url = await ensureHub(choice, home);
@@ -169,28 +198,35 @@ export async function install(argv: string[]): Promise<number> {
   };
   const installs = readLedger(home);
   const plan = planInstall(spec, context, installs, { followSymlinks: values['follow-symlinks'] === true });
+  const exclusion = target.scope === 'project' ? planGitExclusion(target.root, plan.changes) : undefined;
 
   if (values['dry-run']) {
     process.stdout.write(`Dry run: nothing is written. "parley install ${target.client}" as @${handle} (${describe(target)}) would:\n`);
     const hub = url === undefined ? `the hub running on ${home} (starting one there if none runs)` : `the hub at ${url} (starting one on ${home} if none answers)`;
     process.stdout.write(`join @${handle} with ${hub}, unless ${home} already holds its token\n`);
     for (const change of plan.changes) printFile(change, { create: 'create', change: 'change', same: 'leave unchanged', remove: 'remove' });
+    if (exclusion && exclusion.patterns.length > 0) process.stdout.write(`keep out of git, in ${exclusion.file}: ${exclusion.patterns.join(' ')}\n`);
+    for (const file of exclusion?.shown ?? []) process.stdout.write(`leave ${file.path} to git: ${file.why}\n`);
     process.stdout.write(`record the install in ${ledgerPath(home)}\n`);
     return 0;
   }
 
   const joined = await joinIfNeeded({ url }, home, handle, session);
-  const record = applyInstall(plan, home);
-  const others = installs.filter((r) => !sameRecord(r, record));
-  const previous = installs.find((r) => sameRecord(r, record));
+  const written = applyInstall(plan, home);
+  const others = installs.filter((r) => !sameRecord(r, written));
+  const previous = installs.find((r) => sameRecord(r, written));
+  const git = keepOutOfGit(exclusion, previous?.gitExclude);
+  const record: InstallRecord = { ...written, ...(git.gitExclude ? { gitExclude: git.gitExclude } : {}) };
   if (JSON.stringify(previous) !== JSON.stringify(record)) writeLedger(home, [...others, record]);
 
+  for (const line of git.warned) process.stderr.write(`${line}\n`);
   process.stdout.write(`Parley is installed for ${spec.title} as @${handle} (${describe(target)}):\n`);
   for (const change of plan.changes) {
     const file = record.files.find((f) => f.path === change.path)!;
     const line = change.after === change.before ? 'unchanged' : change.before === undefined ? 'created' : 'changed';
     process.stdout.write(`  ${line} ${change.path}${line === 'changed' && file.backup ? ` (original kept in ${file.backup})` : ''}\n`);
   }
+  for (const line of git.said) process.stdout.write(`${line}\n`);
   process.stdout.write(`${joined}\nBefore the next session:\n${spec.notes(context).map((note) => `  - ${note}\n`).join('')}`);
   const undo = [`parley uninstall ${target.client}`, target.scope === 'user' ? '--user' : `--dir ${shellQuote(target.root)}`, ...(context.launch.home ? [`--home ${shellQuote(home)}`] : [])];
   process.stdout.write(`Undo with: ${undo.join(' ')}\n`);
@@ -234,6 +270,18 @@ export async function uninstall(argv: string[]): Promise<number> {
   for (const change of changes) {
     if (dry && change.after !== undefined && change.after !== change.before) process.stdout.write(`--- ${change.path} ${change.how}:\n${change.after}${change.after.endsWith('\n') ? '' : '\n'}`);
     else process.stdout.write(`  ${change.path}: ${change.how}\n`);
+  }
+  // Linked worktrees share one exclude file: a line another install there still needs stays.
+  const needed = installs.flatMap((r) => (r !== record && r.gitExclude?.file === record.gitExclude?.file ? r.gitExclude!.patterns : []));
+  const excluded = record.gitExclude && { file: record.gitExclude.file, patterns: record.gitExclude.patterns.filter((p) => !needed.includes(p)) };
+  if (excluded && dry) process.stdout.write(`take out of ${excluded.file}: ${excluded.patterns.join(' ')}\n`);
+  else if (excluded) {
+    try {
+      const removed = removeExcludes(excluded.file, excluded.patterns);
+      if (removed.length > 0) process.stdout.write(`  ${excluded.file}: Parley's lines taken out (${removed.join(' ')})\n`);
+    } catch (error) {
+      process.stderr.write(`parley: could not take Parley's lines out of ${excluded.file} (${(error as Error).message}); remove them yourself: ${excluded.patterns.join(' ')}\n`);
+    }
   }
   return 0;
 }

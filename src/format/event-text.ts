@@ -121,6 +121,8 @@ export function describeControl(content: Record<string, unknown>, handleOf: Hand
       return value === null ? 'removed the time limit' : `set a time limit of ${String(value)} s`;
     case 'discussion':
       return v.on ? `turned discussion mode on${v.allow_agent_mentions ? ' (agents may mention agents)' : ''}` : 'turned discussion mode off';
+    case 'pin':
+      return v.on ? 'pinned the thread' : 'unpinned the thread';
     case 'invited_auto':
       return v.on ? 'let invited participants answer without a mention' : 'stopped invited participants answering without a mention';
     case 'pin':

@@ -1,5 +1,6 @@
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import { reachesWithoutChat } from './chat-exclusion.js';
+import { controlReachesMembers } from './control-reach.js';
 import type { HubContext } from './context.js';
 import type { WakeOn } from '../schema/participant.js';
 import type { ThreadRecord } from './state.js';
@@ -62,6 +63,8 @@ export function placementOf(
   // A DM's creation is bookkeeping; its first message is what matters.
   if (thread.kind === 'dm' && event.type === 'system') return undefined;
   if (targetReason !== undefined) return { priority: 'high', reason: targetReason, wakes: true };
+  // A control not addressed to this reader lands only if it changes the whole thread (control-reach.ts).
+  if (event.type === 'control' && !controlReachesMembers(event)) return undefined;
   const membership = thread.members.get(participantId);
   if (!membership) return undefined;
   if (membership.subscription === 'subscribed') return { priority: 'normal', reason: 'channel', wakes: wakeOn === 'all' };

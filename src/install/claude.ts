@@ -29,10 +29,13 @@ export const claude: ClientSpec = {
       ];
     }
     return [
-      { format: 'json', path: path.join(context.root, '.mcp.json'), mcpServer: server },
+      // The project's shared server list, often committed: kept out of git only when install created it.
+      { format: 'json', path: path.join(context.root, '.mcp.json'), mcpServer: server, keepOutOfGit: 'if-created' },
       {
         format: 'json',
         path: path.join(context.root, '.claude', 'settings.local.json'),
+        // Claude Code's personal settings file, never meant to be committed.
+        keepOutOfGit: 'always',
         approval: { key: 'enabledMcpjsonServers', value: 'parley', unlessTrue: 'enableAllProjectMcpServers' },
         hooks: hookSpec,
       },
@@ -46,7 +49,6 @@ export const claude: ClientSpec = {
         ]
       : [
           'Claude Code honours .claude/settings.local.json (the hooks and the approval of the "parley" server) only in a folder you have trusted: accept the trust dialog when it starts there.',
-          '.claude/settings.local.json is personal; if Claude Code did not create it, make sure git ignores it. .mcp.json now holds this machine\'s paths: keep that entry out of commits (or install with --user).',
           'Cursor also runs the hooks in .claude/settings*.json; "parley hook claude" does nothing when Cursor runs it.',
         ],
 };

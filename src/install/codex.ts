@@ -27,10 +27,13 @@ export const codex: ClientSpec = {
       {
         format: 'toml',
         path: path.join(folder, 'config.toml'),
+        // A project's Codex settings, which a team may commit: kept out of git only when install created the file.
+        keepOutOfGit: 'if-created',
         table: 'mcp_servers.parley',
         body: `[mcp_servers.parley]\ncommand = ${tomlString(server.command)}\nargs = ${tomlStringArray(server.args)}\nstartup_timeout_sec = ${context.timing.mcpStartupSeconds}\n`,
       },
-      { format: 'json', path: path.join(folder, 'hooks.json'), hooks: { grouped: true, entries: hooks(context) } },
+      // Shared project hooks too (a team may commit its own): the same rule.
+      { format: 'json', path: path.join(folder, 'hooks.json'), hooks: { grouped: true, entries: hooks(context) }, keepOutOfGit: 'if-created' },
     ];
   },
   notes: (context) => [

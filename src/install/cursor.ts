@@ -25,9 +25,15 @@ export const cursor: ClientSpec = {
   title: 'Cursor',
   files: (context) => {
     const folder = path.join(context.scope === 'user' ? os.homedir() : context.root, '.cursor');
+    // Both are the project's shared Cursor config, which a team may commit: kept out of git only when install created them.
     return [
-      { format: 'json', path: path.join(folder, 'mcp.json'), mcpServer: { path: ['mcpServers'], name: 'parley', entry: { type: 'stdio', ...mcpServerCommand(context.launch) } } },
-      { format: 'json', path: path.join(folder, 'hooks.json'), required: { version: 1 }, hooks: { grouped: false, entries: hooks(context) } },
+      {
+        format: 'json',
+        path: path.join(folder, 'mcp.json'),
+        mcpServer: { path: ['mcpServers'], name: 'parley', entry: { type: 'stdio', ...mcpServerCommand(context.launch) } },
+        keepOutOfGit: 'if-created',
+      },
+      { format: 'json', path: path.join(folder, 'hooks.json'), required: { version: 1 }, hooks: { grouped: false, entries: hooks(context) }, keepOutOfGit: 'if-created' },
     ];
   },
   notes: (context) => [

@@ -30,6 +30,8 @@ export const gemini: ClientSpec = {
       path: path.join(context.scope === 'user' ? os.homedir() : context.root, '.gemini', 'settings.json'),
       mcpServer: { path: ['mcpServers'], name: 'parley', entry: mcpServerCommand(context.launch) },
       hooks: { grouped: true, entries: hooks(context) },
+      // The project's shared Gemini settings, which a team may commit: kept out of git only when install created the file.
+      keepOutOfGit: 'if-created',
     },
   ],
   notes: (context) => [

@@ -33,6 +33,8 @@ export interface InstallRecord {
   root: string;
   handle: string;
   files: FileRecord[];
+  /** The lines a project install added to the work tree's git exclude file (uninstall takes them out). */
+  gitExclude?: { file: string; patterns: string[] };
 }
 
 interface Ledger {

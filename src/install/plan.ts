@@ -4,7 +4,7 @@ import { checkFolders, makeParents, readText, removeEmptyFolders, removeFile, wr
 import { jsonStyleOf, NEW_FILE_STYLE, parseJsonObject, sameJson, serializeJson, type JsonObject } from './json-document.js';
 import { addToJson, removeFromJson } from './json-merge.js';
 import { digest, dropBackup, keepBackup, sameRecord, type FileRecord, type InstallRecord } from './ledger.js';
-import type { ClientSpec, FileAdditions, InstallContext } from './spec.js';
+import type { ClientSpec, FileAdditions, InstallContext, KeepOutOfGit } from './spec.js';
 import { addTomlBlock, removeTomlBlock } from './toml-block.js';
 import { writeTarget, type WriteBounds } from './write-target.js';
 
@@ -23,6 +23,8 @@ export interface FileChange {
   previous?: FileRecord;
   /** Uninstall: how the file gets back ("restored", "removed", "edited"). */
   how?: string;
+  /** Install: whether a project install keeps it out of git. */
+  keepOutOfGit?: KeepOutOfGit;
 }
 
 export interface Plan {
@@ -54,13 +56,12 @@ export function planInstall(spec: ClientSpec, context: InstallContext, installs:
     writeTarget(file.path, bounds);
     checkFolders(file.path);
     const before = readText(file.path);
-    if (file.format === 'toml') {
-      return { path: file.path, before, after: addTomlBlock(file.path, before, file), additions: { format: 'toml', tomlBlock: true }, ...(prior ? { previous: prior } : {}) };
-    }
+    const common = { path: file.path, before, ...(prior ? { previous: prior } : {}), ...(file.keepOutOfGit ? { keepOutOfGit: file.keepOutOfGit } : {}) };
+    if (file.format === 'toml') return { ...common, after: addTomlBlock(file.path, before, file), additions: { format: 'toml', tomlBlock: true } };
     const doc = parseJsonObject(file.path, before ?? '');
     const additions = addToJson(file.path, doc, file, prior?.added);
     const after = serializeJson(doc, before === undefined ? NEW_FILE_STYLE : jsonStyleOf(before));
-    return { path: file.path, before, after, additions, ...(prior ? { previous: prior } : {}) };
+    return { ...common, after, additions };
   });
   return { record: { ...key, handle, files: [] }, changes, bounds };
 }

@@ -49,10 +49,22 @@ export interface HookEntry {
   command: string;
 }
 
+/**
+ * Whether a project install keeps the file out of git (keep-out-of-git.ts).
+ * Every file install writes holds this machine's paths and the agent's
+ * handle, so committed it would break every other checkout. A file the client
+ * keeps for one person (`always`) is kept out whenever install writes it; a
+ * shared project config (`if-created`) only when install created it — then
+ * all of it is Parley's — never one that was there before: that one is the
+ * user's (perhaps committed), and hiding it would hide their own settings too.
+ */
+export type KeepOutOfGit = 'always' | 'if-created';
+
 /** A JSON file and Parley's entries in it. */
 export interface JsonFileSpec {
   format: 'json';
   path: string;
+  keepOutOfGit?: KeepOutOfGit;
   mcpServer?: { path: string[]; name: string; entry: Record<string, unknown> };
   hooks?: { grouped: boolean; entries: HookEntry[] };
   /** A value install adds to a list of approvals, unless `unlessTrue` names a key that already approves everything. */
@@ -65,6 +77,7 @@ export interface JsonFileSpec {
 export interface TomlFileSpec {
   format: 'toml';
   path: string;
+  keepOutOfGit?: KeepOutOfGit;
   /** The table header the block defines ("mcp_servers.parley"); an existing one outside the block is refused. */
   table: string;
   /** The block's lines between its markers. */

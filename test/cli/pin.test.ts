@@ -52,6 +52,9 @@ describe('pin', () => {
     const unpinned = await cli('unpin', 'general', '--as', 'human');
     expect(unpinned.stdout).toMatch(/^unpinned the thread: seq \d+/);
     expect((await controls()).pinned).toBe(false);
+    // The history says what happened in words, as for every other control.
+    const history = await cli('history', 'general', '--as', 'human');
+    expect(history.stdout).toMatch(/@human pinned the thread\n.*@human unpinned the thread\n/);
   });
 
   it('pin - bad input names the field (REST) or the missing argument (CLI), and stores nothing', async () => {
