@@ -11,7 +11,6 @@ import type { Command } from './command.js';
 import { STEERING_COMMANDS } from './steering-commands.js';
 import { SUBSCRIPTION_COMMANDS } from './subscription-commands.js';
 import { formatAll, inboxFooter, inboxLines, type Caller, type InboxItemView } from './event-lines.js';
-import type { Command } from './command.js';
 import { callHub, hubUrl, loadToken } from './hub-client.js';
 import { MEETING_COMMANDS } from './meeting-commands.js';
 import { terminalJson, terminalText } from './terminal-text.js';

@@ -125,8 +125,6 @@ export function describeControl(content: Record<string, unknown>, handleOf: Hand
       return v.on ? 'pinned the thread' : 'unpinned the thread';
     case 'invited_auto':
       return v.on ? 'let invited participants answer without a mention' : 'stopped invited participants answering without a mention';
-    case 'pin':
-      return v.on ? 'pinned the thread' : 'unpinned the thread';
     case 'access': {
       // A stored control carries the signed policy and its version; a control as given (before the hub signs it) has none yet.
       const policy = (v.policy ?? {}) as { version?: unknown };
