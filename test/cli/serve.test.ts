@@ -193,7 +193,7 @@ describe('cli', () => {
     expect(cli('respond', sent.request_id, 'Completed', '--text', 'looks good', '--as', 'reviewer').stdout.trim()).toBe(`responded Completed to ${short}`);
     expect(cli('inbox', '--as', 'coder').stdout).toContain(`@reviewer answered ${short}: Completed — looks good`);
 
-    expect(cli('meeting', 'say', 'standup', 'draft is up', '--as', 'coder').stdout.trim()).toBe('said #1');
+    expect(cli('meeting', 'say', 'standup', 'draft is up', '--as', 'coder').stdout.trim()).toBe('said #1 in standup');
     expect(cli('meeting', 'hear', 'standup', '--as', 'human').stdout).toContain('#1 @coder: draft is up');
 
     expect(cli('thread', 'create', 'design', '--member', 'coder', '--as', 'human').stdout).toMatch(/^created #design/);

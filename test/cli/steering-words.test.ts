@@ -8,7 +8,7 @@ import { runCli } from './run-cli.js';
  * Steering from the command line says what was done: `parley resume` prints
  * "resumed", `parley unpin` "unpinned", never the kind of control sent (a
  * resume is the pause control switched off), and history, the inbox and tail
- * name each control event the same way.
+ * name each control event the same way (a pin reaches history and tail only).
  */
 let hub: RunningHub;
 let home: string;
@@ -69,7 +69,8 @@ describe('steering words', () => {
   it('steering - the inbox and tail of a member say "unpinned" and "resumed", not the control kind', async () => {
     const inbox = await cli('inbox', '--peek', '--limit', '50', '--as', 'coder');
     expect(inbox.status).toBe(0);
-    expect(inbox.stdout).toContain('@human unpinned the thread');
+    // A pin changes nothing an agent may or should do: it stays in history, out of the inbox.
+    expect(inbox.stdout).not.toContain('pinned the thread');
     expect(inbox.stdout).toContain('@human resumed the thread');
     expect(inbox.stdout).toContain('@human prodded @coder');
     expect(inbox.stdout).not.toContain('set pin');
