@@ -16,7 +16,7 @@ import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { ensureHub } from './background-hub.js';
 import { givenHubUrl } from './hub-address.js';
 import { callHub, loadToken } from './hub-client.js';
-import { registerParticipant } from './join.js';
+import { notInRosterWarning, registerParticipant } from './join.js';
 import { PARLEY_BIN } from './parley-bin.js';
 
 /**
@@ -147,6 +147,9 @@ async function joinIfNeeded(choice: { url?: string | undefined }, home: string, 
     if (known) return `@${known.participant.handle} was already joined (its token is in ${home}).`;
   }
   const joined = await registerParticipant(url, home, { handle, ...(session === undefined ? {} : { session }), profile: { kind: 'agent' } });
+  // As with "parley join": the client's calls would all fail until an admin adds the key.
+  const warning = notInRosterWarning(joined, home);
+  if (warning) process.stderr.write(`parley: warning: ${warning}\n`);
   return `Joined @${joined.participant.handle} in session "${joined.session.name}" (its token is kept in ${home}).`;
 }
 

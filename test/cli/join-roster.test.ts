@@ -56,6 +56,17 @@ describe('parley join with a roster in force (a real hub, the CLI in child proce
     expect([again.status, again.stderr]).toEqual([0, '']);
   });
 
+  it('install - an agent CLI installed under a roster that leaves its handle out is warned the same way at its join', async () => {
+    const { home: project, cleanup: removeProject } = tempHome('parley-project-');
+    try {
+      const installed = await cli('install', 'claude', '--as', 'coder-5', '--dir', project);
+      expect(installed.status, installed.stderr).toBe(0);
+      expect(installed.stderr).toMatch(/^parley: warning: @coder-5 is not in roster acme v\d+: its calls will fail with NOT_IN_ROSTER .* Add it with: parley roster add ed25519:\S+ --role member/m);
+    } finally {
+      removeProject();
+    }
+  });
+
   it('join --json - the answer says access null under the roster and carries the warning; a member\'s has access and no warning', async () => {
     const joined = await cli('join', 'coder-4', '--json');
     expect(joined.status, joined.stderr).toBe(0);
