@@ -24,23 +24,31 @@ if (mode === 'stdio') {
   await echoServer().connect(new StdioServerTransport());
 } else {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const answer = async (req: http.IncomingMessage, res: http.ServerResponse, chunks: Buffer[]): Promise<void> => {
+    const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
+    const id = req.headers['mcp-session-id'];
+    let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (!transport && isInitializeRequest(body)) {
+      const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, created) });
+      await echoServer().connect(created);
+      transport = created;
+    }
+    if (!transport) {
+      res.writeHead(400).end();
+      return;
+    }
+    await transport.handleRequest(req, res, body);
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
-      const body = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
-      const id = req.headers['mcp-session-id'];
-      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
-      if (!transport && isInitializeRequest(body)) {
-        const created = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, created) });
-        await echoServer().connect(created);
-        transport = created;
-      }
-      if (!transport) {
-        res.writeHead(400).end();
-        return;
-      }
-      await transport.handleRequest(req, res, body);
+    // A request that fails (a body that is not JSON, say) is answered 500 and said on stderr, not left hanging.
+    req.on('end', () => {
+      answer(req, res, chunks).catch((error: unknown) => {
+        process.stderr.write(`mcp-echo-server: ${String(error)}\n`);
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
     });
   });
   server.listen(0, '127.0.0.1', () => process.stdout.write(`${(server.address() as { port: number }).port}\n`));
