@@ -95,7 +95,7 @@ export async function coordinate(argv: string[]): Promise<number> {
     // The terminal closed: stop as cleanly, or the adapters' process groups would outlive it with a participant's token.
     process.once('SIGHUP', () => resolve());
   });
-  const coordinator = await Coordinator.start({ door: new RestDoor(url, home, adminToken, config.coordinator.pollMs), config: config.coordinator, logger });
+  const coordinator = await Coordinator.start({ door: new RestDoor(url, home, adminToken, config.coordinator.pollMs, logger), config: config.coordinator, logger });
   coordinator.onNotice((notice) => process.stdout.write(`[${notice.session}] ${notice.text}\n`));
   const handles = Object.keys(config.coordinator.agents).map((h) => `@${h}`).join(', ');
   process.stdout.write(

@@ -96,7 +96,7 @@ export async function runOnce(deps: RunDeps, agent: RunnableAgent, { session, de
   } finally {
     // The token ends with the run, however it ended: nothing the adapter left behind (a detached child) acts as the participant after it.
     await credential.revoke().catch((error: unknown) => deps.logger.warn('coordinator run token not revoked', { handle, error: String(error) }));
-    await api.setPresence({ state: 'listening' }).catch(() => undefined);
+    await api.setPresence({ state: 'listening' }).catch((error: unknown) => deps.logger.warn('coordinator presence not set back to listening', { handle, error: String(error) }));
     await release?.();
   }
   // What the participant posted in the thread itself while it ran (an adapter with Parley's MCP tools answers through them).

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { HttpJsonClient } from '../client/http-json.js';
 import { RestParticipant } from '../client/rest-participant.js';
 import type { Participant } from '../schema/participant.js';
+import type { Logger } from '../util/logger.js';
 import type { CoordinatedSeat, CoordinatorDoor, RunToken } from './door.js';
 
 /** How long a release waits to see the hub count the participant gone, and how often it looks. */
@@ -31,6 +32,7 @@ export class RestDoor implements CoordinatorDoor {
     /** The home's admin token as it is now (read again on each use, so a restarted hub's new one is taken). */
     private readonly adminToken: () => Promise<string>,
     private readonly pollMs: number,
+    private readonly logger: Logger,
   ) {}
 
   async #adminClient(): Promise<HttpJsonClient> {
@@ -95,7 +97,9 @@ export class RestDoor implements CoordinatorDoor {
     }
     const left = [...this.#seatTokens.splice(0), ...this.#outstanding];
     this.#outstanding.clear();
-    for (const token of left) await this.#revoke(token).catch(() => undefined);
+    for (const token of left) {
+      await this.#revoke(token).catch((error: unknown) => this.logger.warn('coordinator token not revoked at close', { error: String(error) }));
+    }
     this.#admin?.client.close();
   }
 

@@ -8,7 +8,7 @@ import type { Notice } from '../../src/coordinator/notices.js';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import type { Actor } from '../../src/hub/actor.js';
 import type { ParleyEvent } from '../../src/schema/event.js';
-import { createSilentLogger } from '../../src/util/logger.js';
+import { createSilentLogger, type Logger } from '../../src/util/logger.js';
 import { closeServed, openTestHub, type TestHub } from './hub.js';
 
 /**
@@ -137,6 +137,8 @@ export interface BenchOptions {
   door?: (door: CoordinatorDoor) => CoordinatorDoor;
   /** The environment adapters inherit, given the temp home (default: this process's). */
   env?: (home: string) => NodeJS.ProcessEnv;
+  /** Where the coordinator logs (default: nowhere). */
+  logger?: Logger;
 }
 
 /**
@@ -172,6 +174,7 @@ export async function openBench(agents: Record<string, AgentSpec>, coordinator: 
       config,
       ...(now ? { now } : {}),
       ...(options.env ? { env: options.env(t.home) } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
     });
     started.onNotice((n) => {
       notices.push(n);
