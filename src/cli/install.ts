@@ -143,6 +143,7 @@ async function joinIfNeeded(choice: { url?: string | undefined }, home: string, 
   const url = await ensureHub(choice, home);
   const token = loadToken(home, session ?? 'default', handle);
   if (token) {
+    // A token the hub does not take is replaced by joining again, which says its own refusal.
     const known = await callHub<{ participant: { handle: string } }>(url, 'GET', '/api/v1/whoami', token).catch(() => undefined);
     if (known) return `@${known.participant.handle} was already joined (its token is in ${home}).`;
   }

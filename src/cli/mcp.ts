@@ -61,6 +61,7 @@ export async function mcp(argv: string[]): Promise<number> {
   const session = values.session ?? 'default';
   let token = process.env.PARLEY_TOKEN || (values.as ? loadToken(home, session, values.as) : undefined);
   let api = token ? new RestParticipant(url, token) : undefined;
+  // A token the hub does not take is joined anew below; with no HANDLE, the refusal is said then.
   let me = api ? await api.whoami().catch(() => undefined) : undefined;
   if (!me && values.as) {
     // First use (or a revoked token): join, which keeps the identity and issues a token.
@@ -97,6 +98,7 @@ export async function mcp(argv: string[]): Promise<number> {
   server.oninitialized = () => {
     // The agent's client names itself in initialize: record it in the profile when none was given.
     const name = server.getClientVersion()?.name;
+    // The client's name is only shown to others: the session works the same without it, and stdout is the protocol's.
     if (name && !participant.profile.client) void client.updateProfile({ client: name.slice(0, 64) }).catch(() => undefined);
   };
   // Present on the hub from before the first message until the session ends (stdin closes or the process exits).
@@ -110,6 +112,7 @@ export async function mcp(argv: string[]): Promise<number> {
   await closed;
   // Closing the server aborts waits; the calls still on their way (a meeting_join sent just before
   // the agent quit) land before the connection ends, so the hub's leaving on disconnect comes after them.
+  // The session is over either way; what is left to do is letting the calls in flight land.
   await server.close().catch(() => undefined);
   await client.settle();
   connection.close();

@@ -97,6 +97,7 @@ export class HttpJsonClient {
   }
 
   close(): void {
+    // close() rejects only on a destroyed pool, and this one is never destroyed.
     void this.#pool.close();
   }
 }

@@ -166,11 +166,13 @@ export class RetentionPruner {
   async stop(): Promise<void> {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    // A pass's failure is its caller's (start logs it); stopping only waits for it.
     await this.#chain.catch(() => undefined);
   }
 
   /** One pass now, after any pass under way. */
   prune(): Promise<PruneReport> {
+    // The pass before is only waited for: its failure went to its own caller.
     const pass = this.#chain.catch(() => undefined).then(() => this.#pass());
     this.#chain = pass;
     return pass;

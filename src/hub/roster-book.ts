@@ -45,6 +45,7 @@ export class RosterBook {
       this.#chain.push(roster);
       return roster;
     });
+    // The turn only orders acceptances: a refusal goes to this caller through `accepted`.
     this.#turn = accepted.catch(() => undefined);
     return accepted;
   }

@@ -229,7 +229,7 @@ export class McpHttpSessions {
     const owed = [...session.pending];
     session.pending.clear();
     for (const resolve of owed) resolve(rpcError(status, -32001, reason));
-    await session.transport.close().catch(() => undefined);
+    await session.transport.close().catch(() => undefined); // Already gone from the hub's sessions: nothing is left to undo.
   }
 
   #touch(session: Session): void {

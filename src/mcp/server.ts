@@ -79,6 +79,7 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
     },
   );
   const rooms = new ConnectionRooms(registry, statesFor(config), initialRooms(config, participant, registry, options.rooms), () => {
+    // Before the client connected or after it went, there is no one to tell; the next tools/list is right anyway.
     server.sendToolListChanged().catch(() => undefined);
   });
   const settings = settingsOf(config);

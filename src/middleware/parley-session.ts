@@ -103,6 +103,7 @@ export class ParleySession {
 
   /** Closes the link's connections (a program that ends does not have to). */
   close(): void {
+    // A link that never opened has nothing to close; its failure went to the call that asked for it.
     void this.#link?.then((link) => link.close()).catch(() => undefined);
     this.#link = undefined;
   }

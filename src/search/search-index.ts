@@ -161,6 +161,7 @@ export class SearchIndex {
   /** Resolves once everything added so far is in the index. */
   async flushed(): Promise<number> {
     if (this.#closed) throw new ParleyError('HUB_CLOSED', 'The hub is closed; open it again to search.');
+    // A failed catch-up is its caller's to report; the state says below whether search still works.
     if (this.#catchingUp) await this.#catchingUp.catch(() => undefined);
     if (this.#state === 'down') throw this.#unavailable();
     this.#send();
@@ -211,6 +212,7 @@ export class SearchIndex {
     this.#send();
     this.#closed = true;
     clearTimeout(this.#retryTimer);
+    // A restart logs its own failures; closing only waits for it.
     await this.#recovering?.catch(() => undefined);
     this.#reader?.close();
     if (this.#exited) return;
