@@ -129,7 +129,7 @@ export class Coordinator {
   async stop(): Promise<void> {
     this.#stopping.abort();
     for (const session of this.#sessions) session.stopWatching();
-    await Promise.allSettled(this.#sessions.flatMap((s) => s.agents.map((a) => a.draining)));
+    await Promise.allSettled(this.#sessions.flatMap((s) => s.agents.flatMap((a) => a.draining ?? [])));
     await Promise.allSettled(this.#sessions.map((s) => s.leave()));
     await this.#door.close();
     this.#lock?.release();

@@ -8,7 +8,7 @@ describe('lifecycle', () => {
     const order: string[] = [];
     let finishA!: () => void;
     let failB!: (e: Error) => void;
-    lifecycle.track(new Promise<void>((resolve) => (finishA = resolve)).then(() => void order.push('a')));
+    void lifecycle.track(new Promise<void>((resolve) => (finishA = resolve)).then(() => void order.push('a')));
     lifecycle.track(new Promise<void>((_r, reject) => (failB = reject))).catch(() => order.push('b'));
     expect(lifecycle.inflight).toBe(2);
     const drained = lifecycle.drain().then(() => order.push('drained'));
