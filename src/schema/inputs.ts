@@ -8,7 +8,7 @@ import {
   ThreadTitleSchema,
   UlidSchema,
 } from './names.js';
-import { DELIVERY_STATES } from '../store/delivery-store.js';
+import { DELIVERY_STATES } from './delivery.js';
 import { RequestStatusSchema } from './event.js';
 import { JsonTextValueSchema, TextSchema, multiLineText, oneLineText } from './text.js';
 import { MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
