@@ -68,7 +68,7 @@ import type { ParticipantApi } from './participant-api.js';
 import type { Action } from './permissions.js';
 import { AccessSchema, type Access } from '../schema/access.js';
 import { HandleSchema } from '../schema/names.js';
-import type { TrustMode } from './access-resolver.js';
+import type { TrustMode } from '../schema/views.js';
 
 /** Subscribing, unsubscribing and muting a thread for oneself are writes of one's own state (not the steering mute). */
 const SUBSCRIPTION_ACTIONS = { subscribed: 'subscribe', muted: 'self_mute', unsubscribed: 'unsubscribe' } as const satisfies Record<string, Action>;
