@@ -22,7 +22,8 @@ import type {
   WaitInput,
 } from '../schema/inputs.js';
 import { LiveFilterInputSchema, PresenceInputSchema, type DeliveriesInput, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
-import { exportThread, type ThreadExport } from './export.js';
+import { exportThread } from './export.js';
+import type { ThreadExport } from './export-pages.js';
 import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema, type Participant, type SelfProfilePatch, type WakeOn } from '../schema/participant.js';
 import { ensureParticipant } from './directory.js';
 import { transact } from './writer.js';
