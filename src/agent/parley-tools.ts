@@ -7,7 +7,7 @@ import { globalRoom } from '../mcp/rooms/global.js';
 import { RoomRegistry } from '../mcp/rooms/registry.js';
 import { requestsRoom } from '../mcp/rooms/requests.js';
 import { settingsOf } from '../mcp/server.js';
-import type { McpSettings, ToolDef } from '../mcp/tool.js';
+import type { McpSettings, ToolDef } from '../mcp/tool-types.js';
 import { linkToHub, type HubLink } from '../middleware/hub-link.js';
 import { parleyOptions, type ParleyOptions } from '../middleware/options.js';
 

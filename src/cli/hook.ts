@@ -11,7 +11,9 @@ import { resolveHome } from '../config/home.js';
 import { whenClientGone } from './client-gone.js';
 import { postJson, UNREACHABLE } from './hook-request.js';
 import { loadToken } from './credentials.js';
-import { CLIENT_EVENTS, clientOutput, eventOf, isClient, silentOutput, type ClientName } from './hook-clients.js';
+import { CLIENT_EVENTS, eventOf, isClient } from '../install/hook-events.js';
+import type { ClientName } from '../install/spec.js';
+import { clientOutput, silentOutput } from './hook-clients.js';
 import { givenHubAddress, isHttpUrl, liveHub } from './live-hub.js';
 
 /**

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { readAdminToken } from '../http/admin-token.js';
-import type { TrustMode } from '../hub/access-resolver.js';
+import type { TrustMode } from '../schema/views.js';
 import type { Access } from '../schema/access.js';
 import type { Participant } from '../schema/participant.js';
 import { shellQuote } from '../install/command-line.js';

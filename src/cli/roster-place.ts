@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { ParleyError, isParleyError } from '../errors/parley-error.js';
-import type { TrustMode } from '../hub/access-resolver.js';
+import type { TrustMode } from '../schema/views.js';
 import { readAdminToken } from '../http/admin-token.js';
 import type { Access } from '../schema/access.js';
 import type { Roster } from '../schema/roster.js';

@@ -1,4 +1,4 @@
-import type { TrustMode } from '../hub/access-resolver.js';
+import type { TrustMode } from '../schema/views.js';
 import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
 import { readAdminToken } from '../http/admin-token.js';
 import type { LiveHub } from './hub-address.js';

@@ -3,6 +3,9 @@
  * override them; code never uses a bare literal for a limit.
  */
 
+// The limits input schemas enforce are defined with them, below config.
+export { DEFAULT_RETENTION_HOURS, DEFAULT_RETENTION_MESSAGES, MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../schema/limits.js';
+
 // Hub address (fixed contract: 127.0.0.1:7420).
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 7420;
@@ -69,7 +72,6 @@ export const DEFAULT_MAX_JSON_DEPTH = 32;
 export const DEFAULT_WAIT_TIMEOUT_MS = 25_000;
 export const DEFAULT_MAX_WAIT_TIMEOUT_MS = 120_000;
 export const DEFAULT_INBOX_LIMIT = 50;
-export const MAX_INBOX_LIMIT = 500;
 /** How many of one's latest sent deliveries the MCP `inbox` tool shows with their states (the tool's `sent` argument overrides it). */
 export const DEFAULT_INBOX_SENT_SHOWN = 10;
 export const MAX_INBOX_SENT_SHOWN = 100;
@@ -78,7 +80,6 @@ export const DEFAULT_READ_LIMIT = 200;
 export const DEFAULT_MAX_READ_BYTES = 128 * 1024;
 /** Heavy reads (history, search, inbox, export) one participant runs at once; more wait their turn, so one reader cannot crowd the hub. */
 export const DEFAULT_READS_PER_PARTICIPANT = 2;
-export const MAX_READ_LIMIT = 1000;
 /** Events `parley history` shows when no --limit is given (the most recent ones). */
 export const DEFAULT_CLI_HISTORY_LIMIT = 20;
 /** Events `parley tail THREAD` prints from the thread's history before following it live (--last). */
@@ -265,10 +266,6 @@ export const DEFAULT_SIGNING_WRITE_DELAY_MS = 20;
 /** Events waiting for the signing worker at most; past it events are signed as they are appended (the worker fell behind). */
 export const DEFAULT_SIGNING_MAX_IN_FLIGHT = 8192;
 // Retention (config keys retention.*; a channel's access policy may set its own hours and messages).
-/** Events older than this are pruned from a channel (Meerkat's default). */
-export const DEFAULT_RETENTION_HOURS = 72;
-/** A channel keeps at most this many newest events (Meerkat's default). */
-export const DEFAULT_RETENTION_MESSAGES = 10_000;
 /** How long an archive member keeps history (the roster marks it archive). */
 export const DEFAULT_RETENTION_ARCHIVE_HOURS = 720;
 /** How often the pruner looks for events past retention. */

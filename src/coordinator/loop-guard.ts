@@ -1,7 +1,7 @@
 import { COORDINATOR_DEPTH_TAG_PREFIX } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type { ParticipantKind } from '../schema/participant.js';
-import { isCoordinatorNotice } from './notices.js';
+import { isCoordinatorNotice } from './notice-tag.js';
 import type { Trigger } from './triggers.js';
 
 /**

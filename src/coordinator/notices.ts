@@ -1,7 +1,7 @@
 import { ParleyError } from '../errors/parley-error.js';
-import type { ParleyEvent } from '../schema/event.js';
 import type { ThreadInfo } from '../schema/views.js';
 import type { SeatApi } from './door.js';
+import { NOTICE_TAG_PREFIX } from './notice-tag.js';
 import type { Trigger, TriggerKind } from './triggers.js';
 
 /**
@@ -26,8 +26,6 @@ export interface Notice {
   text: string;
 }
 
-const NOTICE_TAG_PREFIX = 'coordinator:';
-
 /**
  * A notice mentions no one: "@coder-1" in it would make it a mention, which
  * wakes coder-1 and asks it to answer — the coordinator would run it for its
@@ -42,11 +40,6 @@ export function unmentioned(text: string): string {
 /** Machine-readable tags on each notice: "coordinator:finished", "agent:coder-1". */
 export function noticeTags(notice: Notice): string[] {
   return [`${NOTICE_TAG_PREFIX}${notice.kind}`, `agent:${notice.handle}`];
-}
-
-/** Whether `event` is one of the coordinator's notices: it asks no one to answer, and is no turn of an exchange. */
-export function isCoordinatorNotice(event: ParleyEvent): boolean {
-  return (event.meta?.tags ?? []).some((tag) => tag.startsWith(NOTICE_TAG_PREFIX));
 }
 
 /** How a notice names a thread: "#general", side channel "review", "a direct message with human". */

@@ -1,7 +1,7 @@
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import type { ParticipantKind } from '../schema/participant.js';
 import type { ThreadDetail } from '../schema/views.js';
-import { isCoordinatorNotice } from './notices.js';
+import { isCoordinatorNotice } from './notice-tag.js';
 
 /**
  * Who should answer (Agent Bridge's conservative participation policy): a

@@ -1,4 +1,4 @@
-import type { TrustMode } from '../hub/access-resolver.js';
+import type { TrustMode } from '../schema/views.js';
 
 /** How permissions are decided, in one line for doctor, status and the page. */
 export function trustSummary(trust: TrustMode): string {

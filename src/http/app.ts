@@ -5,7 +5,7 @@ import type { Logger } from '../util/logger.js';
 import { VERSION } from '../version.js';
 import { getCookie } from 'hono/cookie';
 import { Authenticator, DEFAULT_HUMAN_HANDLE, SESSION_COOKIE, clearSessionCookie, sessionOf, setSessionCookie, type AuthVariables } from './auth.js';
-import { bodyLimit, jsonBody, type BodyVariables } from './body.js';
+import { bodyLimit, jsonBody, type BodyVariables } from '../request/body.js';
 import { hostGuard, requestHost } from './host-guard.js';
 import type { AdminCredential } from './admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';

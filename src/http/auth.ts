@@ -6,7 +6,7 @@ import type { Actor } from '../hub/actor.js';
 import { DEFAULT_SESSION, type Credential, type Hub } from '../hub/hub.js';
 import { unauthorized } from './http-error.js';
 import { clientKeyOf } from './client-key.js';
-import { nodeBindings } from './node-bindings.js';
+import { nodeBindings } from '../request/node-bindings.js';
 import { SignInThrottle } from './sign-in-throttle.js';
 
 /** What an authenticated request carries: the participant and session it acts as. */

@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { accessAtLeast, type Access } from '../schema/access.js';
+import type { TrustMode } from '../schema/views.js';
 import type { Store } from '../store/store.js';
 import { accessNeeded, type Action } from './permissions.js';
 import type { HubState, ParticipantRecord } from './state.js';
@@ -23,11 +24,6 @@ export interface RosterView {
   /** Whether the member is marked archive (keeps history past the channels' retention). */
   isArchive(publicKeyRaw: Buffer): boolean;
 }
-
-/** How permissions are decided, as whoami, the participants list, doctor and status show it. */
-export type TrustMode =
-  | { mode: 'local'; localAccess: { human: Access; agent: Access } }
-  | { mode: 'roster'; org: string; version: number; members?: number };
 
 /** A participant's access, or that a roster is in force and the participant's key is not in it. */
 export type Standing = { access: Access } | { notInRoster: true };

@@ -22,7 +22,8 @@ import type {
   WaitInput,
 } from '../schema/inputs.js';
 import { LiveFilterInputSchema, PresenceInputSchema, type DeliveriesInput, type ExportInput, type LiveFilterInput } from '../schema/inputs.js';
-import { exportThread, type ThreadExport } from './export.js';
+import { exportThread } from './export.js';
+import type { ThreadExport } from './export-pages.js';
 import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema, type Participant, type SelfProfilePatch, type WakeOn } from '../schema/participant.js';
 import { ensureParticipant } from './directory.js';
 import { transact } from './writer.js';
@@ -68,7 +69,7 @@ import type { ParticipantApi } from './participant-api.js';
 import type { Action } from './permissions.js';
 import { AccessSchema, type Access } from '../schema/access.js';
 import { HandleSchema } from '../schema/names.js';
-import type { TrustMode } from './access-resolver.js';
+import type { TrustMode } from '../schema/views.js';
 
 /** Subscribing, unsubscribing and muting a thread for oneself are writes of one's own state (not the steering mute). */
 const SUBSCRIPTION_ACTIONS = { subscribed: 'subscribe', muted: 'self_mute', unsubscribed: 'unsubscribe' } as const satisfies Record<string, Action>;

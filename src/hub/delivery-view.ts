@@ -1,7 +1,8 @@
 import { parseInput } from '../errors/parley-error.js';
 import { DeliveriesInputSchema, type DeliveriesInput } from '../schema/inputs.js';
 import type { ParleyEvent } from '../schema/event.js';
-import type { DeliveryFilter, DeliveryRow, DeliveryState, SentDeliveryRow } from '../store/delivery-store.js';
+import type { DeliveryState } from '../schema/delivery.js';
+import type { DeliveryFilter, DeliveryRow, SentDeliveryRow } from '../store/delivery-store.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { Seat } from './seat.js';

@@ -1,5 +1,5 @@
 import type { Access } from '../schema/access.js';
-import type { TrustMode } from './access-resolver.js';
+import type { TrustMode } from '../schema/views.js';
 import type { ControlInput } from '../schema/control.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type {

@@ -5,7 +5,7 @@ import { ExportSealer } from '../trust/export-seal.js';
 import { formatPublicKey, hubIdOf } from '../trust/node-id.js';
 import { EXPORT_ROSTER_DOMAIN, signRoster } from '../trust/roster.js';
 import type { HubContext } from './context.js';
-import { rowPages, type ThreadExport } from './export.js';
+import { rowPages, type ThreadExport } from './export-pages.js';
 import type { Seat } from './seat.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';

@@ -1,4 +1,4 @@
-import { CLIENT_EVENTS } from '../cli/hook-clients.js';
+import { CLIENT_EVENTS } from './hook-events.js';
 import { hookCommand } from './command-line.js';
 import type { ClientName, HookEntry, InstallContext } from './spec.js';
 

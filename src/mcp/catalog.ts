@@ -8,7 +8,8 @@ import { compatRoom } from './rooms/compat.js';
 import { globalRoom } from './rooms/global.js';
 import { meetingRoom } from './rooms/meeting.js';
 import { presenceRoom } from './rooms/presence.js';
-import { RoomRegistry, type RoomDef } from './rooms/registry.js';
+import { RoomRegistry } from './rooms/registry.js';
+import type { RoomDef } from './tool-types.js';
 import { requestsRoom } from './rooms/requests.js';
 import { steerRoom } from './rooms/steer.js';
 

@@ -18,8 +18,7 @@ import { VERSION } from '../version.js';
 import { chatAllowed, initialRooms, registryFor, statesFor } from './catalog.js';
 import { instructionsFor } from './instructions.js';
 import { ConnectionRooms } from './rooms/connection-rooms.js';
-import type { Room } from './rooms/registry.js';
-import type { McpSettings, ToolContext } from './tool.js';
+import type { McpSettings, Room, ToolContext } from './tool-types.js';
 
 /**
  * One MCP connection's server: the participant's tools in rooms, the rooms as

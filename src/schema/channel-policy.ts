@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_RETENTION_HOURS, DEFAULT_RETENTION_MESSAGES } from '../config/defaults.js';
+import { DEFAULT_RETENTION_HOURS, DEFAULT_RETENTION_MESSAGES } from './limits.js';
 import { AccessSchema } from './access.js';
 import { PublicKeyTextSchema } from './roster.js';
 

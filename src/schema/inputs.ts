@@ -8,10 +8,10 @@ import {
   ThreadTitleSchema,
   UlidSchema,
 } from './names.js';
-import { DELIVERY_STATES } from '../store/delivery-store.js';
+import { DELIVERY_STATES } from './delivery.js';
 import { RequestStatusSchema } from './event.js';
 import { JsonTextValueSchema, TextSchema, multiLineText, oneLineText } from './text.js';
-import { MAX_INBOX_LIMIT, MAX_READ_LIMIT } from '../config/defaults.js';
+import { MAX_INBOX_LIMIT, MAX_READ_LIMIT } from './limits.js';
 
 /**
  * Inputs of every operation an actor (a participant in a session) can perform.

@@ -1,3 +1,4 @@
+import type { Access } from './access.js';
 import type { SignedChannelPolicy } from './control.js';
 import type { PresenceState } from './inputs.js';
 import type { Profile } from './participant.js';
@@ -149,3 +150,8 @@ export interface MeetingSummary {
   active: number;
   latest: number;
 }
+
+/** How permissions are decided, as whoami, the participants list, doctor and status show it. */
+export type TrustMode =
+  | { mode: 'local'; localAccess: { human: Access; agent: Access } }
+  | { mode: 'roster'; org: string; version: number; members?: number };

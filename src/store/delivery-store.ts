@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { DeliveryState } from '../schema/delivery.js';
 
 /**
  * Read positions and per-recipient delivery state. Cursors say how far a
@@ -7,8 +8,6 @@ import type Database from 'better-sqlite3';
  * a consuming read) → injected (put into the agent's context by a hook or the
  * LLM middleware) → acknowledged (acked or answered). States only move forward.
  */
-export const DELIVERY_STATES = ['pending', 'delivered', 'injected', 'acknowledged'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 export interface DeliveryRow {
   recipient_id: string;

@@ -42,11 +42,13 @@ function loadedBy(args: string[], env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-// Two small files are allowed: store/private-home.js (the home's file modes, for the tokens kept there) and
-// http/admin-token.js (reading the home's admin token); the rest of store/ is SQLite and the rest of http/ the server.
+// Three small files are allowed: store/private-home.js (the home's file modes, for the tokens kept there),
+// http/admin-token.js (reading the home's admin token) and schema/limits.js (plain numbers config/defaults hands on);
+// the rest of store/ is SQLite, the rest of http/ the server and the rest of schema/ zod.
 const HEAVY = [
   /node_modules\//,
-  /dist\/src\/(hub|mcp|schema|search|redaction|meeting)\//,
+  /dist\/src\/(hub|mcp|search|redaction|meeting)\//,
+  /dist\/src\/schema\/(?!limits\.js)/,
   /dist\/src\/store\/(?!private-home\.js)/,
   /dist\/src\/http\/(?!admin-token\.js)/,
   /dist\/src\/config\/(schema|load)\.js/,
@@ -92,6 +94,8 @@ describe('start-up', () => {
             'dist/src/cli/main.js',
             'dist/src/config/defaults.js',
             'dist/src/config/home.js',
+            'dist/src/install/hook-events.js',
+            'dist/src/schema/limits.js',
             'dist/src/version.js',
           ],
         );
@@ -125,6 +129,8 @@ describe('start-up', () => {
           'dist/src/cli/main.js',
           'dist/src/config/defaults.js',
           'dist/src/config/home.js',
+          'dist/src/install/hook-events.js',
+          'dist/src/schema/limits.js',
           'dist/src/trust/hub-proof.js',
           'dist/src/version.js',
         ],

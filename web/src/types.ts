@@ -18,7 +18,7 @@ export type {
 } from '../../src/schema/views.js';
 import type { Participant } from '../../src/schema/participant.js';
 import type { Access } from '../../src/schema/access.js';
-import type { TrustMode } from '../../src/hub/access-resolver.js';
+import type { TrustMode } from '../../src/schema/views.js';
 
 export interface Me {
   participant: Participant;

@@ -4,7 +4,7 @@ import type { Hub } from '../../hub/hub.js';
 import { HandleSchema } from '../../schema/names.js';
 import type { AdminCredential } from '../admin-token.js';
 import type { AuthVariables, Authenticator } from '../auth.js';
-import { jsonBody } from '../body.js';
+import { jsonBody } from '../../request/body.js';
 import { SetAccessBodySchema } from '../schemas.js';
 
 /**

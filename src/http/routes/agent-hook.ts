@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
-import { jsonBody } from '../body.js';
+import { jsonBody } from '../../request/body.js';
 import { whileRequestLasts } from '../request-lasts.js';
 
 /**

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
 import { whileRequestLasts } from '../request-lasts.js';
 import { parseInput } from '../../errors/parley-error.js';
-import { boolQuery, intQuery, jsonBody } from '../body.js';
+import { boolQuery, intQuery, jsonBody } from '../../request/body.js';
 import { MarkReadBodySchema, SubscriptionBodySchema } from '../schemas.js';
 
 /**

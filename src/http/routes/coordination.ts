@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
 import { parseInput } from '../../errors/parley-error.js';
-import { intQuery, jsonBody } from '../body.js';
+import { intQuery, jsonBody } from '../../request/body.js';
 import { MeetingSayBodySchema } from '../schemas.js';
 
 /** Requests and responses, steering controls, presence and meetings. */

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { AuthVariables } from '../auth.js';
-import { jsonBody } from '../body.js';
+import { jsonBody } from '../../request/body.js';
 import { parseInput } from '../../errors/parley-error.js';
 import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema } from '../../schema/participant.js';
 import type { Config } from '../../config/schema.js';

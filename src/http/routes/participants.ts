@@ -4,7 +4,7 @@ import type { Hub } from '../../hub/hub.js';
 import { DEFAULT_SESSION } from '../../hub/hub.js';
 import { HandleSchema } from '../../schema/names.js';
 import { JoinInputSchema } from '../../schema/participant.js';
-import { jsonBody } from '../body.js';
+import { jsonBody } from '../../request/body.js';
 import { RevokeTokenBodySchema, RotateTokenBodySchema, RunTokenBodySchema } from '../schemas.js';
 
 /**

@@ -3,7 +3,7 @@ import { parseInput } from '../../errors/parley-error.js';
 import type { Hub } from '../../hub/hub.js';
 import type { AdminCredential } from '../admin-token.js';
 import type { AuthVariables, Authenticator } from '../auth.js';
-import { jsonBody } from '../body.js';
+import { jsonBody } from '../../request/body.js';
 import { RosterPushBodySchema } from '../schemas.js';
 import { adminTokenOrParticipantOf } from './access.js';
 

@@ -2,8 +2,8 @@ import { Hono } from 'hono';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { ParleyError } from '../../errors/parley-error.js';
 import type { AuthVariables } from '../auth.js';
-import { boolQuery, intQuery } from '../body.js';
-import { nodeBindings } from '../node-bindings.js';
+import { boolQuery, intQuery } from '../../request/body.js';
+import { nodeBindings } from '../../request/node-bindings.js';
 import { SseWriter, sseErrorFrame, sseFrame } from '../sse.js';
 import type { Logger } from '../../util/logger.js';
 

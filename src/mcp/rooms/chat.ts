@@ -5,7 +5,7 @@ import { stripUndefined } from '../../util/objects.js';
 import { ChannelNameSchema, HandleSchema, TagSchema, ThreadRefSchema, ThreadTitleSchema, UlidSchema } from '../../schema/names.js';
 import { QUESTION_REMINDER } from '../../format/agent-prompts.js';
 import { compactEvent, tool } from '../tool.js';
-import type { RoomDef } from './registry.js';
+import type { RoomDef } from '../tool-types.js';
 
 /**
  * The chat room (Maestro's post / get-new with hub-kept cursors, and the

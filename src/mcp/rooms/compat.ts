@@ -5,7 +5,7 @@ import { multiLineText } from '../../schema/text.js';
 import { ParleyError } from '../../errors/parley-error.js';
 import { tool } from '../tool.js';
 import { changeSubscription, chatPost, chatRead } from './chat.js';
-import type { RoomDef } from './registry.js';
+import type { RoomDef } from '../tool-types.js';
 
 /**
  * The seeds' own tool names, so prompts written for those systems work

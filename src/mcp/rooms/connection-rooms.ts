@@ -1,6 +1,6 @@
 import { ParleyError } from '../../errors/parley-error.js';
-import type { ToolDef } from '../tool.js';
-import type { Room, RoomRegistry, ToolListing } from './registry.js';
+import type { Room, ToolDef, ToolListing, ToolRooms } from '../tool-types.js';
+import type { RoomRegistry } from './registry.js';
 
 /**
  * The rooms one MCP connection has loaded. `tools/list` walks only the loaded
@@ -8,7 +8,7 @@ import type { Room, RoomRegistry, ToolListing } from './registry.js';
  * lookup in the loaded-tool map. Loading or unloading calls `onChange`, which
  * the server turns into `notifications/tools/list_changed`.
  */
-export class ConnectionRooms {
+export class ConnectionRooms implements ToolRooms {
   readonly #loaded = new Set<string>();
   /** Tool name → tool, for the loaded rooms only. */
   #active = new Map<string, ToolDef>();

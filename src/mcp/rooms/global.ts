@@ -3,8 +3,8 @@ import { DEFAULT_INBOX_SENT_SHOWN, MAX_INBOX_SENT_SHOWN } from '../../config/def
 import type { SentDelivery } from '../../hub/delivery-view.js';
 import type { InboxItem, InboxResult } from '../../hub/inbox.js';
 import { UlidSchema } from '../../schema/names.js';
-import { compactEvent, tool, type ToolContext } from '../tool.js';
-import type { RoomDef } from './registry.js';
+import { compactEvent, tool } from '../tool.js';
+import type { RoomDef, ToolContext } from '../tool-types.js';
 
 /** The global room: always loaded. Who am I, which rooms exist, my inbox, waiting, presence. */
 const RoomId = z.string().min(1).max(64).describe('A room id, e.g. "meeting" (see rooms_list).');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MeetingNameSchema } from '../../schema/inputs.js';
 import { tool } from '../tool.js';
-import type { RoomDef } from './registry.js';
+import type { RoomDef } from '../tool-types.js';
 
 /**
  * Meetings (Katra): an ephemeral room in memory only, a ring of the last

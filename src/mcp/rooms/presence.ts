@@ -4,7 +4,7 @@ import { ThreadRefSchema } from '../../schema/names.js';
 import { WakeOnSchema } from '../../schema/participant.js';
 import { tool } from '../tool.js';
 import { stripUndefined } from '../../util/objects.js';
-import type { RoomDef } from './registry.js';
+import type { RoomDef } from '../tool-types.js';
 
 /** Presence: tell the others what you are doing (every call already counts as a sign of life). */
 export const presenceRoom: RoomDef = {

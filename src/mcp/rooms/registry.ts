@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolDef } from '../tool.js';
+import type { Room, RoomCatalog, RoomDef, ToolDef, ToolListing } from '../tool-types.js';
 
 /**
  * Rooms: groups of MCP tools loaded and unloaded together (the Room-based
@@ -8,39 +8,9 @@ import type { ToolDef } from '../tool.js';
  * Rooms may nest: a child names its parent and loads with it when it says so
  * (`loadWithParent`) or when asked (`room_load` with `with_children`).
  */
-export interface RoomDef {
-  id: string;
-  name: string;
-  description: string;
-  /** Words a free-text need is matched against (rooms_find). */
-  keywords: string[];
-  tools: ToolDef[];
-  parent?: string;
-  /** States the connection must be in for the room to be loadable (e.g. "compat"). */
-  requiredStates?: string[];
-  /** Always loaded and never unloaded (the global room). */
-  autoLoad?: boolean;
-  /** Loads whenever its parent loads. */
-  loadWithParent?: boolean;
-}
-
-export interface Room extends Omit<RoomDef, 'tools'> {
-  tools: ReadonlyMap<string, ToolDef>;
-  children: string[];
-  requiredStates: string[];
-}
-
-/** A tool as `tools/list` shows it. */
-export interface ToolListing {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  annotations?: { readOnlyHint?: boolean };
-}
-
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-export class RoomRegistry {
+export class RoomRegistry implements RoomCatalog {
   readonly #rooms = new Map<string, Room>();
   /** Tool name → the room that owns it (a room may also list tools owned elsewhere, as aliases). */
   readonly #owner = new Map<string, string>();

@@ -4,7 +4,7 @@ import { RequestStatusSchema } from '../../schema/event.js';
 import { HandleSchema, ThreadRefSchema } from '../../schema/names.js';
 import { tool } from '../tool.js';
 import { stripUndefined } from '../../util/objects.js';
-import type { RoomDef } from './registry.js';
+import type { RoomDef } from '../tool-types.js';
 
 /**
  * Requests and responses (Meerkat): a passive ask with an intent and

@@ -5,8 +5,8 @@ import type { ControlResult } from '../../hub/controls.js';
 import type { ControlInput } from '../../schema/control.js';
 import { HandleSchema, ThreadRefSchema } from '../../schema/names.js';
 import { ProfilePatchSchema } from '../../schema/participant.js';
-import { tool, type ToolContext } from '../tool.js';
-import type { RoomDef } from './registry.js';
+import { tool } from '../tool.js';
+import type { RoomDef, ToolContext } from '../tool-types.js';
 
 /**
  * Steering (Agent Bridge): hard mute, pause, prod, invite, done and the

@@ -4,7 +4,8 @@ import { ParleyError } from '../errors/parley-error.js';
 import { nodeBindings } from './node-bindings.js';
 
 /**
- * Request bodies. The size limit is checked against Content-Length before
+ * Request bodies, read the same way by the REST routes and the MCP endpoint
+ * (both mounted on the hub's one HTTP server). The size limit is checked against Content-Length before
  * anything is read, and counted while reading when the body is chunked. On the
  * Node server the body is read straight from the socket's IncomingMessage:
  * going through the fetch `Request` would build a web stream and an undici
