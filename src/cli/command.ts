@@ -18,9 +18,12 @@ export interface Command {
  * safe for a terminal as it is printed (terminal-text.ts), unless it is
  * `verbatim`: event lines, whose parts from others are escaped before they are
  * coloured (event-lines.ts), or JSON whose exact bytes are the point.
+ * `file` text is a file's bytes: printed exactly, without a line feed added,
+ * so that redirecting it gives the same file as --out.
  */
 export interface Printed {
   json: unknown;
   text: string;
   verbatim?: true;
+  file?: true;
 }

@@ -311,7 +311,7 @@ Object.assign(COMMANDS, {
       const format = values.signed === true ? 'signed' : String(values.format ?? 'markdown');
       const body = await call<{ body: string }>('GET', `/threads/${enc(thread!)}/export?format=${enc(format)}`);
       // JSON Lines are data for programs ("parley verify" reads these exact bytes), and JSON has escaped every C0 control in them.
-      if (typeof values.out !== 'string') return { json: body, text: body.body, ...(format === 'markdown' ? {} : { verbatim: true as const }) };
+      if (typeof values.out !== 'string') return { json: body, text: body.body, ...(format === 'markdown' ? {} : { verbatim: true as const, file: true as const }) };
       // An export holds the conversation: readable by its owner only, like the home.
       writeFileSync(values.out, body.body, { mode: 0o600 });
       const wrote = { file: values.out, bytes: Buffer.byteLength(body.body), format };
@@ -379,7 +379,8 @@ export async function runConversationCommand(name: string, argv: string[]): Prom
   const url = await hubUrl(v);
   const call: Caller = (method, route, body) => callHub(url, method, `/api/v1${route}`, token, body);
   const out = await command.run(call, positionals, v);
-  process.stdout.write(`${v.json ? terminalJson(out.json) : out.verbatim ? out.text : terminalText(out.text, 'lines')}\n`);
+  if (!v.json && out.file) process.stdout.write(out.text);
+  else process.stdout.write(`${v.json ? terminalJson(out.json) : out.verbatim ? out.text : terminalText(out.text, 'lines')}\n`);
   return 0;
 }
 

@@ -180,7 +180,7 @@ describe('parley export --signed and parley verify (CLI)', () => {
     for (const cleanup of cleanups.splice(0)) cleanup();
   });
 
-  it('cli - a signed export written with --out verifies; one changed byte fails with its line and exit 1', async () => {
+  it('cli - a signed export written with --out or redirected from stdout verifies; one changed byte fails with its line and exit 1', async () => {
     const { home, cleanup } = tempHome('parley-verify-');
     cleanups.push(cleanup);
     hub = await startServe(home);
@@ -200,6 +200,14 @@ describe('parley export --signed and parley verify (CLI)', () => {
     expect(verified.status).toBe(0);
     expect(verified.stdout).toMatch(/^verified: 3 events \(seq \d+-\d+\) by 2 authors \(@human, @coder-1\) in #general, against the hub key ed25519:\S+ \(local mode\)\n$/);
     expect(JSON.parse(cli('verify', file, '--json').stdout)).toMatchObject({ ok: true, events: 3, authors: 2, handles: ['human', 'coder-1'], thread: { name: 'general' } });
+
+    // Redirected stdout gives the same bytes as --out (no line feed added after the file), so it verifies too.
+    const printed = cli('export', 'general', '--signed', '--as', 'human');
+    expect(printed.status).toBe(0);
+    const redirected = path.join(home, 'redirected.jsonl');
+    fs.writeFileSync(redirected, printed.stdout);
+    expect(printed.stdout.endsWith('}\n')).toBe(true);
+    expect(cli('verify', redirected).status, cli('verify', redirected).stderr).toBe(0);
 
     const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
     // Every event taken out (what used to verify as "0 events"): exit 1, naming the trailer's line.
