@@ -154,6 +154,9 @@ describe('roles over REST, Streamable HTTP MCP and the CLI (a real hub)', () => 
     try {
       expect(await writer.toolNames()).not.toContain('request_send');
       await writer.call('room_load', { room: 'requests' });
+      // Over Streamable HTTP the room_load's own tools/list_changed comes on the stream and may
+      // arrive after the call's answer: count from after it, or the access change's is miscounted.
+      await expect.poll(() => writer.listChanged()).toBe(1);
       const loads = writer.listChanged();
       const res = await fetch(`${hub.url}/api/v1/participants/writer/access`, {
         method: 'PUT',
