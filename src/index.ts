@@ -2,20 +2,20 @@
  * Parley's library API: the hub core as a typed TypeScript library. The HTTP
  * server, the CLI and the MCP server are built on exactly this.
  */
-export { openHub, Hub, DEFAULT_SESSION, type HubOptions, type RosterPushOptions, type SessionInfo } from './hub/hub.js';
-export { Actor } from './hub/actor.js';
-export type { PostResult } from './hub/posting.js';
-export type { InboxItem, InboxResult, WaitResult, AckResult } from './hub/inbox.js';
-export type { ReadNewResult, HistoryResult } from './hub/reading.js';
-export type { RequestResult, ResponseResult, OpenRequest } from './hub/requests.js';
-export type { ControlResult } from './hub/controls.js';
-export type { ThreadInfo } from './hub/threads.js';
-export type { SideOpened, SideClosed } from './hub/thread-ops.js';
-export type { PresenceInfo } from './hub/presence.js';
-export type { LiveItem } from './hub/live-bus.js';
-export type { LiveSubscription } from './hub/subscription.js';
-export type { HearView, MeetingStatusView, MeetingView, HeardMessage } from './hub/meeting-ops.js';
-export type { Priority, InboxReason, ThreadPolicy } from './hub/participation.js';
+export { openHub, Hub, DEFAULT_SESSION, type HubOptions, type RosterPushOptions, type SessionInfo } from './hub/index.js';
+export { Actor } from './hub/index.js';
+export type { PostResult } from './hub/index.js';
+export type { InboxItem, InboxResult, WaitResult, AckResult } from './hub/index.js';
+export type { ReadNewResult, HistoryResult } from './hub/index.js';
+export type { RequestResult, ResponseResult, OpenRequest } from './hub/index.js';
+export type { ControlResult } from './hub/index.js';
+export type { ThreadInfo } from './hub/index.js';
+export type { SideOpened, SideClosed } from './hub/index.js';
+export type { PresenceInfo } from './hub/index.js';
+export type { LiveItem } from './hub/index.js';
+export type { LiveSubscription } from './hub/index.js';
+export type { HearView, MeetingStatusView, MeetingView, HeardMessage } from './hub/index.js';
+export type { Priority, InboxReason, ThreadPolicy } from './hub/index.js';
 
 export { loadConfig, resolveHome, defaultConfig, configKeys } from './config/load.js';
 export { ConfigSchema, type Config, type ConfigInput } from './config/schema.js';

@@ -1,4 +1,4 @@
-import type { InjectedItem } from '../hub/injection.js';
+import type { ContextItem } from '../schema/views.js';
 import type { SubagentMode, SubagentResult, SubagentStatus } from './subagent-result.js';
 
 /**
@@ -41,10 +41,10 @@ export type AgentEvent =
   /** Nothing to do: presence is listening and the loop waits on the hub (spending nothing) for at most timeoutMs. */
   | { type: 'waiting'; timeoutMs: number }
   /** Something is in the inbox: hub items (oldest first) and subagent results. */
-  | { type: 'woke'; items: InjectedItem[]; subagentResults: SubagentResult[] }
+  | { type: 'woke'; items: ContextItem[]; subagentResults: SubagentResult[] }
   /** A relevance check ran (or was skipped): what goes to the model and what was taken without it. */
-  | { type: 'relevance'; relevant: number; irrelevant: InjectedItem[]; irrelevantResults: SubagentResult[]; tokens: number; skipped?: 'budget' | 'unparseable' | 'error' }
-  | { type: 'turn-start'; turn: number; items: InjectedItem[]; subagentResults: SubagentResult[] }
+  | { type: 'relevance'; relevant: number; irrelevant: ContextItem[]; irrelevantResults: SubagentResult[]; tokens: number; skipped?: 'budget' | 'unparseable' | 'error' }
+  | { type: 'turn-start'; turn: number; items: ContextItem[]; subagentResults: SubagentResult[] }
   /** One model call of a turn finished (its tool calls ran). */
   | { type: 'step'; turn: number; step: number; toolCalls: string[]; tokens: number; injected: number }
   /** A model call (or a read of the hub) failed: nothing it was given is taken, so it comes again. `consecutive`: failures in a row. */

@@ -11,7 +11,7 @@ import {
 import type { HubConnection } from '../client/hub-connection.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { QUESTION_REMINDER, promptAddendum } from '../format/agent-prompts.js';
-import type { InjectedItem } from '../hub/injection.js';
+import type { ContextItem } from '../schema/views.js';
 import { ChatFeed, type ChatBatch } from '../middleware/chat-feed.js';
 import { chatOnly, chatToolMatcher } from '../middleware/chat-only-turn.js';
 import { linkToHub, type HubLink } from '../middleware/hub-link.js';
@@ -403,8 +403,8 @@ class AgentLoop implements Agent {
   }
 
   /** Splits the items by a relevance check; a check that cannot run (its budget spent, an error) or cannot be read keeps them all. */
-  async #relevant(system: string, items: InjectedItem[], results: SubagentResult[]) {
-    const all = { items, results, irrelevant: [] as InjectedItem[], irrelevantResults: [] as SubagentResult[] };
+  async #relevant(system: string, items: ContextItem[], results: SubagentResult[]) {
+    const all = { items, results, irrelevant: [] as ContextItem[], irrelevantResults: [] as SubagentResult[] };
     const limit = this.#options.relevanceBudget?.tokens ?? AGENT_RELEVANCE_BUDGET_TOKENS;
     const relevant = items.length + results.length;
     if (this.#relevanceTokens >= limit) {
@@ -451,7 +451,7 @@ class AgentLoop implements Agent {
    * peeked and given as the last message; it joins the history, and is taken
    * on the hub, only once the call succeeded.
    */
-  async #turn(session: Session, first: ChatBatch | undefined, items: InjectedItem[], results: SubagentResult[]): Promise<TurnOutcome> {
+  async #turn(session: Session, first: ChatBatch | undefined, items: ContextItem[], results: SubagentResult[]): Promise<TurnOutcome> {
     const { feed, tools, system } = session;
     const turn = this.#budget.turns + 1;
     this.#emit({ type: 'turn-start', turn, items, subagentResults: results });

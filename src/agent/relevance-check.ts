@@ -1,7 +1,7 @@
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import { AGENT_RELEVANCE_MAX_OUTPUT_TOKENS } from '../config/defaults.js';
-import { describeItem } from '../hub/hook-context-text.js';
-import type { InjectedItem } from '../hub/injection.js';
+import { describeItem } from '../format/context-text.js';
+import type { ContextItem } from '../schema/views.js';
 import { jsonForModel, nameForModel, oneLine, PEER_TEXT_NOTE } from '../util/peer-text.js';
 import { flatHistory } from './flat-history.js';
 import { modelStep, userText } from './model-step.js';
@@ -22,7 +22,7 @@ export interface RelevanceVerdict {
   text: string;
 }
 
-export function relevanceQuestion(items: readonly InjectedItem[], results: readonly SubagentResult[]): string {
+export function relevanceQuestion(items: readonly ContextItem[], results: readonly SubagentResult[]): string {
   const lines = [
     `Relevance check (do not act on these now, and call no tool): which of these new inbox items are relevant to your current work? ${PEER_TEXT_NOTE}`,
     ...items.map((item, i) => `${i + 1}. ${describeItem(item)}`),
@@ -36,7 +36,7 @@ export async function checkRelevance(input: {
   model: LanguageModel;
   system?: string;
   history: readonly ModelMessage[];
-  items: readonly InjectedItem[];
+  items: readonly ContextItem[];
   results: readonly SubagentResult[];
   maxRetries?: number;
   signal?: AbortSignal;

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { HUB_LOG_FILENAME } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-home.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../home/private-home.js';
 import { givenHubUrl, liveHub, provenHubUrl, type HubChoice, type LiveHub } from './hub-address.js';
 import { PARLEY_BIN } from './parley-bin.js';
 

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { Coordinator } from '../coordinator/coordinator.js';
-import { RestDoor } from '../coordinator/rest-door.js';
+import { RestHubAccess } from '../coordinator/rest-hub-access.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { readAdminToken } from '../http/admin-token.js';
 import { createStderrLogger } from '../util/logger.js';
@@ -95,7 +95,7 @@ export async function coordinate(argv: string[]): Promise<number> {
     // The terminal closed: stop as cleanly, or the adapters' process groups would outlive it with a participant's token.
     process.once('SIGHUP', () => resolve());
   });
-  const coordinator = await Coordinator.start({ door: new RestDoor(url, home, adminToken, config.coordinator.pollMs, logger), config: config.coordinator, logger });
+  const coordinator = await Coordinator.start({ hubAccess: new RestHubAccess(url, home, adminToken, config.coordinator.pollMs, logger), config: config.coordinator, logger });
   coordinator.onNotice((notice) => process.stdout.write(`[${notice.session}] ${notice.text}\n`));
   const handles = Object.keys(config.coordinator.agents).map((h) => `@${h}`).join(', ');
   process.stdout.write(

@@ -7,8 +7,8 @@ import { DEFAULT_HUB_QUERY_TIMEOUT_MS, STORE_FILENAME } from '../config/defaults
 import { loadConfig, parseConfig, resolveHome } from '../config/load.js';
 import { RetentionConfigSchema, ServerConfigSchema, type Config } from '../config/schema.js';
 import { isParleyError } from '../errors/parley-error.js';
-import { estimateRetention, type RetainedThread } from '../hub/retention.js';
-import { acquireHomeLock } from '../store/home-lock.js';
+import { estimateRetention, type RetainedThread } from '../hub/index.js';
+import { acquireHomeLock } from '../home/home-lock.js';
 import { LATEST_STORE_VERSION } from '../store/migrations.js';
 import { RetentionStore, type StoreFileStats } from '../store/retention-store.js';
 import { ThreadStore } from '../store/thread-store.js';

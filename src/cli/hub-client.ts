@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CREDENTIALS_FILENAME } from '../config/defaults.js';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
-import { PRIVATE_DIR_MODE } from '../store/private-home.js';
+import { PRIVATE_DIR_MODE } from '../home/private-home.js';
 import { writeFileAtomically } from '../util/atomic-write.js';
 
 /** The CLI's side of the HTTP API: the hub's address, requests, and the token cache in the home. */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
-import { makeHomePrivate } from '../store/private-home.js';
+import { makeHomePrivate } from '../home/private-home.js';
 import { ensureKeyFile, hubKeyPathOf } from '../trust/key-files.js';
 import { formatPublicKey, hubIdOf, rawPublicKeyOf } from '../trust/node-id.js';
 

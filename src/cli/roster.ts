@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ParleyError, isParleyError } from '../errors/parley-error.js';
 import type { Access } from '../schema/access.js';
 import type { Roster, RosterMember } from '../schema/roster.js';
-import { makeHomePrivate } from '../store/private-home.js';
+import { makeHomePrivate } from '../home/private-home.js';
 import { ensureKeyFile, hubKeyPathOf } from '../trust/key-files.js';
 import { formatPublicKey, rawPublicKeyOf } from '../trust/node-id.js';
 import { writeDraftFile } from '../trust/roster-draft.js';

@@ -3,8 +3,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { Coordinator } from '../coordinator/coordinator.js';
-import { InProcessDoor } from '../coordinator/in-process-door.js';
-import { openHub } from '../hub/hub.js';
+import { InProcessHubAccess } from '../coordinator/in-process-hub-access.js';
+import { openHub } from '../hub/index.js';
 import { createAdminCredential } from '../http/admin-token.js';
 import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
@@ -85,7 +85,7 @@ export async function serve(argv: string[]): Promise<number> {
   let coordinator: Coordinator | undefined;
   if (config.coordinator.enabled) {
     try {
-      coordinator = await Coordinator.start({ door: new InProcessDoor(hub, server.url), config: config.coordinator, logger });
+      coordinator = await Coordinator.start({ hubAccess: new InProcessHubAccess(hub, server.url), config: config.coordinator, logger });
     } catch (error) {
       const serverClosed = server.close();
       await hub.close();

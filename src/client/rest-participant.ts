@@ -1,4 +1,4 @@
-import type { ParticipantApi } from '../hub/participant-api.js';
+import type { ParticipantApi } from '../hub/index.js';
 import type { ControlInput } from '../schema/control.js';
 import type { InboxInput, InjectInput, MeetingHearInput, WaitInput } from '../schema/inputs.js';
 import type { ThreadDetail } from '../schema/views.js';

@@ -88,7 +88,7 @@ export const DEFAULT_TAIL_LAST = 10;
 export const DEFAULT_LIVE_QUEUE_LIMIT = 10_000;
 
 // Presence (Meerkat / Agent Bridge).
-/** A meeting seat taken with one-shot calls (no live connection) is freed this long after the holder's last call. */
+/** A meeting place taken with one-shot calls (no live connection) is freed this long after the holder's last call. */
 export const DEFAULT_PRESENCE_TTL_SECONDS = 300;
 
 // Meetings (Katra).
@@ -147,7 +147,7 @@ export const DEFAULT_DEFAULT_CHANNEL = 'general';
 // Web UI.
 export const DEFAULT_WEBUI_PASSWORD = '';
 
-// MCP (the agents' door).
+// MCP (how agents reach the hub).
 /** Rooms loaded for a new connection besides the global room ("all" loads every available room). */
 export const DEFAULT_MCP_ROOMS: readonly string[] = ['chat'];
 /** Participant kinds or roles excluded from chat on every surface: no chat tools or instructions, chat calls refused (Maestro's architect exclusion). */

@@ -7,7 +7,7 @@ import type { ThreadDetail } from '../schema/views.js';
 import type { Logger } from '../util/logger.js';
 import { adapterInput } from './adapter-input.js';
 import { adapterEnv, adapterTimeoutMs } from './adapters.js';
-import type { CoordinatedSeat, RunToken } from './door.js';
+import type { CoordinatedParticipant, RunToken } from './hub-access.js';
 import { isCoordinatorNotice } from './notice-tag.js';
 import { countOf, idList, oneLine, threadLabel, type Notice } from './notices.js';
 import { reportRun } from './run-report.js';
@@ -35,7 +35,7 @@ export interface RunDeps {
 
 /** The participant that runs, as the coordinator keeps it. */
 export interface RunnableAgent {
-  seat: CoordinatedSeat;
+  caller: CoordinatedParticipant;
   id: string;
   adapter: CoordinatorAgentConfig;
   /** The last run, for the loop guard (what the participant posts during it is one deeper). */
@@ -54,7 +54,7 @@ export interface RunSpec {
 }
 
 export async function runOnce(deps: RunDeps, agent: RunnableAgent, { session, detail, events, unit, depth, handleOf }: RunSpec): Promise<void> {
-  const { api, handle } = agent.seat;
+  const { api, handle } = agent.caller;
   const thread = detail.thread.id;
   const where = threadLabel(detail.thread);
   const newest = unit[unit.length - 1]!.event;
@@ -67,7 +67,7 @@ export async function runOnce(deps: RunDeps, agent: RunnableAgent, { session, de
   const program = path.basename(agent.adapter.command[0]!);
   let credential: RunToken;
   try {
-    credential = await agent.seat.runToken();
+    credential = await agent.caller.runToken();
   } catch (error) {
     const why = oneLine((error as Error).message);
     await deps.notice({ kind: 'failed', handle, text: `${handle}: not run for ${countOf(unit)} in ${where} (${idList(unit)}): the hub gave no token for the run (${why}); nothing was posted.` });
@@ -79,7 +79,7 @@ export async function runOnce(deps: RunDeps, agent: RunnableAgent, { session, de
   let outcome: RunOutcome;
   try {
     lastSeqBefore = (await api.history({ thread, limit: 1 })).events.at(-1)?.seq ?? 0;
-    release = await agent.seat.hold();
+    release = await agent.caller.hold();
     await api.setPresence({ state: 'thinking', thread, note: 'answering through the coordinator' });
     await deps.notice({ kind: 'started', handle, text: `${handle}: run of ${program} started for ${countOf(unit)} in ${where} (${idList(unit)}; depth ${depth}).` });
     agent.lastRun = { depth, startedAt: new Date().toISOString() };
@@ -108,7 +108,7 @@ export async function runOnce(deps: RunDeps, agent: RunnableAgent, { session, de
 
 /** Ids of the participant's own messages, requests and responses in `thread` after `afterSeq` (not its refusal notices). */
 async function postedDuring(agent: RunnableAgent, thread: string, afterSeq: number): Promise<string[]> {
-  const { events } = await agent.seat.api.history({ thread, after: afterSeq, limit: MAX_READ_LIMIT });
+  const { events } = await agent.caller.api.history({ thread, after: afterSeq, limit: MAX_READ_LIMIT });
   return events
     .filter((e) => e.from === agent.id && !isCoordinatorNotice(e) && (e.type === 'message' || e.type === 'request' || e.type === 'response'))
     .map((e) => e.id);

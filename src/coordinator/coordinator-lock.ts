@@ -1,6 +1,6 @@
 import { COORDINATOR_LOCK_FILENAME, COORDINATOR_LOCK_INFO_FILENAME } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
-import { acquireExclusiveLock, type HomeLock, type LockHolder } from '../store/home-lock.js';
+import { acquireExclusiveLock, type HomeLock, type LockHolder } from '../home/home-lock.js';
 
 /**
  * One coordinator per home: two would both see the same triggers and answer

@@ -8,8 +8,8 @@ import { createSilentLogger, type Logger } from '../util/logger.js';
 import { runOnce, type RunnableAgent } from './adapter-run.js';
 import { adapterFor } from './adapters.js';
 import { acquireCoordinatorLock } from './coordinator-lock.js';
-import type { HomeLock } from '../store/home-lock.js';
-import type { CoordinatedSeat, CoordinatorDoor } from './door.js';
+import type { HomeLock } from '../home/home-lock.js';
+import type { CoordinatedParticipant, HubAccess } from './hub-access.js';
 import { deepest, threadDepth, triggerDepth } from './loop-guard.js';
 import { NoticeBoard, countOf, idList, threadLabel, unmentioned, type Notice } from './notices.js';
 import { RunGate } from './run-gate.js';
@@ -32,7 +32,7 @@ import type { z } from 'zod';
 export type CoordinatorConfig = z.output<typeof CoordinatorConfigSchema>;
 
 export interface CoordinatorOptions {
-  door: CoordinatorDoor;
+  hubAccess: HubAccess;
   config: CoordinatorConfig;
   logger?: Logger;
   /** The environment adapters inherit (default: this process's). */
@@ -60,7 +60,7 @@ interface AgentState extends RunnableAgent {
 
 interface SessionState {
   name: string;
-  coordinator: CoordinatedSeat;
+  coordinator: CoordinatedParticipant;
   /** The coordinator's participant id: its own notices never ask anyone to answer. */
   coordinatorId: string;
   board: NoticeBoard;
@@ -76,7 +76,7 @@ interface People {
 }
 
 export class Coordinator {
-  readonly #door: CoordinatorDoor;
+  readonly #hub: HubAccess;
   readonly #config: CoordinatorConfig;
   readonly #logger: Logger;
   readonly #env: NodeJS.ProcessEnv;
@@ -91,7 +91,7 @@ export class Coordinator {
   #lock: HomeLock | undefined;
 
   private constructor(options: CoordinatorOptions) {
-    this.#door = options.door;
+    this.#hub = options.hubAccess;
     this.#config = options.config;
     this.#logger = options.logger ?? createSilentLogger();
     this.#env = options.env ?? process.env;
@@ -99,10 +99,10 @@ export class Coordinator {
     this.#gate = new RunGate(this.#config, this.#now, this.#logger);
   }
 
-  /** Seats the coordinator and every configured participant in each session, then answers what is already waiting. */
+  /** Callers the coordinator and every configured participant in each session, then answers what is already waiting. */
   static async start(options: CoordinatorOptions): Promise<Coordinator> {
     const coordinator = new Coordinator(options);
-    coordinator.#lock = acquireCoordinatorLock(options.door.home);
+    coordinator.#lock = acquireCoordinatorLock(options.hubAccess.home);
     try {
       for (const session of options.config.sessions) await coordinator.#open(session);
     } catch (error) {
@@ -131,14 +131,14 @@ export class Coordinator {
     for (const session of this.#sessions) session.stopWatching();
     await Promise.allSettled(this.#sessions.flatMap((s) => s.agents.flatMap((a) => a.draining ?? [])));
     await Promise.allSettled(this.#sessions.map((s) => s.leave()));
-    await this.#door.close();
+    await this.#hub.close();
     this.#lock?.release();
   }
 
   async #open(sessionName: string): Promise<void> {
     const { handle, channel, agents } = this.#config;
     // No kind in the profile: joining with one would turn a person who already holds the handle into an agent.
-    const coordinator = await this.#door.seat(handle, sessionName, { client: 'parley', nickname: 'coordinator' });
+    const coordinator = await this.#hub.join(handle, sessionName, { client: 'parley', nickname: 'coordinator' });
     const me = (await coordinator.api.whoami()).participant;
     if (me.profile.kind !== 'agent') {
       throw new ParleyError(
@@ -157,18 +157,18 @@ export class Coordinator {
       leave: await coordinator.hold(),
     };
     this.#sessions.push(session);
-    // Only agents are answered for: the coordinator must never speak as a person (nor seat one as a side effect).
+    // Only agents are answered for: the coordinator must never speak as a person (nor join one to a session as a side effect).
     const known = await coordinator.api.participants();
     for (const agentHandle of Object.keys(agents)) {
       const existing = known.find((p) => p.handle.toLowerCase() === agentHandle.toLowerCase());
       if (existing && existing.profile.kind !== 'agent') throw notAnAgentError(agentHandle, existing.profile.kind);
     }
     for (const agentHandle of Object.keys(agents)) {
-      const seat = await this.#door.seat(agentHandle, sessionName);
-      const { participant } = await seat.api.whoami();
-      session.agents.push({ seat, id: participant.id, adapter: adapterFor(agents, agentHandle)!, again: false });
+      const caller = await this.#hub.join(agentHandle, sessionName);
+      const { participant } = await caller.api.whoami();
+      session.agents.push({ caller, id: participant.id, adapter: adapterFor(agents, agentHandle)!, again: false });
     }
-    session.stopWatching = this.#door.watch(sessionName, (participant) => {
+    session.stopWatching = this.#hub.watch(sessionName, (participant) => {
       if (participant === undefined) return this.#wake(session);
       const agent = session.agents.find((a) => a.id === participant);
       if (agent) this.#kick(session, agent);
@@ -202,14 +202,14 @@ export class Coordinator {
         more = result === 'taken' || agent.again;
       } catch (error) {
         // The next wake tries again (the hub may be restarting).
-        if (!this.#stopping.signal.aborted) this.#logger.warn('coordinator turn failed', { handle: agent.seat.handle, error: String(error) });
+        if (!this.#stopping.signal.aborted) this.#logger.warn('coordinator turn failed', { handle: agent.caller.handle, error: String(error) });
         more = false;
       }
     }
   }
 
   #told(session: SessionState, agent: AgentState, result: TurnResult): void {
-    for (const listener of this.#turnListeners) listener({ session: session.name, handle: agent.seat.handle, result });
+    for (const listener of this.#turnListeners) listener({ session: session.name, handle: agent.caller.handle, result });
   }
 
   /**
@@ -218,7 +218,7 @@ export class Coordinator {
    * that thread's new events and answers them.
    */
   async #turn(session: SessionState, agent: AgentState): Promise<TurnResult> {
-    const { api } = agent.seat;
+    const { api } = agent.caller;
     const peek = await api.peek({ limit: COORDINATOR_INBOX_LIMIT });
     if (peek.items.length === 0) return 'nothing';
     const people = await this.#people(agent);
@@ -253,7 +253,7 @@ export class Coordinator {
    * would not find it.
    */
   async #answerThread(session: SessionState, agent: AgentState, thread: string, asking: ParleyEvent[], people: People): Promise<void> {
-    const { api, handle } = agent.seat;
+    const { api, handle } = agent.caller;
     const read: ParleyEvent[] = [];
     for (;;) {
       const page = await api.readNew({ thread, limit: MAX_READ_LIMIT });
@@ -300,7 +300,7 @@ export class Coordinator {
     }
     // A request gets its own run and its own response; the rest of the thread is answered by one reply.
     const units = [...triggers.filter((t) => t.kind === 'request').map((t) => [t]), triggers.filter((t) => t.kind !== 'request')].filter((u) => u.length > 0);
-    const gated = { agentId: agent.id, seat: agent.seat, detail, notice: (notice: Notice) => this.#notice(session, notice) };
+    const gated = { agentId: agent.id, caller: agent.caller, detail, notice: (notice: Notice) => this.#notice(session, notice) };
     for (const unit of units) {
       if (this.#stopping.signal.aborted) return;
       const allowed = await this.#gate.admit(gated, unit);
@@ -310,8 +310,8 @@ export class Coordinator {
 
   async #run(session: SessionState, agent: AgentState, run: { detail: ThreadDetail; events: ParleyEvent[]; unit: Trigger[]; depth: number; people: People }): Promise<void> {
     const deps = {
-      url: this.#door.url,
-      home: this.#door.home,
+      url: this.#hub.url,
+      home: this.#hub.home,
       env: this.#env,
       timeoutSeconds: this.#config.timeoutSeconds,
       maxOutputChars: this.#config.maxOutputChars,
@@ -336,7 +336,7 @@ export class Coordinator {
 
   /** Whether the participant has a session of its own open (an MCP connection, a live stream, a wait). */
   async #live(agent: AgentState): Promise<boolean> {
-    const presence = (await agent.seat.api.who()).find((p) => p.participant === agent.id);
+    const presence = (await agent.caller.api.who()).find((p) => p.participant === agent.id);
     return presence !== undefined && presence.connection !== 'offline';
   }
 
@@ -349,12 +349,12 @@ export class Coordinator {
   }
 
   #reader(agent: AgentState): { id: string; handle: string } {
-    return { id: agent.id, handle: agent.seat.handle };
+    return { id: agent.id, handle: agent.caller.handle };
   }
 
   /** The session's participants as a turn needs them: the kind of an author (by handle), the handle of an id. */
   async #people(agent: AgentState): Promise<People> {
-    const all = await agent.seat.api.participants();
+    const all = await agent.caller.api.participants();
     const kinds = new Map(all.map((p) => [p.handle.toLowerCase(), p.profile.kind]));
     const handles = new Map(all.map((p) => [p.id, p.handle]));
     return { kindOf: (handle) => kinds.get(handle.toLowerCase()), handleOf: (id) => handles.get(id) ?? id };

@@ -8,7 +8,7 @@ import type { Trigger } from './triggers.js';
  * The loop guard: no agent-to-agent ping-pong beyond `coordinator.maxDepth`.
  * A human's message is depth 0; an answer the coordinator posts for a trigger
  * at depth d carries depth d+1, as a visible tag ("parley:depth=1") that
- * survives restarts and reads the same through every door. A trigger at
+ * survives restarts and reads the same in process and over REST. A trigger at
  * maxDepth or deeper is refused. Agents with sessions of their own (hooks,
  * MCP) post without the tag, so the thread is read too: a trigger is at least
  * as deep as the agents' turns, alternating, that lead to it (see threadDepth).

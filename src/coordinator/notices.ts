@@ -1,6 +1,6 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { ThreadInfo } from '../schema/views.js';
-import type { SeatApi } from './door.js';
+import type { CoordinatedApi } from './hub-access.js';
 import { NOTICE_TAG_PREFIX } from './notice-tag.js';
 import type { Trigger, TriggerKind } from './triggers.js';
 
@@ -84,7 +84,7 @@ export class NoticeBoard {
   #ready: Promise<void> | undefined;
 
   constructor(
-    private readonly api: SeatApi,
+    private readonly api: CoordinatedApi,
     private readonly channel: string,
   ) {}
 
@@ -136,7 +136,7 @@ export class AuthorNotices {
   constructor(private readonly now: () => number) {}
 
   /** Posts the notice as `api`'s participant unless it was said within its window; returns whether it did. */
-  async tell(api: SeatApi, handle: string, notice: AuthorNotice): Promise<boolean> {
+  async tell(api: CoordinatedApi, handle: string, notice: AuthorNotice): Promise<boolean> {
     const now = this.now();
     for (const [key, until] of this.#quietUntil) if (until <= now) this.#quietUntil.delete(key);
     if (this.#quietUntil.has(notice.key)) return false;

@@ -2,7 +2,7 @@ import { COORDINATOR_LOOP_NOTICE_QUIET_MS } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type { ThreadDetail } from '../schema/views.js';
 import type { Logger } from '../util/logger.js';
-import type { CoordinatedSeat } from './door.js';
+import type { CoordinatedParticipant } from './hub-access.js';
 import { deepest, stopsAt } from './loop-guard.js';
 import { AuthorNotices, countOf, idList, threadLabel, type AuthorNotice, type Notice } from './notices.js';
 import { RunCap, type CapRefusal } from './run-cap.js';
@@ -23,7 +23,7 @@ export interface GateLimits {
 /** The participant that would run, and where. */
 export interface GatedRun {
   agentId: string;
-  seat: CoordinatedSeat;
+  caller: CoordinatedParticipant;
   detail: ThreadDetail;
   /** Posts a notice in the coordinator's channel. */
   notice: (notice: Notice) => Promise<void>;
@@ -53,7 +53,7 @@ export class RunGate {
   }
 
   async #refuseLoop(run: GatedRun, unit: Trigger[], depth: number): Promise<void> {
-    const { handle } = run.seat;
+    const { handle } = run.caller;
     const { maxDepth } = this.limits;
     const told = await this.#tellAuthors(run, unit, (authorId) => ({
       key: `loop ${run.agentId} ${authorId} ${run.detail.thread.id}`,
@@ -68,7 +68,7 @@ export class RunGate {
   }
 
   async #withinCap(run: GatedRun, unit: Trigger[]): Promise<Trigger[]> {
-    const { handle } = run.seat;
+    const { handle } = run.caller;
     const max = this.limits.maxRunsPerHour;
     const allowed: Trigger[] = [];
     const refused = new Map<string, { refusal: CapRefusal; triggers: Trigger[] }>();
@@ -108,9 +108,9 @@ export class RunGate {
     for (const [authorId, event] of newestByAuthor) {
       try {
         const notice = { ...noticeFor(authorId), thread: run.detail.thread.id, to: event.author, replyTo: event.id };
-        if (await this.#authorNotices.tell(run.seat.api, run.seat.handle, notice)) told.push(event.author);
+        if (await this.#authorNotices.tell(run.caller.api, run.caller.handle, notice)) told.push(event.author);
       } catch (error) {
-        this.logger.warn('coordinator refusal not told in the thread', { handle: run.seat.handle, thread: run.detail.thread.id, error: String(error) });
+        this.logger.warn('coordinator refusal not told in the thread', { handle: run.caller.handle, thread: run.detail.thread.id, error: String(error) });
       }
     }
     return told;

@@ -1,6 +1,6 @@
 import type { Notice } from './notices.js';
 import { oneLine, seconds } from './notices.js';
-import type { SeatApi } from './door.js';
+import type { CoordinatedApi } from './hub-access.js';
 import { depthTag } from './loop-guard.js';
 import type { RunOutcome } from './runner.js';
 
@@ -25,7 +25,7 @@ export interface FinishedRun {
  * reply tagged one deeper, or the response to its request), and returns the
  * notice that says how the run ended.
  */
-export async function reportRun(api: SeatApi, run: FinishedRun): Promise<Omit<Notice, 'handle'>> {
+export async function reportRun(api: CoordinatedApi, run: FinishedRun): Promise<Omit<Notice, 'handle'>> {
   const { handle, outcome, where } = run;
   const took = seconds(outcome.elapsedMs);
   switch (outcome.kind) {

@@ -1,6 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
-import type { Hub } from '../hub/hub.js';
+import type { Hub } from '../hub/index.js';
 import type { Logger } from '../util/logger.js';
 import { VERSION } from '../version.js';
 import { getCookie } from 'hono/cookie';
@@ -118,7 +118,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
     return c.json({ ok: true });
   });
 
-  // MCP over Streamable HTTP: the agents' door, with the same credentials as the API.
+  // MCP over Streamable HTTP: how agents reach the hub, with the same credentials as the API.
   const mcp = options.mcp ?? new McpHttpSessions(hub, logger);
   app.on(['GET', 'POST', 'DELETE'], '/mcp', auth.middleware(), (c) => mcp.handle(c, c.get('actor'), c.get('credential')));
 

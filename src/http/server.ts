@@ -3,7 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { ParleyError } from '../errors/parley-error.js';
-import type { Hub } from '../hub/hub.js';
+import type { Hub } from '../hub/index.js';
 import type { Logger } from '../util/logger.js';
 import type { AdminCredential } from './admin-token.js';
 import { createHttpApp } from './app.js';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { LiveItem } from '../hub/live-bus.js';
+import type { LiveItem } from '../hub/index.js';
 
 /**
  * Server-Sent Events framing and writing, straight onto the Node response.

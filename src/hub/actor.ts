@@ -29,7 +29,7 @@ import { ensureParticipant } from './directory.js';
 import { transact } from './writer.js';
 import type { DeliveryStateFilter } from '../store/delivery-store.js';
 import { deliveryFilterOf, sentDeliveries, type ReceivedDelivery, type SentDelivery } from './delivery-view.js';
-import { inject, type InjectResult } from './injection.js';
+import { inject, type InjectResult } from './context-items.js';
 import { agentHook } from './agent-hook.js';
 import type { AgentHookInput, AgentHookResult } from '../schema/agent-hook.js';
 import type { Redactor } from '../redaction/redactor.js';
@@ -58,7 +58,7 @@ import type { PresenceInfo } from './presence.js';
 import { history, listThreads, readNew, search, type HistoryResult, type ReadNewResult } from './reading.js';
 import { openRequests, respond, sendRequest, type OpenRequest, type RequestResult, type ResponseResult } from './requests.js';
 import { assertMayRead, mayRead } from './channel-access.js';
-import { resolveFor, type Seat } from './seat.js';
+import { resolveFor, type Caller } from './caller.js';
 import { participantView } from './state.js';
 import { wakeOnFor } from './wake-on.js';
 import { subscribe, type LiveSubscription } from './subscription.js';
@@ -97,15 +97,15 @@ export class Actor implements ParticipantApi {
   readonly #sessionId: string;
   readonly #meetingRedactor: Redactor;
 
-  constructor(ctx: HubContext, seat: Seat, meetingRedactor: Redactor) {
+  constructor(ctx: HubContext, caller: Caller, meetingRedactor: Redactor) {
     this.#ctx = ctx;
-    this.#participantId = seat.participant.id;
-    this.#sessionId = seat.session.id;
+    this.#participantId = caller.participant.id;
+    this.#sessionId = caller.session.id;
     this.#meetingRedactor = meetingRedactor;
   }
 
   /** Looked up on every call: the records are replaced if the hub reloads its state. */
-  get #seat(): Seat {
+  get #caller(): Caller {
     const participant = this.#ctx.state.participants.get(this.#participantId);
     const session = this.#ctx.state.sessions.get(this.#sessionId);
     if (!participant || !session) throw new ParleyError('NOT_FOUND', 'This participant or session no longer exists on the hub; join again.');
@@ -113,7 +113,7 @@ export class Actor implements ParticipantApi {
   }
 
   get participant(): Participant {
-    return participantView(this.#seat.participant);
+    return participantView(this.#caller.participant);
   }
 
   /**
@@ -125,7 +125,7 @@ export class Actor implements ParticipantApi {
     return {
       participant: this.participant,
       session: this.session,
-      wakeOn: wakeOnFor(this.#ctx.config, this.#seat.participant.profile),
+      wakeOn: wakeOnFor(this.#ctx.config, this.#caller.participant.profile),
       access: this.access ?? null,
       trust: this.#ctx.access.trust,
     };
@@ -133,7 +133,7 @@ export class Actor implements ParticipantApi {
 
   /** The caller's permission role now; undefined when a roster is in force and its key is not in it. */
   get access(): Access | undefined {
-    return this.#ctx.access.accessOf(this.#seat.participant);
+    return this.#ctx.access.accessOf(this.#caller.participant);
   }
 
   /**
@@ -163,11 +163,11 @@ export class Actor implements ParticipantApi {
 
   /** Refuses (FORBIDDEN_ROLE, NOT_IN_ROSTER) an action the caller's access does not cover; nothing is done. */
   #need(action: Action, label?: string): void {
-    this.#ctx.access.require(this.#seat.participant, action, label);
+    this.#ctx.access.require(this.#caller.participant, action, label);
   }
 
   get session(): { id: string; name: string } {
-    return { id: this.#seat.session.id, name: this.#seat.session.name };
+    return { id: this.#caller.session.id, name: this.#caller.session.name };
   }
 
   /**
@@ -181,7 +181,7 @@ export class Actor implements ParticipantApi {
     if (lifecycle.closing) return Promise.reject(closingError());
     try {
       // Chat a participant does not have is refused as such (CHAT_DISABLED), whatever its access.
-      if (chat) assertChatAllowed(this.#ctx.config, this.#seat);
+      if (chat) assertChatAllowed(this.#ctx.config, this.#caller);
       this.#need(action, label);
     } catch (error) {
       return Promise.reject(error as Error);
@@ -192,7 +192,7 @@ export class Actor implements ParticipantApi {
 
   /** A heavy read: run in the participant's turn (see ReadGate). */
   #read<T>(action: Action, operation: () => T | Promise<T>, chat = false): Promise<T> {
-    return this.#run(action, () => this.#ctx.reads.run(this.#seat.participant.id, operation), undefined, chat);
+    return this.#run(action, () => this.#ctx.reads.run(this.#caller.participant.id, operation), undefined, chat);
   }
 
   /** A heavy chat read: refused for a participant excluded from chat, else run in its turn. */
@@ -207,7 +207,7 @@ export class Actor implements ParticipantApi {
 
   /** A one-shot call: last seen moves; being present takes a live connection (see holdPresence). */
   #alive(): void {
-    this.#ctx.presence.touch(this.#seat.session.id, this.#seat.participant);
+    this.#ctx.presence.touch(this.#caller.session.id, this.#caller.participant);
   }
 
   /**
@@ -216,37 +216,37 @@ export class Actor implements ParticipantApi {
    * takes it out of every meeting.
    */
   holdPresence(kind: 'mcp' | 'stream'): () => void {
-    return holdPresence(this.#ctx, this.#seat, kind);
+    return holdPresence(this.#ctx, this.#caller, kind);
   }
 
   // Conversation ----------------------------------------------------------
 
   post(input: PostInput): Promise<PostResult> {
-    return this.#chat('post', () => post(this.#ctx, this.#seat, input));
+    return this.#chat('post', () => post(this.#ctx, this.#caller, input));
   }
 
   ingest(input: EnvelopeInput): Promise<IngestResult> {
-    return this.#chat('post', () => ingestEnvelope(this.#ctx, this.#seat, input));
+    return this.#chat('post', () => ingestEnvelope(this.#ctx, this.#caller, input));
   }
 
   dm(input: DmInput): Promise<PostResult> {
-    return this.#chat('dm', () => dm(this.#ctx, this.#seat, input));
+    return this.#chat('dm', () => dm(this.#ctx, this.#caller, input));
   }
 
   createChannel(input: CreateChannelInput): Promise<ThreadInfo> {
-    return this.#chat('thread_create', () => createChannel(this.#ctx, this.#seat, input));
+    return this.#chat('thread_create', () => createChannel(this.#ctx, this.#caller, input));
   }
 
   renameThread(input: RenameThreadInput): Promise<ThreadInfo> {
-    return this.#chat('thread_rename', () => renameThread(this.#ctx, this.#seat, input));
+    return this.#chat('thread_rename', () => renameThread(this.#ctx, this.#caller, input));
   }
 
   openSide(input: OpenSideInput): Promise<SideOpened> {
-    return this.#chat('side_open', () => openSide(this.#ctx, this.#seat, input));
+    return this.#chat('side_open', () => openSide(this.#ctx, this.#caller, input));
   }
 
   closeSide(input: CloseSideInput): Promise<SideClosed> {
-    return this.#chat('side_close', () => closeSide(this.#ctx, this.#seat, input));
+    return this.#chat('side_close', () => closeSide(this.#ctx, this.#caller, input));
   }
 
   subscribe(thread: string): Promise<ThreadInfo> {
@@ -262,11 +262,11 @@ export class Actor implements ParticipantApi {
   }
 
   #subscription(thread: string, state: 'subscribed' | 'muted' | 'unsubscribed'): Promise<ThreadInfo> {
-    return this.#chat(SUBSCRIPTION_ACTIONS[state], () => setSubscription(this.#ctx, this.#seat, { thread, state }));
+    return this.#chat(SUBSCRIPTION_ACTIONS[state], () => setSubscription(this.#ctx, this.#caller, { thread, state }));
   }
 
   async threads(): Promise<ThreadInfo[]> {
-    return this.#chat('threads', () => listThreads(this.#ctx, this.#seat));
+    return this.#chat('threads', () => listThreads(this.#ctx, this.#caller));
   }
 
   /**
@@ -279,34 +279,34 @@ export class Actor implements ParticipantApi {
 
   /** A thread's steering state and members, with who set what (the page's steering panel). */
   async threadDetail(thread: string): Promise<ThreadDetail> {
-    return this.#chat('thread_detail', () => threadDetail(this.#ctx, this.#seat, thread));
+    return this.#chat('thread_detail', () => threadDetail(this.#ctx, this.#caller, thread));
   }
 
   /** Marks a thread read up to a seq, as someone who has seen it on the page. */
   async markRead(thread: string, upTo: number): Promise<{ readUpTo: number }> {
-    return this.#chat('mark_read', () => markRead(this.#ctx, this.#seat, thread, upTo));
+    return this.#chat('mark_read', () => markRead(this.#ctx, this.#caller, thread, upTo));
   }
 
   // Reading ---------------------------------------------------------------
 
   async readNew(input: ReadNewInput): Promise<ReadNewResult> {
-    return this.#chatRead('read_new', () => readNew(this.#ctx, this.#seat, input));
+    return this.#chatRead('read_new', () => readNew(this.#ctx, this.#caller, input));
   }
 
   async history(input: HistoryInput): Promise<HistoryResult> {
-    return this.#chatRead('history', () => history(this.#ctx, this.#seat, input));
+    return this.#chatRead('history', () => history(this.#ctx, this.#caller, input));
   }
 
   async search(input: SearchInput): Promise<Awaited<ReturnType<typeof search>>> {
-    return this.#chatRead('search', () => search(this.#ctx, this.#seat, input));
+    return this.#chatRead('search', () => search(this.#ctx, this.#caller, input));
   }
 
   async inbox(input: InboxInput = {}): Promise<InboxResult> {
-    return this.#read('inbox', () => readInbox(this.#ctx, this.#seat, input, { peek: false }));
+    return this.#read('inbox', () => readInbox(this.#ctx, this.#caller, input, { peek: false }));
   }
 
   async peek(input: InboxInput = {}): Promise<InboxResult> {
-    return this.#read('peek', () => readInbox(this.#ctx, this.#seat, input, { peek: true }));
+    return this.#read('peek', () => readInbox(this.#ctx, this.#caller, input, { peek: true }));
   }
 
   /**
@@ -320,14 +320,14 @@ export class Actor implements ParticipantApi {
     } catch (error) {
       return Promise.reject(error as Error);
     }
-    const release = holdPresence(this.#ctx, this.#seat, 'wait');
+    const release = holdPresence(this.#ctx, this.#caller, 'wait');
     return Promise.resolve()
-      .then(() => waitForInbox(this.#ctx, this.#seat, input, signal))
+      .then(() => waitForInbox(this.#ctx, this.#caller, input, signal))
       .finally(release);
   }
 
   async ack(input: AckInput): Promise<AckResult> {
-    return this.#run('ack', () => acknowledge(this.#ctx, this.#seat, input));
+    return this.#run('ack', () => acknowledge(this.#ctx, this.#caller, input));
   }
 
   /**
@@ -336,13 +336,13 @@ export class Actor implements ParticipantApi {
    */
   async deliveries(state: DeliveryStateFilter = 'delivered', limit = 100, olderThanMs?: number): Promise<ReceivedDelivery[]> {
     return this.#run('deliveries', () =>
-      deliveriesIn(this.#ctx, this.#seat, deliveryFilterOf(this.#ctx, { state, limit, ...(olderThanMs === undefined ? {} : { older_than_ms: olderThanMs }) })),
+      deliveriesIn(this.#ctx, this.#caller, deliveryFilterOf(this.#ctx, { state, limit, ...(olderThanMs === undefined ? {} : { older_than_ms: olderThanMs }) })),
     );
   }
 
   /** Per-recipient delivery states of what the caller sent (every state unless one is given), newest first. */
   async sentDeliveries(input: DeliveriesInput = {}): Promise<SentDelivery[]> {
-    return this.#run('sent_deliveries', () => sentDeliveries(this.#ctx, this.#seat, deliveryFilterOf(this.#ctx, { ...input, state: input.state ?? 'all' })));
+    return this.#run('sent_deliveries', () => sentDeliveries(this.#ctx, this.#caller, deliveryFilterOf(this.#ctx, { ...input, state: input.state ?? 'all' })));
   }
 
   /**
@@ -351,7 +351,7 @@ export class Actor implements ParticipantApi {
    * targeted ones become `injected`.
    */
   async inject(input: InjectInput = {}): Promise<InjectResult> {
-    return this.#read('inject', () => inject(this.#ctx, this.#seat, input));
+    return this.#read('inject', () => inject(this.#ctx, this.#caller, input));
   }
 
   /**
@@ -368,7 +368,7 @@ export class Actor implements ParticipantApi {
       return Promise.reject(error as Error);
     }
     this.#alive();
-    return Promise.resolve().then(() => agentHook(this.#ctx, this.#seat, input, signal));
+    return Promise.resolve().then(() => agentHook(this.#ctx, this.#caller, input, signal));
   }
 
   /** Live events (and presence and meeting traffic) of this session, as an AsyncIterable; the participant is present while it is open. */
@@ -378,16 +378,16 @@ export class Actor implements ParticipantApi {
     this.#alive();
     const filter = parseInput(LiveFilterInputSchema, input);
     // Only the inbox's own items for a participant excluded from chat: the rest is chat.
-    if (!filter.inbox) assertChatAllowed(this.#ctx.config, this.#seat);
-    const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, filter.thread);
-    if (thread) assertMayRead(this.#ctx, this.#seat, thread);
-    const seat = this.#seat;
+    if (!filter.inbox) assertChatAllowed(this.#ctx.config, this.#caller);
+    const thread = filter.thread === undefined ? undefined : resolveFor(this.#ctx, this.#caller, filter.thread);
+    if (thread) assertMayRead(this.#ctx, this.#caller, thread);
+    const caller = this.#caller;
     let release: (() => void) | undefined;
     let stopWatching: (() => void) | undefined;
     let ended = false;
     const subscription = subscribe(
       this.#ctx,
-      seat,
+      caller,
       {
         ...(thread ? { thread } : {}),
         ...(filter.inbox === undefined ? {} : { inbox: filter.inbox }),
@@ -405,18 +405,18 @@ export class Actor implements ParticipantApi {
     // policy naming a role), has its open stream ended, not fed.
     if (!ended) {
       stopWatching = this.#ctx.access.onChange((participantId) => {
-        if (participantId !== undefined && participantId !== seat.participant.id) return;
+        if (participantId !== undefined && participantId !== caller.participant.id) return;
         try {
-          this.#ctx.access.require(seat.participant, 'live');
+          this.#ctx.access.require(caller.participant, 'live');
         } catch {
           subscription.close();
           return;
         }
-        if (thread && !mayRead(this.#ctx, thread, seat.participant.id)) subscription.close();
+        if (thread && !mayRead(this.#ctx, thread, caller.participant.id)) subscription.close();
       });
     }
     // Held once subscribed, so the stream itself carries its participant coming online (the page sees itself connected).
-    if (!ended) release = holdPresence(this.#ctx, seat, 'stream');
+    if (!ended) release = holdPresence(this.#ctx, caller, 'stream');
     return subscription;
   }
 
@@ -428,7 +428,7 @@ export class Actor implements ParticipantApi {
   connect(): { ended: Promise<void>; close(): void } {
     if (this.#ctx.lifecycle.closing) throw closingError();
     this.#need('connect');
-    const release = holdPresence(this.#ctx, this.#seat, 'mcp');
+    const release = holdPresence(this.#ctx, this.#caller, 'mcp');
     let end: () => void = () => undefined;
     const ended = new Promise<void>((resolve) => (end = resolve));
     // Listening only to hear the hub shut down; the traffic itself is not wanted.
@@ -443,13 +443,13 @@ export class Actor implements ParticipantApi {
 
   /** The thread's whole log as Markdown (for people) or JSON Lines (for programs). */
   async export(input: ExportInput): Promise<ThreadExport> {
-    return this.#chat('export', () => exportThread(this.#ctx, this.#seat, input));
+    return this.#chat('export', () => exportThread(this.#ctx, this.#caller, input));
   }
 
   // Steering ----------------------------------------------------------------
 
   control(thread: string, control: ControlInput): Promise<ControlResult> {
-    return this.#chat('steer', () => applyControl(this.#ctx, this.#seat, thread, control), controlLabel(control));
+    return this.#chat('steer', () => applyControl(this.#ctx, this.#caller, thread, control), controlLabel(control));
   }
 
   hardMute(thread: string, targets: string[]): Promise<ControlResult> {
@@ -488,15 +488,15 @@ export class Actor implements ParticipantApi {
   // Requests ----------------------------------------------------------------
 
   request(input: RequestInput): Promise<RequestResult> {
-    return this.#run('request_send', () => sendRequest(this.#ctx, this.#seat, input));
+    return this.#run('request_send', () => sendRequest(this.#ctx, this.#caller, input));
   }
 
   respond(input: RespondInput): Promise<ResponseResult> {
-    return this.#run('request_respond', () => respond(this.#ctx, this.#seat, input));
+    return this.#run('request_respond', () => respond(this.#ctx, this.#caller, input));
   }
 
   async openRequests(): Promise<{ incoming: OpenRequest[]; outgoing: OpenRequest[] }> {
-    return this.#run('open_requests', () => openRequests(this.#ctx, this.#seat));
+    return this.#run('open_requests', () => openRequests(this.#ctx, this.#caller));
   }
 
   // Presence ----------------------------------------------------------------
@@ -505,21 +505,21 @@ export class Actor implements ParticipantApi {
     this.#need('presence_set');
     const parsed = parseInput(PresenceInputSchema, input);
     const note = (await redactInput(this.#ctx, parsed.note)).value;
-    const thread = parsed.thread === undefined ? undefined : resolveFor(this.#ctx, this.#seat, parsed.thread);
-    const presence = this.#ctx.presence.set(this.#seat.session.id, this.#seat.participant, {
+    const thread = parsed.thread === undefined ? undefined : resolveFor(this.#ctx, this.#caller, parsed.thread);
+    const presence = this.#ctx.presence.set(this.#caller.session.id, this.#caller.participant, {
       state: parsed.state,
       ...(parsed.seq === undefined ? {} : { seq: parsed.seq }),
       ...(thread ? { thread: thread.id } : {}),
       ...(note === undefined ? {} : { note }),
     });
-    if (presence) this.#ctx.bus.publish({ kind: 'presence', session: this.#seat.session.id, presence });
-    return { applied: presence !== undefined, presence: presence ?? this.#ctx.presence.get(this.#seat.session.id, this.#seat.participant.id) };
+    if (presence) this.#ctx.bus.publish({ kind: 'presence', session: this.#caller.session.id, presence });
+    return { applied: presence !== undefined, presence: presence ?? this.#ctx.presence.get(this.#caller.session.id, this.#caller.participant.id) };
   }
 
   /** Presence of every participant of the session (offline without a live connection). */
   async who(): Promise<PresenceInfo[]> {
     return this.#run('who', () => {
-      const { session } = this.#seat;
+      const { session } = this.#caller;
       return [...session.members].map((id): PresenceInfo => {
         const known = this.#ctx.presence.get(session.id, id);
         if (known) return known;
@@ -532,7 +532,7 @@ export class Actor implements ParticipantApi {
   /** The participants of this session. */
   async participants(): Promise<Array<Participant & { access: Access | null }>> {
     this.#need('participants');
-    return [...this.#seat.session.members].map((id) => {
+    return [...this.#caller.session.members].map((id) => {
       const record = this.#ctx.state.participant(id);
       return { ...participantView(record), access: this.#ctx.access.accessOf(record) ?? null };
     });
@@ -555,7 +555,7 @@ export class Actor implements ParticipantApi {
         );
       }
       const parsed = (await redactInput(this.#ctx, parseInput(SelfProfilePatchSchema, patch, 'profile'))).value;
-      const { participant } = this.#seat;
+      const { participant } = this.#caller;
       const updated = await transact(this.#ctx, () => ensureParticipant(this.#ctx, participant.handle, parsed));
       return participantView(updated);
     });
@@ -581,37 +581,37 @@ export class Actor implements ParticipantApi {
   // Meetings ------------------------------------------------------------------
 
   async meetingJoin(meeting: string): Promise<MeetingView> {
-    return this.#run('meeting_join', () => joinMeeting(this.#ctx, this.#seat, meeting));
+    return this.#run('meeting_join', () => joinMeeting(this.#ctx, this.#caller, meeting));
   }
 
   async meetingLeave(meeting: string): Promise<{ left: boolean }> {
-    return this.#run('meeting_leave', () => leaveMeeting(this.#ctx, this.#seat, meeting));
+    return this.#run('meeting_leave', () => leaveMeeting(this.#ctx, this.#caller, meeting));
   }
 
   meetingSay(meeting: string, text: string): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
-    return this.#run('meeting_say', () => sayInMeeting(this.#ctx, this.#seat, this.#meetingRedactor, { meeting, text }));
+    return this.#run('meeting_say', () => sayInMeeting(this.#ctx, this.#caller, this.#meetingRedactor, { meeting, text }));
   }
 
   async meetingHear(input: MeetingHearInput): Promise<HearView> {
-    return this.#run('meeting_hear', () => hearInMeeting(this.#ctx, this.#seat, input));
+    return this.#run('meeting_hear', () => hearInMeeting(this.#ctx, this.#caller, input));
   }
 
   async meetingWho(meeting: string): Promise<MeetingView> {
-    return this.#run('meeting_who', () => meetingWho(this.#ctx, this.#seat, meeting));
+    return this.#run('meeting_who', () => meetingWho(this.#ctx, this.#caller, meeting));
   }
 
   /** Without `lastHeard`, unread counts from the line the hub kept for this participant. */
   async meetingStatus(meeting: string, lastHeard?: number): Promise<MeetingStatusView> {
-    return this.#run('meeting_status', () => meetingStatus(this.#ctx, this.#seat, { meeting, last_heard: lastHeard }));
+    return this.#run('meeting_status', () => meetingStatus(this.#ctx, this.#caller, { meeting, last_heard: lastHeard }));
   }
 
   /** The whole retained ring, for a person reviewing the room (the page's meeting view). */
   async meetingRing(meeting: string): Promise<RingView> {
-    return this.#run('meeting_ring', () => meetingRing(this.#ctx, this.#seat, meeting));
+    return this.#run('meeting_ring', () => meetingRing(this.#ctx, this.#caller, meeting));
   }
 
   async meetings(): Promise<ReturnType<typeof listMeetings>> {
     this.#need('meetings');
-    return listMeetings(this.#ctx, this.#seat);
+    return listMeetings(this.#ctx, this.#caller);
   }
 }

@@ -3,11 +3,11 @@ import { parseInput } from '../errors/parley-error.js';
 import { AgentHookInputSchema, type AgentHookInput, type AgentHookResult } from '../schema/agent-hook.js';
 import type { PresenceState } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
-import { hookContextText } from './hook-context-text.js';
+import { hookContextText } from '../format/context-text.js';
 import { readInbox, untilWaking } from './inbox.js';
-import { inject } from './injection.js';
+import { inject } from './context-items.js';
 import { announcePresence, holdPresence } from './presence-hold.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 
 /**
  * What an agent CLI's hook asks of the hub (`parley hook`), one request per
@@ -23,95 +23,95 @@ import type { Seat } from './seat.js';
  * agent going forever. A session's end shows the agent
  * offline unless another live connection holds it.
  */
-export async function agentHook(ctx: HubContext, seat: Seat, input: AgentHookInput, signal?: AbortSignal): Promise<AgentHookResult> {
+export async function agentHook(ctx: HubContext, caller: Caller, input: AgentHookInput, signal?: AbortSignal): Promise<AgentHookResult> {
   const parsed = parseInput(AgentHookInputSchema, input);
-  const me = seat.participant.id;
+  const me = caller.participant.id;
   // A client that names no session of its own is one session.
   const clientSession = parsed.session ?? '';
   switch (parsed.event) {
     case 'session-start':
       ctx.stopContinuations.reset(me, clientSession);
-      return injectNow(ctx, seat);
+      return injectNow(ctx, caller);
     case 'prompt':
-      report(ctx, seat, 'thinking');
-      return injectNow(ctx, seat);
+      report(ctx, caller, 'thinking');
+      return injectNow(ctx, caller);
     case 'tool':
-      report(ctx, seat, 'thinking');
-      return injectNow(ctx, seat);
+      report(ctx, caller, 'thinking');
+      return injectNow(ctx, caller);
     case 'session-end':
       ctx.stopContinuations.reset(me, clientSession);
-      endActivity(ctx, seat);
+      endActivity(ctx, caller);
       return { injected: 0 };
     case 'stop':
-      return stop(ctx, seat, clientSession, parsed, signal);
+      return stop(ctx, caller, clientSession, parsed, signal);
   }
 }
 
 async function stop(
   ctx: HubContext,
-  seat: Seat,
+  caller: Caller,
   clientSession: string,
   input: { stop_hook_active?: boolean; loop_count?: number; wait?: boolean },
   signal?: AbortSignal,
 ): Promise<AgentHookResult> {
-  const me = seat.participant.id;
+  const me = caller.participant.id;
   // The larger of the hub's count and the client's: either may have been lost (a hub restart, a client that does not say).
   const inARow = Math.max(ctx.stopContinuations.count(me, clientSession), input.loop_count ?? 0, input.stop_hook_active ? 1 : 0);
-  if (input.wait === false || inARow >= ctx.config.agents.maxStopContinuations) return letThrough(ctx, seat, clientSession);
-  let result = await injectNow(ctx, seat);
-  if (result.injected === 0 && staysAvailable(ctx, seat)) {
-    report(ctx, seat, 'listening');
-    const release = holdPresence(ctx, seat, 'wait');
+  if (input.wait === false || inARow >= ctx.config.agents.maxStopContinuations) return letThrough(ctx, caller, clientSession);
+  let result = await injectNow(ctx, caller);
+  if (result.injected === 0 && staysAvailable(ctx, caller)) {
+    report(ctx, caller, 'listening');
+    const release = holdPresence(ctx, caller, 'wait');
     try {
       // Checked in the same turn as the listener starts, so nothing posted since the injection is missed.
-      const waking = readInbox(ctx, seat, {}, { peek: true }).items.some((item) => item.wakes);
-      const outcome = waking ? 'woke' : await untilWaking(ctx, seat, ctx.config.agents.stayAvailableSeconds * 1000, signal);
-      if (outcome === 'woke' && !signal?.aborted && !ctx.lifecycle.closing) result = await injectNow(ctx, seat);
+      const waking = readInbox(ctx, caller, {}, { peek: true }).items.some((item) => item.wakes);
+      const outcome = waking ? 'woke' : await untilWaking(ctx, caller, ctx.config.agents.stayAvailableSeconds * 1000, signal);
+      if (outcome === 'woke' && !signal?.aborted && !ctx.lifecycle.closing) result = await injectNow(ctx, caller);
     } finally {
       release();
     }
   }
-  if (result.injected === 0) return letThrough(ctx, seat, clientSession);
+  if (result.injected === 0) return letThrough(ctx, caller, clientSession);
   ctx.stopContinuations.blocked(me, clientSession);
-  report(ctx, seat, 'thinking');
+  report(ctx, caller, 'thinking');
   return { ...result, block: true };
 }
 
 /** The agent stops, ending its run of blocked stops; new items wait in the inbox for its next turn. */
-function letThrough(ctx: HubContext, seat: Seat, clientSession: string): AgentHookResult {
-  ctx.stopContinuations.reset(seat.participant.id, clientSession);
-  endActivity(ctx, seat);
+function letThrough(ctx: HubContext, caller: Caller, clientSession: string): AgentHookResult {
+  ctx.stopContinuations.reset(caller.participant.id, clientSession);
+  endActivity(ctx, caller);
   return { injected: 0 };
 }
 
 /** The new waking items, each once, as context text (nothing when none is new). */
-async function injectNow(ctx: HubContext, seat: Seat): Promise<AgentHookResult> {
-  const me = seat.participant.id;
+async function injectNow(ctx: HubContext, caller: Caller): Promise<AgentHookResult> {
+  const me = caller.participant.id;
   // A heavy read like any inbox read: in the participant's turn, and counted in flight for a clean shutdown.
   const { items, waiting } = await ctx.lifecycle.track(
     ctx.reads.run(me, () => {
-      const injected = inject(ctx, seat, { limit: HOOK_MAX_ITEMS });
+      const injected = inject(ctx, caller, { limit: HOOK_MAX_ITEMS });
       return { items: injected.items, waiting: injected.waiting && { count: injected.waiting.count, atLeast: injected.waiting.atLeast === true } };
     }),
   );
   if (items.length === 0) return { injected: 0 };
-  return { injected: items.length, text: hookContextText(seat.participant.handle, items, waiting, HOOK_CONTEXT_MAX_CHARS) };
+  return { injected: items.length, text: hookContextText(caller.participant.handle, items, waiting, HOOK_CONTEXT_MAX_CHARS) };
 }
 
-function staysAvailable(ctx: HubContext, seat: Seat): boolean {
+function staysAvailable(ctx: HubContext, caller: Caller): boolean {
   const { stayAvailable, stayAvailableSeconds } = ctx.config.agents;
-  const handle = seat.participant.handle.toLowerCase();
+  const handle = caller.participant.handle.toLowerCase();
   return stayAvailableSeconds > 0 && stayAvailable.some((entry) => entry === '*' || entry.toLowerCase() === handle);
 }
 
 /** What the agent is doing, as its hook says, shown for the presence TTL. */
-function report(ctx: HubContext, seat: Seat, state: PresenceState): void {
-  const presence = ctx.presence.report(seat.session.id, seat.participant, state, ctx.config.presence.ttlSeconds * 1000);
-  if (presence) ctx.bus.publish({ kind: 'presence', session: seat.session.id, presence });
+function report(ctx: HubContext, caller: Caller, state: PresenceState): void {
+  const presence = ctx.presence.report(caller.session.id, caller.participant, state, ctx.config.presence.ttlSeconds * 1000);
+  if (presence) ctx.bus.publish({ kind: 'presence', session: caller.session.id, presence });
 }
 
 /** The agent is idle or gone: its declared state again, or offline without a live connection (then it leaves its meetings). */
-function endActivity(ctx: HubContext, seat: Seat): void {
-  const presence = ctx.presence.endActivity(seat.session.id, seat.participant.id);
-  if (presence) announcePresence(ctx, seat.session.id, presence);
+function endActivity(ctx: HubContext, caller: Caller): void {
+  const presence = ctx.presence.endActivity(caller.session.id, caller.participant.id);
+  if (presence) announcePresence(ctx, caller.session.id, presence);
 }

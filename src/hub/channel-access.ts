@@ -5,7 +5,7 @@ import { parseChannelPolicy, policyAllows, signPolicy, type ChannelPolicy, type 
 import { formatPublicKey } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
 import type { RetentionSeams } from './retention.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { canSee } from './threads.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';
@@ -52,20 +52,20 @@ export function mayRead(ctx: HubContext, thread: ThreadRecord, participantId: st
 }
 
 /** Refuses (FORBIDDEN_ROLE) a participant the thread's policy does not list among its readers; nothing is done. */
-export function assertMayRead(ctx: HubContext, seat: Seat, thread: ThreadRecord, field = 'thread'): void {
-  assertListed(ctx, seat, thread, 'readers', field);
+export function assertMayRead(ctx: HubContext, caller: Caller, thread: ThreadRecord, field = 'thread'): void {
+  assertListed(ctx, caller, thread, 'readers', field);
 }
 
 /** Refuses (FORBIDDEN_ROLE) a post by a participant the thread's policy does not list among its writers; nothing is stored. */
-export function assertMayWrite(ctx: HubContext, seat: Seat, thread: ThreadRecord, field = 'thread'): void {
-  assertListed(ctx, seat, thread, 'writers', field);
+export function assertMayWrite(ctx: HubContext, caller: Caller, thread: ThreadRecord, field = 'thread'): void {
+  assertListed(ctx, caller, thread, 'writers', field);
 }
 
-function assertListed(ctx: HubContext, seat: Seat, thread: ThreadRecord, list: 'readers' | 'writers', field: string): void {
+function assertListed(ctx: HubContext, caller: Caller, thread: ThreadRecord, list: 'readers' | 'writers', field: string): void {
   const channel = governingChannel(ctx, thread);
   const signed = channel?.state.access;
   if (!channel || !signed) return;
-  const me = seat.participant;
+  const me = caller.participant;
   if (policyAllows(signed.policy[list], subjectOf(ctx, me))) return;
   const admins = channelAdmins(ctx, signed.policy);
   throw new ParleyError(
@@ -125,7 +125,7 @@ const ROLE_TABLE_LISTS: Pick<ChannelPolicy, 'readers' | 'writers' | 'admins'> = 
  * resolved, defaults filled in, checked (only admins set it; every admin it
  * lists is an admin of the hub), signed with the setter's custodial key.
  */
-export function nextSignedPolicy(ctx: HubContext, seat: Seat, thread: ThreadRecord, input: AccessInput): SignedChannelPolicy {
+export function nextSignedPolicy(ctx: HubContext, caller: Caller, thread: ThreadRecord, input: AccessInput): SignedChannelPolicy {
   if (thread.kind === 'dm') {
     throw new ParleyError('INVALID_INPUT', 'Invalid control.access: a direct-message thread needs no access policy (its two participants are its audience); set one on a channel.', {
       field: 'control.access',
@@ -139,7 +139,7 @@ export function nextSignedPolicy(ctx: HubContext, seat: Seat, thread: ThreadReco
       { field: 'control.access' },
     );
   }
-  const me = seat.participant;
+  const me = caller.participant;
   const current = thread.state.access?.policy;
   const subject = subjectOf(ctx, me);
   if (subject.access !== 'admin' && !(current && policyAllows(current.admins, subject))) {
@@ -151,7 +151,7 @@ export function nextSignedPolicy(ctx: HubContext, seat: Seat, thread: ThreadReco
   const listOf = (list: 'readers' | 'writers' | 'admins'): Selector[] => {
     const given = input[list];
     if (given === undefined) return (current ?? ROLE_TABLE_LISTS)[list];
-    return given.map((written, i) => selectorOf(ctx, seat, written, `control.access.${list}.${i}`));
+    return given.map((written, i) => selectorOf(ctx, caller, written, `control.access.${list}.${i}`));
   };
   const policy = parseChannelPolicyAt({
     thread: thread.id,
@@ -184,12 +184,12 @@ function parseChannelPolicyAt(draft: Record<string, unknown>): ChannelPolicy {
 }
 
 /** "@handle" → that participant's key; "ed25519:…" → that key; a role name → that role and above. */
-function selectorOf(ctx: HubContext, seat: Seat, written: string | Selector, field: string): Selector {
+function selectorOf(ctx: HubContext, caller: Caller, written: string | Selector, field: string): Selector {
   if (typeof written !== 'string') return written;
   if (written.startsWith('@')) {
     const participant = ctx.state.participantByHandle(written.slice(1));
-    if (!participant || !seat.session.members.has(participant.id)) {
-      throw new ParleyError('NOT_FOUND', `Invalid ${field}: no participant "${written}" in session "${seat.session.name}". Check the handle, or give their key (ed25519:…).`, { field });
+    if (!participant || !caller.session.members.has(participant.id)) {
+      throw new ParleyError('NOT_FOUND', `Invalid ${field}: no participant "${written}" in session "${caller.session.name}". Check the handle, or give their key (ed25519:…).`, { field });
     }
     return { key: keyTextOf(participant) };
   }

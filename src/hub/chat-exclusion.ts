@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Profile } from '../schema/participant.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 
 /**
  * Who has chat (Maestro: the feature toggle, and the architect who takes no
@@ -46,13 +46,13 @@ function exclusionOf(config: Config, profile: Profile): string | undefined {
  * this participant: for it, chat does not exist (as its MCP tool list shows),
  * so a client stops using chat altogether instead of retrying one action.
  */
-export function assertChatAllowed(config: Config, seat: Seat): void {
+export function assertChatAllowed(config: Config, caller: Caller): void {
   if (!config.chat.enabled) {
     throw new ParleyError('CHAT_DISABLED', 'Chat is disabled on this hub (chat.enabled is false); nothing was done.', {
       hint: 'use-requests',
     });
   }
-  const me = seat.participant;
+  const me = caller.participant;
   const exclusion = exclusionOf(config, me.profile);
   if (exclusion === undefined) return;
   throw new ParleyError(

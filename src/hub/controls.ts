@@ -8,7 +8,7 @@ import { assertReachableByChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { enterSession, ensureParticipant } from './directory.js';
 import { assertCanSee } from './posting.js';
-import { assertMaySteer, resolveFor, resolveMember, type Seat } from './seat.js';
+import { assertMaySteer, resolveFor, resolveMember, type Caller } from './caller.js';
 import { membershipOf, saveMembership, saveThreadState } from './threads.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { transact, type DeliveryReason, type Transaction } from './writer.js';
@@ -25,7 +25,7 @@ export interface ControlResult {
   control: ControlKind;
 }
 
-export async function applyControl(ctx: HubContext, seat: Seat, threadRef: string, input: ControlInput): Promise<ControlResult> {
+export async function applyControl(ctx: HubContext, caller: Caller, threadRef: string, input: ControlInput): Promise<ControlResult> {
   const ref = parseInput(ThreadRefSchema, threadRef, 'thread');
   const control = parseControl(input);
   // An invitation's profile is free text from the inviter: scanned like any other.
@@ -35,13 +35,13 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
     control.invite.profile = profile.value;
     redacted = profile.redacted;
   }
-  const thread = resolveFor(ctx, seat, ref);
-  const me = seat.participant;
+  const thread = resolveFor(ctx, caller, ref);
+  const me = caller.participant;
   const kind = controlKindOf(control);
 
   // Resolve every participant named before writing anything.
   const targetsOf = (handles: string[], field: string): ParticipantRecord[] =>
-    handles.map((h, i) => resolveMember(ctx, seat, h, `control.${field}.${i}`));
+    handles.map((h, i) => resolveMember(ctx, caller, h, `control.${field}.${i}`));
   let targets: ParticipantRecord[] = [];
   if ('mute' in control) targets = targetsOf(control.mute.targets, 'mute.targets');
   if ('unmute' in control) {
@@ -70,11 +70,11 @@ export async function applyControl(ctx: HubContext, seat: Seat, threadRef: strin
   }
 
   // Built and signed before the write: a refusal stores nothing.
-  const signed = 'access' in control ? nextSignedPolicy(ctx, seat, thread, control.access) : undefined;
+  const signed = 'access' in control ? nextSignedPolicy(ctx, caller, thread, control.access) : undefined;
 
   ctx.rateLimiter.take(me.id, me.handle);
   const event = await transact(ctx, (tx) => {
-    const { content, deliveries } = applyEffect(ctx, tx, seat, thread, control, targets, signed);
+    const { content, deliveries } = applyEffect(ctx, tx, caller, thread, control, targets, signed);
     return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, ...(redacted ? { meta: { redacted: true } } : {}), targets: deliveries });
   });
   return { id: event.id, seq: event.seq, thread: thread.id, control: kind };
@@ -85,13 +85,13 @@ type Parsed = ControlParsed;
 function applyEffect(
   ctx: HubContext,
   tx: Transaction,
-  seat: Seat,
+  caller: Caller,
   thread: ThreadRecord,
   control: Parsed,
   targets: ParticipantRecord[],
   signed: SignedChannelPolicy | undefined,
 ): { content: unknown; deliveries: Array<{ participantId: string; reason: DeliveryReason }> } {
-  const me = seat.participant;
+  const me = caller.participant;
   const ids = targets.map((t) => t.id);
   const notify = (reason: DeliveryReason) => ids.map((participantId) => ({ participantId, reason }));
   if ('mute' in control || 'unmute' in control) {
@@ -156,7 +156,7 @@ function applyEffect(
   const { participant_id: handle, profile } = control.invite;
   // An invitation never changes who someone is: the profile given stays on the invitation.
   const invitee = ctx.state.participantByHandle(handle) ?? ensureParticipant(ctx, handle, profile);
-  enterSession(ctx, tx, seat.session, invitee);
+  enterSession(ctx, tx, caller.session, invitee);
   const membership = membershipOf(thread, invitee.id);
   saveMembership(ctx, thread, {
     ...membership,

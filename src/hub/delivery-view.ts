@@ -5,7 +5,7 @@ import type { DeliveryState } from '../schema/delivery.js';
 import type { DeliveryFilter, DeliveryRow, SentDeliveryRow } from '../store/delivery-store.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import { dmPeer } from './thread-ref.js';
 import type { ThreadKind } from './state.js';
 
@@ -56,10 +56,10 @@ export function deliveryTimes(row: DeliveryRow): DeliveryTimes {
 }
 
 /** Per-recipient deliveries of what the caller sent, newest first. */
-export function sentDeliveries(ctx: HubContext, seat: Seat, filter: DeliveryFilter): SentDelivery[] {
-  const me = seat.participant.id;
-  const rows: SentDeliveryRow[] = ctx.store.deliveries.sent(me, seat.session.id, ctx.store.events.visibleUpTo, filter);
-  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
+export function sentDeliveries(ctx: HubContext, caller: Caller, filter: DeliveryFilter): SentDelivery[] {
+  const me = caller.participant.id;
+  const rows: SentDeliveryRow[] = ctx.store.deliveries.sent(me, caller.session.id, ctx.store.events.visibleUpTo, filter);
+  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
   return rows.flatMap((row) => {
     const thread = ctx.state.threads.get(row.thread_id);
     const event = ctx.store.events.bySeq(row.seq);

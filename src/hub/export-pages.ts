@@ -1,6 +1,6 @@
 import type { EventRow } from '../store/event-log.js';
 import type { HubContext } from './context.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import type { ThreadRecord } from './state.js';
 
 /**
@@ -19,9 +19,9 @@ export interface ThreadExport {
 }
 
 /** The thread's stored rows up to `upTo`, a bounded page at a time, each page one read of the participant's. */
-export async function* rowPages(ctx: HubContext, seat: Seat, thread: ThreadRecord, upTo: number): AsyncGenerator<EventRow[], void, undefined> {
+export async function* rowPages(ctx: HubContext, caller: Caller, thread: ThreadRecord, upTo: number): AsyncGenerator<EventRow[], void, undefined> {
   for (let after = 0; ; ) {
-    const page = await ctx.reads.run(seat.participant.id, () => ctx.store.events.pageAfter(thread.id, after, PAGE_ROWS, PAGE_BYTES, upTo + 1));
+    const page = await ctx.reads.run(caller.participant.id, () => ctx.store.events.pageAfter(thread.id, after, PAGE_ROWS, PAGE_BYTES, upTo + 1));
     if (page.rows.length > 0) yield page.rows;
     if (!page.more) return;
     after = page.rows[page.rows.length - 1]?.seq ?? after;

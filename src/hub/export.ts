@@ -7,7 +7,7 @@ import { rowPages, type ThreadExport } from './export-pages.js';
 import { signedExport } from './signed-export.js';
 import type { HubContext } from './context.js';
 import { assertMayRead } from './channel-access.js';
-import { resolveFor, type Seat } from './seat.js';
+import { resolveFor, type Caller } from './caller.js';
 
 /**
  * A thread's whole log for people to review (Markdown, Katra's "meeting
@@ -16,14 +16,14 @@ import { resolveFor, type Seat } from './seat.js';
  * Exports stream a page at a time (see export-pages.ts). An export is a
  * snapshot: it holds the events committed when it started.
  */
-export function exportThread(ctx: HubContext, seat: Seat, input: ExportInput): ThreadExport {
+export function exportThread(ctx: HubContext, caller: Caller, input: ExportInput): ThreadExport {
   const parsed = parseInput(ExportInputSchema, input);
-  const thread = resolveFor(ctx, seat, parsed.thread);
-  assertMayRead(ctx, seat, thread);
+  const thread = resolveFor(ctx, caller, parsed.thread);
+  assertMayRead(ctx, caller, thread);
   const upTo = ctx.store.events.visibleUpTo;
-  if (parsed.format === 'signed') return signedExport(ctx, seat, thread, upTo);
+  if (parsed.format === 'signed') return signedExport(ctx, caller, thread, upTo);
   async function* pages(): AsyncGenerator<ParleyEvent[], void, undefined> {
-    for await (const rows of rowPages(ctx, seat, thread, upTo)) yield rows.map(rowToEvent);
+    for await (const rows of rowPages(ctx, caller, thread, upTo)) yield rows.map(rowToEvent);
   }
   if (parsed.format === 'jsonl') {
     return {
@@ -38,7 +38,7 @@ export function exportThread(ctx: HubContext, seat: Seat, input: ExportInput): T
   return {
     contentType: 'text/markdown; charset=utf-8',
     chunks: (async function* () {
-      yield [`# ${thread.kind === 'channel' ? '#' : ''}${thread.name}`, '', `Session "${seat.session.name}", ${count} events.`, '', ''].join('\n');
+      yield [`# ${thread.kind === 'channel' ? '#' : ''}${thread.name}`, '', `Session "${caller.session.name}", ${count} events.`, '', ''].join('\n');
       for await (const events of pages()) {
         yield events.map((event) => transcriptEntry(event, handleOf)).join('');
       }

@@ -10,8 +10,8 @@ import type { ParleyEvent } from '../schema/event.js';
 import { JoinInputSchema, type JoinInput, type Participant } from '../schema/participant.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { SearchIndex, type SearchDoc, type SearchSource } from '../search/search-index.js';
-import { acquireHomeLock, type HomeLock } from '../store/home-lock.js';
-import { makeHomePrivate } from '../store/private-home.js';
+import { acquireHomeLock, type HomeLock } from '../home/home-lock.js';
+import { makeHomePrivate } from '../home/private-home.js';
 import { rowToEvent } from '../store/event-log.js';
 import { KeyRing } from '../trust/key-ring.js';
 import { formatPublicKey } from '../trust/node-id.js';
@@ -119,7 +119,7 @@ export class Hub {
     this.#lock = lock;
     this.#meetingRedactor = meetingRedactor;
     this.openedAt = ctx.now();
-    // Meeting seats of members that are gone (see dropGhosts) are freed within a quarter of the presence TTL,
+    // Meeting places of members that are gone (see dropGhosts) are freed within a quarter of the presence TTL,
     // and an agent whose hooks stopped reporting is shown back in its declared state as soon.
     const sweepEvery = Math.max(1000, Math.min(30_000, (config.presence.ttlSeconds * 1000) / 4));
     this.#sweeper = setInterval(() => {
@@ -159,7 +159,7 @@ export class Hub {
 
   /**
    * Registers a participant (idempotent: the same handle gets the same
-   * identity; a given profile updates it) and seats them in a session.
+   * identity; a given profile updates it) and joins them to a session.
    */
   async join(input: JoinInput): Promise<Actor> {
     this.#assertOpen();
@@ -168,7 +168,7 @@ export class Hub {
     const ctx = this.#ctx;
     const profile = (await redactInput(ctx, parsed.profile)).value;
     this.#assertOpen();
-    const seat = await ctx.lifecycle.track(
+    const caller = await ctx.lifecycle.track(
       transact(ctx, (tx) => {
         const session = ensureSession(ctx, sessionName);
         const participant = ensureParticipant(ctx, parsed.handle, profile);
@@ -176,7 +176,7 @@ export class Hub {
         return { session, participant };
       }),
     );
-    return new Actor(ctx, seat, this.#meetingRedactor);
+    return new Actor(ctx, caller, this.#meetingRedactor);
   }
 
   /**
@@ -186,8 +186,8 @@ export class Hub {
    */
   async issueToken(handle: string, session: string = DEFAULT_SESSION, kind: TokenKind = 'participant'): Promise<string> {
     const actor = this.actor(handle, session);
-    const seat = { participantId: actor.participant.id, sessionId: actor.session.id };
-    const { value, committed } = this.#ctx.store.writes.write(() => this.#ctx.tokens.issue(seat, this.#ctx.now(), kind));
+    const caller = { participantId: actor.participant.id, sessionId: actor.session.id };
+    const { value, committed } = this.#ctx.store.writes.write(() => this.#ctx.tokens.issue(caller, this.#ctx.now(), kind));
     await committed;
     return value;
   }
@@ -195,10 +195,10 @@ export class Hub {
   /** Revokes every token of a participant in a session and returns a new one. */
   async rotateToken(handle: string, session: string = DEFAULT_SESSION): Promise<string> {
     const actor = this.actor(handle, session);
-    const seat = { participantId: actor.participant.id, sessionId: actor.session.id };
+    const caller = { participantId: actor.participant.id, sessionId: actor.session.id };
     const { value, committed } = this.#ctx.store.writes.write(() => {
-      this.#ctx.tokens.revoke(seat);
-      return this.#ctx.tokens.issue(seat, this.#ctx.now());
+      this.#ctx.tokens.revoke(caller);
+      return this.#ctx.tokens.issue(caller, this.#ctx.now());
     });
     await committed;
     return value;
@@ -265,10 +265,10 @@ export class Hub {
    */
   authenticate(token: string): Actor | undefined {
     this.#assertOpen();
-    const seat = this.#ctx.tokens.lookup(token);
-    if (!seat) return undefined;
-    const participant = this.#ctx.state.participants.get(seat.participantId);
-    const session = this.#ctx.state.sessions.get(seat.sessionId);
+    const caller = this.#ctx.tokens.lookup(token);
+    if (!caller) return undefined;
+    const participant = this.#ctx.state.participants.get(caller.participantId);
+    const session = this.#ctx.state.sessions.get(caller.sessionId);
     if (!participant || !session) return undefined;
     return new Actor(this.#ctx, { participant, session }, this.#meetingRedactor);
   }

@@ -10,7 +10,7 @@ import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import { dmPeer } from './thread-ref.js';
 import { mayRead } from './channel-access.js';
 import { wakeOnFor } from './wake-on.js';
@@ -78,10 +78,10 @@ export interface ReadMode {
   upTo?: number;
 }
 
-export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: ReadMode): InboxResult {
+export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mode: ReadMode): InboxResult {
   const parsed = parseInput(InboxInputSchema, input);
   const limit = parsed.limit ?? DEFAULT_INBOX_LIMIT;
-  const me = seat.participant.id;
+  const me = caller.participant.id;
   const items: InboxItem[] = [];
   let more = false;
 
@@ -94,10 +94,10 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
     return true;
   };
 
-  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
-  const wakeOn = wakeOnFor(ctx.config, seat.participant.profile);
+  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
+  const wakeOn = wakeOnFor(ctx.config, caller.participant.profile);
   const bound = Math.min(ctx.store.events.visibleUpTo, mode.upTo ?? Number.POSITIVE_INFINITY);
-  const pending = ctx.store.deliveries.pending(me, seat.session.id, bound, limit + 1);
+  const pending = ctx.store.deliveries.pending(me, caller.session.id, bound, limit + 1);
   if (pending.length > limit) more = true;
   for (const delivery of pending.slice(0, limit)) {
     const thread = ctx.state.threads.get(delivery.thread_id);
@@ -116,7 +116,7 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
 
   // Normal and Low: per thread, the events past the cursor that are not already High items (all chat: none without it).
   const scans: ThreadScan[] = [];
-  for (const thread of chatOpen ? ctx.state.threadsOf(seat.session.id) : []) {
+  for (const thread of chatOpen ? ctx.state.threadsOf(caller.session.id) : []) {
     const membership = thread.members.get(me);
     if (!membership || membership.subscription === 'unsubscribed') continue;
     // A subscription made before the channel's access policy left this participant out gives nothing from it.
@@ -208,16 +208,16 @@ export function readInbox(ctx: HubContext, seat: Seat, input: InboxInput, mode: 
  * became waking meanwhile (a thread unmuted by the call's own tools). Returns
  * the items taken now (those another read took meanwhile are left out).
  */
-export function takeShown(ctx: HubContext, seat: Seat, seqs: readonly number[]): InboxItem[] {
-  const me = seat.participant.id;
-  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
-  const wakeOn = wakeOnFor(ctx.config, seat.participant.profile);
+export function takeShown(ctx: HubContext, caller: Caller, seqs: readonly number[]): InboxItem[] {
+  const me = caller.participant.id;
+  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
+  const wakeOn = wakeOnFor(ctx.config, caller.participant.profile);
   const targeted: Array<{ seq: number; item: InboxItem }> = [];
   const normal: Array<{ thread: ThreadRecord; seq: number; item: InboxItem }> = [];
   for (const seq of [...new Set(seqs)].sort((a, b) => a - b)) {
     const row = seq <= ctx.store.events.visibleUpTo ? ctx.store.events.bySeq(seq) : undefined;
     const thread = row ? ctx.state.threads.get(row.thread_id) : undefined;
-    if (!row || !thread || row.session_id !== seat.session.id || row.from_id === me || !mayRead(ctx, thread, me)) continue;
+    if (!row || !thread || row.session_id !== caller.session.id || row.from_id === me || !mayRead(ctx, thread, me)) continue;
     const event = rowToEvent(row);
     const delivery = ctx.store.deliveries.get(me, seq);
     if (delivery) {
@@ -295,7 +295,7 @@ function itemOf(
  * delivered, or untouched with `peek`), or with no items after the bounded
  * timeout.
  */
-export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput, signal?: AbortSignal): Promise<WaitResult> {
+export async function waitForInbox(ctx: HubContext, caller: Caller, input: WaitInput, signal?: AbortSignal): Promise<WaitResult> {
   const parsed = parseInput(WaitInputSchema, input);
   const max = ctx.config.inbox.maxWaitTimeoutMs;
   const timeout = parsed.timeout_ms ?? ctx.config.inbox.waitTimeoutMs;
@@ -306,14 +306,14 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
   }
   const inboxInput = parsed.limit === undefined ? {} : { limit: parsed.limit };
   const answer = { peek: parsed.peek === true };
-  const peek = readInbox(ctx, seat, inboxInput, { peek: true });
-  if (peek.items.some((i) => i.wakes)) return { ...(answer.peek ? peek : readInbox(ctx, seat, inboxInput, answer)), timedOut: false };
+  const peek = readInbox(ctx, caller, inboxInput, { peek: true });
+  if (peek.items.some((i) => i.wakes)) return { ...(answer.peek ? peek : readInbox(ctx, caller, inboxInput, answer)), timedOut: false };
   if (timeout === 0 || signal?.aborted) return { items: [], more: false, timedOut: timeout === 0 };
 
-  const outcome = await untilWaking(ctx, seat, timeout, signal);
+  const outcome = await untilWaking(ctx, caller, timeout, signal);
   if (outcome === 'closed') throw new ParleyError('HUB_CLOSED', 'The hub shut down during the wait; reconnect and wait again.');
   if (outcome !== 'woke') return { items: [], more: false, timedOut: outcome === 'timeout' };
-  return { ...readInbox(ctx, seat, inboxInput, answer), timedOut: false };
+  return { ...readInbox(ctx, caller, inboxInput, answer), timedOut: false };
 }
 
 /**
@@ -323,10 +323,10 @@ export async function waitForInbox(ctx: HubContext, seat: Seat, input: WaitInput
  * caller checks the inbox first, in the same turn, so nothing posted before
  * the listener is in place is missed.
  */
-export function untilWaking(ctx: HubContext, seat: Seat, timeoutMs: number, signal?: AbortSignal): Promise<'woke' | 'timeout' | 'aborted' | 'closed'> {
+export function untilWaking(ctx: HubContext, caller: Caller, timeoutMs: number, signal?: AbortSignal): Promise<'woke' | 'timeout' | 'aborted' | 'closed'> {
   if (signal?.aborted) return Promise.resolve('aborted');
-  const me = seat.participant.id;
-  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
+  const me = caller.participant.id;
+  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
   return new Promise((resolve) => {
     let done = false;
     let timer: NodeJS.Timeout | undefined = undefined;
@@ -342,14 +342,14 @@ export function untilWaking(ctx: HubContext, seat: Seat, timeoutMs: number, sign
     const onAbort = (): void => finish('aborted');
     // A bus already closed calls back at once: `finish` is ready for it.
     unlisten = ctx.bus.listen(
-      seat.session.id,
+      caller.session.id,
       (item: LiveItem) => {
         if (item.kind !== 'event') return;
         const thread = ctx.state.threads.get(item.event.thread);
         // Nothing of a channel whose access policy does not let the participant read it wakes them.
         if (!thread || !mayRead(ctx, thread, me)) return;
         // The participant's choice as it is now: changing it during a wait applies to that wait.
-        const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, seat.participant.profile));
+        const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, caller.participant.profile));
         if (placement?.wakes) finish('woke');
       },
       () => finish('closed'),
@@ -369,16 +369,16 @@ export interface AckResult {
   not_targeted: string[];
 }
 
-export async function acknowledge(ctx: HubContext, seat: Seat, input: AckInput): Promise<AckResult> {
+export async function acknowledge(ctx: HubContext, caller: Caller, input: AckInput): Promise<AckResult> {
   const parsed = parseInput(AckInputSchema, input);
-  const me = seat.participant.id;
+  const me = caller.participant.id;
   const seqs: number[] = [];
   const notTargeted: string[] = [];
   parsed.ids.forEach((id, i) => {
     const row = ctx.store.events.byId(id);
     const thread = row ? ctx.state.threads.get(row.thread_id) : undefined;
-    if (!row || row.session_id !== seat.session.id || (thread && !mayRead(ctx, thread, me))) {
-      throw new ParleyError('NOT_FOUND', `No event ${id} in session "${seat.session.name}"; check ids.${i}.`, { field: `ids.${i}` });
+    if (!row || row.session_id !== caller.session.id || (thread && !mayRead(ctx, thread, me))) {
+      throw new ParleyError('NOT_FOUND', `No event ${id} in session "${caller.session.name}"; check ids.${i}.`, { field: `ids.${i}` });
     }
     if (ctx.store.deliveries.get(me, row.seq)) seqs.push(row.seq);
     else notTargeted.push(id);
@@ -391,10 +391,10 @@ export async function acknowledge(ctx: HubContext, seat: Seat, input: AckInput):
 }
 
 /** The caller's targeted items in a delivery state (e.g. delivered but not acknowledged for some minutes), newest first. */
-export function deliveriesIn(ctx: HubContext, seat: Seat, filter: DeliveryFilter): ReceivedDelivery[] {
-  const me = seat.participant.id;
-  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
-  return ctx.store.deliveries.received(me, seat.session.id, ctx.store.events.visibleUpTo, filter).flatMap((d) => {
+export function deliveriesIn(ctx: HubContext, caller: Caller, filter: DeliveryFilter): ReceivedDelivery[] {
+  const me = caller.participant.id;
+  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
+  return ctx.store.deliveries.received(me, caller.session.id, ctx.store.events.visibleUpTo, filter).flatMap((d) => {
     const row = ctx.store.events.bySeq(d.seq);
     const thread = ctx.state.threads.get(d.thread_id);
     if (!row || !thread || !mayRead(ctx, thread, me)) return [];

@@ -9,7 +9,7 @@ import { participantIdOf } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
 import type { DropReason } from './envelope-gate.js';
 import { ensureSubscribed } from './threads.js';
-import { assertMayPost, resolveFor, type Seat } from './seat.js';
+import { assertMayPost, resolveFor, type Caller } from './caller.js';
 import { assertCanSee, assertTextSize, messageDraft } from './posting.js';
 import { assertMayWrite } from './channel-access.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
@@ -40,7 +40,7 @@ const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.s
  * Only messages are taken in so far; requests, responses and controls carry
  * state the hub keeps and come with the peer links.
  */
-export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, input: EnvelopeInput): Promise<IngestResult> {
+export async function ingestEnvelope(ctx: HubContext, handedInBy: Caller | undefined, input: EnvelopeInput): Promise<IngestResult> {
   const gate = ctx.envelopes;
   const parsed = parseInput(EnvelopeInputSchema, input);
   const bytes = Buffer.from(parsed.envelope, 'base64url');
@@ -66,25 +66,25 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   if (!author) {
     throw gate.drop('notInRoster', new ParleyError('NOT_IN_ROSTER', `Envelope ${fields.id}: its author's key is not a participant of this hub; it was dropped.`, { field: 'envelope.from' }));
   }
-  if (caller && caller.participant.id !== author.id) {
+  if (handedInBy && handedInBy.participant.id !== author.id) {
     throw gate.drop(
       'forbidden',
-      new ParleyError('FORBIDDEN', `Envelope ${fields.id} is signed by @${author.handle}; only its author may hand it in (you are @${caller.participant.handle}).`, { field: 'envelope.from' }),
+      new ParleyError('FORBIDDEN', `Envelope ${fields.id} is signed by @${author.handle}; only its author may hand it in (you are @${handedInBy.participant.handle}).`, { field: 'envelope.from' }),
     );
   }
   if (fields.kind !== 'message') {
     throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; only messages are taken in as signed envelopes.`, { field: 'envelope.kind' }));
   }
-  const session = ctx.state.sessions.get(caller?.session.id ?? '') ?? sessionOfThread(ctx, fields.thread);
+  const session = ctx.state.sessions.get(handedInBy?.session.id ?? '') ?? sessionOfThread(ctx, fields.thread);
   if (!session?.members.has(author.id)) {
     throw gate.drop('forbidden', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread ${fields.thread} in @${author.handle}'s session.`, { field: 'envelope.thread' }));
   }
-  const seat: Seat = { participant: author, session };
+  const caller: Caller = { participant: author, session };
   let thread: ThreadRecord;
   let to: ParticipantRecord | undefined;
   try {
     // As a post: only a thread the author can see (a DM of others stays closed), and an addressee of its session.
-    thread = resolveFor(ctx, seat, fields.thread, 'envelope.thread');
+    thread = resolveFor(ctx, caller, fields.thread, 'envelope.thread');
     // The signature is over the thread's id: a thread named any other way would be stored under an id that was not signed.
     if (thread.id !== fields.thread) throw new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread with id ${fields.thread} in @${author.handle}'s session.`, { field: 'envelope.thread' });
     if (fields.to !== null) {
@@ -98,8 +98,8 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   }
   try {
     ctx.access.require(author, 'post', 'a message envelope');
-    assertMayPost(seat, thread, 'envelope.thread');
-    assertMayWrite(ctx, seat, thread);
+    assertMayPost(caller, thread, 'envelope.thread');
+    assertMayWrite(ctx, caller, thread);
   } catch (error) {
     throw dropped(gate, error instanceof ParleyError && error.code === 'NOT_IN_ROSTER' ? 'notInRoster' : 'forbidden', error);
   }
@@ -126,7 +126,7 @@ export async function ingestEnvelope(ctx: HubContext, caller: Seat | undefined, 
   let draft: EventDraft;
   try {
     // After the (async) scan, as a post's rules are: steering, the addressee, reply_to, and the hub's own mentions.
-    ({ draft } = messageDraft(ctx, seat, thread, {
+    ({ draft } = messageDraft(ctx, caller, thread, {
       text,
       truncated: false,
       redacted: false,

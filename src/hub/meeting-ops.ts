@@ -5,7 +5,7 @@ import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, Meeti
 import type { HeardMessage, HearView, MeetingStatusView, MeetingSummary, MeetingView, RingView } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import { assertTextSize } from './posting.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import type { Redactor } from '../redaction/redactor.js';
 
 export type { HearView, HeardMessage, MeetingStatusView, MeetingView, RingView };
@@ -22,28 +22,28 @@ const memberView = (m: MeetingMember) => ({ handle: m.handle, role: m.role, join
 const messageView = (m: MeetingMessage): HeardMessage => ({ number: m.number, speaker: m.speaker, ts: new Date(m.ts).toISOString(), content: m.content });
 
 /** Entering a meeting (creating it if new) counts as a write; joining one already joined does not. */
-export function joinMeeting(ctx: HubContext, seat: Seat, name: string): MeetingView {
+export function joinMeeting(ctx: HubContext, caller: Caller, name: string): MeetingView {
   const parsed = parseInput(MeetingNameSchema, name, 'meeting');
-  const me = seat.participant;
-  if (!ctx.meetings.find(seat.session.id, parsed)?.isMember(me.id)) ctx.rateLimiter.take(me.id, me.handle);
-  return enterMeeting(ctx, seat, parsed);
+  const me = caller.participant;
+  if (!ctx.meetings.find(caller.session.id, parsed)?.isMember(me.id)) ctx.rateLimiter.take(me.id, me.handle);
+  return enterMeeting(ctx, caller, parsed);
 }
 
-function enterMeeting(ctx: HubContext, seat: Seat, name: string): MeetingView {
-  const meeting = ctx.meetings.getOrCreate(seat.session.id, name, ctx.now());
-  const me = seat.participant;
+function enterMeeting(ctx: HubContext, caller: Caller, name: string): MeetingView {
+  const meeting = ctx.meetings.getOrCreate(caller.session.id, name, ctx.now());
+  const me = caller.participant;
   const wasMember = meeting.isMember(me.id);
-  // Seats of members that are gone are freed before the cap is applied: ghosts do not fill a room.
+  // Callers of members that are gone are freed before the cap is applied: ghosts do not fill a room.
   if (!wasMember && meeting.active >= meeting.maxParticipants) dropGhosts(ctx, meeting);
   meeting.join({ id: me.id, handle: me.handle, ...(me.profile.roles[0] ? { role: me.profile.roles[0] } : {}) }, ctx.now());
-  if (!wasMember) ctx.bus.publish({ kind: 'meeting', session: seat.session.id, meeting: meeting.name, action: 'joined', participant: me.handle });
+  if (!wasMember) ctx.bus.publish({ kind: 'meeting', session: caller.session.id, meeting: meeting.name, action: 'joined', participant: me.handle });
   return { id: meeting.id, name: meeting.name, who: meeting.who().map(memberView) };
 }
 
-export function leaveMeeting(ctx: HubContext, seat: Seat, name: string): { left: boolean } {
-  const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
-  const left = meeting.leave(seat.participant.id);
-  if (left) ctx.bus.publish({ kind: 'meeting', session: seat.session.id, meeting: meeting.name, action: 'left', participant: seat.participant.handle });
+export function leaveMeeting(ctx: HubContext, caller: Caller, name: string): { left: boolean } {
+  const meeting = ctx.meetings.get(caller.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
+  const left = meeting.leave(caller.participant.id);
+  if (left) ctx.bus.publish({ kind: 'meeting', session: caller.session.id, meeting: meeting.name, action: 'left', participant: caller.participant.handle });
   return { left };
 }
 
@@ -56,7 +56,7 @@ export function leaveEveryMeeting(ctx: HubContext, session: string, participant:
 
 /**
  * Removes the members that are gone: no live connection and not seen for the
- * presence TTL (a seat taken with one-shot calls, whose client never said it left).
+ * presence TTL (a caller taken with one-shot calls, whose client never said it left).
  */
 export function dropGhosts(ctx: HubContext, meeting: Meeting): void {
   for (const member of meeting.who()) {
@@ -68,55 +68,55 @@ export function dropGhosts(ctx: HubContext, meeting: Meeting): void {
 
 export async function sayInMeeting(
   ctx: HubContext,
-  seat: Seat,
+  caller: Caller,
   redactor: Redactor,
   input: { meeting: string; text: string },
 ): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
   const parsed = parseInput(MeetingSayInputSchema, input);
   assertTextSize(ctx, parsed.text, 'text');
   // One write per line said: saying enters the meeting if need be, at no extra cost.
-  ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
-  enterMeeting(ctx, seat, parsed.meeting);
+  ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
+  enterMeeting(ctx, caller, parsed.meeting);
   const redaction = await redactor.apply(parsed.text);
-  const meeting = ctx.meetings.get(seat.session.id, parsed.meeting);
-  if (!meeting.isMember(seat.participant.id)) enterMeeting(ctx, seat, parsed.meeting);
-  const said = meeting.say({ id: seat.participant.id, handle: seat.participant.handle }, redaction.text, ctx.now());
+  const meeting = ctx.meetings.get(caller.session.id, parsed.meeting);
+  if (!meeting.isMember(caller.participant.id)) enterMeeting(ctx, caller, parsed.meeting);
+  const said = meeting.say({ id: caller.participant.id, handle: caller.participant.handle }, redaction.text, ctx.now());
   ctx.bus.publish({
     kind: 'meeting',
-    session: seat.session.id,
+    session: caller.session.id,
     meeting: meeting.name,
     action: 'said',
-    participant: seat.participant.handle,
+    participant: caller.participant.handle,
     message: said.message,
   });
   return { number: said.message.number, truncated: redaction.truncated || said.truncated, redacted: redaction.redacted };
 }
 
-export function hearInMeeting(ctx: HubContext, seat: Seat, input: MeetingHearInput): HearView {
+export function hearInMeeting(ctx: HubContext, caller: Caller, input: MeetingHearInput): HearView {
   const parsed = parseInput(MeetingHearInputSchema, input);
-  const meeting = ctx.meetings.get(seat.session.id, parsed.meeting);
-  const heard = meeting.hear(parsed.last_heard, seat.participant.id, parsed.limit);
+  const meeting = ctx.meetings.get(caller.session.id, parsed.meeting);
+  const heard = meeting.hear(parsed.last_heard, caller.participant.id, parsed.limit);
   return { messages: heard.messages.map(messageView), messages_lost: heard.messagesLost, last_heard: heard.lastHeard };
 }
 
-export function meetingWho(ctx: HubContext, seat: Seat, name: string): MeetingView {
-  const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
+export function meetingWho(ctx: HubContext, caller: Caller, name: string): MeetingView {
+  const meeting = ctx.meetings.get(caller.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
   return { id: meeting.id, name: meeting.name, who: meeting.who().map(memberView) };
 }
 
-export function meetingStatus(ctx: HubContext, seat: Seat, input: { meeting: string; last_heard?: number | undefined }): MeetingStatusView {
+export function meetingStatus(ctx: HubContext, caller: Caller, input: { meeting: string; last_heard?: number | undefined }): MeetingStatusView {
   const parsed = parseInput(MeetingStatusInputSchema, input);
-  const meeting = ctx.meetings.get(seat.session.id, parsed.meeting);
-  const from = parsed.last_heard ?? meeting.lastHeardBy(seat.participant.id);
-  return { ...meeting.status(from, seat.participant.id), last_heard: from };
+  const meeting = ctx.meetings.get(caller.session.id, parsed.meeting);
+  const from = parsed.last_heard ?? meeting.lastHeardBy(caller.participant.id);
+  return { ...meeting.status(from, caller.participant.id), last_heard: from };
 }
 
-export function listMeetings(ctx: HubContext, seat: Seat): MeetingSummary[] {
-  return ctx.meetings.list(seat.session.id).map((m) => ({ id: m.id, name: m.name, active: m.active, latest: m.ring.latest }));
+export function listMeetings(ctx: HubContext, caller: Caller): MeetingSummary[] {
+  return ctx.meetings.list(caller.session.id).map((m) => ({ id: m.id, name: m.name, active: m.active, latest: m.ring.latest }));
 }
 
-export function meetingRing(ctx: HubContext, seat: Seat, name: string): RingView {
-  const meeting = ctx.meetings.get(seat.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
+export function meetingRing(ctx: HubContext, caller: Caller, name: string): RingView {
+  const meeting = ctx.meetings.get(caller.session.id, parseInput(MeetingNameSchema, name, 'meeting'));
   // From the ring itself: no reader, so nobody's own lines are skipped and no one's last-heard moves.
   const heard = meeting.ring.hear(0, '');
   const oldest = meeting.ring.oldest;

@@ -28,7 +28,7 @@ import type { IngestResult } from './ingest.js';
 import type { EnvelopeInput } from '../schema/inputs.js';
 import type { AckResult, InboxResult, WaitResult } from './inbox.js';
 import type { SentDelivery } from './delivery-view.js';
-import type { InjectResult } from './injection.js';
+import type { InjectResult } from './context-items.js';
 import type { HearView, MeetingStatusView, MeetingView } from './meeting-ops.js';
 import type { PostResult } from './posting.js';
 import type { PresenceInfo } from './presence.js';

@@ -5,7 +5,7 @@ import { redactInput } from './authored-input.js';
 import { assertReachableByChat, chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { findMentions } from './mentions.js';
-import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
+import { assertMayPost, resolveFor, resolveMember, type Caller } from './caller.js';
 import { assertMayWrite, mayRead } from './channel-access.js';
 import { assertEventInThread, canSee, createThread, dmKeyOf, ensureSubscribed } from './threads.js';
 import type { ThreadRecord } from './state.js';
@@ -14,7 +14,7 @@ import { transact, type DeliveryReason, type EventDraft, type Transaction } from
 /**
  * Posting a message (Maestro's rules): refuse what steering forbids, cut what
  * is too long, redact secrets (in the text and the tags), then append. The
- * author is always the seat.
+ * author is always the caller.
  */
 export interface PostResult {
   id: string;
@@ -38,16 +38,16 @@ export function assertTextSize(ctx: HubContext, text: string, field: string): vo
   if (text.trim() === '') throw new ParleyError('INVALID_INPUT', `Invalid ${field}: must not be empty.`, { field });
 }
 
-export async function post(ctx: HubContext, seat: Seat, input: PostInput): Promise<PostResult> {
+export async function post(ctx: HubContext, caller: Caller, input: PostInput): Promise<PostResult> {
   const parsed = parseInput(PostInputSchema, input);
   assertTextSize(ctx, parsed.text, 'text');
   // Check before the (async) scan so refused posts cost nothing; check again after it.
-  assertMayPost(seat, resolveFor(ctx, seat, parsed.thread));
-  ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
+  assertMayPost(caller, resolveFor(ctx, caller, parsed.thread));
+  ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
   const redaction = await ctx.redactor.apply(parsed.text);
   const tags = parsed.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, parsed.tags);
-  const thread = resolveFor(ctx, seat, parsed.thread);
-  return appendMessage(ctx, seat, thread, {
+  const thread = resolveFor(ctx, caller, parsed.thread);
+  return appendMessage(ctx, caller, thread, {
     text: redaction.text,
     truncated: redaction.truncated,
     redacted: redaction.redacted || tags.redacted,
@@ -57,20 +57,20 @@ export async function post(ctx: HubContext, seat: Seat, input: PostInput): Promi
   });
 }
 
-export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<PostResult> {
+export async function dm(ctx: HubContext, caller: Caller, input: DmInput): Promise<PostResult> {
   const parsed = parseInput(DmInputSchema, input);
   assertTextSize(ctx, parsed.text, 'text');
-  const other = resolveMember(ctx, seat, parsed.to, 'to');
-  if (other.id === seat.participant.id) {
+  const other = resolveMember(ctx, caller, parsed.to, 'to');
+  if (other.id === caller.participant.id) {
     throw new ParleyError('INVALID_INPUT', 'Invalid to: you cannot send a direct message to yourself.', { field: 'to' });
   }
   // Checked before the DM thread is created, so a refused message leaves nothing behind.
   assertReachableByChat(ctx.config, other, 'to');
   ctx.access.requireAddressee(other, 'to');
-  ctx.rateLimiter.take(seat.participant.id, seat.participant.handle);
+  ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
   if (parsed.reply_to !== undefined) {
     // Check before the DM thread is created, so a refused message leaves nothing behind.
-    const existing = ctx.state.dm(seat.session.id, dmKeyOf(me(seat), other.id));
+    const existing = ctx.state.dm(caller.session.id, dmKeyOf(me(caller), other.id));
     if (!existing) {
       throw new ParleyError('NOT_FOUND', `No event ${parsed.reply_to} in your direct messages with @${other.handle}; reply_to must name an event of that DM.`, {
         field: 'reply_to',
@@ -82,8 +82,8 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
   const tags = parsed.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, parsed.tags);
   // Again after the awaits, still before the DM thread is created.
   ctx.access.requireAddressee(other, 'to');
-  const thread = await ensureDm(ctx, seat, other.id);
-  return appendMessage(ctx, seat, thread, {
+  const thread = await ensureDm(ctx, caller, other.id);
+  return appendMessage(ctx, caller, thread, {
     text: redaction.text,
     truncated: redaction.truncated,
     redacted: redaction.redacted || tags.redacted,
@@ -93,7 +93,7 @@ export async function dm(ctx: HubContext, seat: Seat, input: DmInput): Promise<P
   });
 }
 
-const me = (seat: Seat): string => seat.participant.id;
+const me = (caller: Caller): string => caller.participant.id;
 
 /** A DM's events may target only its two participants. */
 export function assertCanSee(thread: ThreadRecord, participantId: string | undefined, field: string): void {
@@ -104,24 +104,24 @@ export function assertCanSee(thread: ThreadRecord, participantId: string | undef
 }
 
 /** The DM thread of two participants in the session, created on first use. */
-export async function ensureDm(ctx: HubContext, seat: Seat, otherId: string): Promise<ThreadRecord> {
-  const existing = ctx.state.dm(seat.session.id, dmKeyOf(seat.participant.id, otherId));
+export async function ensureDm(ctx: HubContext, caller: Caller, otherId: string): Promise<ThreadRecord> {
+  const existing = ctx.state.dm(caller.session.id, dmKeyOf(caller.participant.id, otherId));
   if (existing) return existing;
-  return transact(ctx, (tx) => dmWithin(ctx, tx, seat, otherId));
+  return transact(ctx, (tx) => dmWithin(ctx, tx, caller, otherId));
 }
 
 /** The DM thread of two participants, created inside the caller's transaction if need be. */
-export function dmWithin(ctx: HubContext, tx: Transaction, seat: Seat, otherId: string): ThreadRecord {
-  const key = dmKeyOf(seat.participant.id, otherId);
-  const existing = ctx.state.dm(seat.session.id, key);
+export function dmWithin(ctx: HubContext, tx: Transaction, caller: Caller, otherId: string): ThreadRecord {
+  const key = dmKeyOf(caller.participant.id, otherId);
+  const existing = ctx.state.dm(caller.session.id, key);
   if (existing) return existing;
   const other = ctx.state.participant(otherId);
-  const [a, b] = [seat.participant.handle, other.handle].sort();
+  const [a, b] = [caller.participant.handle, other.handle].sort();
   return createThread(ctx, tx, {
-    session: seat.session,
+    session: caller.session,
     kind: 'dm',
     name: `dm:${a},${b}`,
-    createdBy: seat.participant.id,
+    createdBy: caller.participant.id,
     dmKey: key,
     members: [otherId],
   }).thread;
@@ -144,12 +144,12 @@ export interface MessageSpec {
  * the mentions and flags the hub computes. A post and an envelope its author
  * signed elsewhere (src/hub/ingest.ts) both go through here.
  */
-export function messageDraft(ctx: HubContext, seat: Seat, thread: ThreadRecord, spec: MessageSpec): { draft: EventDraft; mentions: string[] } {
+export function messageDraft(ctx: HubContext, caller: Caller, thread: ThreadRecord, spec: MessageSpec): { draft: EventDraft; mentions: string[] } {
   const fields = spec.fields ?? { to: 'to', replyTo: 'reply_to' };
-  assertMayPost(seat, thread);
-  assertMayWrite(ctx, seat, thread);
-  const me = seat.participant;
-  const to = spec.to === undefined ? undefined : resolveMember(ctx, seat, spec.to, fields.to);
+  assertMayPost(caller, thread);
+  assertMayWrite(ctx, caller, thread);
+  const me = caller.participant;
+  const to = spec.to === undefined ? undefined : resolveMember(ctx, caller, spec.to, fields.to);
   assertCanSee(thread, to?.id, fields.to);
   if (to) assertReachableByChat(ctx.config, to, fields.to);
   if (spec.replyTo !== undefined) assertEventInThread(ctx, thread, spec.replyTo, fields.replyTo);
@@ -159,7 +159,7 @@ export function messageDraft(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
     const field = spec.to === undefined ? (fields.thread ?? 'thread') : fields.to;
     for (const memberId of thread.members.keys()) if (memberId !== me.id) ctx.access.requireAddressee(ctx.state.participant(memberId), field);
   }
-  const mentions = findMentions(spec.text, seat.session, ctx.state).filter(
+  const mentions = findMentions(spec.text, caller.session, ctx.state).filter(
     (id) => id !== me.id && mayRead(ctx, thread, id) && chatOpenFor(ctx.config, ctx.state.participant(id).profile),
   );
   const targets: Array<{ participantId: string; reason: DeliveryReason }> = [];
@@ -178,10 +178,10 @@ export function messageDraft(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
   return { draft: { thread, type: 'message', from: me.id, to: to?.id ?? TO_ALL, content: spec.text, meta, targets }, mentions };
 }
 
-async function appendMessage(ctx: HubContext, seat: Seat, thread: ThreadRecord, spec: MessageSpec): Promise<PostResult> {
-  const { draft, mentions } = messageDraft(ctx, seat, thread, spec);
+async function appendMessage(ctx: HubContext, caller: Caller, thread: ThreadRecord, spec: MessageSpec): Promise<PostResult> {
+  const { draft, mentions } = messageDraft(ctx, caller, thread, spec);
   const event = await transact(ctx, (tx) => {
-    ensureSubscribed(ctx, thread, seat.participant.id);
+    ensureSubscribed(ctx, thread, caller.participant.id);
     return tx.append(draft);
   });
   return {

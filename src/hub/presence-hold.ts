@@ -2,7 +2,7 @@ import type { PresenceInfo } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import { leaveEveryMeeting } from './meeting-ops.js';
 import type { ConnectionKind } from './presence.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 
 /**
  * Holds a participant present for as long as one live connection lasts (an
@@ -12,9 +12,9 @@ import type { Seat } from './seat.js';
  * at session end), so a client that went away is not left in the room.
  * Returns the release, which may be called more than once.
  */
-export function holdPresence(ctx: HubContext, seat: Seat, kind: ConnectionKind): () => void {
-  const session = seat.session.id;
-  const participant = seat.participant;
+export function holdPresence(ctx: HubContext, caller: Caller, kind: ConnectionKind): () => void {
+  const session = caller.session.id;
+  const participant = caller.participant;
   const opened = ctx.presence.open(session, participant, kind);
   if (opened) ctx.bus.publish({ kind: 'presence', session, presence: opened });
   let held = true;

@@ -148,7 +148,7 @@ export class PresenceTracker {
   }
 
   /**
-   * Gone: no live connection, and not seen for the TTL. A meeting seat taken
+   * Gone: no live connection, and not seen for the TTL. A meeting place taken
    * by one-shot calls (the CLI) is kept that long after the last call.
    */
   isGone(session: string, participant: string): boolean {

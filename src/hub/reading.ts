@@ -4,7 +4,7 @@ import type { ParleyEvent } from '../schema/event.js';
 import { HistoryInputSchema, ReadNewInputSchema, SearchInputSchema, type HistoryInput, type ReadNewInput, type SearchInput } from '../schema/inputs.js';
 import { rowSize, rowToEvent } from '../store/event-log.js';
 import type { HubContext } from './context.js';
-import { resolveFor, type Seat } from './seat.js';
+import { resolveFor, type Caller } from './caller.js';
 import { dmPeer } from './thread-ref.js';
 import { assertMayRead, mayRead } from './channel-access.js';
 import { threadInfo, type ThreadInfo } from './threads.js';
@@ -33,11 +33,11 @@ export function advanceReadCursor(ctx: HubContext, participantId: string, thread
   });
 }
 
-export function readNew(ctx: HubContext, seat: Seat, input: ReadNewInput): ReadNewResult {
+export function readNew(ctx: HubContext, caller: Caller, input: ReadNewInput): ReadNewResult {
   const parsed = parseInput(ReadNewInputSchema, input);
-  const thread = resolveFor(ctx, seat, parsed.thread);
-  assertMayRead(ctx, seat, thread);
-  const me = seat.participant.id;
+  const thread = resolveFor(ctx, caller, parsed.thread);
+  assertMayRead(ctx, caller, thread);
+  const me = caller.participant.id;
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const cursor = ctx.store.deliveries.cursor(me, thread.id);
   const { rows: page, more } = ctx.store.events.pageAfter(thread.id, cursor, limit, ctx.config.chat.limits.maxReadBytes);
@@ -58,10 +58,10 @@ export interface HistoryResult {
  * A page of a thread's log in seq order. Without `after`, the newest page
  * (before `before`). Pages stop at `limit` events or chat.limits.maxReadBytes.
  */
-export function history(ctx: HubContext, seat: Seat, input: HistoryInput): HistoryResult {
+export function history(ctx: HubContext, caller: Caller, input: HistoryInput): HistoryResult {
   const parsed = parseInput(HistoryInputSchema, input);
-  const thread = resolveFor(ctx, seat, parsed.thread);
-  assertMayRead(ctx, seat, thread);
+  const thread = resolveFor(ctx, caller, parsed.thread);
+  assertMayRead(ctx, caller, thread);
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const maxBytes = ctx.config.chat.limits.maxReadBytes;
   if (parsed.after !== undefined) {
@@ -77,7 +77,7 @@ export function history(ctx: HubContext, seat: Seat, input: HistoryInput): Histo
  * words (all must match; a trailing `*` matches a prefix), never as raw FTS
  * syntax, so no input can make it fail.
  */
-export async function search(ctx: HubContext, seat: Seat, input: SearchInput): Promise<{ events: ParleyEvent[] }> {
+export async function search(ctx: HubContext, caller: Caller, input: SearchInput): Promise<{ events: ParleyEvent[] }> {
   const parsed = parseInput(SearchInputSchema, input);
   // Word characters as the index's tokenizer sees them: one term each, so no phrase is needed.
   const words = parsed.query.match(/[\p{L}\p{N}]+\*?/gu) ?? [];
@@ -88,9 +88,9 @@ export async function search(ctx: HubContext, seat: Seat, input: SearchInput): P
     .slice(0, 32)
     .map((w) => (w.endsWith('*') ? `"${w.slice(0, -1)}"*` : `"${w}"`))
     .join(' ');
-  const thread = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
-  if (thread) assertMayRead(ctx, seat, thread);
-  const scope = { sessionId: seat.session.id, viewerId: seat.participant.id, ...(thread ? { threadId: thread.id } : {}) };
+  const thread = parsed.thread === undefined ? undefined : resolveFor(ctx, caller, parsed.thread);
+  if (thread) assertMayRead(ctx, caller, thread);
+  const scope = { sessionId: caller.session.id, viewerId: caller.participant.id, ...(thread ? { threadId: thread.id } : {}) };
   const seqs = await ctx.search.search(match, scope, parsed.limit ?? 50);
   const events: ParleyEvent[] = [];
   let bytes = 0;
@@ -98,9 +98,9 @@ export async function search(ctx: HubContext, seat: Seat, input: SearchInput): P
     const row = ctx.store.events.bySeq(seq);
     // The index is derived: check every hit against the log before showing it.
     const hitThread = row ? ctx.state.threads.get(row.thread_id) : undefined;
-    if (!row || !hitThread || row.session_id !== seat.session.id) continue;
+    if (!row || !hitThread || row.session_id !== caller.session.id) continue;
     // DMs to their two participants, channels with an access policy to its readers.
-    if (!mayRead(ctx, hitThread, seat.participant.id)) continue;
+    if (!mayRead(ctx, hitThread, caller.participant.id)) continue;
     // Like every read, at most about maxReadBytes (the best hits come first).
     if (bytes > 0 && bytes + rowSize(row) > ctx.config.chat.limits.maxReadBytes) break;
     bytes += rowSize(row);
@@ -110,10 +110,10 @@ export async function search(ctx: HubContext, seat: Seat, input: SearchInput): P
 }
 
 /** The session's threads, with the caller's subscription and unread count (capped at 1000). */
-export function listThreads(ctx: HubContext, seat: Seat): ThreadInfo[] {
-  const me = seat.participant.id;
+export function listThreads(ctx: HubContext, caller: Caller): ThreadInfo[] {
+  const me = caller.participant.id;
   return ctx.state
-    .threadsOf(seat.session.id)
+    .threadsOf(caller.session.id)
     // Only threads whose creation has committed, DMs only to their two participants, and channels with an access policy only to its readers.
     .filter((t) => t.createdSeq <= ctx.store.events.visibleUpTo && mayRead(ctx, t, me))
     .map((thread) => {

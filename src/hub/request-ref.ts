@@ -1,7 +1,7 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { RequestRow } from '../store/request-store.js';
 import type { HubContext } from './context.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import { mayRead } from './channel-access.js';
 
 /**
@@ -17,13 +17,13 @@ export const MIN_REQUEST_ID_ABBREVIATION = 4;
 const AMBIGUOUS_SHOWN = 5;
 
 /** The request named, or undefined when none is (the caller says what is not found). */
-export function findRequest(ctx: HubContext, seat: Seat, ref: string, field: string): RequestRow | undefined {
+export function findRequest(ctx: HubContext, caller: Caller, ref: string, field: string): RequestRow | undefined {
   const exact = ctx.store.requests.get(ref);
   if (exact) return exact;
   if (ref.length < MIN_REQUEST_ID_ABBREVIATION) return undefined;
-  const visible = ctx.store.requests.abbreviated(seat.session.id, ref, ctx.store.events.visibleUpTo).filter((row) => {
+  const visible = ctx.store.requests.abbreviated(caller.session.id, ref, ctx.store.events.visibleUpTo).filter((row) => {
     const thread = ctx.state.threads.get(row.thread_id);
-    return thread !== undefined && mayRead(ctx, thread, seat.participant.id);
+    return thread !== undefined && mayRead(ctx, thread, caller.participant.id);
   });
   if (visible.length <= 1) return visible[0];
   const shown = visible.slice(0, AMBIGUOUS_SHOWN).map((row) => `${row.request_id} (${row.intent})`);

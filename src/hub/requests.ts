@@ -6,7 +6,7 @@ import { jsonDepthExceeds } from '../redaction/authored.js';
 import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
-import { assertMayPost, resolveFor, resolveMember, type Seat } from './seat.js';
+import { assertMayPost, resolveFor, resolveMember, type Caller } from './caller.js';
 import { findRequest } from './request-ref.js';
 import { assertAddresseeMayRead, assertMayWrite, mayRead } from './channel-access.js';
 import { dmKeyOf, ensureSubscribed } from './threads.js';
@@ -36,10 +36,10 @@ export interface ResponseResult {
 export type { OpenRequest } from '../schema/views.js';
 import type { OpenRequest } from '../schema/views.js';
 
-export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInput): Promise<RequestResult> {
+export async function sendRequest(ctx: HubContext, caller: Caller, input: RequestInput): Promise<RequestResult> {
   const parsed = parseInput(RequestInputSchema, input);
-  const me = seat.participant;
-  const target = resolveMember(ctx, seat, parsed.to, 'to');
+  const me = caller.participant;
+  const target = resolveMember(ctx, caller, parsed.to, 'to');
   if (target.id === me.id) throw new ParleyError('INVALID_INPUT', 'Invalid to: a request must be addressed to someone else.', { field: 'to' });
   ctx.access.requireAddressee(target, 'to');
   assertJsonSize(ctx, parsed.params ?? {}, 'params');
@@ -48,9 +48,9 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   // The request followed up, by its whole id however it was named.
   let replyTo: string | undefined;
   if (parsed.reply_to !== undefined) {
-    const parent = findRequest(ctx, seat, parsed.reply_to, 'reply_to');
+    const parent = findRequest(ctx, caller, parsed.reply_to, 'reply_to');
     const parentThread = parent ? ctx.state.threads.get(parent.thread_id) : undefined;
-    if (!parent || parent.session_id !== seat.session.id || (parentThread && !mayRead(ctx, parentThread, me.id))) {
+    if (!parent || parent.session_id !== caller.session.id || (parentThread && !mayRead(ctx, parentThread, me.id))) {
       throw new ParleyError('NOT_FOUND', `No request ${parsed.reply_to} in this session to follow up on; check reply_to.`, { field: 'reply_to' });
     }
     hop = parent.hop + 1;
@@ -73,15 +73,15 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   // Everything below runs without an await: checks, then one write (with the DM if it is new).
   // Again after the awaits: a roster put in force meanwhile may have left the addressee out.
   ctx.access.requireAddressee(target, 'to');
-  const given = parsed.thread === undefined ? undefined : resolveFor(ctx, seat, parsed.thread);
+  const given = parsed.thread === undefined ? undefined : resolveFor(ctx, caller, parsed.thread);
   if (given) {
-    assertMayPost(seat, given);
-    assertMayWrite(ctx, seat, given);
+    assertMayPost(caller, given);
+    assertMayWrite(ctx, caller, given);
     assertCanSee(given, target.id, 'to');
     assertAddresseeMayRead(ctx, given, target, 'to');
   } else {
-    const existingDm = ctx.state.dm(seat.session.id, dmKeyOf(me.id, target.id));
-    if (existingDm) assertMayPost(seat, existingDm);
+    const existingDm = ctx.state.dm(caller.session.id, dmKeyOf(me.id, target.id));
+    if (existingDm) assertMayPost(caller, existingDm);
   }
   assertFreshRequestId(ctx, parsed.request_id);
   const requestId = parsed.request_id ?? ctx.newId();
@@ -94,7 +94,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
     ...(redaction === undefined ? {} : { text: redaction.text }),
   };
   const { event, thread } = await transact(ctx, (tx) => {
-    const thread = given ?? dmWithin(ctx, tx, seat, target.id);
+    const thread = given ?? dmWithin(ctx, tx, caller, target.id);
     ensureSubscribed(ctx, thread, me.id);
     const appended = tx.append({
       thread,
@@ -107,7 +107,7 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
     });
     ctx.store.requests.insert({
       request_id: requestId,
-      session_id: seat.session.id,
+      session_id: caller.session.id,
       thread_id: thread.id,
       seq: appended.seq,
       from_id: me.id,
@@ -123,10 +123,10 @@ export async function sendRequest(ctx: HubContext, seat: Seat, input: RequestInp
   return { request_id: requestId, id: event.id, seq: event.seq, thread: thread.id, hop };
 }
 
-export async function respond(ctx: HubContext, seat: Seat, input: RespondInput): Promise<ResponseResult> {
+export async function respond(ctx: HubContext, caller: Caller, input: RespondInput): Promise<ResponseResult> {
   const parsed = parseInput(RespondInputSchema, input);
-  const me = seat.participant;
-  const request = lookupRequest(ctx, seat, parsed.request_id);
+  const me = caller.participant;
+  const request = lookupRequest(ctx, caller, parsed.request_id);
   if (request.to_id !== me.id) {
     throw new ParleyError('FORBIDDEN', `Request ${request.request_id} is addressed to someone else; only its addressee can respond.`, {
       field: 'request_id',
@@ -138,11 +138,11 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   const result = await redactInput(ctx, parsed.result);
-  const again = lookupRequest(ctx, seat, request.request_id);
+  const again = lookupRequest(ctx, caller, request.request_id);
   assertOpen(again);
   const thread = ctx.state.threads.get(request.thread_id);
   if (!thread) throw new ParleyError('NOT_FOUND', `The thread of request ${request.request_id} no longer exists.`, { field: 'request_id' });
-  assertMayPost(seat, thread);
+  assertMayPost(caller, thread);
   const content: ResponseContent = {
     request_id: request.request_id,
     status: parsed.status,
@@ -166,7 +166,7 @@ export async function respond(ctx: HubContext, seat: Seat, input: RespondInput):
   return { request_id: request.request_id, id: event.id, seq: event.seq, thread: thread.id, status: parsed.status };
 }
 
-export function openRequests(ctx: HubContext, seat: Seat): { incoming: OpenRequest[]; outgoing: OpenRequest[] } {
+export function openRequests(ctx: HubContext, caller: Caller): { incoming: OpenRequest[]; outgoing: OpenRequest[] } {
   const view = (row: RequestRow): OpenRequest => {
     // The index row holds no text or params; the request's event holds what was asked.
     const asked = askedIn(ctx, row.seq);
@@ -185,8 +185,8 @@ export function openRequests(ctx: HubContext, seat: Seat): { incoming: OpenReque
     };
   };
   return {
-    incoming: ctx.store.requests.openIncoming(seat.participant.id, seat.session.id, ctx.store.events.visibleUpTo).map(view),
-    outgoing: ctx.store.requests.openOutgoing(seat.participant.id, seat.session.id, ctx.store.events.visibleUpTo).map(view),
+    incoming: ctx.store.requests.openIncoming(caller.participant.id, caller.session.id, ctx.store.events.visibleUpTo).map(view),
+    outgoing: ctx.store.requests.openOutgoing(caller.participant.id, caller.session.id, ctx.store.events.visibleUpTo).map(view),
   };
 }
 
@@ -237,11 +237,11 @@ function assertFreshRequestId(ctx: HubContext, requestId: string | undefined): v
 }
 
 /** A request of another session, or in a DM of others, is not found, like one that does not exist. */
-function lookupRequest(ctx: HubContext, seat: Seat, requestId: string): RequestRow {
-  const request = findRequest(ctx, seat, requestId, 'request_id');
+function lookupRequest(ctx: HubContext, caller: Caller, requestId: string): RequestRow {
+  const request = findRequest(ctx, caller, requestId, 'request_id');
   const thread = request ? ctx.state.threads.get(request.thread_id) : undefined;
-  if (!request || request.session_id !== seat.session.id || (thread && !mayRead(ctx, thread, seat.participant.id))) {
-    throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${seat.session.name}".`, { field: 'request_id', hint: 'list-open-requests' });
+  if (!request || request.session_id !== caller.session.id || (thread && !mayRead(ctx, thread, caller.participant.id))) {
+    throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${caller.session.name}".`, { field: 'request_id', hint: 'list-open-requests' });
   }
   return request;
 }

@@ -6,7 +6,7 @@ import { formatPublicKey, hubIdOf } from '../trust/node-id.js';
 import { EXPORT_ROSTER_DOMAIN, signRoster } from '../trust/roster.js';
 import type { HubContext } from './context.js';
 import { rowPages, type ThreadExport } from './export-pages.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';
 
@@ -19,7 +19,7 @@ import { keyTextOf, rawKeyOf } from './participant-key.js';
  * too. Never a private key: the events' signatures were made when they were
  * written.
  */
-export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, upTo: number): ThreadExport {
+export function signedExport(ctx: HubContext, caller: Caller, thread: ThreadRecord, upTo: number): ThreadExport {
   const rawKeyOfId = (participantId: string): Buffer => rawKeyOf(ctx.state.participant(participantId));
   return {
     contentType: 'application/x-ndjson',
@@ -38,7 +38,7 @@ export function signedExport(ctx: HubContext, seat: Seat, thread: ThreadRecord, 
       yield `${seal.header()}\n`;
       for (const roster of orgRosters) yield `${seal.line({ type: 'roster', scope: 'org', roster })}\n`;
       if (ctx.store.events.hasUnrostered(thread.id, upTo)) yield `${seal.line({ type: 'roster', scope: 'local', roster: localRoster(ctx, authors) })}\n`;
-      for await (const rows of rowPages(ctx, seat, thread, upTo)) {
+      for await (const rows of rowPages(ctx, caller, thread, upTo)) {
         yield rows
           .map((row) =>
             seal.line({

@@ -4,7 +4,7 @@ import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, pushes } from './participation.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import { mayRead } from './channel-access.js';
 import { wakeOnFor } from './wake-on.js';
 import type { ThreadRecord } from './state.js';
@@ -36,8 +36,8 @@ export interface LiveSubscription extends AsyncIterableIterator<LiveItem> {
 const REPLAY_PAGE = 500;
 
 /** `onEnd` runs once when the subscription ends, however it ends (closed, cut off, or the hub shutting down). */
-export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter, onEnd?: () => void): LiveSubscription {
-  const me = seat.participant.id;
+export function subscribe(ctx: HubContext, caller: Caller, filter: LiveFilter, onEnd?: () => void): LiveSubscription {
+  const me = caller.participant.id;
   const queue: LiveItem[] = [];
   let waiting: ((result: IteratorResult<LiveItem>) => void) | undefined;
   let failing: ((error: unknown) => void) | undefined;
@@ -47,7 +47,7 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter, onEnd
   let failure: ParleyError | undefined;
 
   // Decided when subscribing, as the MCP tool list is when connecting.
-  const chatOpen = chatOpenFor(ctx.config, seat.participant.profile);
+  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
   const visible = (thread: ThreadRecord | undefined): thread is ThreadRecord =>
     thread !== undefined && mayRead(ctx, thread, me) && (!filter.thread || filter.thread.id === thread.id);
 
@@ -56,7 +56,7 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter, onEnd
     const thread = ctx.state.threads.get(item.event.thread);
     if (!visible(thread)) return false;
     if (!filter.inbox) return true;
-    const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, seat.participant.profile));
+    const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, caller.participant.profile));
     return placement !== undefined && pushes(placement);
   };
 
@@ -92,7 +92,7 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter, onEnd
   };
 
   const unlisten = ctx.bus.listen(
-    seat.session.id,
+    caller.session.id,
     (item) => {
       if (replaying && item.kind === 'event') return;
       if (wanted(item)) push(item);
@@ -110,7 +110,7 @@ export function subscribe(ctx: HubContext, seat: Seat, filter: LiveFilter, onEnd
   const replayPage = (): void => {
     const rows = filter.thread
       ? ctx.store.events.readAfter(filter.thread.id, lastSeq, REPLAY_PAGE)
-      : ctx.store.events.readSessionAfter(seat.session.id, lastSeq, REPLAY_PAGE);
+      : ctx.store.events.readSessionAfter(caller.session.id, lastSeq, REPLAY_PAGE);
     for (const row of rows) {
       const item: LiveItem = { kind: 'event', session: row.session_id, event: rowToEvent(row), targets: targetsOf(row) };
       if (wanted(item)) queue.push(item);

@@ -1,7 +1,7 @@
 import { ParleyError } from '../errors/parley-error.js';
 import { ChannelNameSchema, HandleSchema } from '../schema/names.js';
 import type { HubContext } from './context.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
 import { dmKeyOf, type ThreadRecord } from './state.js';
 import { canSee } from './threads.js';
 
@@ -24,27 +24,27 @@ import { canSee } from './threads.js';
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const DM_PREFIX = 'dm:';
 
-export function resolveThreadRef(ctx: HubContext, seat: Seat, ref: string, field = 'thread'): ThreadRecord {
+export function resolveThreadRef(ctx: HubContext, caller: Caller, ref: string, field = 'thread'): ThreadRecord {
   const trimmed = ref.trim();
-  const found = lookUp(ctx, seat, trimmed, field);
-  if (!found || found.sessionId !== seat.session.id || !canSee(found, seat.participant.id)) {
-    throw threadNotFound(seat, trimmed, field, isDmRef(trimmed) ? 'start-dm' : 'list-threads');
+  const found = lookUp(ctx, caller, trimmed, field);
+  if (!found || found.sessionId !== caller.session.id || !canSee(found, caller.participant.id)) {
+    throw threadNotFound(caller, trimmed, field, isDmRef(trimmed) ? 'start-dm' : 'list-threads');
   }
   return found;
 }
 
-function lookUp(ctx: HubContext, seat: Seat, ref: string, field: string): ThreadRecord | undefined {
+function lookUp(ctx: HubContext, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
   if (ULID_PATTERN.test(ref)) return ctx.state.threads.get(ref);
   // A DM by its handles; what names none may still be a side channel's title ("dm: next steps").
   const handles = ref.startsWith('@') ? [ref] : isDmRef(ref) ? ref.slice(DM_PREFIX.length).split(',') : [];
-  const dm = handles.length === 0 || handles.length > 2 ? undefined : dmWith(ctx, seat, handles);
+  const dm = handles.length === 0 || handles.length > 2 ? undefined : dmWith(ctx, caller, handles);
   if (dm) return dm;
   const channel = ChannelNameSchema.safeParse(ref);
   if (channel.success) {
-    const found = ctx.state.channel(seat.session.id, channel.data);
+    const found = ctx.state.channel(caller.session.id, channel.data);
     if (found) return found;
   }
-  return byShownName(ctx, seat, ref, field);
+  return byShownName(ctx, caller, ref, field);
 }
 
 function isDmRef(ref: string): boolean {
@@ -52,26 +52,26 @@ function isDmRef(ref: string): boolean {
 }
 
 /** The DM between the participants `handles` name, the caller included when only one other is named. */
-function dmWith(ctx: HubContext, seat: Seat, handles: string[]): ThreadRecord | undefined {
+function dmWith(ctx: HubContext, caller: Caller, handles: string[]): ThreadRecord | undefined {
   const ids = new Set<string>();
   for (const handle of handles) {
     const parsed = HandleSchema.safeParse(handle);
     const participant = parsed.success ? ctx.state.participantByHandle(parsed.data) : undefined;
-    if (!participant || !seat.session.members.has(participant.id)) return undefined;
+    if (!participant || !caller.session.members.has(participant.id)) return undefined;
     ids.add(participant.id);
   }
-  if (ids.size === 1 && !ids.has(seat.participant.id)) ids.add(seat.participant.id);
+  if (ids.size === 1 && !ids.has(caller.participant.id)) ids.add(caller.participant.id);
   if (ids.size !== 2) return undefined;
   const [a, b] = [...ids] as [string, string];
-  return ctx.state.dm(seat.session.id, dmKeyOf(a, b));
+  return ctx.state.dm(caller.session.id, dmKeyOf(a, b));
 }
 
 /** A side channel or renamed DM by the name it is shown with; two with one name are named by id instead. */
-function byShownName(ctx: HubContext, seat: Seat, ref: string, field: string): ThreadRecord | undefined {
+function byShownName(ctx: HubContext, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
   const wanted = ref.toLowerCase();
   const matches = ctx.state
-    .threadsOf(seat.session.id)
-    .filter((t) => t.kind !== 'channel' && t.name.toLowerCase() === wanted && canSee(t, seat.participant.id));
+    .threadsOf(caller.session.id)
+    .filter((t) => t.kind !== 'channel' && t.name.toLowerCase() === wanted && canSee(t, caller.participant.id));
   if (matches.length > 1) {
     throw new ParleyError(
       'INVALID_INPUT',
@@ -83,8 +83,8 @@ function byShownName(ctx: HubContext, seat: Seat, ref: string, field: string): T
 }
 
 /** The one answer for a thread the caller cannot use, whether it is missing, of another session, or a DM of others. */
-export function threadNotFound(seat: Seat, ref: string, field: string, hint: 'list-threads' | 'start-dm' = 'list-threads'): ParleyError {
-  return new ParleyError('NOT_FOUND', `No thread "${ref}" in session "${seat.session.name}".`, { field, hint });
+export function threadNotFound(caller: Caller, ref: string, field: string, hint: 'list-threads' | 'start-dm' = 'list-threads'): ParleyError {
+  return new ParleyError('NOT_FOUND', `No thread "${ref}" in session "${caller.session.name}".`, { field, hint });
 }
 
 /** The other participant of a DM, as the caller sees it: DMs are shown by that handle. */

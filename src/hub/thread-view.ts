@@ -4,7 +4,7 @@ import type { ChannelAccessView, ThreadDetail, ThreadMemberView } from '../schem
 import type { HubContext } from './context.js';
 import type { ThreadRecord } from './state.js';
 import { assertMayRead, governingChannel } from './channel-access.js';
-import { resolveFor, type Seat } from './seat.js';
+import { resolveFor, type Caller } from './caller.js';
 import { advanceReadCursor } from './reading.js';
 import { dmPeer } from './thread-ref.js';
 import { threadInfo } from './threads.js';
@@ -18,10 +18,10 @@ export type { ThreadDetail };
  * with who set each control, and every member with their own standing (muted
  * by whom, invited). Participants are named by handle, as people speak of them.
  */
-export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDetail {
-  const thread = resolveFor(ctx, seat, ref);
-  assertMayRead(ctx, seat, thread);
-  const peer = dmPeer(ctx, thread, seat.participant.id);
+export function threadDetail(ctx: HubContext, caller: Caller, ref: string): ThreadDetail {
+  const thread = resolveFor(ctx, caller, ref);
+  assertMayRead(ctx, caller, thread);
+  const peer = dmPeer(ctx, thread, caller.participant.id);
   const state = thread.state;
   const members: ThreadMemberView[] = [];
   for (const m of thread.members.values()) {
@@ -41,7 +41,7 @@ export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDe
   members.sort((a, b) => a.handle.localeCompare(b.handle));
   // Controls record the handle of whoever set them (see controls.ts), so they are shown as stored.
   return {
-    thread: { ...threadInfo(thread, seat.participant.id), ...(peer === undefined ? {} : { with: peer }) },
+    thread: { ...threadInfo(thread, caller.participant.id), ...(peer === undefined ? {} : { with: peer }) },
     controls: stripUndefined({
       paused: state.paused,
       pausedBy: state.paused ? state.pausedBy : undefined,
@@ -62,7 +62,7 @@ export function threadDetail(ctx: HubContext, seat: Seat, ref: string): ThreadDe
       summary: state.summary,
     }),
     members,
-    readUpTo: ctx.store.deliveries.cursor(seat.participant.id, thread.id),
+    readUpTo: ctx.store.deliveries.cursor(caller.participant.id, thread.id),
     ...accessViewOf(ctx, thread),
   };
 }
@@ -85,10 +85,10 @@ function accessViewOf(ctx: HubContext, thread: ThreadRecord): { access?: Channel
  * the hub-kept cursor moves forward (never back) and targeted items up to
  * there count as delivered, exactly as after reading them with readNew.
  */
-export function markRead(ctx: HubContext, seat: Seat, ref: string, upTo: number): { readUpTo: number } {
-  const thread = resolveFor(ctx, seat, ref);
+export function markRead(ctx: HubContext, caller: Caller, ref: string, upTo: number): { readUpTo: number } {
+  const thread = resolveFor(ctx, caller, ref);
   const seq = Math.min(parseInput(SeqSchema, upTo, 'up_to'), ctx.store.events.visibleUpTo);
-  const me = seat.participant.id;
+  const me = caller.participant.id;
   const cursor = ctx.store.deliveries.cursor(me, thread.id);
   if (seq > cursor) advanceReadCursor(ctx, me, thread.id, seq);
   return { readUpTo: Math.max(seq, cursor) };

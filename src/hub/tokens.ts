@@ -9,7 +9,7 @@ import type { Store } from '../store/store.js';
  * token is 256 random bits, so a fast hash is enough). Lookups go through an
  * in-memory map, so authenticating a request costs one hash and one map get.
  */
-export interface TokenSeat {
+export interface TokenOwner {
   participantId: string;
   sessionId: string;
 }
@@ -22,7 +22,7 @@ export function hashToken(token: string): string {
 }
 
 export class TokenRegistry {
-  readonly #byHash = new Map<string, TokenSeat & { kind: TokenKind }>();
+  readonly #byHash = new Map<string, TokenOwner & { kind: TokenKind }>();
   /** Per token in use by a long-lived stream, session or wait: aborted when the token is revoked. */
   readonly #revocations = new Map<string, AbortController>();
 
@@ -37,20 +37,20 @@ export class TokenRegistry {
     }
   }
 
-  /** Creates a token of `kind` for the seat (inside the caller's write) and returns its plaintext. */
-  issue(seat: TokenSeat, now: number, kind: TokenKind = 'participant'): string {
+  /** Creates a token of `kind` for the caller (inside the caller's write) and returns its plaintext. */
+  issue(caller: TokenOwner, now: number, kind: TokenKind = 'participant'): string {
     const token = TOKEN_PREFIX + crypto.randomBytes(TOKEN_BYTES).toString('base64url');
     const tokenHash = hashToken(token);
-    this.store.tokens.insert({ token_hash: tokenHash, participant_id: seat.participantId, session_id: seat.sessionId, created_at: now, kind });
-    this.#byHash.set(tokenHash, { participantId: seat.participantId, sessionId: seat.sessionId, kind });
+    this.store.tokens.insert({ token_hash: tokenHash, participant_id: caller.participantId, session_id: caller.sessionId, created_at: now, kind });
+    this.#byHash.set(tokenHash, { participantId: caller.participantId, sessionId: caller.sessionId, kind });
     return token;
   }
 
-  /** Revokes every token of the seat (inside the caller's write). */
-  revoke(seat: TokenSeat): number {
-    const revoked = this.store.tokens.revokeSeat(seat.participantId, seat.sessionId);
+  /** Revokes every token of the caller (inside the caller's write). */
+  revoke(caller: TokenOwner): number {
+    const revoked = this.store.tokens.revokeParticipantSession(caller.participantId, caller.sessionId);
     for (const [hash, owner] of this.#byHash) {
-      if (owner.participantId === seat.participantId && owner.sessionId === seat.sessionId) {
+      if (owner.participantId === caller.participantId && owner.sessionId === caller.sessionId) {
         this.#byHash.delete(hash);
         this.#announceRevoked(hash);
       }
@@ -101,7 +101,7 @@ export class TokenRegistry {
     controller.abort();
   }
 
-  lookup(token: string): TokenSeat | undefined {
+  lookup(token: string): TokenOwner | undefined {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
     const owner = this.#byHash.get(hashToken(token));
     return owner && { participantId: owner.participantId, sessionId: owner.sessionId };

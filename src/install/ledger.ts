@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { INSTALL_BACKUP_DIRNAME, INSTALL_LEDGER_FILENAME } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-home.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../home/private-home.js';
 import { writeFileAtomically } from '../util/atomic-write.js';
 import type { ClientName, FileAdditions, Scope } from './spec.js';
 

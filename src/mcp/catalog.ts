@@ -1,6 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { chatOpenFor } from '../hub/chat-exclusion.js';
-import { accessNeeded, type Action } from '../hub/permissions.js';
+import { chatOpenFor, accessNeeded, type Action } from '../hub/index.js';
 import { accessAtLeast, type Access } from '../schema/access.js';
 import type { Participant } from '../schema/participant.js';
 import { chatRoom, sideRoom } from './rooms/chat.js';

@@ -3,8 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
-import type { Actor } from '../hub/actor.js';
-import type { Credential, Hub } from '../hub/hub.js';
+import type { Actor, Credential, Hub } from '../hub/index.js';
 import type { Logger } from '../util/logger.js';
 import { isJsonContentType, readBodyText } from '../request/body.js';
 import { nodeBindings } from '../request/node-bindings.js';

@@ -1,5 +1,5 @@
 import { isParleyError } from '../errors/parley-error.js';
-import type { ParticipantApi } from '../hub/participant-api.js';
+import type { ParticipantApi } from '../hub/index.js';
 import type { Participant } from '../schema/participant.js';
 import type { Access } from '../schema/access.js';
 

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config/schema.js';
 import { fromZodError, toParleyError } from '../errors/parley-error.js';
-import type { ParticipantApi } from '../hub/participant-api.js';
+import type { ParticipantApi } from '../hub/index.js';
 import type { Participant } from '../schema/participant.js';
 import type { Access } from '../schema/access.js';
 import type { Logger } from '../util/logger.js';

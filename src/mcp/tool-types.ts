@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import type { ParticipantApi } from '../hub/participant-api.js';
-import type { Action } from '../hub/permissions.js';
+import type { ParticipantApi, Action } from '../hub/index.js';
 
 /**
  * One MCP tool: a name, a description written for a model, a zod input

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Action } from '../hub/permissions.js';
+import type { Action } from '../hub/index.js';
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import type { ToolContext, ToolDef } from './tool-types.js';
 

@@ -1,5 +1,5 @@
-import { describeItem } from '../hub/hook-context-text.js';
-import type { InjectedItem } from '../hub/injection.js';
+import { describeItem } from '../format/context-text.js';
+import type { ContextItem } from '../schema/views.js';
 import { nameForModel, PEER_TEXT_NOTE } from '../util/peer-text.js';
 
 /**
@@ -10,7 +10,7 @@ import { nameForModel, PEER_TEXT_NOTE } from '../util/peer-text.js';
  */
 export const CHAT_BLOCK_TITLE = 'Recent chat messages';
 
-export function chatBlock(items: readonly InjectedItem[], waiting?: { count: number; atLeast?: boolean }): string {
+export function chatBlock(items: readonly ContextItem[], waiting?: { count: number; atLeast?: boolean }): string {
   const lines = [`${CHAT_BLOCK_TITLE} (from Parley, new since your last model call). ${PEER_TEXT_NOTE}`];
   for (const item of items) lines.push(`[${clock(item.ts)}] ${describeItem(item)}`);
   if (waiting && waiting.count > 0) {

@@ -1,4 +1,4 @@
-import type { InjectedItem } from '../hub/injection.js';
+import type { ContextItem } from '../schema/views.js';
 import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { answerWithin } from './hub-answer.js';
@@ -15,7 +15,7 @@ import type { HubLink } from './hub-link.js';
  * messages come with the next call: nothing is lost.
  */
 export interface ChatBatch {
-  items: InjectedItem[];
+  items: ContextItem[];
   /** The hub's seq the peek read up to. */
   head: number;
   /** The last item given: where the agent's cursor stands once committed. */

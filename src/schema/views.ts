@@ -155,3 +155,22 @@ export interface MeetingSummary {
 export type TrustMode =
   | { mode: 'local'; localAccess: { human: Access; agent: Access } }
   | { mode: 'roster'; org: string; version: number; members?: number };
+
+/** One item a client hook or the LLM middleware puts into an agent's context: a new waking inbox item, compact. */
+export interface ContextItem {
+  id: string;
+  seq: number;
+  ts: string;
+  priority: 'high' | 'normal';
+  reason: string;
+  /** Thread name; `with` is a DM's other participant. */
+  thread: string;
+  with?: string;
+  from: string;
+  /** Present for events other than messages. */
+  type?: string;
+  /** A message's text, or another event's content as JSON. */
+  text: string;
+  /** Set when the agent is expected to respond. */
+  respond?: true;
+}

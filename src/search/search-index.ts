@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { ParleyError } from '../errors/parley-error.js';
 import { describeStorageFailure, storageFailureOf } from '../errors/storage-failure.js';
-import { createPrivateFile } from '../store/private-home.js';
+import { createPrivateFile } from '../home/private-home.js';
 import type { Logger } from '../util/logger.js';
 
 /**

@@ -4,7 +4,7 @@ import { DirectoryStore } from './directory-store.js';
 import { DeliveryStore } from './delivery-store.js';
 import { EventLog } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
-import { createPrivateFile } from './private-home.js';
+import { createPrivateFile } from '../home/private-home.js';
 import { assertKnownVersion, migrate } from './migrations.js';
 import { RequestStore } from './request-store.js';
 import { RosterStore } from './roster-store.js';

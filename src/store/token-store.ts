@@ -13,14 +13,14 @@ export interface TokenRow {
 export class TokenStore {
   private readonly insertStmt: Database.Statement;
   private readonly allStmt: Database.Statement;
-  private readonly revokeSeatStmt: Database.Statement;
+  private readonly revokeParticipantSessionStmt: Database.Statement;
   private readonly revokeOneStmt: Database.Statement;
   private readonly revokeKindStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insertStmt = db.prepare('INSERT INTO tokens (token_hash, participant_id, session_id, created_at, kind) VALUES (?, ?, ?, ?, ?)');
     this.allStmt = db.prepare('SELECT * FROM tokens');
-    this.revokeSeatStmt = db.prepare('DELETE FROM tokens WHERE participant_id = ? AND session_id = ?');
+    this.revokeParticipantSessionStmt = db.prepare('DELETE FROM tokens WHERE participant_id = ? AND session_id = ?');
     this.revokeOneStmt = db.prepare('DELETE FROM tokens WHERE token_hash = ?');
     this.revokeKindStmt = db.prepare('DELETE FROM tokens WHERE kind = ?');
   }
@@ -34,8 +34,8 @@ export class TokenStore {
   }
 
   /** Revokes every token of one participant in one session; returns how many. */
-  revokeSeat(participantId: string, sessionId: string): number {
-    return this.revokeSeatStmt.run(participantId, sessionId).changes;
+  revokeParticipantSession(participantId: string, sessionId: string): number {
+    return this.revokeParticipantSessionStmt.run(participantId, sessionId).changes;
   }
 
   /** Revokes one token by its hash; returns whether it existed. */

@@ -42,14 +42,14 @@ function loadedBy(args: string[], env: NodeJS.ProcessEnv): string[] {
   }
 }
 
-// Three small files are allowed: store/private-home.js (the home's file modes, for the tokens kept there),
-// http/admin-token.js (reading the home's admin token) and schema/limits.js (plain numbers config/defaults hands on);
-// the rest of store/ is SQLite, the rest of http/ the server and the rest of schema/ zod.
+// Two small files are allowed: http/admin-token.js (reading the home's admin token) and schema/limits.js
+// (plain numbers config/defaults hands on); store/ is SQLite, the rest of http/ the server and the rest of schema/ zod.
+// home/ (file modes, the lock) is not listed: its SQLite lock would show as node_modules/.
 const HEAVY = [
   /node_modules\//,
   /dist\/src\/(hub|mcp|search|redaction|meeting)\//,
   /dist\/src\/schema\/(?!limits\.js)/,
-  /dist\/src\/store\/(?!private-home\.js)/,
+  /dist\/src\/store\//,
   /dist\/src\/http\/(?!admin-token\.js)/,
   /dist\/src\/config\/(schema|load)\.js/,
 ];

@@ -91,7 +91,7 @@ describe('the coordinator keeps runs bounded', () => {
   it('never overlaps two runs of one participant: what comes in during a run is taken by the next run', async () => {
     // The participant does not show as present during its run, so the DMs that come in meanwhile are not left to a
     // session of its own: only the one-run-at-a-time guard keeps a second run from starting beside the first.
-    bench = await openBench({ 'coder-1': { env: { STUB_GATE: '$DIR/gate' } } }, {}, { door: holdingNoOne });
+    bench = await openBench({ 'coder-1': { env: { STUB_GATE: '$DIR/gate' } } }, {}, { hubAccess: holdingNoOne });
     const { human } = bench;
     const log = bench.logs['coder-1']!;
     const first = await human.dm({ to: 'coder-1', text: 'first' });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { CoordinatorConfigSchema } from '../../src/config/schema.js';
 import { Coordinator } from '../../src/coordinator/coordinator.js';
-import { InProcessDoor } from '../../src/coordinator/in-process-door.js';
+import { InProcessHubAccess } from '../../src/coordinator/in-process-hub-access.js';
 import { messagesIn, openBench, stubRuns, writeStub, type Bench } from '../helpers/coordinator.js';
 import { closeServed, openTestHub } from '../helpers/hub.js';
 import { startHttpServer } from '../../src/http/server.js';
@@ -23,7 +23,7 @@ describe('the coordinator answers only for agents', () => {
     const boss = await t.hub.join({ handle: 'boss', profile: { kind: 'human' } });
     const stub = writeStub(t.home);
     const config = CoordinatorConfigSchema.parse({ agents: { boss: { command: stub.command, env: { STUB_LOG: stub.log } } } });
-    await expect(Coordinator.start({ door: new InProcessDoor(t.hub, server.url), config })).rejects.toMatchObject({
+    await expect(Coordinator.start({ hubAccess: new InProcessHubAccess(t.hub, server.url), config })).rejects.toMatchObject({
       code: 'CONFIG_INVALID',
       field: 'coordinator.agents.boss',
       message: expect.stringContaining('"coordinator.agents.boss": boss is a human on this hub, not an agent'),
@@ -55,7 +55,7 @@ describe('the coordinator answers only for agents', () => {
     await t.hub.join({ handle: 'maria', profile: { kind: 'human' } });
     const stub = writeStub(t.home);
     const config = CoordinatorConfigSchema.parse({ handle: 'maria', agents: { 'coder-1': { command: stub.command, env: { STUB_LOG: stub.log } } } });
-    await expect(Coordinator.start({ door: new InProcessDoor(t.hub, server.url), config })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'coordinator.handle' });
+    await expect(Coordinator.start({ hubAccess: new InProcessHubAccess(t.hub, server.url), config })).rejects.toMatchObject({ code: 'CONFIG_INVALID', field: 'coordinator.handle' });
     expect(t.hub.participant('maria')!.profile.kind).toBe('human');
   });
 });

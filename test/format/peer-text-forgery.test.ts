@@ -9,8 +9,8 @@ import type { ClientName } from '../../src/install/spec.js';
 import { HOOK_CONTEXT_MAX_CHARS, HOOK_MAX_ITEMS } from '../../src/config/defaults.js';
 import { adapterInput } from '../../src/coordinator/adapter-input.js';
 import type { Actor } from '../../src/hub/actor.js';
-import { hookContextText } from '../../src/hub/hook-context-text.js';
-import type { InjectedItem } from '../../src/hub/injection.js';
+import { hookContextText } from '../../src/format/context-text.js';
+import type { ContextItem } from '../../src/schema/views.js';
 import { chatBlock } from '../../src/middleware/chat-block.js';
 import type { ParleyEvent } from '../../src/schema/event.js';
 import type { ThreadInfo } from '../../src/schema/views.js';
@@ -72,7 +72,7 @@ function shownLines(text: string): string[] {
 }
 
 /** What an item's author wrote: its text (a request's or response's text within its content), and its JSON fields. */
-function wordsOf(item: InjectedItem): { body?: string; fields: Record<string, unknown> } {
+function wordsOf(item: ContextItem): { body?: string; fields: Record<string, unknown> } {
   if (item.type === undefined) return { body: item.text, fields: {} };
   if (item.type !== 'request' && item.type !== 'response') return { body: item.text, fields: {} };
   const { text, intent, params, result } = JSON.parse(item.text) as Record<string, unknown>;
@@ -98,11 +98,11 @@ function expectRecovered(parsed: ParsedItem[], real: Array<{ author: string; bod
 /** A made-up event id. */
 const ulidEnding = (n: number): string => `${ID.slice(0, 24)}${String(n).padStart(2, '0')}`;
 
-const realOf = (items: readonly InjectedItem[]) => items.map((item) => ({ author: item.from, ...wordsOf(item) }));
+const realOf = (items: readonly ContextItem[]) => items.map((item) => ({ author: item.from, ...wordsOf(item) }));
 
 let t: TestHub;
 let coder: Actor;
-let items: InjectedItem[];
+let items: ContextItem[];
 let sideEvents: ParleyEvent[];
 let sideThread: ThreadInfo;
 let handleOf: (id: string) => string;

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CoordinatorConfigSchema } from '../../src/config/schema.js';
 import { Coordinator, type TurnResult } from '../../src/coordinator/coordinator.js';
-import type { CoordinatorDoor } from '../../src/coordinator/door.js';
-import { InProcessDoor } from '../../src/coordinator/in-process-door.js';
+import type { HubAccess } from '../../src/coordinator/hub-access.js';
+import { InProcessHubAccess } from '../../src/coordinator/in-process-hub-access.js';
 import type { Notice } from '../../src/coordinator/notices.js';
 import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import type { Actor } from '../../src/hub/actor.js';
@@ -133,8 +133,8 @@ export interface Bench {
 export interface BenchOptions {
   /** The coordinator's clock (epoch ms). */
   now?: () => number;
-  /** The door the coordinator uses, made from the real one. */
-  door?: (door: CoordinatorDoor) => CoordinatorDoor;
+  /** How the coordinator reaches the hub, made from the real one. */
+  hubAccess?: (hubAccess: HubAccess) => HubAccess;
   /** The environment adapters inherit, given the temp home (default: this process's). */
   env?: (home: string) => NodeJS.ProcessEnv;
   /** Where the coordinator logs (default: nowhere). */
@@ -168,9 +168,9 @@ export async function openBench(agents: Record<string, AgentSpec>, coordinator: 
     for (const waiter of [...waiters]) waiter();
   };
   const start = async (): Promise<Coordinator> => {
-    const door = new InProcessDoor(t.hub, server.url);
+    const hubAccess = new InProcessHubAccess(t.hub, server.url);
     const started = await Coordinator.start({
-      door: options.door ? options.door(door) : door,
+      hubAccess: options.hubAccess ? options.hubAccess(hubAccess) : hubAccess,
       config,
       ...(now ? { now } : {}),
       ...(options.env ? { env: options.env(t.home) } : {}),
@@ -237,17 +237,17 @@ export async function messagesIn(human: Actor, thread: string): Promise<ParleyEv
 }
 
 /**
- * The door, but holding no one present during a run: a participant the
+ * The hub access, but holding no one present during a run: a participant the
  * coordinator runs then looks as absent as before, so what arrives during the
  * run is not left to a live session of its own, and only the one-run-at-a-time
  * guard stands between it and a second run.
  */
-export function holdingNoOne(door: CoordinatorDoor): CoordinatorDoor {
+export function holdingNoOne(hubAccess: HubAccess): HubAccess {
   return {
-    url: door.url,
-    home: door.home,
-    seat: async (...args) => ({ ...(await door.seat(...args)), hold: async () => async () => undefined }),
-    watch: (session, wake) => door.watch(session, wake),
-    close: () => door.close(),
+    url: hubAccess.url,
+    home: hubAccess.home,
+    join: async (...args) => ({ ...(await hubAccess.join(...args)), hold: async () => async () => undefined }),
+    watch: (session, wake) => hubAccess.watch(session, wake),
+    close: () => hubAccess.close(),
   };
 }

@@ -79,7 +79,7 @@ async function setup(): Promise<{ tokens: Record<Who | 'lead', string>; rest: (w
 }
 
 describe('control reach', () => {
-  it('control reach - an agent’s inbox and wake-ups hold exactly the controls that concern it, on every door', async () => {
+  it('control reach - an agent’s inbox and wake-ups hold exactly the controls that concern it, on every entry point', async () => {
     const { tokens, rest } = await setup();
     const human = t!.hub.actor('human', 's');
     mcp = await connectHttp(server!.url, tokens['coder-1']);

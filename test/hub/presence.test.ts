@@ -131,7 +131,7 @@ describe('presence through the hub', () => {
     expect((await b.meetingWho('retro')).who).toEqual([]);
   });
 
-  it('meeting - a seat taken with one-shot calls is freed once its holder is offline past the TTL, so ghosts do not fill the room', async () => {
+  it('meeting - a caller taken with one-shot calls is freed once its holder is offline past the TTL, so ghosts do not fill the room', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
     t = await openTestHub({ now: () => now, config: { presence: { ttlSeconds: 60 }, meeting: { maxParticipants: 2 } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });

@@ -102,10 +102,10 @@ describe('steering cannot be bypassed', () => {
  */
 function readNowAs(hub: Hub, handle: string) {
   const { ctx } = hub.internals;
-  const seat = { participant: ctx.state.participantByHandle(handle)!, session: ctx.state.sessionByName('s')! };
+  const caller = { participant: ctx.state.participantByHandle(handle)!, session: ctx.state.sessionByName('s')! };
   return {
-    readNew: () => readNew(ctx, seat, { thread: 'general' }),
-    peek: () => readInbox(ctx, seat, {}, { peek: true }),
+    readNew: () => readNew(ctx, caller, { thread: 'general' }),
+    peek: () => readInbox(ctx, caller, {}, { peek: true }),
   };
 }
 

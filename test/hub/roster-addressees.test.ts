@@ -12,7 +12,7 @@ import { snapshot } from '../helpers/store-snapshot.js';
 
 /**
  * With a roster in force, a request or a direct message to a participant
- * outside it is refused when sent, on every door (REST, MCP, the library),
+ * outside it is refused when sent, on every entry point (REST, MCP, the library),
  * and nothing is stored: its addressee could neither read nor answer it.
  */
 let hub: AgentHub | undefined;

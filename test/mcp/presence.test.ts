@@ -9,7 +9,7 @@ import { connectHttp, wrap, type McpTestClient } from '../helpers/mcp.js';
 import { BIN, childEnv, joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 
 /**
- * Presence and meeting seats follow live connections, as agents make them: a
+ * Presence and meeting places follow live connections, as agents make them: a
  * real hub process, official SDK clients over Streamable HTTP and over stdio
  * (`parley mcp`), one-shot REST calls and the CLI. A client that goes away
  * without leaving is offline and out of its meetings; a one-shot call does
@@ -161,7 +161,7 @@ describe('presence follows live connections', () => {
     await agent.close();
     await joining;
     await expect.poll(() => presenceOf(observer, 'hasty-agent'), { timeout: 10_000 }).toEqual({ connection: 'offline', state: 'offline' });
-    // The join landed (it created the meeting), and its seat went with the agent.
+    // The join landed (it created the meeting), and its place went with the agent.
     expect(await inMeeting(observer, 'standup')).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { parseInput } from '../../errors/parley-error.js';
-import type { Hub } from '../../hub/hub.js';
+import type { Hub } from '../../hub/index.js';
 import { HandleSchema } from '../../schema/names.js';
 import type { AdminCredential } from '../admin-token.js';
 import type { AuthVariables, Authenticator } from '../auth.js';

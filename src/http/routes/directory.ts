@@ -4,8 +4,7 @@ import { jsonBody } from '../../request/body.js';
 import { parseInput } from '../../errors/parley-error.js';
 import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema } from '../../schema/participant.js';
 import type { Config } from '../../config/schema.js';
-import { chatOpenFor } from '../../hub/chat-exclusion.js';
-import { wakeOnFor } from '../../hub/wake-on.js';
+import { chatOpenFor, wakeOnFor } from '../../hub/index.js';
 
 /** Who the caller is, who else is here, which sessions exist, and the caller's own profile. */
 type Env = { Variables: AuthVariables };

@@ -1,6 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { publicConfig } from '../../config/public-config.js';
-import type { Hub } from '../../hub/hub.js';
+import type { Hub } from '../../hub/index.js';
 import { VERSION } from '../../version.js';
 
 /**

@@ -1,7 +1,6 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { parseInput } from '../../errors/parley-error.js';
-import type { Hub } from '../../hub/hub.js';
-import { DEFAULT_SESSION } from '../../hub/hub.js';
+import { type Hub, DEFAULT_SESSION } from '../../hub/index.js';
 import { HandleSchema } from '../../schema/names.js';
 import { JoinInputSchema } from '../../schema/participant.js';
 import { jsonBody } from '../../request/body.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ParticipantApi } from '../../hub/participant-api.js';
-import type { ThreadInfo } from '../../hub/threads.js';
+import type { ParticipantApi, ThreadInfo } from '../../hub/index.js';
 import { stripUndefined } from '../../util/objects.js';
 import { ChannelNameSchema, HandleSchema, TagSchema, ThreadRefSchema, ThreadTitleSchema, UlidSchema } from '../../schema/names.js';
 import { QUESTION_REMINDER } from '../../format/agent-prompts.js';

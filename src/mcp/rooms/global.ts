@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_INBOX_SENT_SHOWN, MAX_INBOX_SENT_SHOWN } from '../../config/defaults.js';
-import type { SentDelivery } from '../../hub/delivery-view.js';
-import type { InboxItem, InboxResult } from '../../hub/inbox.js';
+import type { SentDelivery, InboxItem, InboxResult } from '../../hub/index.js';
 import { UlidSchema } from '../../schema/names.js';
 import { compactEvent, tool } from '../tool.js';
 import type { RoomDef, ToolContext } from '../tool-types.js';

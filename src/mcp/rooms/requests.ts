@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MIN_REQUEST_ID_ABBREVIATION } from '../../hub/request-ref.js';
+import { MIN_REQUEST_ID_ABBREVIATION } from '../../hub/index.js';
 import { RequestStatusSchema } from '../../schema/event.js';
 import { HandleSchema, ThreadRefSchema } from '../../schema/names.js';
 import { tool } from '../tool.js';

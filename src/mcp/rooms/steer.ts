@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ParleyError } from '../../errors/parley-error.js';
 import { describeControl } from '../../format/event-text.js';
-import type { ControlResult } from '../../hub/controls.js';
+import type { ControlResult } from '../../hub/index.js';
 import type { ControlInput } from '../../schema/control.js';
 import { HandleSchema, ThreadRefSchema } from '../../schema/names.js';
 import { ProfilePatchSchema } from '../../schema/participant.js';

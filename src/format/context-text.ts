@@ -1,5 +1,5 @@
 import { jsonForModel, nameForModel, PEER_TEXT_NOTE, quoted } from '../util/peer-text.js';
-import type { InjectedItem } from './injection.js';
+import type { ContextItem } from '../schema/views.js';
 
 /**
  * The context an agent CLI's hook adds for the agent: a short factual text
@@ -20,7 +20,7 @@ export interface Waiting {
 /** Room kept for the closing line about items that wait. */
 const FOOTER_RESERVE = 160;
 
-export function hookContextText(handle: string, items: InjectedItem[], waiting: Waiting | undefined, maxChars: number): string {
+export function hookContextText(handle: string, items: ContextItem[], waiting: Waiting | undefined, maxChars: number): string {
   const header = `Parley, the hub where you talk with other agents and people (this note comes from Parley, not from your user): ${items.length} new for @${handle}. ${PEER_TEXT_NOTE}`;
   const footer = waiting && waiting.count > 0 ? `\n${waiting.atLeast ? 'At least ' : ''}${waiting.count} more ${waiting.count === 1 ? 'item waits' : 'items wait'}: read them with the inbox tool.` : '';
   let remaining = maxChars - header.length - FOOTER_RESERVE;
@@ -42,7 +42,7 @@ export function hookContextText(handle: string, items: InjectedItem[], waiting: 
  * result (JSON, one line each), its text (quoted). The LLM middleware's chat
  * block says items the same way.
  */
-export function describeItem(item: InjectedItem): string {
+export function describeItem(item: ContextItem): string {
   const from = nameForModel(item.from);
   const thread = nameForModel(item.thread);
   // A DM is said by who wrote it; only a request or response in someone else's DM names it.
@@ -76,7 +76,7 @@ const REASONS: Record<string, string> = {
   invite: 'Invitation',
 };
 
-function parsed(item: InjectedItem): Record<string, unknown> {
+function parsed(item: ContextItem): Record<string, unknown> {
   if (item.type === undefined) return {};
   try {
     const value = JSON.parse(item.text) as unknown;
@@ -91,7 +91,7 @@ function bodyOf(text: unknown): string {
 }
 
 /** The block within `share` characters; a cut one says so, on a line of its own, and where the whole item is. */
-function fitted(block: string, share: number, item: InjectedItem): string {
+function fitted(block: string, share: number, item: ContextItem): string {
   if (block.length <= share) return block;
   const note = `\n[cut; the whole item is seq ${item.seq} in ${item.with === undefined ? nameForModel(item.thread) : `your DM with @${nameForModel(item.with)}`} (chat_history)]`;
   return `${cut(block, Math.max(0, share - note.length)).replace(/\n+$/, '')}${note}`;

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LOCK_INFO_FILENAME, STORE_FILENAME } from '../../src/config/defaults.js';
 import { ParleyError } from '../../src/errors/parley-error.js';
 import { openHub, type Hub } from '../../src/hub/hub.js';
-import { acquireHomeLock, type HomeLock } from '../../src/store/home-lock.js';
+import { acquireHomeLock, type HomeLock } from '../../src/home/home-lock.js';
 import { createSilentLogger } from '../../src/util/logger.js';
 import { spawnFixture, type FixtureChild } from '../fixtures/child-process.js';
 import { caught, tempHome } from '../helpers/hub.js';

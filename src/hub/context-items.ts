@@ -3,35 +3,18 @@ import { parseInput } from '../errors/parley-error.js';
 import { InjectInputSchema, type InjectInput } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
 import { readInbox, takeShown, type InboxItem } from './inbox.js';
-import type { Seat } from './seat.js';
+import type { Caller } from './caller.js';
+import type { ContextItem } from '../schema/views.js';
 
 /**
- * Injection: what a client hook (or the LLM middleware) puts into an agent's
- * context. It takes the caller's new waking (High and Normal) inbox items that
+ * Context items: what a client hook (or the LLM middleware) puts into an
+ * agent's context (the API calls it injecting). It takes the caller's new waking (High and Normal) inbox items that
  * no read has given it yet, each once: targeted ones are marked injected, and
  * thread cursors move as a consuming read moves them. The answer is compact,
  * ready to be turned into a few lines of context text.
  */
-export interface InjectedItem {
-  id: string;
-  seq: number;
-  ts: string;
-  priority: 'high' | 'normal';
-  reason: string;
-  /** Thread name; `with` is a DM's other participant. */
-  thread: string;
-  with?: string;
-  from: string;
-  /** Present for events other than messages. */
-  type?: string;
-  /** A message's text, or another event's content as JSON. */
-  text: string;
-  /** Set when the agent is expected to respond. */
-  respond?: true;
-}
-
 export interface InjectResult {
-  items: InjectedItem[];
+  items: ContextItem[];
   /** More items are waiting beyond this answer (the next call gets them). */
   more?: true;
   /** How many waking items wait beyond this answer (counted up to the inbox's largest page; `atLeast` past it). */
@@ -46,29 +29,29 @@ export interface InjectResult {
  * taken (it commits, after the call succeeded, what the call was shown), and
  * the answer lists those it took now.
  */
-export function inject(ctx: HubContext, seat: Seat, input: InjectInput): InjectResult {
+export function inject(ctx: HubContext, caller: Caller, input: InjectInput): InjectResult {
   const parsed = parseInput(InjectInputSchema, input);
   const head = ctx.store.events.visibleUpTo;
-  if (parsed.take) return { items: oldestFirst(takeShown(ctx, seat, parsed.take)), head };
-  const result = readInbox(ctx, seat, parsed.limit === undefined ? {} : { limit: parsed.limit }, { peek: parsed.peek === true, inject: true, upTo: head });
+  if (parsed.take) return { items: oldestFirst(takeShown(ctx, caller, parsed.take)), head };
+  const result = readInbox(ctx, caller, parsed.limit === undefined ? {} : { limit: parsed.limit }, { peek: parsed.peek === true, inject: true, upTo: head });
   const items = oldestFirst(result.items);
   if (!result.more) return { items, head };
-  return { items, more: true, waiting: waitingBeyond(ctx, seat, head, parsed.peek === true ? items.length : 0), head };
+  return { items, more: true, waiting: waitingBeyond(ctx, caller, head, parsed.peek === true ? items.length : 0), head };
 }
 
 /** Oldest first: the order the agent should read them in. */
-function oldestFirst(items: InboxItem[]): InjectedItem[] {
-  return items.map(injectedItem).sort((a, b) => a.seq - b.seq);
+function oldestFirst(items: InboxItem[]): ContextItem[] {
+  return items.map(contextItem).sort((a, b) => a.seq - b.seq);
 }
 
 /** Waking items in the inbox up to `head`, less those a peek is giving (a consuming read has already taken its own). */
-function waitingBeyond(ctx: HubContext, seat: Seat, head: number, given: number): { count: number; atLeast?: true } {
-  const rest = readInbox(ctx, seat, { limit: MAX_INBOX_LIMIT }, { peek: true, upTo: head });
+function waitingBeyond(ctx: HubContext, caller: Caller, head: number, given: number): { count: number; atLeast?: true } {
+  const rest = readInbox(ctx, caller, { limit: MAX_INBOX_LIMIT }, { peek: true, upTo: head });
   const count = Math.max(0, rest.items.filter((item) => item.wakes).length - given);
   return { count, ...(rest.more ? { atLeast: true as const } : {}) };
 }
 
-function injectedItem(item: InboxItem): InjectedItem {
+function contextItem(item: InboxItem): ContextItem {
   const { event } = item;
   return {
     id: event.id,

@@ -1,5 +1,5 @@
-import type { Hub } from '../hub/hub.js';
-import type { CoordinatedSeat, CoordinatorDoor, RunToken } from './door.js';
+import type { Hub } from '../hub/index.js';
+import type { CoordinatedParticipant, HubAccess, RunToken } from './hub-access.js';
 
 /**
  * The coordinator inside `parley serve`: it acts through the hub's own Actors
@@ -7,7 +7,7 @@ import type { CoordinatedSeat, CoordinatorDoor, RunToken } from './door.js';
  * participant whose presence turns offline. It needs no token of its own;
  * each adapter run gets one, revoked when the run ends.
  */
-export class InProcessDoor implements CoordinatorDoor {
+export class InProcessHubAccess implements HubAccess {
   /** The run tokens not yet revoked: those left when it closes go then. */
   readonly #outstanding = new Set<string>();
 
@@ -20,7 +20,7 @@ export class InProcessDoor implements CoordinatorDoor {
     return this.hub.home;
   }
 
-  async seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat> {
+  async join(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedParticipant> {
     const actor = await this.hub.join({ handle, session, ...(profile === undefined ? {} : { profile }) });
     const name = actor.participant.handle;
     return {

@@ -4,18 +4,18 @@ import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js'
 import { resolveThreadRef } from './thread-ref.js';
 
 /** Who acts, and in which session: every operation runs in exactly one. */
-export interface Seat {
+export interface Caller {
   participant: ParticipantRecord;
   session: SessionRecord;
 }
 
-/** Finds a participant of the seat's session by handle. */
-export function resolveMember(ctx: HubContext, seat: Seat, handle: string, field: string): ParticipantRecord {
+/** Finds a participant of the caller's session by handle. */
+export function resolveMember(ctx: HubContext, caller: Caller, handle: string, field: string): ParticipantRecord {
   const participant = ctx.state.participantByHandle(handle);
-  if (!participant || !seat.session.members.has(participant.id)) {
+  if (!participant || !caller.session.members.has(participant.id)) {
     throw new ParleyError(
       'NOT_FOUND',
-      `No participant "@${handle}" in session "${seat.session.name}". Check the handle, or have them join the session first.`,
+      `No participant "@${handle}" in session "${caller.session.name}". Check the handle, or have them join the session first.`,
       { field },
     );
   }
@@ -23,8 +23,8 @@ export function resolveMember(ctx: HubContext, seat: Seat, handle: string, field
 }
 
 /** Refuses a message or request the thread's steering does not allow; nothing is stored. */
-export function assertMayPost(seat: Seat, thread: ThreadRecord, field = 'thread'): void {
-  const me = seat.participant;
+export function assertMayPost(caller: Caller, thread: ThreadRecord, field = 'thread'): void {
+  const me = caller.participant;
   assertNotClosed(thread, field);
   const membership = thread.members.get(me.id);
   if (membership?.hardMuted) {
@@ -64,10 +64,10 @@ function assertNotClosed(thread: ThreadRecord, field: string): void {
 }
 
 /**
- * Finds a thread of the seat's session by any name it is shown with (see
+ * Finds a thread of the caller's session by any name it is shown with (see
  * thread-ref.ts). A DM is visible only to its two participants: to anyone
  * else it does not exist.
  */
-export function resolveFor(ctx: HubContext, seat: Seat, ref: string, field = 'thread'): ThreadRecord {
-  return resolveThreadRef(ctx, seat, ref, field);
+export function resolveFor(ctx: HubContext, caller: Caller, ref: string, field = 'thread'): ThreadRecord {
+  return resolveThreadRef(ctx, caller, ref, field);
 }

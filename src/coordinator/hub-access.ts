@@ -1,12 +1,12 @@
-import type { ParticipantApi } from '../hub/participant-api.js';
+import type { ParticipantApi } from '../hub/index.js';
 import type { ThreadDetail } from '../schema/views.js';
 
 /**
  * How the coordinator reaches the hub: in process (inside `parley serve`) or
  * over the REST API (`parley coordinate`). The coordinator itself is written
- * against this and ParticipantApi only, so both doors share one implementation.
+ * against this and ParticipantApi only, so both ways in share one implementation.
  */
-export interface SeatApi extends ParticipantApi {
+export interface CoordinatedApi extends ParticipantApi {
   /** A thread's steering state and members: paused, done, ttl, invited_auto, who is hard-muted or invited. */
   threadDetail(thread: string): Promise<ThreadDetail>;
 }
@@ -19,10 +19,10 @@ export interface RunToken {
 }
 
 /** One participant in one session, as the coordinator acts for it. */
-export interface CoordinatedSeat {
+export interface CoordinatedParticipant {
   handle: string;
   session: string;
-  api: SeatApi;
+  api: CoordinatedApi;
   /** A token of this participant for one run, of the coordinator kind (every hub start revokes those left). */
   runToken(): Promise<RunToken>;
   /**
@@ -32,13 +32,13 @@ export interface CoordinatedSeat {
   hold(): Promise<() => Promise<void>>;
 }
 
-export interface CoordinatorDoor {
+export interface HubAccess {
   /** The hub's address, for the adapters (PARLEY_URL). */
   readonly url: string;
   /** The hub's home: one coordinator per home locks it. Never handed to adapters (it holds every token and key). */
   readonly home: string;
-  /** Registers the participant if need be (idempotent) and seats it in the session. */
-  seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat>;
+  /** Registers the participant if need be (idempotent) and joins it to the session. */
+  join(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedParticipant>;
   /**
    * Calls `wake` whenever something new may need an answer in the session, or
    * `wake(participantId)` when that participant's own session ended (what was

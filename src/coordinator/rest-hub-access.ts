@@ -3,7 +3,7 @@ import { HttpJsonClient } from '../client/http-json.js';
 import { RestParticipant } from '../client/rest-participant.js';
 import type { Participant } from '../schema/participant.js';
 import type { Logger } from '../util/logger.js';
-import type { CoordinatedSeat, CoordinatorDoor, RunToken } from './door.js';
+import type { CoordinatedParticipant, HubAccess, RunToken } from './hub-access.js';
 
 /** How long a release waits to see the hub count the participant gone, and how often it looks. */
 const RELEASE_SEEN_WITHIN_MS = 5_000;
@@ -17,12 +17,12 @@ const RELEASE_LOOK_EVERY_MS = 20;
  * the coordinator kind, revoked when the run ends. It has no window on the
  * hub's events, so it looks at the inboxes every `pollMs`.
  */
-export class RestDoor implements CoordinatorDoor {
+export class RestHubAccess implements HubAccess {
   /** The admin client, for the admin token it was made with: a hub writes a new one at each start. */
   #admin: { token: string; client: HttpJsonClient } | undefined;
   readonly #clients = new Set<RestParticipant>();
   /** The tokens it acts with: revoked when it closes. */
-  readonly #seatTokens: string[] = [];
+  readonly #joinTokens: string[] = [];
   /** The run tokens not yet revoked: those left when it closes go then. */
   readonly #outstanding = new Set<string>();
 
@@ -44,13 +44,13 @@ export class RestDoor implements CoordinatorDoor {
     return this.#admin.client;
   }
 
-  async seat(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedSeat> {
+  async join(handle: string, session: string, profile?: Record<string, unknown>): Promise<CoordinatedParticipant> {
     const joined = await (await this.#adminClient()).request<{ participant: Participant; token: string }>('POST', '/participants', {
       handle,
       session,
       ...(profile === undefined ? {} : { profile }),
     });
-    this.#seatTokens.push(joined.token);
+    this.#joinTokens.push(joined.token);
     const api = new RestParticipant(this.url, joined.token);
     this.#clients.add(api);
     const me = joined.participant.id;
@@ -95,7 +95,7 @@ export class RestDoor implements CoordinatorDoor {
       await client.settle();
       client.close();
     }
-    const left = [...this.#seatTokens.splice(0), ...this.#outstanding];
+    const left = [...this.#joinTokens.splice(0), ...this.#outstanding];
     this.#outstanding.clear();
     for (const token of left) {
       await this.#revoke(token).catch((error: unknown) => this.logger.warn('coordinator token not revoked at close', { error: String(error) }));
