@@ -136,8 +136,8 @@ describe('parley install', () => {
     expect(fs.existsSync(path.join(box.home, '.parley'))).toBe(false);
   });
 
-  it("install - the README's examples are what --dry-run prints for each client with the default home and hub", async () => {
-    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+  it("install - the examples of docs/agent-clis.md are what --dry-run prints for each client with the default home and hub", async () => {
+    const page = fs.readFileSync(path.resolve(import.meta.dirname, '../../docs/agent-clis.md'), 'utf8');
     const box = sandbox(base, 'readme');
     const empty = fs.mkdtempSync(path.join(base, 'empty-project-'));
     for (const client of ['claude', 'codex', 'gemini', 'cursor']) {
@@ -146,7 +146,7 @@ describe('parley install', () => {
       const printed = dry.stdout.replaceAll(BIN, '/opt/parley/bin/parley').replaceAll(process.execPath, '/usr/local/bin/node').replaceAll(`${empty}/`, '').replaceAll(path.join(box.home, '.parley'), '/home/me/.parley');
       const files = [...printed.matchAll(/^--- create (\S+):\n([\s\S]*?)(?=^--- |^record the install)/gm)];
       expect(files.length).toBeGreaterThan(0);
-      for (const [, file, body] of files) expect(readme, `${client} ${file}`).toContain(`\`${file}\`:\n\n\`\`\`${file!.endsWith('.toml') ? 'toml' : 'json'}\n${body}\`\`\``);
+      for (const [, file, body] of files) expect(page, `${client} ${file}`).toContain(`\`${file}\`:\n\n\`\`\`${file!.endsWith('.toml') ? 'toml' : 'json'}\n${body}\`\`\``);
     }
   });
 });

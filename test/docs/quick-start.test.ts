@@ -4,17 +4,15 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
 import { childEnv, startServe, stopHubs, track } from '../helpers/serve.js';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { ROOT, claimedBlock } from './pages.js';
 
 afterAll(stopHubs);
 
 /** The README's quick start: the shell block that begins by putting `parley` on the PATH. */
 function quickStart(): string[] {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('npm start') && b.includes('parley join'));
-  expect(block, 'the README has a quick start block').toBeDefined();
-  return block!.split('\n').filter((line) => line.trim() !== '');
+  return claimedBlock('quickStart')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }
 
 describe('docs', () => {
