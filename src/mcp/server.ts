@@ -15,10 +15,8 @@ import type { Access } from '../schema/access.js';
 import type { Logger } from '../util/logger.js';
 import { jsonForModel } from '../util/peer-text.js';
 import { VERSION } from '../version.js';
-import { chatAllowed, initialRooms, registryFor, statesFor } from './catalog.js';
+import { ConnectionRooms, chatAllowed, initialRooms, registryFor, statesFor, toolSettingsOf, type Room, type ToolContext } from '../tools/index.js';
 import { instructionsFor } from './instructions.js';
-import { ConnectionRooms } from './rooms/connection-rooms.js';
-import type { McpSettings, Room, ToolContext } from './tool-types.js';
 
 /**
  * One MCP connection's server: the participant's tools in rooms, the rooms as
@@ -54,14 +52,6 @@ export interface McpConnectionOptions {
 /** JSON-RPC "resource not found" (MCP). */
 const RESOURCE_NOT_FOUND = -32002;
 
-export function settingsOf(config: Config): McpSettings {
-  return {
-    defaultChannel: config.chat.defaultChannel,
-    maxWaitMs: Math.min(config.mcp.waitTimeoutMs, config.inbox.maxWaitTimeoutMs),
-    compatMeeting: config.mcp.compatMeeting,
-  };
-}
-
 export function createMcpServer(options: McpConnectionOptions): { server: Server; rooms: ConnectionRooms } {
   const { api, config, participant, logger } = options;
   const chat = options.chat ?? chatAllowed(config, participant);
@@ -81,7 +71,7 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
     // Before the client connected or after it went, there is no one to tell; the next tools/list is right anyway.
     server.sendToolListChanged().catch(() => undefined);
   });
-  const settings = settingsOf(config);
+  const settings = toolSettingsOf(config);
   if (options.onAccessChange) {
     const unlisten = options.onAccessChange(() => rooms.useRegistry(registryFor(config, participant, chat, accessNow())));
     server.onclose = unlisten;
