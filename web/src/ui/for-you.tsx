@@ -1,4 +1,7 @@
-import { acknowledge, attempt, chatEnabled, forYou, openThread, threads, view } from '../state/store.js';
+import { inBackground } from '../state/background.js';
+import { openThread } from '../state/open-view.js';
+import { acknowledge } from '../state/refreshers.js';
+import { attempt, chatEnabled, forYou, threads, view } from '../state/view-state.js';
 import { summaryOf } from './message.js';
 import { AuthorChip } from './people.js';
 import { dmLabel } from './sidebar.js';
@@ -42,7 +45,7 @@ export function ForYouView() {
                   type="button"
                   class="small secondary"
                   onClick={() => {
-                    if (chatEnabled.value) void openThread(event.thread, event.seq);
+                    if (chatEnabled.value) inBackground(openThread(event.thread, event.seq), 'opening the thread');
                     else view.value = { kind: 'requests' };
                   }}
                 >

@@ -1,6 +1,8 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { attempt, openRequests, openThread, refreshRequests, threads } from '../state/store.js';
+import { openThread } from '../state/open-view.js';
+import { refreshRequests } from '../state/refreshers.js';
+import { attempt, openRequests, threads } from '../state/view-state.js';
 import type { OpenRequest, RequestStatus } from '../types.js';
 import { Markdown, Status } from './message.js';
 import { othersThanMe, ParticipantSelect } from './people.js';
