@@ -4,6 +4,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
 import type { Actor, Credential, Hub } from '../hub/index.js';
+import { inBackground } from '../util/background.js';
 import type { Logger } from '../util/logger.js';
 import { isJsonContentType, readBodyText } from '../request/body.js';
 import { nodeBindings } from '../request/node-bindings.js';
@@ -138,7 +139,7 @@ export class McpHttpSessions {
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       eventStore: new SessionEventStore(),
-      onsessionclosed: () => void this.#close(session, 404, 'The session was closed.'),
+      onsessionclosed: () => inBackground(this.#close(session, 404, 'The session was closed.'), this.logger, 'closing the MCP session its client closed'),
     });
     releaseFinishedJsonResponses(transport);
     const session: Session = {
@@ -157,7 +158,11 @@ export class McpHttpSessions {
     session.release = actor.holdPresence('mcp');
     if (credential) {
       const onRevoked = (): void =>
-        void this.#close(session, 401, 'The token this MCP session was opened with has been revoked; connect again with a valid token.');
+        inBackground(
+          this.#close(session, 401, 'The token this MCP session was opened with has been revoked; connect again with a valid token.'),
+          this.logger,
+          'closing an MCP session whose token was revoked',
+        );
       credential.revoked.addEventListener('abort', onRevoked, { once: true });
       session.detach = () => credential.revoked.removeEventListener('abort', onRevoked);
       if (credential.revoked.aborted) onRevoked();
@@ -201,7 +206,7 @@ export class McpHttpSessions {
     const mine = [...this.#sessions.values()].filter(matches);
     for (const session of mine.slice(0, Math.max(0, mine.length - keep))) {
       this.logger.info('MCP session closed to make room', { session: session.id, reason: why });
-      void this.#close(session, 404, `Session closed: ${why}; initialize a new one.`);
+      inBackground(this.#close(session, 404, `Session closed: ${why}; initialize a new one.`), this.logger, 'closing an MCP session to make room');
     }
   }
 
@@ -228,7 +233,11 @@ export class McpHttpSessions {
     const owed = [...session.pending];
     session.pending.clear();
     for (const resolve of owed) resolve(rpcError(status, -32001, reason));
-    await session.transport.close().catch(() => undefined); // Already gone from the hub's sessions: nothing is left to undo.
+    try {
+      await session.transport.close();
+    } catch {
+      // Already gone from the hub's sessions: nothing is left to undo.
+    }
   }
 
   #touch(session: Session): void {
@@ -241,7 +250,7 @@ export class McpHttpSessions {
     const cutoff = Date.now() - this.hub.config.mcp.sessionIdleMs;
     for (const session of [...this.#sessions.values()]) {
       if (session.lastUsed >= cutoff) break;
-      void this.#close(session, 404, 'The session was idle too long; initialize a new one.');
+      inBackground(this.#close(session, 404, 'The session was idle too long; initialize a new one.'), this.logger, 'closing an idle MCP session');
     }
   }
 }

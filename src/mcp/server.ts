@@ -68,8 +68,9 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
     },
   );
   const rooms = new ConnectionRooms(registry, statesFor(config), initialRooms(config, participant, registry, options.rooms), () => {
-    // Before the client connected or after it went, there is no one to tell; the next tools/list is right anyway.
-    server.sendToolListChanged().catch(() => undefined);
+    server.sendToolListChanged().catch(() => {
+      // Before the client connected or after it went, there is no one to tell; the next tools/list is right anyway.
+    });
   });
   const settings = toolSettingsOf(config);
   if (options.onAccessChange) {
