@@ -34,6 +34,7 @@ import type { Subagents } from './subagents.js';
 import { runTurn } from './turn.js';
 import { shorterWait } from './wait-limit.js';
 
+/** The rounds of one agent over its hub, from the first link until the loop stops. */
 export class InboxLoop {
   readonly #parts: LoopParts;
   readonly #subagents: Subagents;

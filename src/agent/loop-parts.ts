@@ -35,6 +35,7 @@ export interface Session {
   system: string;
 }
 
+/** One agent's loop parts, made once by the agent and handed to each part of the loop. */
 export interface LoopParts {
   readonly options: AgentOptions;
   readonly budget: Budget;

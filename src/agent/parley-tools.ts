@@ -1,10 +1,3 @@
-import type { ToolSet } from 'ai';
-import { loadConfig } from '../config/load.js';
-import { resolveHome } from '../config/home.js';
-import { ConnectionRooms, RoomRegistry, chatRoom, globalRoom, requestsRoom, toolSettingsOf, type ToolDef, type ToolSettings } from '../tools/index.js';
-import { linkToHub, type HubLink } from '../middleware/hub-link.js';
-import { parleyOptions, type ParleyOptions } from '../middleware/options.js';
-
 /**
  * Parley's hub tools for an AI SDK model: the same tool definitions the MCP
  * server offers (same names, descriptions and input schemas), each run over the
@@ -13,6 +6,14 @@ import { parleyOptions, type ParleyOptions } from '../middleware/options.js';
  * wait or presence tools: the agent loop does those itself. A participant
  * without chat gets no chat tools.
  */
+
+import type { ToolSet } from 'ai';
+import { loadConfig } from '../config/load.js';
+import { resolveHome } from '../config/home.js';
+import { ConnectionRooms, RoomRegistry, chatRoom, globalRoom, requestsRoom, toolSettingsOf, type ToolDef, type ToolSettings } from '../tools/index.js';
+import { linkToHub, type HubLink } from '../middleware/hub-link.js';
+import { parleyOptions, type ParleyOptions } from '../middleware/options.js';
+
 const WHO = globalRoom.tools.filter((t) => t.name === 'who');
 
 export const PARLEY_CHAT_TOOL_NAMES: readonly string[] = chatRoom.tools.map((t) => t.name);

@@ -20,6 +20,7 @@ export interface RelevanceSplit {
   irrelevantResults: SubagentResult[];
 }
 
+/** The loop's relevance check, with the tokens it has spent. */
 export class RelevanceFilter {
   readonly #parts: LoopParts;
   /** The tokens the checks spent (their own budget, apart from the loop's). */

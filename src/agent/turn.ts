@@ -24,6 +24,7 @@ export interface TurnInput {
   results: SubagentResult[];
 }
 
+/** Runs one turn of the session's model on what woke the loop; says how it ended. */
 export async function runTurn(parts: LoopParts, session: Session, isChatTool: (name: string) => boolean, input: TurnInput): Promise<TurnOutcome> {
   const { options, budget, history, stopping } = parts;
   const { feed, tools, system } = session;

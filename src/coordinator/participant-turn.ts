@@ -51,6 +51,7 @@ interface People {
   handleOf(id: string): string;
 }
 
+/** One turn for one participant: nothing, left to its own session, or a thread taken and answered. */
 export async function takeTurn(deps: TurnDeps, session: SessionState, agent: AgentState): Promise<Exclude<TurnResult, 'deferred'>> {
   const { api } = agent.caller;
   const peek = await api.peek({ limit: COORDINATOR_INBOX_LIMIT });

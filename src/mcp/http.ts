@@ -1,3 +1,16 @@
+/**
+ * MCP over Streamable HTTP at /mcp. Each MCP session is one participant's
+ * connection: its own server (and loaded rooms) and transport, created by an
+ * initialize request and named by the Mcp-Session-Id header after that.
+ * Every request is authenticated again (a rotated token stops a session), and
+ * a session answers only the participant that opened it. Responses are plain
+ * JSON (cheaper than an SSE stream per call); notifications such as
+ * tools/list_changed travel on the session's GET stream, resumable with
+ * Last-Event-ID. Idle sessions are closed; sessions are capped per token, per
+ * participant and in all; revoking the token a session was opened with closes it.
+ * An open session keeps its participant present; however it closes, that ends.
+ */
+
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -13,18 +26,6 @@ import { heldJsonResponses, releaseFinishedJsonResponses } from './json-response
 import { humanHandles } from './instructions.js';
 import { createMcpServer } from './server.js';
 
-/**
- * MCP over Streamable HTTP at /mcp. Each MCP session is one participant's
- * connection: its own server (and loaded rooms) and transport, created by an
- * initialize request and named by the Mcp-Session-Id header after that.
- * Every request is authenticated again (a rotated token stops a session), and
- * a session answers only the participant that opened it. Responses are plain
- * JSON (cheaper than an SSE stream per call); notifications such as
- * tools/list_changed travel on the session's GET stream, resumable with
- * Last-Event-ID. Idle sessions are closed; sessions are capped per token, per
- * participant and in all; revoking the token a session was opened with closes it.
- * An open session keeps its participant present; however it closes, that ends.
- */
 interface Session {
   id: string;
   transport: WebStandardStreamableHTTPServerTransport;

@@ -1,3 +1,13 @@
+/**
+ * One MCP connection's server: the participant's tools in rooms, the rooms as
+ * `room://` resources, and the instructions. Built on the SDK's low-level
+ * Server so that `tools/list` walks only the loaded rooms and a call finds its
+ * tool in one lookup. The author of everything is the connection's
+ * participant: the API it is given acts as them, and no tool takes an author.
+ * A result is JSON with the line separators and hidden characters that JSON
+ * leaves raw escaped too, so that no peer's text in it shows as a new line.
+ */
+
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -18,15 +28,6 @@ import { VERSION } from '../version.js';
 import { ConnectionRooms, chatAllowed, initialRooms, registryFor, statesFor, toolSettingsOf, type Room, type ToolContext } from '../tools/index.js';
 import { instructionsFor } from './instructions.js';
 
-/**
- * One MCP connection's server: the participant's tools in rooms, the rooms as
- * `room://` resources, and the instructions. Built on the SDK's low-level
- * Server so that `tools/list` walks only the loaded rooms and a call finds its
- * tool in one lookup. The author of everything is the connection's
- * participant: the API it is given acts as them, and no tool takes an author.
- * A result is JSON with the line separators and hidden characters that JSON
- * leaves raw escaped too, so that no peer's text in it shows as a new line.
- */
 export interface McpConnectionOptions {
   api: ParticipantApi;
   config: Config;

@@ -1,3 +1,9 @@
+/**
+ * The chat room (Maestro's post / get-new with hub-kept cursors, and the
+ * channels, DMs and subscriptions of Agent Bridge and Meerkat). `thread`
+ * defaults to the session's default channel everywhere.
+ */
+
 import { z } from 'zod';
 import type { ParticipantApi, ThreadInfo } from '../../hub/index.js';
 import { stripUndefined } from '../../util/objects.js';
@@ -7,11 +13,6 @@ import { compactEvent } from '../compact-event.js';
 import { tool } from '../tool.js';
 import type { RoomDef } from '../tool-types.js';
 
-/**
- * The chat room (Maestro's post / get-new with hub-kept cursors, and the
- * channels, DMs and subscriptions of Agent Bridge and Meerkat). `thread`
- * defaults to the session's default channel everywhere.
- */
 const Thread = ThreadRefSchema.optional().describe('A channel ("general"), "@handle" for your DM with them, or any thread name or id chat_threads shows; default: the main channel.');
 const Limit = z.number().int().min(1).max(500).optional();
 

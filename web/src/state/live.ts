@@ -1,11 +1,3 @@
-import { signal } from '@preact/signals';
-import { api } from '../api.js';
-import type { Me, MeetingFrame, ParleyEvent, PresenceInfo } from '../types.js';
-import { inBackground } from './background.js';
-import { applyEvent, applyMeeting, applyPresence } from './live-events.js';
-import { resync } from './refreshers.js';
-import { chatEnabled, signedOut } from './view-state.js';
-
 /**
  * The page's one live stream (`GET /api/v1/stream`): log events, presence
  * and meeting traffic for the whole session. The browser's EventSource
@@ -14,6 +6,15 @@ import { chatEnabled, signedOut } from './view-state.js';
  * `?since=` the last seq it saw. Either way the hub replays what was missed,
  * and the page keeps each event once (ThreadLog is keyed by seq).
  */
+
+import { signal } from '@preact/signals';
+import { api } from '../api.js';
+import type { Me, MeetingFrame, ParleyEvent, PresenceInfo } from '../types.js';
+import { inBackground } from './background.js';
+import { applyEvent, applyMeeting, applyPresence } from './live-events.js';
+import { resync } from './refreshers.js';
+import { chatEnabled, signedOut } from './view-state.js';
+
 export type LiveState = 'connecting' | 'live' | 'reconnecting';
 export const liveState = signal<LiveState>('connecting');
 /** Seq of the newest event received: what a reconnect resumes after. */

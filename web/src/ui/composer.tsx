@@ -1,10 +1,3 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api.js';
-import { inBackground } from '../state/background.js';
-import { me, participants, showError } from '../state/view-state.js';
-import type { ParleyEvent } from '../types.js';
-import { summaryOf } from './message.js';
-
 /**
  * Where the human writes. Enter sends, Shift+Enter starts a new line; `@`
  * offers the session's participants (arrows to choose, Enter or Tab to take,
@@ -12,6 +5,14 @@ import { summaryOf } from './message.js';
  * (cut beyond maxMessageChars, refused beyond maxInputChars). While the human
  * types, their presence says so to the agents (and goes back to listening).
  */
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { inBackground } from '../state/background.js';
+import { me, participants, showError } from '../state/view-state.js';
+import type { ParleyEvent } from '../types.js';
+import { summaryOf } from './message.js';
+
 const TYPING_REFRESH_MS = 3000;
 const TYPING_IDLE_MS = 4000;
 let presenceSeq = Date.now();

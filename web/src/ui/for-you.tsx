@@ -1,3 +1,9 @@
+/**
+ * The human's inbox: everything addressed to them — mentions, direct
+ * messages, requests, prods — until they mark it done. Done is the hub's
+ * acknowledgement, so an agent that asked can see it was taken in.
+ */
+
 import { inBackground } from '../state/background.js';
 import { openThread } from '../state/open-view.js';
 import { acknowledge } from '../state/refreshers.js';
@@ -7,11 +13,6 @@ import { AuthorChip } from './people.js';
 import { dmLabel } from './sidebar.js';
 import { Time } from './time.js';
 
-/**
- * The human's inbox: everything addressed to them — mentions, direct
- * messages, requests, prods — until they mark it done. Done is the hub's
- * acknowledgement, so an agent that asked can see it was taken in.
- */
 const REASONS: Record<string, string> = { mention: 'mention', dm: 'direct message', direct: 'addressed to you', request: 'request', response: 'response', prod: 'prod', control: 'steering', invite: 'invite' };
 
 export function ForYouView() {

@@ -1,3 +1,11 @@
+/**
+ * Open requests to and from the human, each with what it asks: its intent,
+ * its text (markdown, rendered safely) and its params as a list of names and
+ * values. Those addressed to the human are answered in one click (Accepted,
+ * Rejected, Completed, Failed) with an optional note; the human can also ask
+ * something of a participant.
+ */
+
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { openThread } from '../state/open-view.js';
@@ -7,13 +15,6 @@ import type { OpenRequest, RequestStatus } from '../types.js';
 import { Markdown, Status } from './message.js';
 import { othersThanMe, ParticipantSelect } from './people.js';
 
-/**
- * Open requests to and from the human, each with what it asks: its intent,
- * its text (markdown, rendered safely) and its params as a list of names and
- * values. Those addressed to the human are answered in one click (Accepted,
- * Rejected, Completed, Failed) with an optional note; the human can also ask
- * something of a participant.
- */
 const STATUSES: RequestStatus[] = ['Accepted', 'Rejected', 'Completed', 'Failed'];
 
 export function RequestsView() {

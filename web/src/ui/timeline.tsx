@@ -1,3 +1,10 @@
+/**
+ * A thread's timeline, virtualized: only the rows in view are rendered. It
+ * stays pinned to the newest message while the person is at the bottom, pages
+ * older history in when they scroll to the top (keeping their place), and
+ * scrolls to a message they jumped to from search or a link.
+ */
+
 import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
 import type { ParleyEvent } from '../types.js';
 import { inBackground } from '../state/background.js';
@@ -7,12 +14,6 @@ import { focusSeq, logOf, logVersion } from '../state/view-state.js';
 import { EventRow, type MessageActions } from './message.js';
 import { useVirtualizer } from './virtual.js';
 
-/**
- * A thread's timeline, virtualized: only the rows in view are rendered. It
- * stays pinned to the newest message while the person is at the bottom, pages
- * older history in when they scroll to the top (keeping their place), and
- * scrolls to a message they jumped to from search or a link.
- */
 const NEAR_EDGE_PX = 120;
 
 export function Timeline({ thread, onReply, onSide }: { thread: string; onReply(event: ParleyEvent): void; onSide(event: ParleyEvent): void }) {
