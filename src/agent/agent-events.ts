@@ -1,10 +1,12 @@
-import type { ContextItem } from '../schema/views.js';
-import type { SubagentMode, SubagentResult, SubagentStatus } from './subagent-result.js';
-
 /**
  * What the agent loop says as it goes (`onEvent`): for logs, dashboards and
  * tests, which wait on these instead of sleeping.
  */
+
+import type { ContextItem } from '../schema/views.js';
+import type { SubagentMode, SubagentResult, SubagentStatus } from './subagent-result.js';
+
+/** Why the loop stopped. */
 export type StopReason = 'tokens' | 'turns' | 'time' | 'stopped' | 'error';
 
 /** Tokens spent by model calls (input + output, as the provider counts them). */

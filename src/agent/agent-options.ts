@@ -1,3 +1,9 @@
+/**
+ * What runAgent takes: how to reach the hub (ParleyOptions), the model and
+ * the agent's own tools, and the limits of the loop. Checked once, up front:
+ * a bad option is INVALID_INPUT naming it.
+ */
+
 import type { LanguageModel, ToolSet } from 'ai';
 import { z } from 'zod';
 import { DEFAULT_MAX_WAIT_TIMEOUT_MS } from '../config/defaults.js';
@@ -5,11 +11,7 @@ import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { ParleyOptionsSchema, type ParleyOptions } from '../middleware/options.js';
 import type { AgentEvent } from './agent-events.js';
 
-/**
- * What runAgent takes: how to reach the hub (ParleyOptions), the model and
- * the agent's own tools, and the limits of the loop. Checked once, up front:
- * a bad option is INVALID_INPUT naming it.
- */
+/** When the relevance check runs: never, always, or when more than `above` items wait. */
 export type Relevance = 'never' | 'always' | { above: number };
 
 export interface AgentOptions extends ParleyOptions {

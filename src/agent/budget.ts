@@ -1,18 +1,21 @@
-import type { LanguageModelUsage } from 'ai';
-import type { StopReason, TokenUsage } from './agent-events.js';
-
 /**
  * Meerkat's budget: spent only by model calls (waiting and receiving cost
  * nothing). Tokens are the sum of every model call's usage, the parent's and
  * its subagents'; turns are counted as they start; time is a wall-clock
  * deadline that also bounds each wait.
  */
+
+import type { LanguageModelUsage } from 'ai';
+import type { StopReason, TokenUsage } from './agent-events.js';
+
+/** The loop's limits: tokens, turns and wall-clock ms; one left out is no limit. */
 export interface BudgetLimits {
   tokens?: number;
   turns?: number;
   ms?: number;
 }
 
+/** What the loop and its subagents have spent, held against the limits. */
 export class Budget {
   readonly usage: TokenUsage = { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
   turns = 0;

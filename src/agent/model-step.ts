@@ -1,7 +1,3 @@
-import type * as AiSdk from 'ai';
-import type { LanguageModel, LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
-import { ParleyError } from '../errors/parley-error.js';
-
 /**
  * One model call with its tool calls run: the AI SDK's generateText limited
  * to a single step, so that the caller (the loop, a subagent) decides what
@@ -11,6 +7,11 @@ import { ParleyError } from '../errors/parley-error.js';
  * already wrapped with parleyMiddleware leaves the chat to the loop instead
  * of reading (and taking) the same inbox itself.
  */
+
+import type * as AiSdk from 'ai';
+import type { LanguageModel, LanguageModelUsage, ModelMessage, ToolSet } from 'ai';
+import { ParleyError } from '../errors/parley-error.js';
+
 export const SKIP_PARLEY_MIDDLEWARE = { parley: { skip: true } } as const;
 
 export interface StepInput {

@@ -1,31 +1,26 @@
-import type { ToolSet } from 'ai';
-import { loadConfig } from '../config/load.js';
-import { resolveHome } from '../config/home.js';
-import { ConnectionRooms } from '../mcp/rooms/connection-rooms.js';
-import { chatRoom } from '../mcp/rooms/chat.js';
-import { globalRoom } from '../mcp/rooms/global.js';
-import { RoomRegistry } from '../mcp/rooms/registry.js';
-import { requestsRoom } from '../mcp/rooms/requests.js';
-import { settingsOf } from '../mcp/server.js';
-import type { McpSettings, ToolDef } from '../mcp/tool-types.js';
-import { linkToHub, type HubLink } from '../middleware/hub-link.js';
-import { parleyOptions, type ParleyOptions } from '../middleware/options.js';
-
 /**
- * Parley's hub tools for an AI SDK model: the MCP server's own tool
- * definitions (same names, descriptions and input schemas), each run over the
+ * Parley's hub tools for an AI SDK model: the same tool definitions the MCP
+ * server offers (same names, descriptions and input schemas), each run over the
  * participant's REST link. Chat (post, DM, read, history, search, threads,
  * subscriptions), requests (send, respond, open) and who. Not the inbox,
  * wait or presence tools: the agent loop does those itself. A participant
  * without chat gets no chat tools.
  */
+
+import type { ToolSet } from 'ai';
+import { loadConfig } from '../config/load.js';
+import { resolveHome } from '../config/home.js';
+import { ConnectionRooms, RoomRegistry, chatRoom, globalRoom, requestsRoom, toolSettingsOf, type ToolDef, type ToolSettings } from '../tools/index.js';
+import { linkToHub, type HubLink } from '../middleware/hub-link.js';
+import { parleyOptions, type ParleyOptions } from '../middleware/options.js';
+
 const WHO = globalRoom.tools.filter((t) => t.name === 'who');
 
 export const PARLEY_CHAT_TOOL_NAMES: readonly string[] = chatRoom.tools.map((t) => t.name);
 export const PARLEY_TOOL_NAMES: readonly string[] = [...PARLEY_CHAT_TOOL_NAMES, ...requestsRoom.tools.map((t) => t.name), ...WHO.map((t) => t.name)];
 
 /** The tool set for a link (`settings` from the home's config, as `parley mcp` reads it). */
-export function hubToolSet(link: HubLink, settings: McpSettings): ToolSet {
+export function hubToolSet(link: HubLink, settings: ToolSettings): ToolSet {
   const defs: ToolDef[] = [...(link.chat ? chatRoom.tools : []), ...requestsRoom.tools, ...WHO];
   // The tools take a ToolContext; these never load rooms, but the context has them (as an MCP connection does).
   const rooms = new ConnectionRooms(new RoomRegistry([{ ...globalRoom, tools: WHO }]), new Set(), []);
@@ -41,9 +36,9 @@ export function hubToolSet(link: HubLink, settings: McpSettings): ToolSet {
   return tools;
 }
 
-/** The MCP settings of the home's config (its default channel, its wait limits). */
-export function homeToolSettings(home: string | undefined): McpSettings {
-  return settingsOf(loadConfig({ home: resolveHome(home) }));
+/** The tool settings of the home's config (its default channel, its wait limits). */
+export function homeToolSettings(home: string | undefined): ToolSettings {
+  return toolSettingsOf(loadConfig({ home: resolveHome(home) }));
 }
 
 /**

@@ -1,3 +1,12 @@
+/**
+ * Meerkat's relevance filter: before a turn, a forked call — the parent's
+ * system prompt and history, then the new items numbered — answers which of
+ * them matter to the current work. It offers no tools, so the history's tool
+ * calls and results are given in words (flatHistory). The answer is read tolerantly; one that
+ * cannot be read counts every item as relevant (nothing is dropped by a
+ * misunderstanding).
+ */
+
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';
 import { AGENT_RELEVANCE_MAX_OUTPUT_TOKENS } from '../config/defaults.js';
 import { describeItem } from '../format/context-text.js';
@@ -7,14 +16,6 @@ import { flatHistory } from './flat-history.js';
 import { modelStep, userText } from './model-step.js';
 import type { SubagentResult } from './subagent-result.js';
 
-/**
- * Meerkat's relevance filter: before a turn, a forked call — the parent's
- * system prompt and history, then the new items numbered — answers which of
- * them matter to the current work. It offers no tools, so the history's tool
- * calls and results are given in words (flatHistory). The answer is read tolerantly; one that
- * cannot be read counts every item as relevant (nothing is dropped by a
- * misunderstanding).
- */
 export interface RelevanceVerdict {
   /** The item numbers (1-based, chat items first, then subagent results) judged relevant; undefined: all of them. */
   relevant: Set<number> | undefined;

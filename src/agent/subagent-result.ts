@@ -1,10 +1,11 @@
-import { jsonForModel, nameForModel, quoted } from '../util/peer-text.js';
-
 /**
  * Meerkat's SubagentResult: what a finished subagent leaves in its parent's
  * inbox. It is High priority and wakes the parent. A cancelled subagent
  * leaves nothing (the parent chose to drop it).
  */
+
+import { jsonForModel, nameForModel, quoted } from '../util/peer-text.js';
+
 export type SubagentMode = 'spawn' | 'fork';
 
 /** `stopped`: the parent's token budget ran out, or the parent stopped, before the task was done. */

@@ -1,11 +1,12 @@
-import type { ModelMessage, ToolSet } from 'ai';
-import { z } from 'zod';
-import type { Subagents } from './subagents.js';
-
 /**
  * The subagent tools the loop's model gets (and only it: a subagent cannot
  * start others). A fork takes the parent's context as it is at the call.
  */
+
+import type { ModelMessage, ToolSet } from 'ai';
+import { z } from 'zod';
+import type { Subagents } from './subagents.js';
+
 export const SUBAGENT_TOOL_NAMES: readonly string[] = ['subagent_spawn', 'subagent_fork', 'subagents_list', 'subagent_cancel'];
 
 const Task = z.strictObject({

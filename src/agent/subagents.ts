@@ -1,12 +1,3 @@
-import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
-import { AGENT_SUBAGENT_MAX_STEPS, AGENT_SUBAGENT_SUMMARY_CHARS } from '../config/defaults.js';
-import { ParleyError } from '../errors/parley-error.js';
-import type { AgentEvent, SubagentInfo } from './agent-events.js';
-import { tokensOf, type Budget } from './budget.js';
-import { flatHistory } from './flat-history.js';
-import { modelStep, userText } from './model-step.js';
-import type { SubagentMode, SubagentResult, SubagentStatus } from './subagent-result.js';
-
 /**
  * Meerkat's subagents: ephemeral local workers. A spawned one starts from its
  * task alone; a forked one from a copy of the parent's history and the task.
@@ -17,6 +8,16 @@ import type { SubagentMode, SubagentResult, SubagentStatus } from './subagent-re
  * tokens are spent or its time is up. Its result lands in the
  * parent's inbox; a cancelled one leaves nothing.
  */
+
+import type { LanguageModel, ModelMessage, ToolSet } from 'ai';
+import { AGENT_SUBAGENT_MAX_STEPS, AGENT_SUBAGENT_SUMMARY_CHARS } from '../config/defaults.js';
+import { ParleyError } from '../errors/parley-error.js';
+import type { AgentEvent, SubagentInfo } from './agent-events.js';
+import { tokensOf, type Budget } from './budget.js';
+import { flatHistory } from './flat-history.js';
+import { modelStep, userText } from './model-step.js';
+import type { SubagentMode, SubagentResult, SubagentStatus } from './subagent-result.js';
+
 export interface SubagentDeps {
   handle: string;
   model: LanguageModel;

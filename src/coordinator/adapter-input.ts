@@ -1,9 +1,3 @@
-import { describeEvent, shortRequestId, type HandleOf } from '../format/event-text.js';
-import type { ParleyEvent, RequestContent, ResponseContent } from '../schema/event.js';
-import type { ThreadInfo } from '../schema/views.js';
-import { jsonForModel, nameForModel, oneLine, PEER_TEXT_NOTE, quoted } from '../util/peer-text.js';
-import { threadLabel } from './notices.js';
-
 /**
  * What an adapter reads on its stdin: who it is, the new events of the thread
  * it answers in (who said what, with message and request ids), which of them
@@ -13,6 +7,13 @@ import { threadLabel } from './notices.js';
  * author wrote follows it quoted (util/peer-text), so that no text can pass
  * for another event, a trigger, or another author.
  */
+
+import { describeEvent, shortRequestId, type HandleOf } from '../format/event-text.js';
+import type { ParleyEvent, RequestContent, ResponseContent } from '../schema/event.js';
+import type { ThreadInfo } from '../schema/views.js';
+import { jsonForModel, nameForModel, oneLine, PEER_TEXT_NOTE, quoted } from '../util/peer-text.js';
+import { threadLabel } from './notices.js';
+
 export interface AdapterInputSpec {
   handle: string;
   session: string;

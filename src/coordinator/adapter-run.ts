@@ -1,3 +1,10 @@
+/**
+ * One adapter run for one participant: a token of its own for the run, the
+ * participant held present and shown thinking, the adapter run with the
+ * thread's new events on stdin, the token revoked as the run ends (however it
+ * ends), then its answer posted and a notice of how it ended.
+ */
+
 import path from 'node:path';
 import { COORDINATOR_CONTEXT_EVENTS, MAX_READ_LIMIT } from '../config/defaults.js';
 import type { CoordinatorAgentConfig } from '../config/schema.js';
@@ -14,12 +21,6 @@ import { reportRun } from './run-report.js';
 import { runAdapter, type RunOutcome } from './runner.js';
 import type { Trigger } from './triggers.js';
 
-/**
- * One adapter run for one participant: a token of its own for the run, the
- * participant held present and shown thinking, the adapter run with the
- * thread's new events on stdin, the token revoked as the run ends (however it
- * ends), then its answer posted and a notice of how it ended.
- */
 export interface RunDeps {
   /** The hub's address and home (the home only to keep it out of the adapter's environment). */
   url: string;

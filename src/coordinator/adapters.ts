@@ -1,11 +1,12 @@
-import path from 'node:path';
-import type { CoordinatorAgentConfig } from '../config/schema.js';
-
 /**
  * The adapters come from config only (`coordinator.agents`): per participant
  * handle, the argv to run, with its working directory, timeout and extra
  * environment. Nothing here knows any particular agent CLI.
  */
+
+import path from 'node:path';
+import type { CoordinatorAgentConfig } from '../config/schema.js';
+
 export interface AdapterContext {
   url: string;
   /** The run's own token (revoked when the run ends). */

@@ -1,11 +1,12 @@
-import type { ParticipantApi } from '../hub/index.js';
-import type { ThreadDetail } from '../schema/views.js';
-
 /**
  * How the coordinator reaches the hub: in process (inside `parley serve`) or
  * over the REST API (`parley coordinate`). The coordinator itself is written
  * against this and ParticipantApi only, so both ways in share one implementation.
  */
+
+import type { ParticipantApi } from '../hub/index.js';
+import type { ThreadDetail } from '../schema/views.js';
+
 export interface CoordinatedApi extends ParticipantApi {
   /** A thread's steering state and members: paused, done, ttl, invited_auto, who is hard-muted or invited. */
   threadDetail(thread: string): Promise<ThreadDetail>;

@@ -1,9 +1,3 @@
-import { COORDINATOR_DEPTH_TAG_PREFIX } from '../config/defaults.js';
-import type { ParleyEvent } from '../schema/event.js';
-import type { ParticipantKind } from '../schema/participant.js';
-import { isCoordinatorNotice } from './notice-tag.js';
-import type { Trigger } from './triggers.js';
-
 /**
  * The loop guard: no agent-to-agent ping-pong beyond `coordinator.maxDepth`.
  * A human's message is depth 0; an answer the coordinator posts for a trigger
@@ -15,6 +9,13 @@ import type { Trigger } from './triggers.js';
  * What makes a loop is agents answering each other, not one agent saying two
  * things in a row.
  */
+
+import { COORDINATOR_DEPTH_TAG_PREFIX } from '../config/defaults.js';
+import type { ParleyEvent } from '../schema/event.js';
+import type { ParticipantKind } from '../schema/participant.js';
+import { isCoordinatorNotice } from './notice-tag.js';
+import type { Trigger } from './triggers.js';
+
 export function depthTag(depth: number): string {
   return `${COORDINATOR_DEPTH_TAG_PREFIX}${depth}`;
 }

@@ -1,9 +1,3 @@
-import { ParleyError } from '../errors/parley-error.js';
-import type { ThreadInfo } from '../schema/views.js';
-import type { CoordinatedApi } from './hub-access.js';
-import { NOTICE_TAG_PREFIX } from './notice-tag.js';
-import type { Trigger, TriggerKind } from './triggers.js';
-
 /**
  * What the coordinator shows it did: every start, finish, failure, timeout and
  * refusal is a message from its own participant in its own channel
@@ -17,6 +11,13 @@ import type { Trigger, TriggerKind } from './triggers.js';
  * A refusal its author must hear of (the loop guard, the run cap) is also said
  * in the thread the author wrote in (see AuthorNotices).
  */
+
+import { ParleyError } from '../errors/parley-error.js';
+import type { ThreadInfo } from '../schema/views.js';
+import type { CoordinatedApi } from './hub-access.js';
+import { NOTICE_TAG_PREFIX } from './notice-tag.js';
+import type { Trigger, TriggerKind } from './triggers.js';
+
 export type NoticeKind = 'started' | 'finished' | 'failed' | 'timeout' | 'refused' | 'stopped';
 
 export interface Notice {

@@ -1,3 +1,11 @@
+/**
+ * What stands between triggers and a run once steering allows it: the loop
+ * guard (`coordinator.maxDepth`) and the run cap
+ * (`coordinator.maxRunsPerHour`). What either refuses is said in
+ * #coordinator, and to its author in the thread it wrote in, which would
+ * otherwise wait for an answer that never comes.
+ */
+
 import { COORDINATOR_LOOP_NOTICE_QUIET_MS } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type { ThreadDetail } from '../schema/views.js';
@@ -8,13 +16,6 @@ import { AuthorNotices, countOf, idList, threadLabel, type AuthorNotice, type No
 import { RunCap, type CapRefusal } from './run-cap.js';
 import type { Trigger } from './triggers.js';
 
-/**
- * What stands between triggers and a run once steering allows it: the loop
- * guard (`coordinator.maxDepth`) and the run cap
- * (`coordinator.maxRunsPerHour`). What either refuses is said in
- * #coordinator, and to its author in the thread it wrote in, which would
- * otherwise wait for an answer that never comes.
- */
 export interface GateLimits {
   maxDepth: number;
   maxRunsPerHour: number;

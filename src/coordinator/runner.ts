@@ -1,12 +1,13 @@
-import { spawn } from 'node:child_process';
-import { COORDINATOR_KILL_GRACE_MS } from '../config/defaults.js';
-
 /**
  * Runs one adapter command: the argv as given (no shell), the messages on its
  * stdin, its stdout kept (up to a cap) as the answer. It runs in a process
  * group of its own, so a timeout or a stop ends everything it started, not
  * only the first process.
  */
+
+import { spawn } from 'node:child_process';
+import { COORDINATOR_KILL_GRACE_MS } from '../config/defaults.js';
+
 export interface AdapterRun {
   argv: readonly string[];
   cwd?: string;

@@ -1,12 +1,13 @@
-import type { ParticipantKind } from '../schema/participant.js';
-import type { ThreadDetail } from '../schema/views.js';
-
 /**
  * The steering a run must honour (Agent Bridge): a hard-muted participant is
  * not run, nor is any non-human in a paused thread, nor anyone in a thread
  * that is done, closed or past its ttl. Returns why not, or undefined when the
  * run may go ahead.
  */
+
+import type { ParticipantKind } from '../schema/participant.js';
+import type { ThreadDetail } from '../schema/views.js';
+
 export type Refusal = { reason: 'muted' | 'paused' | 'done' | 'ttl'; says: string };
 
 export function refusalFor(detail: ThreadDetail, handle: string, kind: ParticipantKind | undefined, now: number): Refusal | undefined {

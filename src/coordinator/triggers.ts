@@ -1,8 +1,3 @@
-import { TO_ALL, type ParleyEvent } from '../schema/event.js';
-import type { ParticipantKind } from '../schema/participant.js';
-import type { ThreadDetail } from '../schema/views.js';
-import { isCoordinatorNotice } from './notice-tag.js';
-
 /**
  * Who should answer (Agent Bridge's conservative participation policy): a
  * participant is run for what is addressed to it — a DM, a message `to` it,
@@ -12,6 +7,12 @@ import { isCoordinatorNotice } from './notice-tag.js';
  * reason to start one; responses to its own requests never start one (they
  * would let two agents answer each other forever).
  */
+
+import { TO_ALL, type ParleyEvent } from '../schema/event.js';
+import type { ParticipantKind } from '../schema/participant.js';
+import type { ThreadDetail } from '../schema/views.js';
+import { isCoordinatorNotice } from './notice-tag.js';
+
 export type TriggerKind = 'dm' | 'direct' | 'mention' | 'request' | 'prod' | 'invited_auto';
 
 /** An event that asks for an answer, why, and how deep in an exchange between agents it is (see loop-guard.ts). */

@@ -1,17 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from 'hono';
-import type { Actor, Credential, Hub } from '../hub/index.js';
-import type { Logger } from '../util/logger.js';
-import { isJsonContentType, readBodyText } from '../request/body.js';
-import { nodeBindings } from '../request/node-bindings.js';
-import { SessionEventStore } from './event-store.js';
-import { heldJsonResponses, releaseFinishedJsonResponses } from './json-response-release.js';
-import { humanHandles } from './instructions.js';
-import { createMcpServer } from './server.js';
-
 /**
  * MCP over Streamable HTTP at /mcp. Each MCP session is one participant's
  * connection: its own server (and loaded rooms) and transport, created by an
@@ -24,6 +10,22 @@ import { createMcpServer } from './server.js';
  * participant and in all; revoking the token a session was opened with closes it.
  * An open session keeps its participant present; however it closes, that ends.
  */
+
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from 'hono';
+import type { Actor, Credential, Hub } from '../hub/index.js';
+import { inBackground } from '../util/background.js';
+import type { Logger } from '../util/logger.js';
+import { isJsonContentType, readBodyText } from '../request/body.js';
+import { nodeBindings } from '../request/node-bindings.js';
+import { SessionEventStore } from './event-store.js';
+import { heldJsonResponses, releaseFinishedJsonResponses } from './json-response-release.js';
+import { humanHandles } from './instructions.js';
+import { createMcpServer } from './server.js';
+
 interface Session {
   id: string;
   transport: WebStandardStreamableHTTPServerTransport;
@@ -138,7 +140,7 @@ export class McpHttpSessions {
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       eventStore: new SessionEventStore(),
-      onsessionclosed: () => void this.#close(session, 404, 'The session was closed.'),
+      onsessionclosed: () => inBackground(this.#close(session, 404, 'The session was closed.'), this.logger, 'closing the MCP session its client closed'),
     });
     releaseFinishedJsonResponses(transport);
     const session: Session = {
@@ -157,7 +159,11 @@ export class McpHttpSessions {
     session.release = actor.holdPresence('mcp');
     if (credential) {
       const onRevoked = (): void =>
-        void this.#close(session, 401, 'The token this MCP session was opened with has been revoked; connect again with a valid token.');
+        inBackground(
+          this.#close(session, 401, 'The token this MCP session was opened with has been revoked; connect again with a valid token.'),
+          this.logger,
+          'closing an MCP session whose token was revoked',
+        );
       credential.revoked.addEventListener('abort', onRevoked, { once: true });
       session.detach = () => credential.revoked.removeEventListener('abort', onRevoked);
       if (credential.revoked.aborted) onRevoked();
@@ -201,7 +207,7 @@ export class McpHttpSessions {
     const mine = [...this.#sessions.values()].filter(matches);
     for (const session of mine.slice(0, Math.max(0, mine.length - keep))) {
       this.logger.info('MCP session closed to make room', { session: session.id, reason: why });
-      void this.#close(session, 404, `Session closed: ${why}; initialize a new one.`);
+      inBackground(this.#close(session, 404, `Session closed: ${why}; initialize a new one.`), this.logger, 'closing an MCP session to make room');
     }
   }
 
@@ -228,7 +234,11 @@ export class McpHttpSessions {
     const owed = [...session.pending];
     session.pending.clear();
     for (const resolve of owed) resolve(rpcError(status, -32001, reason));
-    await session.transport.close().catch(() => undefined); // Already gone from the hub's sessions: nothing is left to undo.
+    try {
+      await session.transport.close();
+    } catch {
+      // Already gone from the hub's sessions: nothing is left to undo.
+    }
   }
 
   #touch(session: Session): void {
@@ -241,7 +251,7 @@ export class McpHttpSessions {
     const cutoff = Date.now() - this.hub.config.mcp.sessionIdleMs;
     for (const session of [...this.#sessions.values()]) {
       if (session.lastUsed >= cutoff) break;
-      void this.#close(session, 404, 'The session was idle too long; initialize a new one.');
+      inBackground(this.#close(session, 404, 'The session was idle too long; initialize a new one.'), this.logger, 'closing an idle MCP session');
     }
   }
 }

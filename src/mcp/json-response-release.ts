@@ -1,5 +1,3 @@
-import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-
 /**
  * A contained workaround for a leak in the MCP SDK 1.x Streamable HTTP
  * transport. In JSON-response mode each POST registers an entry in the
@@ -15,6 +13,9 @@ import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprot
  * test `test/mcp/sdk-json-response-leak.test.ts` pins the SDK's behaviour:
  * when an SDK upgrade stops leaking, it fails, and this file can go.
  */
+
+import type { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+
 interface JsonStreamEntry {
   resolveJson?: (response: Response) => void;
 }

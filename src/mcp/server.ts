@@ -1,3 +1,13 @@
+/**
+ * One MCP connection's server: the participant's tools in rooms, the rooms as
+ * `room://` resources, and the instructions. Built on the SDK's low-level
+ * Server so that `tools/list` walks only the loaded rooms and a call finds its
+ * tool in one lookup. The author of everything is the connection's
+ * participant: the API it is given acts as them, and no tool takes an author.
+ * A result is JSON with the line separators and hidden characters that JSON
+ * leaves raw escaped too, so that no peer's text in it shows as a new line.
+ */
+
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -15,20 +25,9 @@ import type { Access } from '../schema/access.js';
 import type { Logger } from '../util/logger.js';
 import { jsonForModel } from '../util/peer-text.js';
 import { VERSION } from '../version.js';
-import { chatAllowed, initialRooms, registryFor, statesFor } from './catalog.js';
+import { ConnectionRooms, chatAllowed, initialRooms, registryFor, statesFor, toolSettingsOf, type Room, type ToolContext } from '../tools/index.js';
 import { instructionsFor } from './instructions.js';
-import { ConnectionRooms } from './rooms/connection-rooms.js';
-import type { McpSettings, Room, ToolContext } from './tool-types.js';
 
-/**
- * One MCP connection's server: the participant's tools in rooms, the rooms as
- * `room://` resources, and the instructions. Built on the SDK's low-level
- * Server so that `tools/list` walks only the loaded rooms and a call finds its
- * tool in one lookup. The author of everything is the connection's
- * participant: the API it is given acts as them, and no tool takes an author.
- * A result is JSON with the line separators and hidden characters that JSON
- * leaves raw escaped too, so that no peer's text in it shows as a new line.
- */
 export interface McpConnectionOptions {
   api: ParticipantApi;
   config: Config;
@@ -54,14 +53,6 @@ export interface McpConnectionOptions {
 /** JSON-RPC "resource not found" (MCP). */
 const RESOURCE_NOT_FOUND = -32002;
 
-export function settingsOf(config: Config): McpSettings {
-  return {
-    defaultChannel: config.chat.defaultChannel,
-    maxWaitMs: Math.min(config.mcp.waitTimeoutMs, config.inbox.maxWaitTimeoutMs),
-    compatMeeting: config.mcp.compatMeeting,
-  };
-}
-
 export function createMcpServer(options: McpConnectionOptions): { server: Server; rooms: ConnectionRooms } {
   const { api, config, participant, logger } = options;
   const chat = options.chat ?? chatAllowed(config, participant);
@@ -78,10 +69,11 @@ export function createMcpServer(options: McpConnectionOptions): { server: Server
     },
   );
   const rooms = new ConnectionRooms(registry, statesFor(config), initialRooms(config, participant, registry, options.rooms), () => {
-    // Before the client connected or after it went, there is no one to tell; the next tools/list is right anyway.
-    server.sendToolListChanged().catch(() => undefined);
+    server.sendToolListChanged().catch(() => {
+      // Before the client connected or after it went, there is no one to tell; the next tools/list is right anyway.
+    });
   });
-  const settings = settingsOf(config);
+  const settings = toolSettingsOf(config);
   if (options.onAccessChange) {
     const unlisten = options.onAccessChange(() => rooms.useRegistry(registryFor(config, participant, chat, accessNow())));
     server.onclose = unlisten;

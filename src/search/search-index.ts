@@ -1,11 +1,3 @@
-import fs from 'node:fs';
-import { Worker } from 'node:worker_threads';
-import Database from 'better-sqlite3';
-import { ParleyError } from '../errors/parley-error.js';
-import { describeStorageFailure, storageFailureOf } from '../errors/storage-failure.js';
-import { createPrivateFile } from '../home/private-home.js';
-import type { Logger } from '../util/logger.js';
-
 /**
  * Full-text search, kept in a file of its own (`search.db`) and written by a
  * worker thread, so indexing never slows the posting path. The index is
@@ -19,38 +11,20 @@ import type { Logger } from '../util/logger.js';
  * it can write again it catches up from the log, so nothing posted meanwhile
  * is missing and no restart of the hub is needed.
  */
-export interface SearchDoc {
-  seq: number;
-  session: string;
-  thread: string;
-  /** For DMs, the participant ids that may see it; absent when the whole session may. */
-  audience?: string;
-  text: string;
-}
 
-/** The log, as the index reads it to catch up. */
-export interface SearchSource {
-  storeId: string;
-  /** The highest seq in the log now. */
-  maxSeq(): number;
-  /** The documents of up to `limit` events after seq `after`; `last` is the seq of the last event read (undefined when none). */
-  docsAfter(after: number, limit: number): { docs: SearchDoc[]; last: number | undefined };
-  /** What retention pruned, record by record, after record `id` (the deletes to replay). */
-  prunedAfter(id: number, limit: number): Array<{ id: number; seqs: number[] }>;
-  /** Records up to this id are dropped from the store: an index that has not applied them is rebuilt. */
-  prunedTrimmedUpTo(): number;
-  /** The latest pruned record's id (a rebuilt index starts with everything pruned applied). */
-  latestPrunedId(): number;
-}
+import type { Worker } from 'node:worker_threads';
+import { ParleyError } from '../errors/parley-error.js';
+import { inBackground } from '../util/background.js';
+import type { Logger } from '../util/logger.js';
+import { DEFAULT_INDEX_BATCH, DEFAULT_INDEX_DELAY_MS, spawnIndexer, type WorkerMessage } from './indexer-worker.js';
+import { SearchReader, type SearchScope } from './search-reader.js';
+import type { SearchDoc, SearchSource } from './search-source.js';
+import { searchUnavailable } from './search-unavailable.js';
 
-export interface SearchScope {
-  sessionId: string;
-  viewerId: string;
-  threadId?: string;
-}
+// What the hub hands the index and how it searches, named where the index is.
+export type { SearchDoc, SearchSource } from './search-source.js';
+export type { SearchScope } from './search-reader.js';
 
-export const DEFAULT_INDEX_BATCH = 2000;
-export const DEFAULT_INDEX_DELAY_MS = 20;
 /** The first pause before a failed indexer is restarted; it doubles while restarts keep failing... */
 export const DEFAULT_INDEX_RETRY_MS = 1000;
 /** ...up to this. */
@@ -58,16 +32,6 @@ export const DEFAULT_INDEX_MAX_RETRY_MS = 60_000;
 /** Catching up reads the log this many events at a time, so memory stays flat however far behind the index is. */
 const CATCH_UP_PAGE = 5000;
 const CLOSE_TIMEOUT_MS = 10_000;
-
-interface WorkerMessage {
-  type: 'ready' | 'flushed' | 'closed' | 'error';
-  id?: number;
-  indexed?: number;
-  /** The latest pruned record the index has applied. */
-  prunedMark?: number;
-  message?: string;
-  code?: string;
-}
 
 /**
  * live: documents go to the worker as they come. catching-up: the log is fed
@@ -82,7 +46,7 @@ export class SearchIndex {
   readonly #logger: Logger;
   readonly #source: SearchSource;
   readonly #waiters = new Map<number, { resolve: (indexed: number) => void; reject: (error: unknown) => void }>();
-  #reader: Database.Database | undefined;
+  readonly #reader: SearchReader;
   #queue: SearchDoc[] = [];
   #scheduled: NodeJS.Timeout | undefined;
   #nextId = 1;
@@ -95,7 +59,6 @@ export class SearchIndex {
   #recovering: Promise<void> | undefined;
   #diskFull = false;
   #onClosed: (() => void) | undefined;
-  #search: { session: Database.Statement; thread: Database.Statement } | undefined;
   #prunedMark = 0;
 
   private constructor(
@@ -106,6 +69,7 @@ export class SearchIndex {
   ) {
     this.#logger = logger;
     this.#source = source;
+    this.#reader = new SearchReader(file);
     this.#attach(worker);
   }
 
@@ -161,8 +125,13 @@ export class SearchIndex {
   /** Resolves once everything added so far is in the index. */
   async flushed(): Promise<number> {
     if (this.#closed) throw new ParleyError('HUB_CLOSED', 'The hub is closed; open it again to search.');
-    // A failed catch-up is its caller's to report; the state says below whether search still works.
-    if (this.#catchingUp) await this.#catchingUp.catch(() => undefined);
+    if (this.#catchingUp) {
+      try {
+        await this.#catchingUp;
+      } catch {
+        // A failed catch-up is its caller's to report (catchUp rejects for it); the state says below whether search still works.
+      }
+    }
     if (this.#state === 'down') throw this.#unavailable();
     this.#send();
     return this.#flushWorker();
@@ -181,12 +150,7 @@ export class SearchIndex {
   /** Ranked seqs of matching documents visible to the viewer. `match` is an FTS5 query. */
   async search(match: string, scope: SearchScope, limit: number): Promise<number[]> {
     await this.flushed();
-    const statements = this.#statements();
-    const rows =
-      scope.threadId === undefined
-        ? statements.session.all(match, scope.sessionId, scope.viewerId, limit)
-        : statements.thread.all(match, scope.threadId, scope.viewerId, limit);
-    return (rows as Array<{ seq: number }>).map((r) => r.seq);
+    return this.#reader.seqs(match, scope, limit);
   }
 
   /** @internal Stops the indexer thread abruptly, as a crash would (tests). */
@@ -212,14 +176,17 @@ export class SearchIndex {
     this.#send();
     this.#closed = true;
     clearTimeout(this.#retryTimer);
-    // A restart logs its own failures; closing only waits for it.
-    await this.#recovering?.catch(() => undefined);
-    this.#reader?.close();
+    try {
+      await this.#recovering;
+    } catch {
+      // A restart logs its own failures; closing only waits for it to end.
+    }
+    this.#reader.close();
     if (this.#exited) return;
     const exited = new Promise<void>((resolve) => (this.#onClosed = resolve));
     this.#worker.postMessage({ type: 'close' });
     // A worker that does not finish in time is stopped: the index is derived and rebuilt from the log.
-    const timer = setTimeout(() => void this.#worker.terminate(), CLOSE_TIMEOUT_MS);
+    const timer = setTimeout(() => inBackground(this.#worker.terminate(), this.#logger, 'stopping the search indexer that did not close in time'), CLOSE_TIMEOUT_MS);
     await exited;
     clearTimeout(timer);
   }
@@ -283,24 +250,6 @@ export class SearchIndex {
     this.#worker.postMessage({ type: 'index', docs });
   }
 
-  #statements(): { session: Database.Statement; thread: Database.Statement } {
-    if (!this.#search) {
-      this.#reader = new Database(this.file, { readonly: true, fileMustExist: true });
-      const visible = '(d.audience IS NULL OR instr(d.audience, ?) > 0)';
-      this.#search = {
-        session: this.#reader.prepare(
-          `SELECT d.seq FROM docs_fts f JOIN docs d ON d.seq = f.rowid
-           WHERE docs_fts MATCH ? AND d.session_id = ? AND ${visible} ORDER BY f.rank LIMIT ?`,
-        ),
-        thread: this.#reader.prepare(
-          `SELECT d.seq FROM docs_fts f JOIN docs d ON d.seq = f.rowid
-           WHERE docs_fts MATCH ? AND d.thread_id = ? AND ${visible} ORDER BY f.rank LIMIT ?`,
-        ),
-      };
-    }
-    return this.#search;
-  }
-
   #onMessage(message: WorkerMessage): void {
     if (message.prunedMark !== undefined) this.#prunedMark = Math.max(this.#prunedMark, message.prunedMark);
     if (message.type === 'flushed' && message.id !== undefined) {
@@ -360,9 +309,7 @@ export class SearchIndex {
       return;
     }
     // The file may have been rebuilt: search through a fresh connection.
-    this.#reader?.close();
-    this.#reader = undefined;
-    this.#search = undefined;
+    this.#reader.close();
     this.#attach(worker);
     this.#state = 'catching-up';
     try {
@@ -379,62 +326,6 @@ export class SearchIndex {
   }
 
   #unavailable(): ParleyError {
-    const storage = storageFailureOf(this.#failure);
-    if (storage) {
-      return new ParleyError(
-        'STORAGE_UNAVAILABLE',
-        `Search is unavailable for now. ${describeStorageFailure(storage, `the search index ${this.file}`)} Search comes back by itself once it can write again.`,
-      );
-    }
-    return new ParleyError(
-      'INTERNAL',
-      `Search is unavailable for now: ${this.#failure?.message ?? 'the indexer stopped'}. The hub restarts the indexer by itself; try again in a few seconds.`,
-    );
+    return searchUnavailable(this.file, this.#failure);
   }
-}
-
-/**
- * Starts a worker on `file` and waits until it is ready. An unreadable index
- * is thrown away and rebuilt from the log (it is derived); a storage failure
- * (a full or read-only disk) is not a reason to throw it away.
- */
-async function spawnIndexer(file: string, logger: Logger, source: SearchSource, diskFull: boolean): Promise<Worker> {
-  try {
-    return await spawnOnce(file, source, diskFull);
-  } catch (error) {
-    if (storageFailureOf(error)) throw error;
-    logger.warn('search index unreadable; rebuilding it from the log', { error: String((error as Error)?.message ?? error) });
-    for (const suffix of ['', '-wal', '-shm']) fs.rmSync(`${file}${suffix}`, { force: true });
-    return spawnOnce(file, source, diskFull);
-  }
-}
-
-async function spawnOnce(file: string, source: SearchSource, diskFull: boolean): Promise<Worker> {
-  createPrivateFile(file);
-  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
-    workerData: {
-      file,
-      batchSize: DEFAULT_INDEX_BATCH,
-      maxDelayMs: DEFAULT_INDEX_DELAY_MS,
-      storeId: source.storeId,
-      maxSeq: source.maxSeq(),
-      prunedTrimmedUpTo: source.prunedTrimmedUpTo(),
-      latestPruned: source.latestPrunedId(),
-      diskFull,
-    },
-    // The indexer holds little but churns through every message: a small young generation keeps its memory flat.
-    resourceLimits: { maxYoungGenerationSizeMb: 4 },
-  });
-  await new Promise<void>((resolve, reject) => {
-    const onMessage = (message: WorkerMessage): void => {
-      if (message.type !== 'ready') return;
-      worker.off('message', onMessage);
-      worker.off('error', reject);
-      resolve();
-    };
-    worker.on('message', onMessage);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`search indexer exited with code ${code} while starting`)));
-  });
-  return worker;
 }

@@ -1,41 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, type Agent, type AgentResult } from '../../src/agent/index.js';
+import { describe, expect, it } from 'vitest';
+import { createAgent } from '../../src/agent/index.js';
 import { QUESTION_REMINDER } from '../../src/format/agent-prompts.js';
-import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
-import { EventLog, hubOptionsFor, said, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
+import { agentOnHub } from '../helpers/agent-on-hub.js';
+import type { AgentHub } from '../helpers/agent-hub.js';
+import { EventLog, hubOptionsFor, said, scriptedModel, type Reply } from '../helpers/agent-loop.js';
 
 /**
  * The agent loop against a real hub over loopback: what wakes it (and what
  * does not), what the model is given, what it does through the hub's tools,
  * presence, and a failed model call.
  */
-let hub: AgentHub | undefined;
-let running: { agent: Agent; done: Promise<AgentResult> } | undefined;
-
-afterEach(async () => {
-  running?.agent.stop();
-  await running?.done;
-  running = undefined;
-  await hub?.close();
-  hub = undefined;
-});
-
-async function start(script: (call: Call) => Reply | Promise<Reply>, extra: Record<string, unknown> = {}) {
-  hub ??= await openAgentHub(['bot']);
-  const events = new EventLog();
-  const model = scriptedModel(script);
-  const lines: string[] = [];
-  const agent = createAgent({ ...hubOptionsFor(hub), model, onEvent: events.push, log: (line) => lines.push(line), ...extra });
-  running = { agent, done: agent.run() };
-  await events.next('waiting');
-  return { hub, agent, events, model, lines, done: running.done };
-}
+const loop = agentOnHub();
 
 const DM_TEXT = /Direct message from @human \(id \w+\)\. Reply with chat_dm to @human\./;
 
 describe('the agent loop', () => {
   it('sleeps on the hub until a DM wakes it, gives the model the DM last, and its chat_dm answer reaches the human through the hub', async () => {
-    const { hub, events, model, agent, done } = await start((call) =>
+    const { hub, events, model, agent, done } = await loop.start((call) =>
       call.n === 0 ? { calls: [{ tool: 'chat_dm', input: { to: 'human', text: 'pong from the loop' } }] } : { text: 'answered' },
     );
     expect(events.of('woke')).toEqual([]);
@@ -72,7 +53,7 @@ describe('the agent loop', () => {
   });
 
   it('after a step whose only tool calls were chat tools, the next call\'s system prompt opens with the reminder; not after another tool', async () => {
-    const { hub, events, model, agent, done } = await start((call) =>
+    const { hub, events, model, agent, done } = await loop.start((call) =>
       call.n === 0
         ? { calls: [{ tool: 'chat_dm', input: { to: 'human', text: 'on it' } }] }
         : call.n === 1
@@ -90,11 +71,11 @@ describe('the agent loop', () => {
   });
 
   it('a channel message wakes it; a message in a thread it muted (Low) does not reach it, and stays unread', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     await hub.agents.bot?.actor.createChannel({ name: 'noise' });
     await hub.human.subscribe('noise');
     await hub.agents.bot?.actor.mute('noise');
-    const { events, model, done, agent } = await start(() => ({ text: 'ok' }));
+    const { events, model, done, agent } = await loop.start(() => ({ text: 'ok' }));
     const mark = events.mark();
     await hub.human.post({ thread: 'noise', text: 'muted chatter' });
     const general = await hub.human.post({ thread: 'general', text: 'channel news' });
@@ -112,9 +93,9 @@ describe('the agent loop', () => {
   });
 
   it('with wakeOn "addressed", channel messages do not wake it: only what is addressed to it is given', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     await hub.agents.bot?.actor.updateProfile({ wakeOn: 'addressed' });
-    const { events, model, agent, done } = await start(() => ({ text: 'ok' }));
+    const { events, model, agent, done } = await loop.start(() => ({ text: 'ok' }));
     const mark = events.mark();
     await hub.human.post({ thread: 'general', text: 'talk among ourselves' });
     const mention = await hub.human.post({ thread: 'general', text: '@bot can you look?' });
@@ -128,11 +109,11 @@ describe('the agent loop', () => {
   });
 
   it('gives a turn its items by priority: DMs, requests and mentions before channel messages, each oldest first', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     await hub.human.post({ thread: 'general', text: 'first, in the channel' });
     await hub.human.dm({ to: 'bot', text: 'second, a DM' });
     await hub.human.post({ thread: 'general', text: 'third, in the channel' });
-    const { events, model, agent, done } = await start(() => ({ text: 'ok' }));
+    const { events, model, agent, done } = await loop.start(() => ({ text: 'ok' }));
     await events.next('turn-end');
     const last = model.doGenerateCalls[0]?.prompt.at(-1);
     const text = last?.role === 'user' && last.content[0]?.type === 'text' ? last.content[0].text : '';
@@ -144,7 +125,7 @@ describe('the agent loop', () => {
   });
 
   it('answers a request with request_respond, using the request_id it was given', async () => {
-    const { hub, events, model, agent, done } = await start((call) => {
+    const { hub, events, model, agent, done } = await loop.start((call) => {
       const id = /request_id (\w+)/.exec(call.last)?.[1];
       if (call.n === 0 && id) return { calls: [{ tool: 'request_respond', input: { request_id: id, status: 'Completed', result: { approved: true }, text: 'looks good' } }] };
       return { text: 'done' };
@@ -161,8 +142,8 @@ describe('the agent loop', () => {
   });
 
   it('a participant without chat still wakes on a request and answers it, with no chat tools and no chat addendum', async () => {
-    hub = await openAgentHub(['bot'], { config: { chat: { enabled: false } } });
-    const { events, model, agent, done } = await start((call) => {
+    const hub = await loop.open({ config: { chat: { enabled: false } } });
+    const { events, model, agent, done } = await loop.start((call) => {
       const id = /request_id (\w+)/.exec(call.last)?.[1];
       return call.n === 0 && id ? { calls: [{ tool: 'request_respond', input: { request_id: id, status: 'Rejected', text: 'not mine' } }] } : { text: 'done' };
     });
@@ -179,9 +160,9 @@ describe('the agent loop', () => {
   it('presence follows the loop: thinking while the model runs, listening while it waits, offline once stopped', async () => {
     let seen: string | undefined;
     const stateOf = async (h: AgentHub) => (await h.human.who()).find((p) => p.handle === 'bot')?.state;
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     const theHub = hub;
-    const { events, agent, done } = await start(async () => {
+    const { events, agent, done } = await loop.start(async () => {
       seen = await stateOf(theHub);
       return { text: 'ok' };
     });
@@ -197,7 +178,7 @@ describe('the agent loop', () => {
   });
 
   it('a failed model call takes nothing: the DM stays pending and is given again to the next call', async () => {
-    const { hub, events, model, agent, done, lines } = await start((call) => (call.n === 0 ? { error: 'provider overloaded' } : { text: 'second try worked' }));
+    const { hub, events, model, agent, done, lines } = await loop.start((call) => (call.n === 0 ? { error: 'provider overloaded' } : { text: 'second try worked' }));
     const mark = events.mark();
     const dm = await hub.human.dm({ to: 'bot', text: 'do not lose me' });
     const error = await events.next('error', mark);
@@ -214,14 +195,14 @@ describe('the agent loop', () => {
   });
 
   it('a hub whose longest wait is shorter than waitMs: the loop waits that long instead of failing every wait, and still wakes on a DM', async () => {
-    hub = await openAgentHub(['bot'], { config: { inbox: { maxWaitTimeoutMs: 1000, waitTimeoutMs: 500 } } });
+    const hub = await loop.open({ config: { inbox: { maxWaitTimeoutMs: 1000, waitTimeoutMs: 500 } } });
     const events = new EventLog();
     const lines: string[] = [];
     const agent = createAgent({ ...hubOptionsFor(hub), model: scriptedModel(() => ({ text: 'ok' })), waitMs: 5000, onEvent: events.push, log: (line) => lines.push(line) });
-    running = { agent, done: agent.run() };
+    const done = loop.run(agent);
     const first = await events.next('waiting');
     expect(first.timeoutMs).toBe(5000);
-    const second = await Promise.race([events.next('waiting', events.events.indexOf(first) + 1), running.done.then((r) => Promise.reject(new Error(`ended: ${r.message}`)))]);
+    const second = await Promise.race([events.next('waiting', events.events.indexOf(first) + 1), done.then((r) => Promise.reject(new Error(`ended: ${r.message}`)))]);
     expect(second.timeoutMs).toBe(1000);
     expect(events.of('error')).toEqual([]);
     expect(lines.some((l) => l.includes('the hub waits at most 1000 ms'))).toBe(true);
@@ -229,13 +210,13 @@ describe('the agent loop', () => {
     await hub.human.dm({ to: 'bot', text: 'still there?' });
     await events.next('turn-end', mark);
     agent.stop();
-    expect((await running.done).reason).toBe('stopped');
+    expect((await done).reason).toBe('stopped');
   });
 
   it('stop() during a model call aborts it and takes nothing: the DM stays pending', async () => {
     let inCall!: () => void;
     const called = new Promise<void>((resolve) => (inCall = resolve));
-    const { hub, agent, done } = await start(
+    const { hub, agent, done } = await loop.start(
       (call) =>
         new Promise<Reply>((_, reject) => {
           inCall();
@@ -250,7 +231,7 @@ describe('the agent loop', () => {
   });
 
   it('model calls that keep failing stop the loop with reason "error", leaving the item pending on the hub', async () => {
-    const { hub, events, done } = await start(() => ({ error: 'invalid api key' }));
+    const { hub, events, done } = await loop.start(() => ({ error: 'invalid api key' }));
     const dm = await hub.human.dm({ to: 'bot', text: 'hello?' });
     const result = await done;
     expect(result).toMatchObject({ reason: 'error', turns: 0, usage: { totalTokens: 0 } });

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent, parleyTools, runAgent } from '../../src/agent/index.js';
-import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
+import { agentOnHub } from '../helpers/agent-on-hub.js';
 import { caught } from '../helpers/hub.js';
 import { hubOptionsFor, scriptedModel } from '../helpers/agent-loop.js';
 
@@ -9,12 +9,7 @@ import { hubOptionsFor, scriptedModel } from '../helpers/agent-loop.js';
  * INVALID_INPUT naming it), and parleyTools: the MCP tools' definitions as AI
  * SDK tools, run over the participant's link.
  */
-let hub: AgentHub | undefined;
-
-afterEach(async () => {
-  await hub?.close();
-  hub = undefined;
-});
+const loop = agentOnHub();
 
 const model = scriptedModel(() => ({ text: 'never' }));
 const base = { handle: 'bot', url: 'http://127.0.0.1:9', token: 'unused', model };
@@ -59,7 +54,7 @@ describe('agent options', () => {
   });
 
   it('spawn and fork are refused (CONFLICT) before run() and after it ended: a result would reach no one', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     const agent = createAgent({ ...hubOptionsFor(hub), model, log: false });
     for (const start of [() => agent.spawn('early'), () => agent.fork('early')]) {
       expect(await caught(start)).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('has not started yet; call run() first') });
@@ -79,15 +74,15 @@ describe('agent options', () => {
   });
 
   it('a token the hub does not know is refused when the loop starts, naming token', async () => {
-    hub = await openAgentHub(['bot']);
-    const error = await caught(() => runAgent({ ...hubOptionsFor(hub!), token: 'not-a-token', model, log: false }));
+    const hub = await loop.open();
+    const error = await caught(() => runAgent({ ...hubOptionsFor(hub), token: 'not-a-token', model, log: false }));
     expect(error).toMatchObject({ code: 'UNAUTHORIZED', field: 'token' });
   });
 });
 
 describe('parleyTools', () => {
   it("gives the MCP server's chat, request and who tools, with their descriptions, run over the hub as the participant", async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     const tools = await parleyTools({ handle: 'bot', url: hub.url, token: hub.agents.bot!.token, home: hub.t.home });
     expect(Object.keys(tools).sort()).toEqual([
       'chat_dm',
@@ -113,7 +108,7 @@ describe('parleyTools', () => {
   });
 
   it('a participant without chat gets no chat tools', async () => {
-    hub = await openAgentHub(['bot'], { config: { chat: { enabled: false } } });
+    const hub = await loop.open({ config: { chat: { enabled: false } } });
     const tools = await parleyTools({ handle: 'bot', url: hub.url, token: hub.agents.bot!.token, home: hub.t.home });
     expect(Object.keys(tools).sort()).toEqual(['request_respond', 'request_send', 'requests_open', 'who']);
   });

@@ -1,33 +1,15 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAgent, type Agent, type AgentResult } from '../../src/agent/index.js';
-import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
-import { CALL_TOKENS, EventLog, hubOptionsFor, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
+import { describe, expect, it, vi } from 'vitest';
+import { agentOnHub } from '../helpers/agent-on-hub.js';
+import { CALL_TOKENS, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
 
 /**
  * The loop's budget (tokens, turns, time: it stops and says why) and its
  * relevance check (always, or above N items; what is judged irrelevant is
  * taken but never given to the model; the check's own token budget).
  */
-let hub: AgentHub | undefined;
-let running: { agent: Agent; done: Promise<AgentResult> } | undefined;
-
-afterEach(async () => {
-  running?.agent.stop();
-  await running?.done;
-  running = undefined;
-  await hub?.close();
-  hub = undefined;
-});
-
-async function start(script: (call: Call) => Reply | Promise<Reply>, extra: Record<string, unknown> = {}) {
-  hub ??= await openAgentHub(['bot']);
-  const events = new EventLog();
-  const model = scriptedModel(script);
-  const lines: string[] = [];
-  const agent = createAgent({ ...hubOptionsFor(hub), model, onEvent: events.push, log: (line) => lines.push(line), ...extra });
-  running = { agent, done: agent.run() };
-  return { hub, agent, events, model, lines, done: running.done };
-}
+const loop = agentOnHub();
+/** Starts @bot's loop without waiting for its first wait: a budget may end it before. */
+const start = (script: (call: Call) => Reply | Promise<Reply>, extra: Record<string, unknown> = {}) => loop.start(script, extra, { waiting: false });
 
 describe('the budget', () => {
   it('stops at the token budget, after the step that spent it, and says so', async () => {
@@ -95,7 +77,7 @@ describe('the budget', () => {
   });
 
   it('the time budget aborts a model call still running at the deadline, and the loop stops with reason "time"', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     await hub.human.dm({ to: 'bot', text: 'think hard' });
     const { model, done } = await start(
       (call) => new Promise<Reply>((_, reject) => call.options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')))),
@@ -108,7 +90,7 @@ describe('the budget', () => {
   });
 
   it('the time budget aborts a relevance check still running at the deadline too', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     await hub.human.dm({ to: 'bot', text: 'is this relevant?' });
     const relevanceModel = scriptedModel(
       (call) => new Promise<Reply>((_, reject) => call.options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')))),
@@ -133,7 +115,7 @@ function judge(keep: string, calls: Call[]) {
 
 describe('the relevance check', () => {
   it('"always": a forked call with the history judges the items; the irrelevant one is taken but never given to the model, and said in the log', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     const judged: Call[] = [];
     const relevanceModel = scriptedModel(judge('review my PR', judged));
     const lunch = await hub.human.post({ thread: 'general', text: 'lunch at noon' });
@@ -166,7 +148,7 @@ describe('the relevance check', () => {
   });
 
   it('nothing relevant: the items are taken, no turn is run', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     const judged: Call[] = [];
     await hub.human.post({ thread: 'general', text: 'lunch at noon' });
     const { events, model, agent, done } = await start(() => ({ text: 'never' }), { relevance: 'always', relevanceModel: scriptedModel(judge('nothing matches', judged)) });
@@ -180,7 +162,7 @@ describe('the relevance check', () => {
   });
 
   it('{ above: 1 } checks only when more than one item waits', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     const judged: Call[] = [];
     // Two items before the loop starts: its first drain has both.
     await hub.human.dm({ to: 'bot', text: 'first of two' });
@@ -200,7 +182,7 @@ describe('the relevance check', () => {
   });
 
   it('past its own token budget the check is skipped and every item is relevant; an unreadable answer keeps them all too', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     const answers = ['I cannot tell.', 'never asked'];
     const judged: Call[] = [];
     const relevanceModel = scriptedModel((call) => {

@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createAgent, type Agent, type AgentResult } from '../../src/agent/index.js';
-import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
-import { EventLog, hubOptionsFor, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
+import { describe, expect, it } from 'vitest';
+import { agentOnHub } from '../helpers/agent-on-hub.js';
+import { scriptedModel, type Call } from '../helpers/agent-loop.js';
 
 /**
  * What the loop's model calls are sent: a relevance check and a fork get the
@@ -9,26 +8,7 @@ import { EventLog, hubOptionsFor, scriptedModel, type Call, type Reply } from '.
  * not carry tool parts), the history is cut to maxHistoryMessages by whole
  * turns, and every call tells a parleyMiddleware-wrapped model to stay out.
  */
-let hub: AgentHub | undefined;
-let running: { agent: Agent; done: Promise<AgentResult> } | undefined;
-
-afterEach(async () => {
-  running?.agent.stop();
-  await running?.done;
-  running = undefined;
-  await hub?.close();
-  hub = undefined;
-});
-
-async function start(script: (call: Call) => Reply | Promise<Reply>, extra: Record<string, unknown> = {}) {
-  hub = await openAgentHub(['bot']);
-  const events = new EventLog();
-  const model = scriptedModel(script);
-  const agent = createAgent({ ...hubOptionsFor(hub), model, onEvent: events.push, log: false, ...extra });
-  running = { agent, done: agent.run() };
-  await events.next('waiting');
-  return { hub, agent, events, model, done: running.done };
-}
+const loop = agentOnHub();
 
 type Prompt = Call['options']['prompt'];
 
@@ -46,7 +26,7 @@ describe("the loop's model calls", () => {
       judged.push(call);
       return { text: '{"relevant": [1]}' };
     });
-    const { hub, events } = await start((call) => (call.n === 0 ? { calls: [{ tool: 'who', input: {} }] } : { text: 'ok' }), { relevance: 'always', relevanceModel });
+    const { hub, events } = await loop.start((call) => (call.n === 0 ? { calls: [{ tool: 'who', input: {} }] } : { text: 'ok' }), { relevance: 'always', relevanceModel });
     let mark = events.mark();
     await hub.human.dm({ to: 'bot', text: 'who is here?' });
     await events.next('turn-end', mark);
@@ -69,7 +49,7 @@ describe("the loop's model calls", () => {
 
   it("a forked subagent's copy of the parent's context has its tool calls and results in words, and no tool parts", async () => {
     const subagentModel = scriptedModel(() => ({ text: 'dug' }));
-    const { hub, events } = await start(
+    const { hub, events } = await loop.start(
       (call) =>
         call.n === 0 ? { calls: [{ tool: 'who', input: {} }] } : call.n === 1 ? { calls: [{ tool: 'subagent_fork', input: { task: 'dig deeper' } }] } : { text: 'ok' },
       { subagentModel },
@@ -88,7 +68,7 @@ describe("the loop's model calls", () => {
 
   it('keeps at most maxHistoryMessages before a turn, dropping the oldest whole turns (a tool call with its result)', async () => {
     // Turn 1: a DM, a tool call, its result, an answer (4 messages); turn 2: a DM and an answer (2).
-    const { hub, events, model } = await start((call) => (call.n === 0 ? { calls: [{ tool: 'who', input: {} }] } : { text: 'ok' }), { maxHistoryMessages: 5 });
+    const { hub, events, model } = await loop.start((call) => (call.n === 0 ? { calls: [{ tool: 'who', input: {} }] } : { text: 'ok' }), { maxHistoryMessages: 5 });
     for (const text of ['first question', 'second question']) {
       const mark = events.mark();
       await hub.human.dm({ to: 'bot', text });
@@ -110,7 +90,7 @@ describe("the loop's model calls", () => {
   it('every model call — the loop\'s, a relevance check\'s, a subagent\'s — says providerOptions.parley.skip, so a parleyMiddleware-wrapped model stays out', async () => {
     const relevanceModel = scriptedModel(() => ({ text: '{"relevant": [1]}' }));
     const subagentModel = scriptedModel(() => ({ text: 'done' }));
-    const { hub, events, model } = await start(
+    const { hub, events, model } = await loop.start(
       (call) => (call.n === 0 ? { calls: [{ tool: 'subagent_spawn', input: { task: 'a job' } }] } : { text: 'ok' }),
       { relevance: 'always', relevanceModel, subagentModel },
     );

@@ -1,11 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAgent, type AgentResult } from '../../src/agent/index.js';
 import type { Actor } from '../../src/hub/actor.js';
 import type { Access } from '../../src/schema/access.js';
 import type { Roster } from '../../src/schema/roster.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
-import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
+import { agentOnHub } from '../helpers/agent-on-hub.js';
+import type { AgentHub } from '../helpers/agent-hub.js';
 import { EventLog, hubOptionsFor, scriptedModel } from '../helpers/agent-loop.js';
 
 /**
@@ -13,11 +14,7 @@ import { EventLog, hubOptionsFor, scriptedModel } from '../helpers/agent-loop.js
  * in force): it ends with reason "error" and the hub's message, never with a
  * rejected run().
  */
-let hub: AgentHub | undefined;
-afterEach(async () => {
-  await hub?.close();
-  hub = undefined;
-});
+const loop = agentOnHub();
 
 const keyOf = (actor: Actor): string => formatPublicKey(Buffer.from(actor.participant.publicKey, 'base64'));
 
@@ -31,7 +28,7 @@ async function rosterOf(h: AgentHub, version: number, extra: Array<[Actor, Acces
 
 describe('the agent loop outside the roster', () => {
   it('ends with reason "error" and the NOT_IN_ROSTER message when its key is not in the roster as it starts', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     await rosterOf(hub, 1);
     const events = new EventLog();
     const model = scriptedModel(() => ({ text: 'never asked' }));
@@ -44,11 +41,11 @@ describe('the agent loop outside the roster', () => {
   });
 
   it('ends with reason "error" at once when a roster put in force while it waits leaves its key out', async () => {
-    hub = await openAgentHub(['bot']);
+    const hub = await loop.open();
     await rosterOf(hub, 1, [[hub.agents.bot!.actor, 'member']]);
     const events = new EventLog();
     const agent = createAgent({ ...hubOptionsFor(hub), model: scriptedModel(() => ({ text: 'never asked' })), onEvent: events.push, log: false });
-    const done = agent.run();
+    const done = loop.run(agent);
     await events.next('waiting');
     await rosterOf(hub, 2);
     // Waking it, so it reads the hub again (the wait itself is refused on its next call).

@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, type Agent, type AgentResult } from '../../src/agent/index.js';
-import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
-import { CALL_TOKENS, EventLog, hubOptionsFor, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
+import { agentOnHub } from '../helpers/agent-on-hub.js';
+import { CALL_TOKENS, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
 
 /**
  * Subagents: spawned (the task alone) or forked (the parent's context too),
@@ -10,28 +9,14 @@ import { CALL_TOKENS, EventLog, hubOptionsFor, scriptedModel, type Call, type Re
  * parent's inbox and wake it; cancelled ones leave nothing; their tokens are
  * the parent's.
  */
-let hub: AgentHub | undefined;
-let running: { agent: Agent; done: Promise<AgentResult> } | undefined;
-
-afterEach(async () => {
-  running?.agent.stop();
-  await running?.done;
-  running = undefined;
-  await hub?.close();
-  hub = undefined;
-});
+const loop = agentOnHub();
 
 const calc = { description: 'Adds two numbers.', inputSchema: z.object({ a: z.number(), b: z.number() }), execute: async ({ a, b }: { a: number; b: number }) => ({ sum: a + b }) };
 
+/** Starts @bot's loop with `parent` as its model, `sub` as its subagents' model, and the calc tool. */
 async function start(parent: (call: Call) => Reply | Promise<Reply>, sub: (call: Call) => Reply | Promise<Reply>, extra: Record<string, unknown> = {}) {
-  hub = await openAgentHub(['bot']);
-  const events = new EventLog();
-  const model = scriptedModel(parent);
   const subagentModel = scriptedModel(sub);
-  const agent = createAgent({ ...hubOptionsFor(hub), model, subagentModel, tools: { calc }, onEvent: events.push, log: false, ...extra });
-  running = { agent, done: agent.run() };
-  await events.next('waiting');
-  return { hub, agent, events, model, subagentModel, done: running.done };
+  return { ...(await loop.start(parent, { subagentModel, tools: { calc }, ...extra })), subagentModel };
 }
 
 describe('subagents', () => {

@@ -1,43 +1,27 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
 import { wrap, type McpTestClient } from '../helpers/mcp.js';
-import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { mcpServedHub } from '../helpers/mcp-fixtures.js';
 
 /** MCP over Streamable HTTP at /mcp of a real hub process, with the official SDK client. */
-let hub: RunningHub;
-let cleanup: () => void = () => undefined;
-const tokens: Record<string, string> = {};
-const clients: McpTestClient[] = [];
-
-beforeAll(async () => {
-  const home = tempHome();
-  cleanup = home.cleanup;
-  hub = await startServe(home.home);
-  tokens.human = await joinOver(hub, { handle: 'human', session: 'proj', profile: { kind: 'human' } });
-  tokens.coder = await joinOver(hub, { handle: 'coder', session: 'proj', profile: { client: 'claude-code' } });
-  tokens.reviewer = await joinOver(hub, { handle: 'reviewer', session: 'proj' });
-}, 30_000);
-
-afterAll(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  await stopHubs();
-  cleanup();
-});
+const served = mcpServedHub([
+  { handle: 'human', session: 'proj', profile: { kind: 'human' } },
+  { handle: 'coder', session: 'proj', profile: { client: 'claude-code' } },
+  { handle: 'reviewer', session: 'proj' },
+]);
+const { tokens } = served;
 
 async function connect(token: string, query = ''): Promise<McpTestClient & { transport: StreamableHTTPClientTransport }> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${hub.url}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${served.hub.url}/mcp${query}`), { requestInit: { headers: { authorization: `Bearer ${token}` } } });
   const client = new Client({ name: 'http-test', version: '1.0.0' });
   let changes = 0;
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     changes++;
   });
   await client.connect(transport);
-  const wrapped = { ...wrap(client, () => changes, () => client.close()), transport };
-  clients.push(wrapped);
-  return wrapped;
+  return served.keep({ ...wrap(client, () => changes, () => client.close()), transport });
 }
 
 describe('mcp over http', () => {
@@ -62,22 +46,22 @@ describe('mcp over http', () => {
     expect(names).toEqual(expect.arrayContaining(['steer_pause', 'meeting_say', 'request_send', 'presence_set']));
     expect(names).not.toContain('katra_say');
     const sessionId = all.transport.sessionId!;
-    const stolen = await fetch(`${hub.url}/mcp`, {
+    const stolen = await fetch(`${served.hub.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.reviewer}`, 'mcp-session-id': sessionId, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(stolen.status).toBe(404);
-    const anonymous = await fetch(`${hub.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const anonymous = await fetch(`${served.hub.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(anonymous.status).toBe(401);
-    const noSession = await fetch(`${hub.url}/mcp`, {
+    const noSession = await fetch(`${served.hub.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.reviewer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(noSession.status).toBe(400);
     await expect(connect('pt_forged')).rejects.toThrow();
-    const malformed = await fetch(`${hub.url}/mcp`, {
+    const malformed = await fetch(`${served.hub.url}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.reviewer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: '{"jsonrpc": "2.0", "method": ',
@@ -91,7 +75,7 @@ describe('mcp http sessions', () => {
   it('http mcp - a notification sent while the session stream was down is replayed when the client resumes with Last-Event-ID', async () => {
     const headers = { authorization: `Bearer ${tokens.reviewer}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
     const post = (body: unknown, session?: string) =>
-      fetch(`${hub.url}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
+      fetch(`${served.hub.url}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
     const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'resume-test', version: '1' } } });
     const session = init.headers.get('mcp-session-id')!;
     await init.text();
@@ -100,7 +84,7 @@ describe('mcp http sessions', () => {
     const loaded = await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'room_load', arguments: { room: 'meeting' } } }, session);
     expect(((await loaded.json()) as { result: { isError?: boolean } }).result.isError ?? false).toBe(false);
     const controller = new AbortController();
-    const resumed = await fetch(`${hub.url}/mcp`, { headers: { ...headers, 'mcp-session-id': session, 'last-event-id': '_GET_stream:0' }, signal: controller.signal });
+    const resumed = await fetch(`${served.hub.url}/mcp`, { headers: { ...headers, 'mcp-session-id': session, 'last-event-id': '_GET_stream:0' }, signal: controller.signal });
     expect(resumed.status).toBe(200);
     const reader = resumed.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';

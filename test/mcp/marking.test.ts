@@ -1,23 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { connectInMemory, type McpTestClient } from '../helpers/mcp.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { mcpOnHub } from '../helpers/mcp-fixtures.js';
 
 /** MCP inbox and wait mark what they return read, and say so: in the tool descriptions and in the answer. */
-let t: TestHub | undefined;
-const clients: McpTestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await t?.close();
-  t = undefined;
-});
+const mcp = mcpOnHub();
 
 describe('mcp reads that consume', () => {
   it('mcp inbox and wait - the descriptions and the answers say the items were marked read; peek says they were not', async () => {
-    t = await openTestHub();
-    await t.hub.join({ handle: 'coder', session: 'proj' });
-    const reviewer = await t.hub.join({ handle: 'reviewer', session: 'proj' });
-    const coder = await connectInMemory(t.hub, 'coder', 'proj');
-    clients.push(coder);
+    const hub = await mcp.open();
+    await hub.join({ handle: 'coder', session: 'proj' });
+    const reviewer = await hub.join({ handle: 'reviewer', session: 'proj' });
+    const coder = await mcp.connect('coder', 'proj');
     const tools = (await coder.client.listTools()).tools;
     const description = (name: string): string => tools.find((tool) => tool.name === name)?.description ?? '';
     expect(description('inbox')).toContain('Marks the items it returns read, so they do not come back; peek: true looks without marking');

@@ -1,42 +1,25 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
-import { joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
+import { describe, expect, it } from 'vitest';
+import type { McpTestClient } from '../helpers/mcp.js';
+import { mcpServedHub } from '../helpers/mcp-fixtures.js';
+import { restCall, type Json } from '../helpers/serve.js';
 
 /**
  * Where a participant stopped hearing a meeting is kept by the hub, in the
  * meeting: REST, the MCP meeting tools and Katra's compat names all hear
  * from it, against a real hub process.
  */
-let hub: RunningHub;
-let cleanup: () => void = () => undefined;
-const tokens: Record<string, string> = {};
-const clients: McpTestClient[] = [];
+const served = mcpServedHub([{ handle: 'human', session: 'proj' }, { handle: 'coder', session: 'proj' }], (home) =>
+  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ mcp: { compat: true, compatMeeting: 'katra' } })),
+);
 
-beforeAll(async () => {
-  const home = tempHome();
-  cleanup = home.cleanup;
-  fs.writeFileSync(path.join(home.home, 'config.json'), JSON.stringify({ mcp: { compat: true, compatMeeting: 'katra' } }));
-  hub = await startServe(home.home);
-  for (const handle of ['human', 'coder']) tokens[handle] = await joinOver(hub, { handle, session: 'proj' });
-}, 30_000);
-
-afterAll(async () => {
-  for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  await stopHubs();
-  cleanup();
-});
-
-async function mcp(handle: string): Promise<McpTestClient> {
-  const client = await connectHttp(hub.url, tokens[handle]!, '?rooms=all');
-  clients.push(client);
-  return client;
+function mcp(handle: string): Promise<McpTestClient> {
+  return served.connect(handle, '?rooms=all');
 }
 
 async function rest(handle: string, method: string, route: string, body?: unknown): Promise<Json> {
-  const answer = await restCall(hub, tokens[handle]!, method, route, body);
+  const answer = await restCall(served.hub, served.token(handle), method, route, body);
   expect(answer.status, `${method} ${route}: ${JSON.stringify(answer.json)}`).toBeLessThan(300);
   return answer.json;
 }

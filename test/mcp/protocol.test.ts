@@ -1,23 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { connectInMemory, type McpTestClient } from '../helpers/mcp.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { mcpOnHub } from '../helpers/mcp-fixtures.js';
 
-let t: TestHub | undefined;
-const clients: McpTestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await t?.close();
-  t = undefined;
-});
+const mcp = mcpOnHub();
 
 async function setup(config?: Record<string, unknown>) {
-  t = await openTestHub(config ? { config } : {});
-  await t.hub.join({ handle: 'human', session: 'proj', profile: { kind: 'human' } });
-  await t.hub.join({ handle: 'coder', session: 'proj', profile: { client: 'claude-code' } });
-  await t.hub.join({ handle: 'reviewer', session: 'proj' });
-  const coder = await connectInMemory(t.hub, 'coder', 'proj');
-  clients.push(coder);
-  return { hub: t.hub, coder };
+  const hub = await mcp.open(config ? { config } : {});
+  await hub.join({ handle: 'human', session: 'proj', profile: { kind: 'human' } });
+  await hub.join({ handle: 'coder', session: 'proj', profile: { client: 'claude-code' } });
+  await hub.join({ handle: 'reviewer', session: 'proj' });
+  const coder = await mcp.connect('coder', 'proj');
+  return { hub, coder };
 }
 
 describe('mcp protocol', () => {
@@ -115,10 +107,9 @@ describe('mcp token economy', () => {
 
 describe('mcp default rooms', () => {
   it('rooms - mcp.rooms sets the default set, mcp.participantRooms one participant\'s; "all" loads every available room', async () => {
-    t = await openTestHub({ config: { mcp: { rooms: ['meeting'], participantRooms: { lead: 'all', quiet: [] } }, trust: { access: { lead: 'admin' } } } });
-    for (const handle of ['dev', 'lead', 'quiet']) await t.hub.join({ handle, session: 'proj' });
-    const [dev, lead, quiet] = [await connectInMemory(t.hub, 'dev', 'proj'), await connectInMemory(t.hub, 'lead', 'proj'), await connectInMemory(t.hub, 'quiet', 'proj')];
-    clients.push(dev, lead, quiet);
+    const hub = await mcp.open({ config: { mcp: { rooms: ['meeting'], participantRooms: { lead: 'all', quiet: [] } }, trust: { access: { lead: 'admin' } } } });
+    for (const handle of ['dev', 'lead', 'quiet']) await hub.join({ handle, session: 'proj' });
+    const [dev, lead, quiet] = [await mcp.connect('dev', 'proj'), await mcp.connect('lead', 'proj'), await mcp.connect('quiet', 'proj')];
     const devTools = await dev.toolNames();
     expect(devTools).toContain('meeting_say');
     expect(devTools).not.toContain('chat_post');

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCESS_LEVELS, type Access } from '../../src/schema/access.js';
-import { openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
-import { connectHttp, connectInMemory, type McpTestClient } from '../helpers/mcp.js';
+import { tempHome } from '../helpers/hub.js';
+import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
+import { mcpOnHub } from '../helpers/mcp-fixtures.js';
 import { cliAt, joinOver, restCall, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 import { fileSnapshot } from '../helpers/store-snapshot.js';
 
@@ -28,22 +29,15 @@ const HIDDEN: Array<[Access, string, Record<string, unknown>, string]> = [
 ];
 
 describe('roles over MCP (in memory, the official SDK client)', () => {
-  let t: TestHub | undefined;
-  const clients: McpTestClient[] = [];
-  afterEach(async () => {
-    for (const c of clients.splice(0)) await c.close();
-    await t?.close();
-    t = undefined;
-  });
+  const mcp = mcpOnHub();
 
   async function connectAll(): Promise<Record<Access, McpTestClient>> {
-    t = await openTestHub({ config: { mcp: { compat: true }, trust: TRUST } });
-    await t.hub.join({ handle: 'boss', session: 's', profile: { kind: 'human' } });
+    const hub = await mcp.open({ config: { mcp: { compat: true }, trust: TRUST } });
+    await hub.join({ handle: 'boss', session: 's', profile: { kind: 'human' } });
     const out = {} as Record<Access, McpTestClient>;
     for (const access of ACCESS_LEVELS) {
-      await t.hub.join({ handle: HANDLES[access], session: 's' });
-      out[access] = await connectInMemory(t.hub, HANDLES[access], 's', 'all');
-      clients.push(out[access]);
+      await hub.join({ handle: HANDLES[access], session: 's' });
+      out[access] = await mcp.connect(HANDLES[access], 's', 'all');
     }
     return out;
   }
@@ -63,20 +57,20 @@ describe('roles over MCP (in memory, the official SDK client)', () => {
 
   it('mcp roles - calling a tool the caller\'s access hides answers FORBIDDEN_ROLE (not "unknown tool"), and stores nothing', async () => {
     const connected = await connectAll();
-    const before = t!.hub.stats().events;
+    const before = mcp.hub.stats().events;
     for (const [access, tool, args, says] of HIDDEN) {
       const answer = await connected[access].call(tool, args);
       expect(answer.isError, `${access} ${tool}`).toBe(true);
       expect(answer.text, `${access} ${tool}`).toMatch(new RegExp(`^FORBIDDEN_ROLE: ${says.replace(/[()@]/g, '\\$&')}`));
     }
-    expect(t!.hub.stats().events).toBe(before);
+    expect(mcp.hub.stats().events).toBe(before);
   });
 
   it('mcp roles - a role change takes effect live: the connection rebuilds its tools and sends tools/list_changed', async () => {
     const connected = await connectAll();
     const asker = connected.operator;
     expect(await asker.toolNames()).not.toContain('steer_pause');
-    await t!.hub.setAccess('asker', 'admin');
+    await mcp.hub.setAccess('asker', 'admin');
     await expect.poll(() => asker.listChanged()).toBe(1);
     // The steer room is now there to load (rooms the connection had stay as they were).
     expect(((await asker.call('rooms_list')).value.rooms as Array<{ id: string }>).map((r) => r.id)).toContain('steer');
@@ -84,7 +78,7 @@ describe('roles over MCP (in memory, the official SDK client)', () => {
     expect(await asker.toolNames()).toContain('steer_pause');
     expect((await asker.call('steer_pause', { thread: 'general' })).value).toMatchObject({ control: 'pause' });
     // Down to observer: writing tools go, and a call of one is refused.
-    await t!.hub.setAccess('asker', 'observer');
+    await mcp.hub.setAccess('asker', 'observer');
     await expect.poll(() => asker.listChanged()).toBe(3);
     expect(await asker.toolNames()).not.toContain('chat_post');
     expect((await asker.call('chat_post', { text: 'still here?' })).text).toMatch(/^FORBIDDEN_ROLE: post needs member/);

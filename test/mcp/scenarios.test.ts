@@ -1,27 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { QUESTION_REMINDER } from '../../src/format/agent-prompts.js';
-import { connectInMemory, type McpTestClient } from '../helpers/mcp.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import type { McpTestClient } from '../helpers/mcp.js';
+import { mcpOnHub } from '../helpers/mcp-fixtures.js';
 
 /** The seeds' scenarios, played by agents and a human through the MCP tools. */
-let t: TestHub | undefined;
-const clients: McpTestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await t?.close();
-  t = undefined;
-});
+const mcp = mcpOnHub();
 
 async function hubWith(config: Record<string, unknown>, people: Array<[string, string, Record<string, unknown>?]>) {
-  t = await openTestHub({ config });
-  for (const [handle, session, profile] of people) await t.hub.join({ handle, session, ...(profile ? { profile } : {}) });
-  return t.hub;
+  const hub = await mcp.open({ config });
+  for (const [handle, session, profile] of people) await hub.join({ handle, session, ...(profile ? { profile } : {}) });
+  return hub;
 }
 
-async function agent(handle: string, session = 'proj', rooms: string[] | 'all' = 'all'): Promise<McpTestClient> {
-  const client = await connectInMemory(t!.hub, handle, session, rooms);
-  clients.push(client);
-  return client;
+function agent(handle: string, session = 'proj', rooms: string[] | 'all' = 'all'): Promise<McpTestClient> {
+  return mcp.connect(handle, session, rooms);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool results are JSON, read field by field in the assertions
@@ -157,7 +149,7 @@ describe('requests across agents', () => {
     const [coder, human] = [await agent('coder'), await agent('human')];
     await value(coder, 'inbox');
     const waiting = coder.call('wait', { timeout_ms: 20_000 }).then((r) => ({ r, at: performance.now() }));
-    await expect.poll(() => t!.hub.stats().liveListeners).toBeGreaterThan(0);
+    await expect.poll(() => mcp.hub.stats().liveListeners).toBeGreaterThan(0);
     const sentAt = performance.now();
     await value(human, 'chat_dm', { to: 'coder', text: 'stop and rebase' });
     const { r, at } = await waiting;

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parseConfig } from '../../src/config/load.js';
-import { registryFor } from '../../src/mcp/catalog.js';
+import { registryFor } from '../../src/tools/index.js';
 import { connectInMemory, wrap, type McpTestClient } from '../helpers/mcp.js';
 import { openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
 import { BIN, childEnv, joinOver, startServe, stopHubs } from '../helpers/serve.js';

@@ -26,6 +26,7 @@ export async function api<T>(method: string, route: string, body?: unknown): Pro
   } catch {
     throw new ApiError('UNREACHABLE', 'The hub did not answer; it may be restarting.', 0);
   }
+  // A body that is not JSON (a proxy's error page, an empty answer) leaves the status alone to go by.
   const payload = (await response.json().catch(() => ({}))) as { error?: { code: string; message: string; field?: string } };
   if (!response.ok) {
     throw new ApiError(payload.error?.code ?? 'INTERNAL', payload.error?.message ?? `The hub answered ${response.status}.`, response.status, payload.error?.field);

@@ -1,22 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.js';
+import { inBackground } from './state/background.js';
 import { liveState, startLive, stopLive } from './state/live.js';
-import {
-  attempt,
-  chatEnabled,
-  currentThread,
-  loadSession,
-  maySteer,
-  me,
-  notice,
-  openThread,
-  passwordSet,
-  sessions,
-  signedOut,
-  threads,
-  view,
-  waiting,
-} from './state/store.js';
+import { openThread } from './state/open-view.js';
+import { loadSession } from './state/refreshers.js';
+import { attempt, chatEnabled, currentThread, maySteer, me, notice, passwordSet, sessions, signedOut, threads, view, waiting } from './state/view-state.js';
 import { effect } from '@preact/signals';
 import { followViewInAddress, openFromHash } from './state/route.js';
 import type { Me } from './types.js';
@@ -43,12 +31,12 @@ export function App() {
         passwordSet.value = r.passwordSet;
         return r.signedIn ? api<Me>('GET', '/whoami') : null;
       })
-      .then((who) => (who ? void signedIn(who) : (me.value = null)))
+      .then((who) => (who ? inBackground(signedIn(who), 'opening the session') : (me.value = null)))
       .catch(() => (me.value = null));
   }, []);
 
   if (me.value === undefined) return <p class="loading">Connecting to the hub…</p>;
-  if (me.value === null) return <Login passwordSet={passwordSet.value} onSignedIn={(who) => void signedIn(who)} />;
+  if (me.value === null) return <Login passwordSet={passwordSet.value} onSignedIn={(who) => inBackground(signedIn(who), 'opening the session')} />;
   return <Shell />;
 }
 
@@ -104,7 +92,7 @@ function Shell() {
           class="secondary small"
           onClick={() => {
             stopLive();
-            void api('POST', '/logout').finally(signedOut);
+            inBackground(api('POST', '/logout').finally(signedOut), 'signing out on the hub');
           }}
         >
           Sign out

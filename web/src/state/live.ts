@@ -1,8 +1,3 @@
-import { signal } from '@preact/signals';
-import { api } from '../api.js';
-import type { Me, MeetingFrame, ParleyEvent, PresenceInfo } from '../types.js';
-import { applyEvent, applyMeeting, applyPresence, chatEnabled, resync, signedOut } from './store.js';
-
 /**
  * The page's one live stream (`GET /api/v1/stream`): log events, presence
  * and meeting traffic for the whole session. The browser's EventSource
@@ -11,6 +6,15 @@ import { applyEvent, applyMeeting, applyPresence, chatEnabled, resync, signedOut
  * `?since=` the last seq it saw. Either way the hub replays what was missed,
  * and the page keeps each event once (ThreadLog is keyed by seq).
  */
+
+import { signal } from '@preact/signals';
+import { api } from '../api.js';
+import type { Me, MeetingFrame, ParleyEvent, PresenceInfo } from '../types.js';
+import { inBackground } from './background.js';
+import { applyEvent, applyMeeting, applyPresence } from './live-events.js';
+import { resync } from './refreshers.js';
+import { chatEnabled, signedOut } from './view-state.js';
+
 export type LiveState = 'connecting' | 'live' | 'reconnecting';
 export const liveState = signal<LiveState>('connecting');
 /** Seq of the newest event received: what a reconnect resumes after. */
@@ -50,7 +54,7 @@ function connect(): void {
     retryDelay = 250;
     liveState.value = 'live';
     // Anything not carried by the log (counts, presence, meeting rings) is fetched again.
-    if (everOpened) void resync();
+    if (everOpened) inBackground(resync(), 'reading the session again');
     everOpened = true;
   });
   es.addEventListener('event', (message) => {
@@ -67,7 +71,7 @@ function connect(): void {
     // CONNECTING: the browser retries by itself, sending Last-Event-ID. CLOSED: the hub refused; retry here.
     if (es.readyState === EventSource.CLOSED) {
       es.close();
-      retryTimer = setTimeout(() => void reconnectAfterRefusal(), retryDelay);
+      retryTimer = setTimeout(() => inBackground(reconnectAfterRefusal(), 'connecting the live stream again'), retryDelay);
       retryDelay = Math.min(retryDelay * 2, 4000);
     }
   });

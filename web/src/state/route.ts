@@ -1,5 +1,6 @@
 import { effect } from '@preact/signals';
-import { openMeeting, openThread, runSearch, view, type View } from './store.js';
+import { openMeeting, openThread, runSearch } from './open-view.js';
+import { view, type View } from './view-state.js';
 
 /**
  * The open view in the address (`#thread=<id>`, `#meeting=<name>`,

@@ -1,9 +1,3 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../api.js';
-import { me, participants, showError } from '../state/store.js';
-import type { ParleyEvent } from '../types.js';
-import { summaryOf } from './message.js';
-
 /**
  * Where the human writes. Enter sends, Shift+Enter starts a new line; `@`
  * offers the session's participants (arrows to choose, Enter or Tab to take,
@@ -11,13 +5,22 @@ import { summaryOf } from './message.js';
  * (cut beyond maxMessageChars, refused beyond maxInputChars). While the human
  * types, their presence says so to the agents (and goes back to listening).
  */
+
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api } from '../api.js';
+import { inBackground } from '../state/background.js';
+import { me, participants, showError } from '../state/view-state.js';
+import type { ParleyEvent } from '../types.js';
+import { summaryOf } from './message.js';
+
 const TYPING_REFRESH_MS = 3000;
 const TYPING_IDLE_MS = 4000;
 let presenceSeq = Date.now();
 
-async function sayPresence(state: 'typing' | 'listening', thread?: string): Promise<void> {
+/** Tells the agents whether the human is typing; a failed update (the hub restarting) is said on the console and changes nothing else. */
+function sayPresence(state: 'typing' | 'listening', thread?: string): void {
   presenceSeq += 1;
-  await api('PUT', '/presence', { state, seq: presenceSeq, ...(thread ? { thread } : {}) }).catch(() => undefined);
+  inBackground(api('PUT', '/presence', { state, seq: presenceSeq, ...(thread ? { thread } : {}) }), `saying you are ${state}`);
 }
 
 export function Composer({
@@ -50,7 +53,7 @@ export function Composer({
     () => () => {
       if (typing.current.idle) {
         clearTimeout(typing.current.idle);
-        void sayPresence('listening', thread);
+        sayPresence('listening', thread);
       }
     },
     [thread],
@@ -66,13 +69,13 @@ export function Composer({
     const now = Date.now();
     if (now - t.sentAt > TYPING_REFRESH_MS) {
       t.sentAt = now;
-      void sayPresence('typing', thread);
+      sayPresence('typing', thread);
     }
     clearTimeout(t.idle);
     t.idle = setTimeout(() => {
       t.sentAt = 0;
       t.idle = undefined;
-      void sayPresence('listening', thread);
+      sayPresence('listening', thread);
     }, TYPING_IDLE_MS);
   }
 
@@ -109,7 +112,7 @@ export function Composer({
       if (typing.current.idle) {
         clearTimeout(typing.current.idle);
         typing.current = { sentAt: 0 };
-        void sayPresence('listening', thread);
+        sayPresence('listening', thread);
       }
     } catch (error) {
       showError(error);
@@ -141,7 +144,7 @@ export function Composer({
     if (event.key === 'Escape' && replyTo) onClearReply?.();
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
-      void send();
+      inBackground(send(), 'sending the message');
     }
   }
 
@@ -153,7 +156,7 @@ export function Composer({
       class="composer"
       onSubmit={(e) => {
         e.preventDefault();
-        void send();
+        inBackground(send(), 'sending the message');
       }}
     >
       {replyTo && (

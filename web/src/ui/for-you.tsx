@@ -1,14 +1,18 @@
-import { acknowledge, attempt, chatEnabled, forYou, openThread, threads, view } from '../state/store.js';
-import { summaryOf } from './message.js';
-import { AuthorChip } from './people.js';
-import { dmLabel } from './sidebar.js';
-import { Time } from './time.js';
-
 /**
  * The human's inbox: everything addressed to them — mentions, direct
  * messages, requests, prods — until they mark it done. Done is the hub's
  * acknowledgement, so an agent that asked can see it was taken in.
  */
+
+import { inBackground } from '../state/background.js';
+import { openThread } from '../state/open-view.js';
+import { acknowledge } from '../state/refreshers.js';
+import { attempt, chatEnabled, forYou, threads, view } from '../state/view-state.js';
+import { summaryOf } from './message.js';
+import { AuthorChip } from './people.js';
+import { dmLabel } from './sidebar.js';
+import { Time } from './time.js';
+
 const REASONS: Record<string, string> = { mention: 'mention', dm: 'direct message', direct: 'addressed to you', request: 'request', response: 'response', prod: 'prod', control: 'steering', invite: 'invite' };
 
 export function ForYouView() {
@@ -42,7 +46,7 @@ export function ForYouView() {
                   type="button"
                   class="small secondary"
                   onClick={() => {
-                    if (chatEnabled.value) void openThread(event.thread, event.seq);
+                    if (chatEnabled.value) inBackground(openThread(event.thread, event.seq), 'opening the thread');
                     else view.value = { kind: 'requests' };
                   }}
                 >

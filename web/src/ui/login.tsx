@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.js';
 import type { Me } from '../types.js';
+import { inBackground } from '../state/background.js';
 
 /**
  * Sign-in with the hub password (Maestro): handle and session default to "human" and "default".
@@ -36,7 +37,7 @@ export function Login({ passwordSet, onSignedIn }: { passwordSet: boolean; onSig
       class="login"
       onSubmit={(event) => {
         event.preventDefault();
-        void signIn(false);
+        inBackground(signIn(false), 'signing in');
       }}
       aria-labelledby="login-title"
     >

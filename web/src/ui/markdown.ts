@@ -1,5 +1,3 @@
-import MarkdownIt from 'markdown-it';
-
 /**
  * Message text rendered as markdown, safely: raw HTML in a message is shown
  * as text (html: false), links with script-capable schemes (javascript:,
@@ -8,6 +6,9 @@ import MarkdownIt from 'markdown-it';
  * access to this page. @mentions and the hub's `[redacted]` / `[truncated]`
  * markers are picked out so they are seen.
  */
+
+import MarkdownIt from 'markdown-it';
+
 const md = new MarkdownIt({ html: false, linkify: true, breaks: true, typographer: false });
 
 const escapeHtml = md.utils.escapeHtml;

@@ -1,6 +1,7 @@
 import { useLayoutEffect, useRef } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { me, meetingRing, openMeeting } from '../state/store.js';
+import { openMeeting } from '../state/open-view.js';
+import { me, meetingRing } from '../state/view-state.js';
 import { Composer } from './composer.js';
 import { Markdown } from './message.js';
 import { Time } from './time.js';

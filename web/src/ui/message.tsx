@@ -1,12 +1,3 @@
-import type { ComponentChildren } from 'preact';
-import { describeControl } from '../../../src/format/event-text.js';
-import { useMemo } from 'preact/hooks';
-import type { ParleyEvent, RequestStatus, SentDelivery } from '../types.js';
-import { me, openRequests, openThread, participants, requestStatus, sentDeliveries, threads } from '../state/store.js';
-import { renderMarkdown } from './markdown.js';
-import { Time } from './time.js';
-import { AuthorChip } from './people.js';
-
 /**
  * One event of a thread's log as the timeline shows it: messages with their
  * author, time, what they reply to and their markdown body; requests and
@@ -18,6 +9,17 @@ import { AuthorChip } from './people.js';
  * override such as U+202E in them cannot reorder the times, names and buttons
  * that follow it.
  */
+
+import type { ComponentChildren } from 'preact';
+import { describeControl } from '../../../src/format/event-text.js';
+import { useMemo } from 'preact/hooks';
+import type { ParleyEvent, RequestStatus, SentDelivery } from '../types.js';
+import { openThread } from '../state/open-view.js';
+import { me, openRequests, participants, requestStatus, sentDeliveries, threads } from '../state/view-state.js';
+import { renderMarkdown } from './markdown.js';
+import { Time } from './time.js';
+import { AuthorChip } from './people.js';
+
 export interface MessageActions {
   onReply(event: ParleyEvent): void;
   onSide(event: ParleyEvent): void;

@@ -1,4 +1,4 @@
-import { me, participantByHandle, participants, presence } from '../state/store.js';
+import { me, participantByHandle, participants, presence } from '../state/view-state.js';
 import type { Participant } from '../types.js';
 import type { PresenceConnection, PresenceState } from '../types.js';
 

@@ -1,10 +1,3 @@
-import { useState } from 'preact/hooks';
-import { api, seg } from '../api.js';
-import { attempt, openRequests, openThread, refreshRequests, threads } from '../state/store.js';
-import type { OpenRequest, RequestStatus } from '../types.js';
-import { Markdown, Status } from './message.js';
-import { othersThanMe, ParticipantSelect } from './people.js';
-
 /**
  * Open requests to and from the human, each with what it asks: its intent,
  * its text (markdown, rendered safely) and its params as a list of names and
@@ -12,6 +5,16 @@ import { othersThanMe, ParticipantSelect } from './people.js';
  * Rejected, Completed, Failed) with an optional note; the human can also ask
  * something of a participant.
  */
+
+import { useState } from 'preact/hooks';
+import { api, seg } from '../api.js';
+import { openThread } from '../state/open-view.js';
+import { refreshRequests } from '../state/refreshers.js';
+import { attempt, openRequests, threads } from '../state/view-state.js';
+import type { OpenRequest, RequestStatus } from '../types.js';
+import { Markdown, Status } from './message.js';
+import { othersThanMe, ParticipantSelect } from './people.js';
+
 const STATUSES: RequestStatus[] = ['Accepted', 'Rejected', 'Completed', 'Failed'];
 
 export function RequestsView() {

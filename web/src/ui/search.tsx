@@ -1,4 +1,5 @@
-import { openThread, searchResults, threads } from '../state/store.js';
+import { openThread } from '../state/open-view.js';
+import { searchResults, threads } from '../state/view-state.js';
 import type { ParleyEvent } from '../types.js';
 import { markdownToPlainText } from './markdown.js';
 import { summaryOf } from './message.js';

@@ -1,21 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api } from '../api.js';
-import {
-  attempt,
-  chatEnabled,
-  forYou,
-  me,
-  meetings,
-  meetingUnread,
-  openMeeting,
-  openRequests,
-  openThread,
-  participants,
-  refreshThreads,
-  runSearch,
-  threads,
-  view,
-} from '../state/store.js';
+import { inBackground } from '../state/background.js';
+import { openMeeting, openThread, runSearch } from '../state/open-view.js';
+import { refreshThreads } from '../state/refreshers.js';
+import { attempt, chatEnabled, forYou, me, meetings, meetingUnread, openRequests, participants, threads, view } from '../state/view-state.js';
 import type { ThreadInfo } from '../types.js';
 import { Dialog, DialogButtons } from './dialog.js';
 import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
@@ -212,7 +200,7 @@ function NewChannel({ open, onClose }: { open: boolean; onClose(): void }) {
             await refreshThreads();
             setName('');
             onClose();
-            void openThread(created.id);
+            inBackground(openThread(created.id), 'opening the new thread');
           }
         }}
       >
@@ -240,7 +228,7 @@ function NewDm({ open, onClose }: { open: boolean; onClose(): void }) {
             await refreshThreads();
             setText('');
             onClose();
-            void openThread(sent.thread);
+            inBackground(openThread(sent.thread), 'opening the direct message');
           }
         }}
       >

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { attempt, detail, me, refreshDetail } from '../state/store.js';
+import { refreshDetail } from '../state/refreshers.js';
+import { attempt, detail, me } from '../state/view-state.js';
 import type { ThreadDetail, ThreadInfo } from '../types.js';
 import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 

@@ -1,6 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
-import { attempt, detail, maySteer, me, openThread, refreshThreads, threads } from '../state/store.js';
+import { inBackground } from '../state/background.js';
+import { openThread } from '../state/open-view.js';
+import { refreshThreads } from '../state/refreshers.js';
+import { attempt, detail, maySteer, me, threads } from '../state/view-state.js';
 import type { ParleyEvent, ThreadInfo } from '../types.js';
 import { Composer } from './composer.js';
 import { Dialog, DialogButtons } from './dialog.js';
@@ -110,7 +113,7 @@ function OpenSide({ thread, from, onClose }: { thread: ThreadInfo; from: ParleyE
             setTitle('');
             onClose();
             await refreshThreads();
-            void openThread(id);
+            inBackground(openThread(id), 'opening the thread');
           }
         }}
       >
@@ -136,7 +139,7 @@ function CloseSide({ thread, open, onClose }: { thread: ThreadInfo; open: boolea
             setSummary('');
             onClose();
             await refreshThreads();
-            void openThread(closed.parent);
+            inBackground(openThread(closed.parent), 'opening the parent thread');
           }
         }}
       >

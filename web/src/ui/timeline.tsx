@@ -1,15 +1,19 @@
-import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
-import type { ParleyEvent } from '../types.js';
-import { focusSeq, loadNewer, loadOlder, logOf, logVersion, openThread } from '../state/store.js';
-import { EventRow, type MessageActions } from './message.js';
-import { useVirtualizer } from './virtual.js';
-
 /**
  * A thread's timeline, virtualized: only the rows in view are rendered. It
  * stays pinned to the newest message while the person is at the bottom, pages
  * older history in when they scroll to the top (keeping their place), and
  * scrolls to a message they jumped to from search or a link.
  */
+
+import { useEffect, useLayoutEffect, useRef } from 'preact/hooks';
+import type { ParleyEvent } from '../types.js';
+import { inBackground } from '../state/background.js';
+import { openThread } from '../state/open-view.js';
+import { loadNewer, loadOlder } from '../state/thread-pages.js';
+import { focusSeq, logOf, logVersion } from '../state/view-state.js';
+import { EventRow, type MessageActions } from './message.js';
+import { useVirtualizer } from './virtual.js';
+
 const NEAR_EDGE_PX = 120;
 
 export function Timeline({ thread, onReply, onSide }: { thread: string; onReply(event: ParleyEvent): void; onSide(event: ParleyEvent): void }) {
@@ -76,9 +80,9 @@ export function Timeline({ thread, onReply, onSide }: { thread: string; onReply(
     pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_EDGE_PX && !log.hasNewer;
     if (el.scrollTop < NEAR_EDGE_PX && log.hasOlder && events[0]) {
       prependAnchor.current = { seq: events[0].seq };
-      void loadOlder(thread);
+      inBackground(loadOlder(thread), 'loading older messages');
     }
-    if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_EDGE_PX && log.hasNewer) void loadNewer(thread);
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_EDGE_PX && log.hasNewer) inBackground(loadNewer(thread), 'loading newer messages');
   }
 
   const items = virtualizer.getVirtualItems();

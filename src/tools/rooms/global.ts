@@ -1,11 +1,13 @@
+/** The global room: always loaded. Who am I, which rooms exist, my inbox, waiting, presence. */
+
 import { z } from 'zod';
 import { DEFAULT_INBOX_SENT_SHOWN, MAX_INBOX_SENT_SHOWN } from '../../config/defaults.js';
 import type { SentDelivery, InboxItem, InboxResult } from '../../hub/index.js';
 import { UlidSchema } from '../../schema/names.js';
-import { compactEvent, tool } from '../tool.js';
+import { compactEvent } from '../compact-event.js';
+import { tool } from '../tool.js';
 import type { RoomDef, ToolContext } from '../tool-types.js';
 
-/** The global room: always loaded. Who am I, which rooms exist, my inbox, waiting, presence. */
 const RoomId = z.string().min(1).max(64).describe('A room id, e.g. "meeting" (see rooms_list).');
 
 /** Said once per inbox answer: the items' words are their authors', not Parley's. */

@@ -1,13 +1,15 @@
-import { z } from 'zod';
-import type { Room, RoomCatalog, RoomDef, ToolDef, ToolListing } from '../tool-types.js';
-
 /**
- * Rooms: groups of MCP tools loaded and unloaded together (the Room-based
+ * Rooms: groups of tools loaded and unloaded together (the Room-based
  * design). The registry is keyed, never filtered: a room by id and a tool by
  * name are one map lookup each, and a tool's JSON listing is computed once.
  * Rooms may nest: a child names its parent and loads with it when it says so
  * (`loadWithParent`) or when asked (`room_load` with `with_children`).
  */
+
+import { z } from 'zod';
+import type { Room, RoomCatalog, RoomDef, ToolDef, ToolListing } from './tool-types.js';
+
+/** What every LLM API accepts as a tool name. */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 export class RoomRegistry implements RoomCatalog {

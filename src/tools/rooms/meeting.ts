@@ -1,8 +1,3 @@
-import { z } from 'zod';
-import { MeetingNameSchema } from '../../schema/inputs.js';
-import { tool } from '../tool.js';
-import type { RoomDef } from '../tool-types.js';
-
 /**
  * Meetings (Katra): an ephemeral room in memory only, a ring of the last
  * messages numbered from 1. `meeting_hear` returns what others said since
@@ -10,6 +5,12 @@ import type { RoomDef } from '../tool-types.js';
  * given; your own are skipped) and `messages_lost` when the ring overwrote
  * some of it. The kept line is the hub's, so REST and the CLI share it.
  */
+
+import { z } from 'zod';
+import { MeetingNameSchema } from '../../schema/inputs.js';
+import { tool } from '../tool.js';
+import type { RoomDef } from '../tool-types.js';
+
 const Meeting = MeetingNameSchema.describe('The meeting\'s name, e.g. "standup".');
 
 export const meetingRoom: RoomDef = {

@@ -1,13 +1,16 @@
+/**
+ * The shapes of Parley's tools and rooms, as the MCP server and the agent
+ * loop both offer them. A tool is a name, a description written for a model,
+ * a zod input schema (the source of its JSON Schema and of argument
+ * validation), and a thin adapter over the participant API. Results are
+ * compact JSON: ids, seqs and what is new, never an echo of the arguments.
+ */
+
 import type { z } from 'zod';
 import type { ParticipantApi, Action } from '../hub/index.js';
 
-/**
- * One MCP tool: a name, a description written for a model, a zod input
- * schema (the source of its JSON Schema and of argument validation), and a
- * thin adapter over the participant API. Results are compact JSON: ids, seqs
- * and what is new, never an echo of the arguments.
- */
-export interface McpSettings {
+/** The hub's settings that tools read (from its config: see toolSettingsOf). */
+export interface ToolSettings {
   /** The channel chat tools use when no thread is named. */
   defaultChannel: string;
   /** `wait` never blocks longer than this (below clients' request timeouts). */
@@ -16,14 +19,17 @@ export interface McpSettings {
   compatMeeting: string;
 }
 
+/** What a tool runs with: the caller's participant API, its connection's rooms, the settings. */
 export interface ToolContext {
+  /** Acts as the connection's participant: the author of everything a tool does. */
   api: ParticipantApi;
   rooms: ToolRooms;
-  settings: McpSettings;
+  settings: ToolSettings;
   /** Aborted when the client cancels the call or goes away. */
   signal: AbortSignal;
 }
 
+/** One tool: its name, the description a model reads, its input schema, and what it runs. */
 export interface ToolDef {
   name: string;
   description: string;
@@ -35,10 +41,7 @@ export interface ToolDef {
   run(ctx: ToolContext, args: Record<string, unknown>): Promise<unknown>;
 }
 
-/**
- * A room as defined (RoomDef) and as the registry holds it (Room): see
- * rooms/registry.ts.
- */
+/** A room as defined: a group of tools loaded and unloaded together (see room-registry.ts). */
 export interface RoomDef {
   id: string;
   name: string;
@@ -55,6 +58,7 @@ export interface RoomDef {
   loadWithParent?: boolean;
 }
 
+/** A room as the registry holds it: its tools by name, its children. */
 export interface Room extends Omit<RoomDef, 'tools'> {
   tools: ReadonlyMap<string, ToolDef>;
   children: string[];

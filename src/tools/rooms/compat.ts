@@ -1,3 +1,10 @@
+/**
+ * The seeds' own tool names, so prompts written for those systems work
+ * unchanged: Katra's meeting tools (one meeting, `mcp.compatMeeting`),
+ * Meerkat's comms tools, and Maestro's chat_post / chat_read (the chat room's
+ * own tools, listed here too). Available when `mcp.compat` is on.
+ */
+
 import { z } from 'zod';
 import { RequestStatusSchema } from '../../schema/event.js';
 import { PRESENCE_STATES, type PresenceState } from '../../schema/inputs.js';
@@ -7,12 +14,6 @@ import { tool } from '../tool.js';
 import { changeSubscription, chatPost, chatRead } from './chat.js';
 import type { RoomDef } from '../tool-types.js';
 
-/**
- * The seeds' own tool names, so prompts written for those systems work
- * unchanged: Katra's meeting tools (one meeting, `mcp.compatMeeting`),
- * Meerkat's comms tools, and Maestro's chat_post / chat_read (the chat room's
- * own tools, listed here too). Available when `mcp.compat` is on.
- */
 const Channel = z.string().min(1).max(128).describe('A channel name (a leading # is ignored).');
 const bare = (name: string): string => name.replace(/^[#@]/, '');
 

@@ -1,17 +1,3 @@
-import type { Config } from '../config/schema.js';
-import { chatOpenFor, accessNeeded, type Action } from '../hub/index.js';
-import { accessAtLeast, type Access } from '../schema/access.js';
-import type { Participant } from '../schema/participant.js';
-import { chatRoom, sideRoom } from './rooms/chat.js';
-import { compatRoom } from './rooms/compat.js';
-import { globalRoom } from './rooms/global.js';
-import { meetingRoom } from './rooms/meeting.js';
-import { presenceRoom } from './rooms/presence.js';
-import { RoomRegistry } from './rooms/registry.js';
-import type { RoomDef } from './tool-types.js';
-import { requestsRoom } from './rooms/requests.js';
-import { steerRoom } from './rooms/steer.js';
-
 /**
  * Which rooms a participant's connection has. With `chat.enabled=false` the
  * chat rooms (chat, steer, side, and the compat names) are not registered at all;
@@ -21,6 +7,22 @@ import { steerRoom } from './rooms/steer.js';
  * left without tools is not listed at all: `steer` is an admin's. Registries
  * are built once per combination and shared.
  */
+
+import type { Config } from '../config/schema.js';
+import { chatOpenFor, accessNeeded, type Action } from '../hub/index.js';
+import { accessAtLeast, type Access } from '../schema/access.js';
+import type { Participant } from '../schema/participant.js';
+import { chatRoom, sideRoom } from './rooms/chat.js';
+import { compatRoom } from './rooms/compat.js';
+import { globalRoom } from './rooms/global.js';
+import { meetingRoom } from './rooms/meeting.js';
+import { presenceRoom } from './rooms/presence.js';
+import { RoomRegistry } from './room-registry.js';
+import type { RoomDef } from './tool-types.js';
+import { requestsRoom } from './rooms/requests.js';
+import { steerRoom } from './rooms/steer.js';
+
+/** Every room, in the order `rooms_list` shows them. */
 const ALL_ROOMS: readonly RoomDef[] = [globalRoom, chatRoom, steerRoom, sideRoom, meetingRoom, requestsRoom, presenceRoom, compatRoom];
 const CHAT_ROOMS = new Set(['chat', 'steer', 'side', 'compat']);
 

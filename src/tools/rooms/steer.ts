@@ -1,3 +1,11 @@
+/**
+ * Steering (Agent Bridge): hard mute, pause, prod, invite, done and the
+ * thread's participation policy, for admins only (the room is not listed to
+ * anyone else; side channels are in the chat room). Nested in the chat room:
+ * `room_load {room: "chat", with_children: true}` brings it too. Every
+ * control is an event in the thread, authored by you.
+ */
+
 import { z } from 'zod';
 import { ParleyError } from '../../errors/parley-error.js';
 import { describeControl } from '../../format/event-text.js';
@@ -8,13 +16,6 @@ import { ProfilePatchSchema } from '../../schema/participant.js';
 import { tool } from '../tool.js';
 import type { RoomDef, ToolContext } from '../tool-types.js';
 
-/**
- * Steering (Agent Bridge): hard mute, pause, prod, invite, done and the
- * thread's participation policy, for admins only (the room is not listed to
- * anyone else; side channels are in the chat room). Nested in the chat room:
- * `room_load {room: "chat", with_children: true}` brings it too. Every
- * control is an event in the thread, authored by you.
- */
 const Thread = ThreadRefSchema.describe('The thread to steer (name or id).');
 const Targets = z.array(HandleSchema).min(1).max(64).describe('Participant handles.');
 const Selectors = z.array(z.string().min(1).max(128)).max(256);

@@ -1,19 +1,4 @@
-import type { z } from 'zod';
-import type { Action } from '../hub/index.js';
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
-import type { ToolContext, ToolDef } from './tool-types.js';
-
-/** Defines a tool with its argument types inferred from the schema. */
-export function tool<S extends z.ZodObject>(definition: {
-  name: string;
-  description: string;
-  input: S;
-  action: Action;
-  readOnly?: boolean;
-  run(ctx: ToolContext, args: z.output<S>): Promise<unknown>;
-}): ToolDef {
-  return definition as unknown as ToolDef;
-}
 
 /** An event as a model needs it: who said what, when, and how to refer to it. */
 export function compactEvent(event: ParleyEvent): Record<string, unknown> {

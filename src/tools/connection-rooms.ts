@@ -1,12 +1,13 @@
-import { ParleyError } from '../../errors/parley-error.js';
-import type { Room, ToolDef, ToolListing, ToolRooms } from '../tool-types.js';
-import type { RoomRegistry } from './registry.js';
+import { ParleyError } from '../errors/parley-error.js';
+import type { Room, ToolDef, ToolListing, ToolRooms } from './tool-types.js';
+import type { RoomRegistry } from './room-registry.js';
 
 /**
- * The rooms one MCP connection has loaded. `tools/list` walks only the loaded
- * rooms (and is cached until the set changes); a call finds its tool with one
- * lookup in the loaded-tool map. Loading or unloading calls `onChange`, which
- * the server turns into `notifications/tools/list_changed`.
+ * The rooms one connection (an MCP connection, or the agent loop's tool set)
+ * has loaded. `tools/list` walks only the loaded rooms (and is cached until
+ * the set changes); a call finds its tool with one lookup in the loaded-tool
+ * map. Loading or unloading calls `onChange`, which the MCP server turns into
+ * `notifications/tools/list_changed`.
  */
 export class ConnectionRooms implements ToolRooms {
   readonly #loaded = new Set<string>();
