@@ -1,17 +1,15 @@
-import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SIGN_IN_MAX_FAILURES } from '../../src/config/defaults.js';
 import { ROUTES } from '../../src/http/openapi.js';
-import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
 import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
 import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
-import { fileSnapshot } from '../helpers/store-snapshot.js';
+import { handedIn, messageFields } from '../helpers/envelope.js';
+import { joinOver } from '../helpers/serve.js';
+import { servedHubForFile, servedHubsPerTest } from '../helpers/served-hub.js';
 
 /**
  * The REST contract, route by route, against the real hub in a child process:
@@ -26,22 +24,21 @@ const PASSWORD = 'correct horse battery staple';
 const UNKNOWN_ID = '01JZZZZZZZZZZZZZZZZZZZZZZZ';
 const MAX_BODY_BYTES = 4096;
 
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void = () => undefined;
+// alice calls every route, the steering and access ones too: an admin's.
+const served = servedHubForFile({
+  config: { trust: { access: { alice: 'admin' } } },
+  env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_SERVER_MAX_BODY_BYTES: String(MAX_BODY_BYTES) },
+});
+const otherHubs = servedHubsPerTest();
 let alice: string;
 let foreignThread: string;
 let openRequest: string;
 let bob: string;
 
 beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  // alice calls every route, the steering and access ones too: an admin's.
-  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { alice: 'admin' } } }));
-  hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_SERVER_MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
-  alice = await joinOver(hub, { handle: 'alice', session: 'proj' });
-  bob = await joinOver(hub, { handle: 'bob', session: 'proj' });
-  const carol = await joinOver(hub, { handle: 'carol', session: 'other' });
+  alice = await joinOver(served.hub, { handle: 'alice', session: 'proj' });
+  bob = await joinOver(served.hub, { handle: 'bob', session: 'proj' });
+  const carol = await joinOver(served.hub, { handle: 'carol', session: 'other' });
   const hidden = await call('POST', '/api/v1/threads', { token: carol, body: { name: 'hidden' } });
   foreignThread = (hidden.json as { id: string }).id;
   const asked = await call('POST', '/api/v1/requests', { token: alice, body: { to: 'bob', intent: 'review' } });
@@ -49,11 +46,6 @@ beforeAll(async () => {
   expect(foreignThread).toMatch(/\S/);
   expect(openRequest).toMatch(/\S/);
   expect(bob).toMatch(/^pt_/);
-}, 30_000);
-
-afterAll(async () => {
-  await stopHubs();
-  cleanup();
 });
 
 interface Answer {
@@ -66,7 +58,7 @@ async function call(
   method: string,
   route: string,
   options: { token?: string; headers?: Record<string, string>; body?: unknown; noContentType?: boolean } = {},
-  base = hub.url,
+  base = served.hub.url,
 ): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -141,39 +133,20 @@ const VALID_BODIES: Record<string, Record<string, unknown>> = {
 /** A message signed with alice's own key (held in the home), as a client holding its key hands it in. */
 async function signedByAlice(thread: string, text: string): Promise<{ envelope: string; sig: string }> {
   const me = (await call('GET', '/api/v1/whoami', { token: alice })).json as { participant: { id: string; publicKey: string } };
-  const key = readKeyFile(path.join(home, 'keys', 'participants', `${me.participant.id}.key`));
-  const fields: SignedEventFields = {
-    id: '01KAPM5S0000000000000000R1',
-    from: Buffer.from(me.participant.publicKey, 'base64'),
-    thread,
-    to: null,
-    kind: 'message',
-    content: text,
-    meta: null,
-    ts: Date.now(),
-    ttl_secs: 300,
-    sender_seq: 1,
-    sender_epoch: Buffer.alloc(16, 1),
-  };
-  return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: signEvent(key, fields).toString('base64url') };
+  const key = readKeyFile(path.join(served.home, 'keys', 'participants', `${me.participant.id}.key`));
+  return handedIn(messageFields({ id: '01KAPM5S0000000000000000R1', from: Buffer.from(me.participant.publicKey, 'base64'), thread, content: text }), key);
 }
 
 /** Whose credentials a route takes, to get past authentication to the input checks. */
 function credentialsFor(route: (typeof ROUTES)[number]): { token?: string } {
   if (route.auth === 'none') return {};
-  return { token: route.auth === 'admin' ? hub.adminToken() : alice };
+  return { token: route.auth === 'admin' ? served.hub.adminToken() : alice };
 }
 
 describe('http routes against a real hub', () => {
   it('routes - every route but /healthz answers 401 without valid credentials, before reading anything', async () => {
     // A hub of its own: the password guesses below make password sign-in wait (10 min here, so the count below is exact).
-    const guardedHome = tempHome();
-    const previousCleanup = cleanup;
-    cleanup = () => {
-      previousCleanup();
-      guardedHome.cleanup();
-    };
-    const guarded = await startServe(guardedHome.home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_WEBUI_SIGN_IN_BACKOFF_MS: '600000' } });
+    const { hub: guarded } = await otherHubs.serve(otherHubs.home(), { env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_WEBUI_SIGN_IN_BACKOFF_MS: '600000' } });
     const guardedAdmin = guarded.adminToken();
     const agent = await joinOver(guarded, { handle: 'agent', session: 'proj' });
     const at = (method: string, route: string, headers: Record<string, string>, body?: unknown) => call(method, route, { headers, ...(body === undefined ? {} : { body }) }, guarded.url);
@@ -212,7 +185,7 @@ describe('http routes against a real hub', () => {
   });
 
   it('routes - malformed JSON, wrong shapes, unknown and wrongly typed fields and oversized bodies are refused on every route that takes a body; nothing is stored', async () => {
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const withBody = ROUTES.filter((route) => route.body);
     expect(Object.keys(VALID_BODIES).sort()).toEqual(withBody.map(key).sort());
     for (const route of withBody) {
@@ -248,7 +221,7 @@ describe('http routes against a real hub', () => {
     }
     // A chunked body (no Content-Length) is counted as it is read.
     const chunked = await new Promise<Answer>((resolve, reject) => {
-      const req = http.request(`${hub.url}/api/v1/threads/general/messages`, {
+      const req = http.request(`${served.hub.url}/api/v1/threads/general/messages`, {
         method: 'POST',
         headers: { authorization: `Bearer ${alice}`, 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
       });
@@ -265,11 +238,11 @@ describe('http routes against a real hub', () => {
     });
     expect(chunked.status).toBe(413);
     expect(errorOf(chunked)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', field: 'body' });
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
   });
 
   it('routes - bodies that are not JSON text are refused on every route that takes a body: another media type, bytes that are not UTF-8, a NUL, other control characters or an unpaired surrogate in any field; nothing is stored', async () => {
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const withBody = ROUTES.filter((route) => route.body);
     const utf8 = (text: string) => new TextEncoder().encode(text);
     const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((part) => (typeof part === 'string' ? utf8(part) : Buffer.from(part))));
@@ -317,7 +290,7 @@ describe('http routes against a real hub', () => {
       ['POST', '/api/v1/participants', { handle: 'zoe', session: 'proj', profile: { roles: ['ok', 'bad\u009b'] } }, 'profile.roles.1'],
     ];
     for (const [method, url, body, field] of nested) {
-      const token = url === '/api/v1/participants' ? hub.adminToken() : url.includes('/responses') ? bob : alice;
+      const token = url === '/api/v1/participants' ? served.hub.adminToken() : url.includes('/responses') ? bob : alice;
       const answer = await call(method, url, { token, body });
       expect(answer.status, `${method} ${url} ${field} → ${JSON.stringify(answer.json)}`).toBe(400);
       expect(errorOf(answer), `${method} ${url}`).toMatchObject({ code: 'INVALID_INPUT', field });
@@ -328,11 +301,11 @@ describe('http routes against a real hub', () => {
       expect(answer.status, `${url} → ${JSON.stringify(answer.json)}`).toBe(400);
       expect(errorOf(answer).code).toBe('INVALID_INPUT');
     }
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
   });
 
   it('routes - bad query parameters are refused naming the parameter; nothing is stored', async () => {
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const cases: Array<[string, string]> = [
       ['/api/v1/threads/general/new?limit=abc', 'limit'],
       ['/api/v1/threads/general/new?limit=0', 'limit'],
@@ -364,11 +337,11 @@ describe('http routes against a real hub', () => {
     const badEventId = await call('GET', '/api/v1/stream', { token: alice, headers: { 'last-event-id': 'abc' } });
     expect(badEventId.status).toBe(400);
     expect(errorOf(badEventId)).toMatchObject({ code: 'INVALID_INPUT', field: 'Last-Event-ID' });
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
   });
 
   it('routes - unknown ids and another session’s thread are refused on every route that names one; nothing is stored', async () => {
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const threadRoutes = ROUTES.filter((route) => route.path.includes('{thread}'));
     expect(threadRoutes.length).toBeGreaterThanOrEqual(9);
     for (const route of threadRoutes) {
@@ -393,8 +366,8 @@ describe('http routes against a real hub', () => {
       ['POST', '/api/v1/dm', { token: alice, body: { to: 'carol', text: 'hi' } }, 404, 'NOT_FOUND'],
       ['POST', '/api/v1/requests', { token: alice, body: { to: 'nobody', intent: 'review' } }, 404, 'NOT_FOUND'],
       ['POST', '/api/v1/inbox/ack', { token: alice, body: { ids: ['01JZZZZZZZZZZZZZZZZZZZZZZZ'] } }, 404, 'NOT_FOUND'],
-      ['POST', '/api/v1/participants/nobody/tokens/rotate', { token: hub.adminToken(), body: { session: 'proj' } }, 404, 'NOT_FOUND'],
-      ['POST', '/api/v1/participants/nobody/tokens/run', { token: hub.adminToken(), body: { session: 'proj' } }, 404, 'NOT_FOUND'],
+      ['POST', '/api/v1/participants/nobody/tokens/rotate', { token: served.hub.adminToken(), body: { session: 'proj' } }, 404, 'NOT_FOUND'],
+      ['POST', '/api/v1/participants/nobody/tokens/run', { token: served.hub.adminToken(), body: { session: 'proj' } }, 404, 'NOT_FOUND'],
       ['POST', '/api/v1/threads/general/controls', { token: alice, body: { mute: { targets: ['nobody'] } } }, 404, 'NOT_FOUND'],
     ];
     for (const [method, url, options, status, code] of others) {
@@ -402,7 +375,7 @@ describe('http routes against a real hub', () => {
       expect(answer.status, `${method} ${url} ${JSON.stringify(options.body)} → ${JSON.stringify(answer.json)}`).toBe(status);
       expect(errorOf(answer).code).toBe(code);
     }
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
   });
 
   it('routes - every route answers 2xx to a valid call with valid credentials', async () => {
@@ -414,23 +387,23 @@ describe('http routes against a real hub', () => {
       answered.add(`${method} ${template}`);
       return (typeof answer.json === 'object' ? answer.json : { text: answer.json }) as Record<string, unknown>;
     };
-    const admin = { token: hub.adminToken() };
+    const admin = { token: served.hub.adminToken() };
     const asAlice = { token: alice };
     const asBob = { token: bob };
     await ok('GET', '/healthz', {});
     expect(await ok('POST', '/hub-proof', {}, { body: { nonce: 'N'.repeat(43) } })).toEqual({ key: expect.stringMatching(/^ed25519:/), signature: expect.any(String) });
-    const page = await fetch(`${hub.url}/`);
+    const page = await fetch(`${served.hub.url}/`);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain('<div id="app">');
     answered.add('GET /');
     const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
-    const asset = await fetch(`${hub.url}${script}`);
+    const asset = await fetch(`${served.hub.url}${script}`);
     expect(asset.status).toBe(200);
     answered.add('GET /assets/*');
     expect(await ok('GET', '/api/v1/login', {})).toEqual({ passwordSet: true, signedIn: false });
-    const signIn = await fetch(`${hub.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD, session: 'proj' }) });
+    const signIn = await fetch(`${served.hub.url}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: PASSWORD, session: 'proj' }) });
     expect(signIn.status).toBe(200);
     answered.add('POST /api/v1/login');
     const cookie = signIn.headers.get('set-cookie')!.split(';')[0]!;
@@ -519,21 +492,21 @@ describe('http routes against a real hub', () => {
     await ok('POST', '/api/v1/meetings/{name}/leave', { name: 'standup' }, asBob);
     // The stream answers 200 with an event stream; this client leaves at once.
     const controller = new AbortController();
-    const stream = await fetch(`${hub.url}/api/v1/stream?thread=${thread}`, { headers: { authorization: `Bearer ${alice}` }, signal: controller.signal });
+    const stream = await fetch(`${served.hub.url}/api/v1/stream?thread=${thread}`, { headers: { authorization: `Bearer ${alice}` }, signal: controller.signal });
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     controller.abort();
     answered.add('GET /api/v1/stream');
     // The connection answers 200 with keep-alives only, and keeps alice present while open.
     const holding = new AbortController();
-    const connection = await fetch(`${hub.url}/api/v1/connection`, { headers: { authorization: `Bearer ${alice}` }, signal: holding.signal });
+    const connection = await fetch(`${served.hub.url}/api/v1/connection`, { headers: { authorization: `Bearer ${alice}` }, signal: holding.signal });
     expect(connection.status).toBe(200);
     expect(connection.headers.get('content-type')).toContain('text/event-stream');
     holding.abort();
     answered.add('GET /api/v1/connection');
     // MCP: initialize, the session's notification stream, and its end.
     const mcpHeaders = { authorization: `Bearer ${alice}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const initialized = await fetch(`${hub.url}/mcp`, {
+    const initialized = await fetch(`${served.hub.url}/mcp`, {
       method: 'POST',
       headers: mcpHeaders,
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'routes-test', version: '1' } } }),
@@ -543,18 +516,18 @@ describe('http routes against a real hub', () => {
     const mcpSession = initialized.headers.get('mcp-session-id')!;
     answered.add('POST /mcp');
     const notifications = new AbortController();
-    const mcpStream = await fetch(`${hub.url}/mcp`, { headers: { ...mcpHeaders, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' }, signal: notifications.signal });
+    const mcpStream = await fetch(`${served.hub.url}/mcp`, { headers: { ...mcpHeaders, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' }, signal: notifications.signal });
     expect(mcpStream.status).toBe(200);
     expect(mcpStream.headers.get('content-type')).toContain('text/event-stream');
     notifications.abort();
     answered.add('GET /mcp');
-    const ended = await fetch(`${hub.url}/mcp`, { method: 'DELETE', headers: { ...mcpHeaders, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' } });
+    const ended = await fetch(`${served.hub.url}/mcp`, { method: 'DELETE', headers: { ...mcpHeaders, 'mcp-session-id': mcpSession, 'mcp-protocol-version': '2025-06-18' } });
     expect(ended.status).toBe(200);
     answered.add('DELETE /mcp');
     // Last, as it ends local mode: the roster, and a new one signed by the hub's key (alice is not in it:
     // she and the others are at work, so leaving them out is confirmed).
     expect(await ok('GET', '/api/v1/hub/roster', {}, admin)).toMatchObject({ trust: { mode: 'local' }, roster: null, participants: expect.arrayContaining([expect.objectContaining({ handle: 'alice', pubkey: expect.stringMatching(/^ed25519:/) })]) });
-    const hubKey = readKeyFile(hubKeyPathOf(home));
+    const hubKey = readKeyFile(hubKeyPathOf(served.home));
     const roster = signRoster({ org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: formatPublicKey(rawPublicKeyOf(hubKey)), role: 'admin' }], signatures: [] }, hubKey);
     expect(await ok('POST', '/api/v1/hub/roster', {}, { ...admin, body: { ...roster, confirm: true } })).toMatchObject({ accepted: { org_id: 'acme', version: 1, members: 1 }, trust: { mode: 'roster', org: 'acme', version: 1 } });
     expect([...answered].sort()).toEqual(ROUTES.map(key).sort());
