@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
+import { createHttpApp, type HttpAppOptions } from '../../src/http/app.js';
+import { hostsFor } from '../../src/http/host-guard.js';
 import { startHttpServer, type HttpServer, type HttpServerOptions } from '../../src/http/server.js';
 import type { Actor } from '../../src/hub/index.js';
 import { openHub, type Hub, type HubOptions } from '../../src/hub/hub.js';
@@ -99,6 +101,14 @@ export async function joinHumanAliceBob(hub: Hub, session = 's'): Promise<{ huma
   const alice = await hub.join({ handle: 'alice', session });
   const bob = await hub.join({ handle: 'bob', session });
   return { human, alice, bob };
+}
+
+/** Where the in-process app is asked: the host and port it is told it serves, though no socket is opened. */
+export const APP_BASE = 'http://127.0.0.1:7420';
+
+/** `t`'s hub behind the HTTP app, called in process with app.request(`${APP_BASE}/…`): the routes without a socket. */
+export function appOf(t: TestHub, options: Partial<HttpAppOptions> = {}): ReturnType<typeof createHttpApp> {
+  return createHttpApp({ hub: t.hub, logger: createSilentLogger(), allowedHosts: hostsFor('127.0.0.1', 7420), ...options });
 }
 
 /**

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHttpApp } from '../../src/http/app.js';
-import { hostsFor } from '../../src/http/host-guard.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
+import { APP_BASE, appOf, caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 import { connectInMemory } from '../helpers/mcp.js';
 
 /**
@@ -67,10 +64,10 @@ describe('request ids, abbreviated', () => {
 
   it('request ref - REST respond and MCP request_respond take the short id and answer with the whole one', async () => {
     const { t, coder } = await setup();
-    const app = createHttpApp({ hub: t.hub, logger: createSilentLogger(), allowedHosts: hostsFor('127.0.0.1', 7420) });
+    const app = appOf(t);
     const token = await t.hub.issueToken('human', 'proj');
     const first = await coder.request({ to: 'human', intent: 'one' });
-    const res = await app.request(`http://127.0.0.1:7420/api/v1/requests/${first.request_id.slice(-6)}/responses`, {
+    const res = await app.request(`${APP_BASE}/api/v1/requests/${first.request_id.slice(-6)}/responses`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ status: 'Completed' }),
