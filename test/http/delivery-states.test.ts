@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { McpTestClient } from '../helpers/mcp.js';
-import { joinOver } from '../helpers/serve.js';
+import { joinOver, restCall } from '../helpers/serve.js';
 import { servedHubForFile } from '../helpers/served-hub.js';
 
 /**
@@ -12,16 +12,7 @@ const served = servedHubForFile();
 let tokens: { alice: string; bob: string };
 let aliceMcp: McpTestClient;
 
-type Json = Record<string, unknown> & { error?: { code: string; field?: string } };
-
-async function as(who: keyof typeof tokens, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${served.hub.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const as = (who: keyof typeof tokens, method: string, path: string, body?: unknown) => restCall(served.hub, tokens[who], method, path, body);
 
 beforeAll(async () => {
   tokens = { alice: await joinOver(served.hub, { handle: 'alice' }), bob: await joinOver(served.hub, { handle: 'bob' }) };
