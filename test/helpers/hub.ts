@@ -95,8 +95,15 @@ export function testHubsClosedAfterEach(): TestHubs {
   };
 }
 
-/** The three participants most tests start from, in `session`: @human (a human), @alice and @bob (agents). */
-export async function joinHumanAliceBob(hub: Hub, session = 's'): Promise<{ human: Actor; alice: Actor; bob: Actor }> {
+/** The three participants most tests start from: @human (a human), @alice and @bob (agents). */
+export interface HumanAliceBob {
+  human: Actor;
+  alice: Actor;
+  bob: Actor;
+}
+
+/** Joins @human, @alice and @bob in `session`. */
+export async function joinHumanAliceBob(hub: Hub, session = 's'): Promise<HumanAliceBob> {
   const human = await hub.join({ handle: 'human', session, profile: { kind: 'human' } });
   const alice = await hub.join({ handle: 'alice', session });
   const bob = await hub.join({ handle: 'bob', session });

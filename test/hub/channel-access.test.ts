@@ -3,7 +3,7 @@ import type { Actor } from '../../src/hub/actor.js';
 import type { SignedChannelPolicy } from '../../src/schema/control.js';
 import { verifyPolicy } from '../../src/trust/channel-policy.js';
 import { parsePublicKey } from '../../src/trust/node-id.js';
-import { caught, joinHumanAliceBob, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
+import { caught, joinHumanAliceBob, testHubsClosedAfterEach, type HumanAliceBob, type TestHub } from '../helpers/hub.js';
 import { takeItems } from '../helpers/live-items.js';
 
 /**
@@ -15,11 +15,8 @@ import { takeItems } from '../helpers/live-items.js';
 const HOUR = 3_600_000;
 const hubs = testHubsClosedAfterEach();
 
-interface Setup {
+interface Setup extends HumanAliceBob {
   t: TestHub;
-  human: Actor;
-  alice: Actor;
-  bob: Actor;
   carol: Actor;
   clock: { now: number };
 }

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import type { HubOptions } from '../../src/hub/hub.js';
-import { caught, joinHumanAliceBob, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
+import { caught, joinHumanAliceBob, testHubsClosedAfterEach, type HumanAliceBob, type TestHub } from '../helpers/hub.js';
 
 /**
  * Retention: the hub prunes events past a thread's limits (hours or newest
@@ -14,11 +14,8 @@ import { caught, joinHumanAliceBob, testHubsClosedAfterEach, type TestHub } from
 const HOUR = 3_600_000;
 const hubs = testHubsClosedAfterEach();
 
-interface Setup {
+interface Setup extends HumanAliceBob {
   t: TestHub;
-  human: Actor;
-  alice: Actor;
-  bob: Actor;
   clock: { now: number };
 }
 
