@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe('the MCP echo server the benchmarks compare with', () => {
-  it('answers a request whose body is not JSON with a 500 and goes on serving', async () => {
+  it('echo server - answers a request whose body is not JSON with a 500 and goes on serving', async () => {
     const started = spawn(process.execPath, [ECHO, 'http'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = started;
     let stderr = '';

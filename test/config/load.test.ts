@@ -1,50 +1,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as D from '../../src/config/defaults.js';
-import { configKeys, defaultConfig, envNameOf, loadConfig, resolveHome, type LoadConfigOptions } from '../../src/config/load.js';
-import type { Config, ConfigInput } from '../../src/config/schema.js';
+import { configKeys, defaultConfig, envNameOf, resolveHome } from '../../src/config/load.js';
+import type { ConfigInput } from '../../src/config/schema.js';
 import { ParleyError } from '../../src/errors/parley-error.js';
 import { openHub } from '../../src/hub/hub.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { tempHome } from '../helpers/hub.js';
+import { caught, tempHomesRemovedAfterEach } from '../helpers/hub.js';
+import { refusal } from '../helpers/refusal.js';
+import { load, writeConfig } from './config-files.js';
 
-const cleanups: Array<() => void> = [];
-
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0).reverse()) cleanup();
-});
-
-function home(): string {
-  const made = tempHome('parley-config-');
-  cleanups.push(made.cleanup);
-  return made.home;
-}
-
-/** Writes `<home>/config.json` (a string is written as is, anything else as JSON) and returns its path. */
-function writeConfig(dir: string, content: unknown, name = D.CONFIG_FILENAME): string {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
-  return file;
-}
-
-/** loadConfig with an empty environment unless one is given: the test process's own PARLEY_* never leak in. */
-function load(options: Partial<LoadConfigOptions> & { home: string }): Config {
-  return loadConfig({ env: {}, ...options });
-}
-
-function configError(fn: () => unknown): ParleyError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    const parley = error as ParleyError;
-    expect(parley.code).toBe('CONFIG_INVALID');
-    return parley;
-  }
-  throw new Error('expected CONFIG_INVALID, but the config loaded');
-}
+const home = tempHomesRemovedAfterEach('parley-config-');
 
 describe('config loading', () => {
   it('config - with no file, env or flags every value is its documented default', () => {
@@ -274,8 +242,8 @@ describe('config loading', () => {
     expect(load({ home: dir, env: { PARLEY_MCP_ROOMS: 'all' } }).mcp.rooms).toBe('all');
     // The roster's path has the short alias the CLI documents.
     expect(load({ home: dir, env: { PARLEY_ROSTER: '/r.json' } }).trust.rosterPath).toBe('/r.json');
-    expect(configError(() => load({ home: dir, env: { PARLEY_TRUST_LOCAL_ACCESS_AGENT: 'boss' } })).field).toBe('trust.localAccess.agent');
-    expect(configError(() => load({ home: dir, env: { PARLEY_MCP_ROOMS: 'chat,Bad Room' } })).field).toBe('mcp.rooms.1');
+    expect(refusal(() => load({ home: dir, env: { PARLEY_TRUST_LOCAL_ACCESS_AGENT: 'boss' } }), 'CONFIG_INVALID').field).toBe('trust.localAccess.agent');
+    expect(refusal(() => load({ home: dir, env: { PARLEY_MCP_ROOMS: 'chat,Bad Room' } }), 'CONFIG_INVALID').field).toBe('mcp.rooms.1');
   });
 
   it('config - every list-valued key takes a JSON list from --set and the environment; a malformed one is refused naming the key and source', () => {
@@ -292,162 +260,16 @@ describe('config loading', () => {
       expect(valueAt(load({ home: dir, flags: { [key]: 'meeting, requests' } }), key), flag).toEqual(['meeting', 'requests']);
       expect(valueAt(load({ home: dir, env: { [env]: '["meeting"]' } }), key), env).toEqual(['meeting']);
       for (const malformed of ['["meeting"', '["meeting", 2]', '{"a":1}', '"meeting"', 'meeting"]', '[meeting]']) {
-        const fromFlag = configError(() => load({ home: dir, flags: { [key]: malformed } }));
+        const fromFlag = refusal(() => load({ home: dir, flags: { [key]: malformed } }), 'CONFIG_INVALID');
         expect(fromFlag.field).toBe(key);
         expect(fromFlag.message).toContain(`"${key}" (from --set ${key})`);
         expect(fromFlag.message).toContain('JSON list of strings');
-        const fromEnv = configError(() => load({ home: dir, env: { [env]: malformed } }));
+        const fromEnv = refusal(() => load({ home: dir, env: { [env]: malformed } }), 'CONFIG_INVALID');
         expect(fromEnv.message).toContain(`"${key}" (from ${env})`);
       }
     }
     // The case the issue names: the architect is excluded, not a kind called ["architect"].
     expect(load({ home: dir, flags: { 'mcp.excludedKinds': '["architect"]' } }).mcp.excludedKinds).toEqual(['architect']);
-  });
-
-  it('config - a missing default config file is fine, a missing explicit --config file fails', () => {
-    const dir = home();
-    expect(load({ home: dir })).toEqual(defaultConfig());
-    const missing = path.join(dir, 'nope.json');
-    const error = configError(() => load({ home: dir, configFile: missing }));
-    expect(error.field).toBe('config');
-    expect(error.message).toContain(missing);
-    expect(error.message).toMatch(/Cannot read config file/);
-  });
-
-  it('config - a string where a number is expected names the key and its source', () => {
-    const dir = home();
-    const file = writeConfig(dir, { server: { port: 'abc' } });
-    const fromFile = configError(() => load({ home: dir }));
-    expect(fromFile.field).toBe('server.port');
-    expect(fromFile.message).toContain('"server.port"');
-    expect(fromFile.message).toContain(`config file ${file}`);
-    expect(fromFile.message).toMatch(/expected number/);
-
-    const clean = home();
-    const fromEnv = configError(() => load({ home: clean, env: { PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS: 'lots' } }));
-    expect(fromEnv.field).toBe('chat.limits.maxMessageChars');
-    expect(fromEnv.message).toContain('"chat.limits.maxMessageChars"');
-    expect(fromEnv.message).toContain('PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS');
-    expect(fromEnv.message).toContain('"lots" is not a number');
-
-    const fromAlias = configError(() => load({ home: clean, env: { PARLEY_PORT: 'eighty' } }));
-    expect(fromAlias.field).toBe('server.port');
-    expect(fromAlias.message).toContain('(from PARLEY_PORT)');
-
-    const fromFlag = configError(() => load({ home: clean, flags: { 'requests.maxHop': 'three' } }));
-    expect(fromFlag.field).toBe('requests.maxHop');
-    expect(fromFlag.message).toContain('(from --set requests.maxHop)');
-    expect(fromFlag.message).toContain('"three" is not a number');
-
-    const badBoolean = configError(() => load({ home: clean, env: { PARLEY_CHAT_ENABLED: 'maybe' } }));
-    expect(badBoolean.field).toBe('chat.enabled');
-    expect(badBoolean.message).toContain('(from PARLEY_CHAT_ENABLED)');
-    expect(badBoolean.message).toContain('not true or false');
-  });
-
-  it('config - an out-of-range value names the key and its source: file, env var or flag', () => {
-    const dir = home();
-    const file = writeConfig(dir, { server: { port: -1 } });
-    const fromFile = configError(() => load({ home: dir }));
-    expect(fromFile.field).toBe('server.port');
-    expect(fromFile.message).toContain(`"server.port" (from config file ${file})`);
-
-    const clean = home();
-    const fromEnv = configError(() => load({ home: clean, env: { PARLEY_PORT: '-1' } }));
-    expect(fromEnv.field).toBe('server.port');
-    expect(fromEnv.message).toContain('"server.port" (from PARLEY_PORT)');
-
-    const fromFlag = configError(() => load({ home: clean, flags: { 'server.port': 70_000 } }));
-    expect(fromFlag.field).toBe('server.port');
-    expect(fromFlag.message).toContain('"server.port" (from --set server.port)');
-
-    const notInt = configError(() => load({ home: clean, env: { PARLEY_MEETING_RING_SIZE: '1.5' } }));
-    expect(notInt.field).toBe('meeting.ringSize');
-    expect(notInt.message).toContain('(from PARLEY_MEETING_RING_SIZE)');
-
-    const badEnum = configError(() => load({ home: clean, env: { PARLEY_STORE_SYNCHRONOUS: 'sometimes' } }));
-    expect(badEnum.field).toBe('store.synchronous');
-    expect(badEnum.message).toContain('(from PARLEY_STORE_SYNCHRONOUS)');
-
-    const badWakeOn = configError(() => load({ home: clean, env: { PARLEY_AGENTS_WAKE_ON: 'sometimes' } }));
-    expect(badWakeOn.field).toBe('agents.wakeOn');
-    expect(badWakeOn.message).toContain('"agents.wakeOn" (from PARLEY_AGENTS_WAKE_ON)');
-
-    // The agent hooks' keys.
-    const longWait = configError(() => load({ home: clean, env: { PARLEY_AGENTS_STAY_AVAILABLE_SECONDS: '3601' } }));
-    expect(longWait.field).toBe('agents.stayAvailableSeconds');
-    expect(longWait.message).toContain('(from PARLEY_AGENTS_STAY_AVAILABLE_SECONDS)');
-    const badHandle = configError(() => load({ home: clean, flags: { 'agents.stayAvailable': '["coder-1","not a handle"]' } }));
-    expect(badHandle.field).toBe('agents.stayAvailable.1');
-    expect(badHandle.message).toContain('"*" for every agent');
-    const negativeCap = configError(() => load({ home: clean, flags: { 'agents.maxStopContinuations': '-1' } }));
-    expect(negativeCap.field).toBe('agents.maxStopContinuations');
-    expect(load({ home: clean, flags: { 'agents.stayAvailable': '*' } }).agents.stayAvailable).toEqual(['*']);
-  });
-
-  it('config - sign-in waits that contradict each other are refused naming the key', () => {
-    const dir = home();
-    const longer = configError(() => load({ home: dir, env: { PARLEY_WEBUI_SIGN_IN_BACKOFF_MS: '2000', PARLEY_WEBUI_SIGN_IN_MAX_BACKOFF_MS: '1000' } }));
-    expect(longer.field).toBe('webui.signIn.backoffMs');
-    expect(longer.message).toContain('(from PARLEY_WEBUI_SIGN_IN_BACKOFF_MS)');
-    expect(longer.message).toContain('must not exceed webui.signIn.maxBackoffMs');
-    const forgotten = configError(() => load({ home: dir, flags: { 'webui.signIn.forgetMs': '1000' } }));
-    expect(forgotten.field).toBe('webui.signIn.maxBackoffMs');
-  });
-
-  it('config - an unknown key in the file (a typo) is refused with its full dotted name', () => {
-    const dir = home();
-    const file = writeConfig(dir, { chat: { limit: { maxMessageChars: 100 } } });
-    const nested = configError(() => load({ home: dir }));
-    expect(nested.field).toBe('chat.limit');
-    expect(nested.message).toContain('"chat.limit"');
-    expect(nested.message).toContain(`config file ${file}`);
-    expect(nested.message).toMatch(/unknown key/);
-
-    writeConfig(dir, { sever: { port: 1 } });
-    const topLevel = configError(() => load({ home: dir }));
-    expect(topLevel.field).toBe('sever');
-    expect(topLevel.message).toContain(`"sever" (from config file ${file})`);
-
-    const flag = configError(() => load({ home: home(), flags: { 'server.prot': 1 } }));
-    expect(flag.field).toBe('server.prot');
-    expect(flag.message).toContain('"server.prot"');
-    expect(flag.message).toMatch(/flag/);
-  });
-
-  it('config - a malformed JSON file or one that is not an object is refused, naming the file', () => {
-    const dir = home();
-    const file = writeConfig(dir, '{ "server": { "port": 8080 ');
-    const malformed = configError(() => load({ home: dir }));
-    expect(malformed.field).toBe('config');
-    expect(malformed.message).toContain(file);
-    expect(malformed.message).toMatch(/not valid JSON/);
-
-    for (const content of ['[1, 2]', '42', 'null', '"text"']) {
-      writeConfig(dir, content);
-      const error = configError(() => load({ home: dir }));
-      expect(error.field).toBe('config');
-      expect(error.message).toContain(file);
-      expect(error.message).toMatch(/must hold a JSON object/);
-    }
-  });
-
-  it('config - waitTimeoutMs greater than maxWaitTimeoutMs is refused', () => {
-    const dir = home();
-    const file = writeConfig(dir, { inbox: { waitTimeoutMs: 200_000 } });
-    const fromFile = configError(() => load({ home: dir }));
-    expect(fromFile.field).toBe('inbox.waitTimeoutMs');
-    expect(fromFile.message).toContain(`config file ${file}`);
-    expect(fromFile.message).toContain(`inbox.maxWaitTimeoutMs (${D.DEFAULT_MAX_WAIT_TIMEOUT_MS})`);
-
-    const fromEnv = configError(() => load({ home: home(), env: { PARLEY_INBOX_WAIT_TIMEOUT_MS: '5000', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '4000' } }));
-    expect(fromEnv.field).toBe('inbox.waitTimeoutMs');
-    expect(fromEnv.message).toContain('(from PARLEY_INBOX_WAIT_TIMEOUT_MS)');
-    expect(fromEnv.message).toContain('inbox.maxWaitTimeoutMs (4000)');
-
-    // Equal is allowed.
-    const ok = load({ home: home(), env: { PARLEY_INBOX_WAIT_TIMEOUT_MS: '4000', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '4000' } });
-    expect(ok.inbox).toMatchObject({ waitTimeoutMs: 4000, maxWaitTimeoutMs: 4000 });
   });
 
   it('config - resolveHome prefers the flag, then PARLEY_HOME, then ~/.parley', () => {
@@ -466,30 +288,10 @@ describe('config loading', () => {
     expect(resolveHome(undefined, { PARLEY_HOME: '' })).toBe(path.join(os.homedir(), D.DEFAULT_HOME_DIRNAME));
   });
 
-  it('config - an unknown key holding an empty object still names the config file', () => {
-    const dir = home();
-    const file = writeConfig(dir, { chat: { limit: {} } });
-    const error = configError(() => load({ home: dir }));
-    expect(error.field).toBe('chat.limit');
-    expect(error.message).toContain(`config file ${file}`);
-  });
-
-  it('config - an invalid section in the file is reported even when the environment sets a key inside it', () => {
-    const dir = home();
-    writeConfig(dir, { chat: 5 });
-    const error = configError(() => load({ home: dir, env: { PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS: '100' } }));
-    expect(error.field).toBe('chat');
-  });
-
   it('config - openHub validates a partial config and names the bad key before touching the home', async () => {
     const parent = home();
     const dir = path.join(parent, 'never-created');
-    let thrown: unknown;
-    try {
-      await openHub({ home: dir, logger: createSilentLogger(), config: { chat: { limits: { maxMessageChars: 'x' } } } as unknown as ConfigInput });
-    } catch (error) {
-      thrown = error;
-    }
+    const thrown = await caught(() => openHub({ home: dir, logger: createSilentLogger(), config: { chat: { limits: { maxMessageChars: 'x' } } } as unknown as ConfigInput }));
     expect(thrown).toBeInstanceOf(ParleyError);
     const error = thrown as ParleyError;
     expect(error.code).toBe('CONFIG_INVALID');
@@ -508,20 +310,13 @@ describe('config loading', () => {
   });
 
   it('config - openHub refuses an invalid config given to it, naming the key, before taking the home', async () => {
-    const { home, cleanup } = tempHome();
-    try {
-      const refused = await openHub({ home, config: { meeting: { ringSize: 0 } } as ConfigInput, logger: createSilentLogger() }).then(
-        () => undefined,
-        (error: unknown) => error as ParleyError,
-      );
-      expect(refused).toMatchObject({ code: 'CONFIG_INVALID', field: 'meeting.ringSize' });
-      expect(refused?.message).toContain('the options given to openHub');
-      // Nothing was taken or created: a valid hub opens on the same home.
-      const hub = await openHub({ home, logger: createSilentLogger() });
-      await hub.close();
-    } finally {
-      cleanup();
-    }
+    const dir = home();
+    const refused = await caught(() => openHub({ home: dir, config: { meeting: { ringSize: 0 } } as ConfigInput, logger: createSilentLogger() }));
+    expect(refused).toMatchObject({ code: 'CONFIG_INVALID', field: 'meeting.ringSize' });
+    expect(refused.message).toContain('the options given to openHub');
+    // Nothing was taken or created: a valid hub opens on the same home.
+    const hub = await openHub({ home: dir, logger: createSilentLogger() });
+    await hub.close();
   });
 });
 

@@ -1,7 +1,18 @@
+import type { KeyObject } from 'node:crypto';
 import type { Actor } from '../../src/hub/actor.js';
 import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
 import { ExportVerifier, type VerifyReport } from '../../src/trust/signed-export.js';
 import type { TestHub } from './hub.js';
+
+/** What a client holding its own key hands in (POST /envelopes, Actor.ingest): the fields' signing bytes and `key`'s signature, base64url. */
+export function handedIn(fields: SignedEventFields, key: KeyObject): { envelope: string; sig: string } {
+  return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: signEvent(key, fields).toString('base64url') };
+}
+
+/** The v1 signed fields of a message: to no one, without meta, signed now, 300 s to live, the first of its sender epoch. */
+export function messageFields(fields: Pick<SignedEventFields, 'id' | 'from' | 'thread' | 'content'> & Partial<SignedEventFields>): SignedEventFields {
+  return { to: null, kind: 'message', meta: null, ts: Date.now(), ttl_secs: 300, sender_seq: 1, sender_epoch: Buffer.alloc(16, 1), ...fields };
+}
 
 /**
  * Envelopes as a client holding its own key makes them: the v1 signed fields
@@ -14,22 +25,17 @@ export function signedEnvelope(hub: TestHub, signer: Actor, overrides: Partial<S
   const { ctx } = hub.hub.internals;
   const general = [...ctx.state.threads.values()].find((th) => th.name === 'general' && th.sessionId === signer.session.id)!;
   senderSeq += 1;
-  const fields: SignedEventFields = {
+  const fields = messageFields({
     id: ctx.newId(),
     from: ctx.keys.participant(signer.participant.id).raw,
     thread: general.id,
-    to: null,
-    kind: 'message',
     content: `signed by my own key ${senderSeq}`,
-    meta: null,
     ts: ctx.now(),
-    ttl_secs: 300,
     sender_seq: senderSeq,
     sender_epoch: Buffer.alloc(16, 5),
     ...overrides,
-  };
-  const sig = signEvent(ctx.keys.participant(signWith.participant.id).privateKey, fields);
-  return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: sig.toString('base64url') };
+  });
+  return handedIn(fields, ctx.keys.participant(signWith.participant.id).privateKey);
 }
 
 /** A thread's signed export as `reader` gets it, checked offline as `parley verify` does; the lines too, to look into. */

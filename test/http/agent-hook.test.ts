@@ -1,8 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { joinOver, restCall, type Json } from '../helpers/serve.js';
+import { servedHubForFile } from '../helpers/served-hub.js';
 
 /**
  * POST /api/v1/agent/hook, the route `parley hook` calls, against a real hub
@@ -12,31 +10,20 @@ import { joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } 
  * when the hook goes away, taking nothing; a long backlog is cut to the
  * client's 10,000-character cap, saying how many more items wait.
  */
-let hub: RunningHub;
-let cleanup: () => void = () => undefined;
+const served = servedHubForFile({
+  config: {
+    agents: { stayAvailable: ['*'], stayAvailableSeconds: 30, maxStopContinuations: 1 },
+    chat: { limits: { writeBurst: 1000, writesPerMinute: 100_000 } },
+  },
+});
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
-  let home: string;
-  ({ home, cleanup } = tempHome());
-  fs.writeFileSync(
-    path.join(home, 'config.json'),
-    JSON.stringify({
-      agents: { stayAvailable: ['*'], stayAvailableSeconds: 30, maxStopContinuations: 1 },
-      chat: { limits: { writeBurst: 1000, writesPerMinute: 100_000 } },
-    }),
-  );
-  hub = await startServe(home);
-  tokens.human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
-  for (const handle of ['agent', 'leaver', 'busy', 'coordinated']) tokens[handle] = await joinOver(hub, { handle });
-}, 30_000);
-
-afterAll(async () => {
-  await stopHubs();
-  cleanup();
+  tokens.human = await joinOver(served.hub, { handle: 'human', profile: { kind: 'human' } });
+  for (const handle of ['agent', 'leaver', 'busy', 'coordinated']) tokens[handle] = await joinOver(served.hub, { handle });
 });
 
-const call = (who: string, method: string, route: string, body?: unknown) => restCall(hub, tokens[who]!, method, route, body);
+const call = (who: string, method: string, route: string, body?: unknown) => restCall(served.hub, tokens[who]!, method, route, body);
 
 async function presenceOf(handle: string): Promise<Json | undefined> {
   return (await call('human', 'GET', '/presence')).json.presence.find((p: Json) => p.handle === handle);
@@ -101,7 +88,7 @@ describe('POST /api/v1/agent/hook', () => {
 
   it('agent hook - a stop wait ends when the hook goes away: the agent is no longer waiting and a later message stays pending', async () => {
     const gone = new AbortController();
-    const stopping = fetch(`${hub.url}/api/v1/agent/hook`, {
+    const stopping = fetch(`${served.hub.url}/api/v1/agent/hook`, {
       method: 'POST',
       headers: { authorization: `Bearer ${tokens.leaver}`, 'content-type': 'application/json' },
       body: JSON.stringify({ event: 'stop', session: 'l1' }),

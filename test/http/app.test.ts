@@ -1,31 +1,23 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpApp } from '../../src/http/app.js';
-import { hostsFor } from '../../src/http/host-guard.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { APP_BASE, appOf, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
-const BASE = 'http://127.0.0.1:7420';
 
 async function setup(maxBodyBytes?: number) {
-  t = await openTestHub();
+  const t = await hubs.open();
   await t.hub.join({ handle: 'human', session: 'proj', profile: { kind: 'human' } });
   await t.hub.join({ handle: 'coder-1', session: 'proj' });
   const token = await t.hub.issueToken('coder-1', 'proj');
   const humanToken = await t.hub.issueToken('human', 'proj');
-  const app = createHttpApp({ hub: t.hub, logger: createSilentLogger(), allowedHosts: hostsFor('127.0.0.1', 7420), ...(maxBodyBytes ? { maxBodyBytes } : {}) });
+  const app = appOf(t, maxBodyBytes ? { maxBodyBytes } : {});
   const call = (path: string, init: RequestInit & { token?: string } = {}) => {
     const headers = new Headers(init.headers);
     if (init.token) headers.set('authorization', `Bearer ${init.token}`);
     if (init.body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
-    return app.request(`${BASE}${path}`, { ...init, headers });
+    return app.request(`${APP_BASE}${path}`, { ...init, headers });
   };
-  return { app, call, token, humanToken };
+  return { t, app, call, token, humanToken };
 }
 
 describe('http', () => {
@@ -66,8 +58,8 @@ describe('http', () => {
   });
 
   it('http - bad input gets the error map’s status and nothing is stored', async () => {
-    const { call, token } = await setup(2048);
-    const before = t!.hub.stats().events;
+    const { t, call, token } = await setup(2048);
+    const before = t.hub.stats().events;
     const cases: Array<[string, RequestInit & { token?: string }, number, string]> = [
       ['/api/v1/threads/general/messages', { method: 'POST', token, body: '{not json' }, 400, 'INVALID_INPUT'],
       ['/api/v1/threads/general/messages', { method: 'POST', token, body: JSON.stringify({ text: 42 }) }, 400, 'INVALID_INPUT'],
@@ -81,12 +73,12 @@ describe('http', () => {
       expect(res.status, path).toBe(status);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe(code);
     }
-    expect(t!.hub.stats().events).toBe(before);
+    expect(t.hub.stats().events).toBe(before);
   });
 
   it('http - a thread of another session answers exactly as an unknown one (404 NOT_FOUND)', async () => {
-    const { call, token } = await setup();
-    const other = await t!.hub.join({ handle: 'coder-2', session: 'elsewhere' });
+    const { t, call, token } = await setup();
+    const other = await t.hub.join({ handle: 'coder-2', session: 'elsewhere' });
     const elsewhere = await other.createChannel({ name: 'secret' });
     const unknown = '01JZZZZZZZZZZZZZZZZZZZZZZZ';
     const answers = await Promise.all(
@@ -104,10 +96,10 @@ describe('http', () => {
     const { app, token } = await setup();
     const foreignHost = await app.request('http://evil.example:7420/api/v1/whoami', { headers: { authorization: `Bearer ${token}` } });
     expect(foreignHost.status).toBe(403);
-    const foreignOrigin = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}`, origin: 'http://evil.example' } });
+    const foreignOrigin = await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}`, origin: 'http://evil.example' } });
     expect(foreignOrigin.status).toBe(403);
     expect(await foreignOrigin.json()).toMatchObject({ error: { code: 'FORBIDDEN' } });
-    const sameOrigin = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}`, origin: BASE } });
+    const sameOrigin = await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}`, origin: APP_BASE } });
     expect(sameOrigin.status).toBe(200);
     expect(await sameOrigin.json()).toMatchObject({ participant: { handle: 'coder-1' }, session: { name: 'proj' } });
   });

@@ -1,11 +1,9 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, restCall, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { joinOver, restCall } from '../helpers/serve.js';
+import { servedHubForFile } from '../helpers/served-hub.js';
 import { openStream } from '../helpers/sse.js';
-import { fileSnapshot } from '../helpers/store-snapshot.js';
 
 /**
  * Maestro's feature toggle against the real hub: with `chat.enabled=false`
@@ -13,30 +11,19 @@ import { fileSnapshot } from '../helpers/store-snapshot.js';
  * MCP, while requests, meetings and presence (not chat) keep working and the
  * inbox, wait and live stream carry them.
  */
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void = () => undefined;
+const served = servedHubForFile({ env: { PARLEY_CHAT_ENABLED: 'false' } });
 const tokens: Record<'human' | 'coder', string> = { human: '', coder: '' };
-const clients: McpTestClient[] = [];
 
 beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  hub = await startServe(home, { env: { PARLEY_CHAT_ENABLED: 'false' } });
-  tokens.human = await joinOver(hub, { handle: 'human', session: 'proj', profile: { kind: 'human' } });
-  tokens.coder = await joinOver(hub, { handle: 'coder', session: 'proj' });
-}, 30_000);
-
-afterAll(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  await stopHubs();
-  cleanup();
+  tokens.human = await joinOver(served.hub, { handle: 'human', session: 'proj', profile: { kind: 'human' } });
+  tokens.coder = await joinOver(served.hub, { handle: 'coder', session: 'proj' });
 });
 
-const call = (who: keyof typeof tokens, method: string, route: string, body?: unknown) => restCall(hub, tokens[who], method, route, body);
+const call = (who: keyof typeof tokens, method: string, route: string, body?: unknown) => restCall(served.hub, tokens[who], method, route, body);
 
 /** The threads the hub has stored, read from its database. */
 function storedThreads(): Array<{ kind: string; name: string }> {
-  const db = new Database(path.join(home, 'parley.db'), { readonly: true, fileMustExist: true });
+  const db = new Database(path.join(served.home, 'parley.db'), { readonly: true, fileMustExist: true });
   try {
     return db.prepare('SELECT kind, name FROM threads ORDER BY created_seq').all() as Array<{ kind: string; name: string }>;
   } finally {
@@ -48,7 +35,7 @@ describe('chat.enabled=false', () => {
   it('chat off - every chat route answers CHAT_DISABLED, for humans and agents alike, and nothing is stored', async () => {
     // Joining made no channel: chat stores nothing, not even its default channel.
     expect(storedThreads()).toEqual([]);
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const chatCalls: Array<[string, string, unknown?]> = [
       ['GET', '/threads'],
       ['POST', '/threads', { name: 'architecture' }],
@@ -75,7 +62,7 @@ describe('chat.enabled=false', () => {
         expect(answer.json.error).toMatchObject({ code: 'CHAT_DISABLED', message: expect.stringContaining('chat.enabled is false') });
       }
     }
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
     // The hub tells its clients (the page) that chat is off, and where to start streaming the inbox.
     const me = await call('human', 'GET', '/whoami');
     expect(me.json.hub).toMatchObject({ chat: false });
@@ -83,7 +70,7 @@ describe('chat.enabled=false', () => {
   });
 
   it('chat off - requests, meetings and presence work, and the inbox, wait and live stream carry requests and responses', async () => {
-    const stream = await openStream(`${hub.url}/api/v1/stream?inbox=true&events_only=true`, tokens.human);
+    const stream = await openStream(`${served.hub.url}/api/v1/stream?inbox=true&events_only=true`, tokens.human);
     const asked = await call('coder', 'POST', '/requests', { to: 'human', intent: 'approve the deploy', text: 'Ship 1.2 tonight?' });
     expect(asked.status).toBe(201);
     expect((await call('human', 'GET', '/requests/open')).json.incoming).toEqual([expect.objectContaining({ request_id: asked.json.request_id })]);
@@ -105,7 +92,7 @@ describe('chat.enabled=false', () => {
     expect((await call('human', 'POST', '/meetings/standup/join')).status).toBe(200);
     expect((await call('human', 'GET', '/meetings/standup/hear')).json.messages).toEqual([expect.objectContaining({ content: 'done with the deploy' })]);
     // Presence follows live connections: coder holds its inbox stream while it declares a state.
-    const held = await openStream(`${hub.url}/api/v1/stream?inbox=true&events_only=true`, tokens.coder);
+    const held = await openStream(`${served.hub.url}/api/v1/stream?inbox=true&events_only=true`, tokens.coder);
     expect((await call('coder', 'PUT', '/presence', { state: 'thinking' })).status).toBe(200);
     expect((await call('human', 'GET', '/presence')).json.presence).toEqual(
       expect.arrayContaining([expect.objectContaining({ handle: 'coder', connection: 'connected', state: 'thinking' })]),
@@ -116,8 +103,7 @@ describe('chat.enabled=false', () => {
   });
 
   it('chat off - over MCP the chat rooms do not exist, and inbox and wait carry requests only', async () => {
-    const coder = await connectHttp(hub.url, tokens.coder, '?rooms=all');
-    clients.push(coder);
+    const coder = await served.mcp(tokens.coder, '?rooms=all');
     const names = await coder.toolNames();
     expect(names.filter((n) => /^(chat|steer|side)_/.test(n))).toEqual([]);
     expect(names).toEqual(expect.arrayContaining(['inbox', 'wait', 'request_send', 'request_respond', 'meeting_say', 'presence_set']));

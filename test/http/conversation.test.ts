@@ -1,20 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpApp } from '../../src/http/app.js';
-import { hostsFor } from '../../src/http/host-guard.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { APP_BASE, appOf, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 type Json = Record<string, unknown> & { error?: { code: string } };
 
 describe('http conversation', () => {
   it('http - three participants hold the whole conversation through the REST API', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     for (const [handle, kind] of [['human', 'human'], ['coder', 'agent'], ['reviewer', 'agent']] as const) {
       await t.hub.join({ handle, session: 'proj', profile: { kind } });
     }
@@ -23,9 +16,9 @@ describe('http conversation', () => {
       coder: await t.hub.issueToken('coder', 'proj'),
       reviewer: await t.hub.issueToken('reviewer', 'proj'),
     };
-    const app = createHttpApp({ hub: t.hub, logger: createSilentLogger(), allowedHosts: hostsFor('127.0.0.1', 7420) });
+    const app = appOf(t);
     const as = (who: keyof typeof tokens) => async (method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> => {
-      const res = await app.request(`http://127.0.0.1:7420/api/v1${path}`, {
+      const res = await app.request(`${APP_BASE}/api/v1${path}`, {
         method,
         headers: { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),

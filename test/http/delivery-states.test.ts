@@ -1,43 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
-import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { McpTestClient } from '../helpers/mcp.js';
+import { joinOver, restCall } from '../helpers/serve.js';
+import { servedHubForFile } from '../helpers/served-hub.js';
 
 /**
  * Delivery states over real HTTP against a `parley serve` process: the
  * injection route a client hook calls, the sender's per-recipient view, the
  * not-yet-acknowledged view, and MCP `inbox` showing them for what was sent.
  */
-let hub: RunningHub;
-let cleanupHome: () => void;
+const served = servedHubForFile();
 let tokens: { alice: string; bob: string };
 let aliceMcp: McpTestClient;
 
-type Json = Record<string, unknown> & { error?: { code: string; field?: string } };
-
-async function as(who: keyof typeof tokens, method: string, path: string, body?: unknown): Promise<{ status: number; json: Json }> {
-  const res = await fetch(`${hub.url}/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Json };
-}
+const as = (who: keyof typeof tokens, method: string, path: string, body?: unknown) => restCall(served.hub, tokens[who], method, path, body);
 
 beforeAll(async () => {
-  const { home, cleanup } = tempHome();
-  cleanupHome = cleanup;
-  hub = await startServe(home);
-  tokens = { alice: await joinOver(hub, { handle: 'alice' }), bob: await joinOver(hub, { handle: 'bob' }) };
-  aliceMcp = await connectHttp(hub.url, tokens.alice);
+  tokens = { alice: await joinOver(served.hub, { handle: 'alice' }), bob: await joinOver(served.hub, { handle: 'bob' }) };
+  aliceMcp = await served.mcp(tokens.alice);
   // Start with empty inboxes.
   for (const who of ['alice', 'bob'] as const) await as(who, 'GET', '/inbox?limit=500');
-}, 30_000);
-
-afterAll(async () => {
-  await aliceMcp?.close();
-  await stopHubs();
-  cleanupHome?.();
 });
 
 describe('http delivery states', () => {

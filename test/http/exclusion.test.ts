@@ -1,55 +1,38 @@
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, restCall, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { McpTestClient } from '../helpers/mcp.js';
+import { joinOver, restCall } from '../helpers/serve.js';
+import { servedHubForFile } from '../helpers/served-hub.js';
 import { openStream } from '../helpers/sse.js';
-import { fileSnapshot } from '../helpers/store-snapshot.js';
 
 /**
  * Excluded kinds (Maestro's architect) against the real hub: the exclusion is
  * something the excluded agent cannot lift itself, and it holds on every
  * surface (MCP and REST), while requests still reach it.
  */
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void = () => undefined;
+const served = servedHubForFile({ env: { PARLEY_MCP_EXCLUDED_KINDS: 'architect' } });
 const tokens: Record<'human' | 'coder' | 'arch', string> = { human: '', coder: '', arch: '' };
-const clients: McpTestClient[] = [];
 
 beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  hub = await startServe(home, { env: { PARLEY_MCP_EXCLUDED_KINDS: 'architect' } });
-  tokens.human = await joinOver(hub, { handle: 'human', session: 'proj', profile: { kind: 'human' } });
-  tokens.coder = await joinOver(hub, { handle: 'coder', session: 'proj' });
-  tokens.arch = await joinOver(hub, { handle: 'arch', session: 'proj', profile: { roles: ['architect'] } });
-}, 30_000);
-
-afterAll(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  await stopHubs();
-  cleanup();
+  tokens.human = await joinOver(served.hub, { handle: 'human', session: 'proj', profile: { kind: 'human' } });
+  tokens.coder = await joinOver(served.hub, { handle: 'coder', session: 'proj' });
+  tokens.arch = await joinOver(served.hub, { handle: 'arch', session: 'proj', profile: { roles: ['architect'] } });
 });
 
-const call = (who: keyof typeof tokens, method: string, route: string, body?: unknown) => restCall(hub, tokens[who], method, route, body);
+const call = (who: keyof typeof tokens, method: string, route: string, body?: unknown) => restCall(served.hub, tokens[who], method, route, body);
 
-async function mcpAs(who: keyof typeof tokens): Promise<McpTestClient> {
-  const client = await connectHttp(hub.url, tokens[who], '?rooms=all');
-  clients.push(client);
-  return client;
-}
+const mcpAs = (who: keyof typeof tokens): Promise<McpTestClient> => served.mcp(tokens[who], '?rooms=all');
 
 const chatTools = (names: string[]) => names.filter((n) => n.startsWith('chat_') || n.startsWith('steer_') || n.startsWith('side_'));
 
 describe('excluded kinds', () => {
   it('exclusion - the excluded agent cannot lift it through PATCH /profile, and its MCP connection still has no chat', async () => {
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     for (const patch of [{ roles: [] }, { roles: ['coder'] }, { kind: 'human' }]) {
       const refused = await call('arch', 'PATCH', '/profile', patch);
       expect(refused.status, JSON.stringify(patch)).toBe(400);
       expect(refused.json.error).toMatchObject({ code: 'INVALID_INPUT', field: Object.keys(patch)[0], message: expect.stringContaining('parley join') });
     }
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
     expect((await call('arch', 'GET', '/whoami')).json.participant.profile).toMatchObject({ kind: 'agent', roles: ['architect'] });
     // A fresh MCP session after the attempt: still no chat tools, and no chat in the instructions.
     const arch = await mcpAs('arch');
@@ -62,7 +45,7 @@ describe('excluded kinds', () => {
   });
 
   it('exclusion - REST refuses every chat call of the excluded agent with CHAT_DISABLED and stores nothing', async () => {
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const chatCalls: Array<[string, string, unknown?]> = [
       ['POST', '/threads/general/messages', { text: 'my two cents' }],
       ['POST', '/dm', { to: 'coder', text: 'psst' }],
@@ -84,7 +67,7 @@ describe('excluded kinds', () => {
       expect(answer.status, `${method} ${route} → ${JSON.stringify(answer.json)}`).toBe(404);
       expect(answer.json.error).toMatchObject({ code: 'CHAT_DISABLED', message: expect.stringContaining('"architect" is excluded from chat') });
     }
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
     // Everyone else chats as before.
     expect((await call('coder', 'POST', '/threads/general/messages', { text: 'cache is per user' })).status).toBe(201);
   });
@@ -106,7 +89,7 @@ describe('excluded kinds', () => {
 
   it('exclusion - no chat reaches the excluded agent (mentions, channel messages, DMs, prods) through inbox, wait or the live stream; requests and responses do', async () => {
     // The agent listens the ways it can: its inbox's live stream (REST) and MCP.
-    const stream = await openStream(`${hub.url}/api/v1/stream?inbox=true&events_only=true`, tokens.arch);
+    const stream = await openStream(`${served.hub.url}/api/v1/stream?inbox=true&events_only=true`, tokens.arch);
     const arch = await mcpAs('arch');
     // Chat goes on around it: a channel message, a mention of it.
     expect((await call('coder', 'POST', '/threads/general/messages', { text: 'the schema is settled' })).status).toBe(201);
@@ -115,7 +98,7 @@ describe('excluded kinds', () => {
     // A mention of it is plain text: it would never read it.
     expect(mention.json.mentions).toEqual([]);
     // Messages addressed to it, and prods, are refused with a clear error naming the field; nothing is stored.
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const unreachable: Array<[keyof typeof tokens, string, string, unknown, string]> = [
       ['coder', 'POST', '/dm', { to: 'arch', text: 'psst, the schema' }, 'to'],
       ['human', 'POST', '/threads/general/messages', { to: 'arch', text: 'over to you' }, 'to'],
@@ -127,7 +110,7 @@ describe('excluded kinds', () => {
       expect(answer.status, `${method} ${route} ${JSON.stringify(body)} → ${JSON.stringify(answer.json)}`).toBe(400);
       expect(answer.json.error).toMatchObject({ code: 'INVALID_INPUT', field, message: expect.stringContaining('Use requests instead: POST /api/v1/requests') });
     }
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
 
     // An MCP wait started now wakes for the request, not for the chat around it.
     const waiting = arch.call('wait', { timeout_ms: 20_000 });

@@ -1,33 +1,21 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
-import { fileSnapshot } from '../helpers/store-snapshot.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { joinOver } from '../helpers/serve.js';
+import { servedHubForFile } from '../helpers/served-hub.js';
 
 /** The hub's limits as a client meets them over HTTP: each refusal is explicit and stores nothing. */
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void = () => undefined;
+const served = servedHubForFile({
+  // chatty prods too (a control: an admin's).
+  config: { trust: { access: { chatty: 'admin' } } },
+  env: { PARLEY_CHAT_LIMITS_WRITE_BURST: '3', PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '3', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '1000', PARLEY_INBOX_WAIT_TIMEOUT_MS: '500' },
+});
 let token: string;
 
 beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  // chatty prods too (a control: an admin's).
-  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { chatty: 'admin' } } }));
-  hub = await startServe(home, {
-    env: { PARLEY_CHAT_LIMITS_WRITE_BURST: '3', PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '3', PARLEY_INBOX_MAX_WAIT_TIMEOUT_MS: '1000', PARLEY_INBOX_WAIT_TIMEOUT_MS: '500' },
-  });
-  token = await joinOver(hub, { handle: 'chatty', session: 'proj' });
-}, 30_000);
-
-afterAll(async () => {
-  await stopHubs();
-  cleanup();
+  token = await joinOver(served.hub, { handle: 'chatty', session: 'proj' });
 });
 
 const post = (text: string) =>
-  fetch(`${hub.url}/api/v1/threads/general/messages`, {
+  fetch(`${served.hub.url}/api/v1/threads/general/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ text }),
@@ -36,7 +24,7 @@ const post = (text: string) =>
 describe('http limits', () => {
   it('limits - the write rate limit answers 429 with Retry-After on every write and stores nothing', async () => {
     for (let i = 0; i < 3; i++) expect((await post(`message ${i}`)).status).toBe(201);
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const refused = await post('one too many');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
@@ -48,7 +36,7 @@ describe('http limits', () => {
       ['/threads/general/controls', { prod: ['chatty'] }],
     ];
     for (const [route, body] of writes) {
-      const res = await fetch(`${hub.url}/api/v1${route}`, {
+      const res = await fetch(`${served.hub.url}/api/v1${route}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
@@ -57,14 +45,14 @@ describe('http limits', () => {
       expect(Number(res.headers.get('retry-after')), route).toBeGreaterThanOrEqual(1);
       expect(await res.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
     }
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
   });
 
   it('limits - a wait longer than inbox.maxWaitTimeoutMs is refused naming the bound; the default wait ends with timedOut', async () => {
-    const tooLong = await fetch(`${hub.url}/api/v1/inbox/wait?timeout_ms=5000`, { headers: { authorization: `Bearer ${token}` } });
+    const tooLong = await fetch(`${served.hub.url}/api/v1/inbox/wait?timeout_ms=5000`, { headers: { authorization: `Bearer ${token}` } });
     expect(tooLong.status).toBe(400);
     expect(await tooLong.json()).toMatchObject({ error: { code: 'INVALID_INPUT', field: 'timeout_ms', message: expect.stringContaining('1000 ms') } });
-    const waited = await fetch(`${hub.url}/api/v1/inbox/wait`, { headers: { authorization: `Bearer ${token}` } });
+    const waited = await fetch(`${served.hub.url}/api/v1/inbox/wait`, { headers: { authorization: `Bearer ${token}` } });
     expect(waited.status).toBe(200);
     expect(await waited.json()).toMatchObject({ timedOut: true, items: [] });
   });

@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
-import { fileSnapshot } from '../helpers/store-snapshot.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { joinOver } from '../helpers/serve.js';
+import { servedHubForFile } from '../helpers/served-hub.js';
 
 /**
  * An agent trying to lock the human out of a thread, over the REST API of the
@@ -12,25 +9,15 @@ import { fileSnapshot } from '../helpers/store-snapshot.js';
  * locking every agent out); an agent the config makes admin steers both ways.
  */
 const PASSWORD = 'steer me not';
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void = () => undefined;
+const served = servedHubForFile({ config: { trust: { access: { steerer: 'admin' } } }, env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
 let agent: string;
 let steerer: string;
 let otherHuman: string;
 
 beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { steerer: 'admin' } } }));
-  hub = await startServe(home, { env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
-  agent = await joinOver(hub, { handle: 'agent', session: 'proj' });
-  steerer = await joinOver(hub, { handle: 'steerer', session: 'proj' });
-  otherHuman = await joinOver(hub, { handle: 'ada', session: 'proj', profile: { kind: 'human' } });
-}, 30_000);
-
-afterAll(async () => {
-  await stopHubs();
-  cleanup();
+  agent = await joinOver(served.hub, { handle: 'agent', session: 'proj' });
+  steerer = await joinOver(served.hub, { handle: 'steerer', session: 'proj' });
+  otherHuman = await joinOver(served.hub, { handle: 'ada', session: 'proj', profile: { kind: 'human' } });
 });
 
 /** The human signs in as the page does (the hub password); the others use their tokens. */
@@ -38,7 +25,7 @@ const HUMAN = { authorization: `Basic ${Buffer.from(`human:${PASSWORD}`).toStrin
 
 async function call(auth: string | Record<string, string>, method: string, route: string, body?: unknown): Promise<{ status: number; error?: { code: string; field?: string; message: string } }> {
   const headers = typeof auth === 'string' ? { authorization: `Bearer ${auth}` } : auth;
-  const res = await fetch(`${hub.url}/api/v1${route}`, {
+  const res = await fetch(`${served.hub.url}/api/v1${route}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -51,12 +38,12 @@ describe('steering lock-out over REST', () => {
   it('lockout - an agent (operator) can neither mute the human nor pause: FORBIDDEN_ROLE, nothing stored; muted anyway, the human resumes, unmutes and speaks', async () => {
     expect((await call(HUMAN, 'GET', '/whoami')).status).toBe(200);
     // The reported sequence: the agent mutes the human, then pauses the thread.
-    const before = fileSnapshot(path.join(home, 'parley.db'));
+    const before = served.stored();
     const muting = await call(agent, 'POST', '/threads/general/controls', { mute: { targets: ['human'] } });
     expect(muting).toMatchObject({ status: 403, error: { code: 'FORBIDDEN_ROLE', message: expect.stringContaining('mute needs admin; you (@agent) are operator') } });
     const pausing = await call(agent, 'POST', '/threads/general/controls', { pause: { on: true } });
     expect(pausing).toMatchObject({ status: 403, error: { code: 'FORBIDDEN_ROLE', details: { need: 'admin', have: 'operator' }, message: 'pause needs admin; you (@agent) are operator; nothing was done. An admin (@ada or @human or @steerer) can grant it: parley roster set-role @agent admin' } });
-    expect(fileSnapshot(path.join(home, 'parley.db'))).toEqual(before);
+    expect(served.stored()).toEqual(before);
     expect((await call(agent, 'POST', '/threads/general/messages', { text: 'still talking' })).status).toBe(201);
     // An admin agent pauses; muted by someone all the same (here another human), the human resumes, unmutes and speaks.
     expect((await call(steerer, 'POST', '/threads/general/controls', { pause: { on: true } })).status).toBe(201);

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createHttpApp } from '../../src/http/app.js';
-import { hostsFor } from '../../src/http/host-guard.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { openTestHub } from '../helpers/hub.js';
+import { APP_BASE, appOf, openTestHub } from '../helpers/hub.js';
 
 describe('openapi', () => {
   it('openapi - the document covers every route the app serves, with body schemas from zod', async () => {
@@ -11,10 +8,10 @@ describe('openapi', () => {
       await t.hub.join({ handle: 'a', session: 's' });
       const token = await t.hub.issueToken('a', 's');
       const admin = { file: 'x', verify: () => false };
-      const app = createHttpApp({ hub: t.hub, logger: createSilentLogger(), allowedHosts: hostsFor('127.0.0.1', 7420), admin });
-      const unauthenticated = await app.request('http://127.0.0.1:7420/api/v1/openapi.json');
+      const app = appOf(t, { admin });
+      const unauthenticated = await app.request(`${APP_BASE}/api/v1/openapi.json`);
       expect(unauthenticated.status).toBe(401);
-      const res = await app.request('http://127.0.0.1:7420/api/v1/openapi.json', { headers: { authorization: `Bearer ${token}` } });
+      const res = await app.request(`${APP_BASE}/api/v1/openapi.json`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(200);
       const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: object } }> } }>> };
       expect(doc.openapi).toBe('3.1.0');

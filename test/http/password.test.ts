@@ -1,58 +1,47 @@
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_SIGN_IN_MAX_FAILURES } from '../../src/config/defaults.js';
 import { ParleyError } from '../../src/errors/parley-error.js';
-import { createHttpApp } from '../../src/http/app.js';
 import { clientKeyOf, LOOPBACK_CLIENT } from '../../src/http/client-key.js';
-import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { SignInThrottle, type SignInAttempt, type SignInLimits } from '../../src/http/sign-in-throttle.js';
-import { hostsFor } from '../../src/http/host-guard.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
+import { APP_BASE, appOf, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-let server: HttpServer | undefined;
-afterEach(async () => {
-  await closeServed(t, server);
-  server = undefined;
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
-const BASE = 'http://127.0.0.1:7420';
 const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
 // A long first wait, so that a slow machine cannot see it end mid-test.
-async function appWith(password: string) {
-  t = await openTestHub({ config: { webui: { password, signIn: { backoffMs: 600_000 } } } });
+async function appWith(password: string): Promise<{ t: TestHub; app: ReturnType<typeof appOf> }> {
+  const t = await hubs.open({ config: { webui: { password, signIn: { backoffMs: 600_000 } } } });
   await t.hub.join({ handle: 'coder-1', session: 'proj' });
-  return createHttpApp({ hub: t.hub, logger: createSilentLogger(), allowedHosts: hostsFor('127.0.0.1', 7420) });
+  return { t, app: appOf(t) };
 }
 
 describe('http password', () => {
   it('password - HTTP Basic with the hub password acts as the human in the chosen session', async () => {
-    const app = await appWith('s3cret-pass');
-    const ok = await app.request(`${BASE}/api/v1/whoami?session=proj`, { headers: { authorization: basic('human', 's3cret-pass') } });
+    const { app } = await appWith('s3cret-pass');
+    const ok = await app.request(`${APP_BASE}/api/v1/whoami?session=proj`, { headers: { authorization: basic('human', 's3cret-pass') } });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toMatchObject({ participant: { handle: 'human', profile: { kind: 'human' } }, session: { name: 'proj' } });
-    const posted = await app.request(`${BASE}/api/v1/threads/general/messages`, {
+    const posted = await app.request(`${APP_BASE}/api/v1/threads/general/messages`, {
       method: 'POST',
       headers: { authorization: basic('', 's3cret-pass'), 'x-parley-session': 'proj', 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'from the human' }),
     });
     expect(posted.status).toBe(201);
-    const wrong = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: basic('human', 'guess') } });
+    const wrong = await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { authorization: basic('human', 'guess') } });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toMatchObject({ error: { code: 'UNAUTHORIZED', message: 'Wrong password.' } });
-    const asAgent = await app.request(`${BASE}/api/v1/whoami?session=proj`, { headers: { authorization: basic('coder-1', 's3cret-pass') } });
+    const asAgent = await app.request(`${APP_BASE}/api/v1/whoami?session=proj`, { headers: { authorization: basic('coder-1', 's3cret-pass') } });
     expect(asAgent.status).toBe(403);
   });
 
   it('password - login sets an HttpOnly, SameSite=Strict cookie that works until logout', async () => {
-    const app = await appWith('s3cret-pass');
-    const bad = await app.request(`${BASE}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'nope' }) });
+    const { app } = await appWith('s3cret-pass');
+    const bad = await app.request(`${APP_BASE}/api/v1/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ password: 'nope' }) });
     expect(bad.status).toBe(401);
     expect(bad.headers.get('set-cookie')).toBeNull();
-    const login = await app.request(`${BASE}/api/v1/login`, {
+    const login = await app.request(`${APP_BASE}/api/v1/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ password: 's3cret-pass', session: 'proj' }),
@@ -63,37 +52,37 @@ describe('http password', () => {
     expect(setCookie).toContain('HttpOnly');
     expect(setCookie).toContain('SameSite=Strict');
     const cookie = setCookie.split(';')[0]!;
-    const me = await app.request(`${BASE}/api/v1/whoami`, { headers: { cookie } });
+    const me = await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { cookie } });
     expect(await me.json()).toMatchObject({ participant: { handle: 'human' }, session: { name: 'proj' } });
-    await app.request(`${BASE}/api/v1/logout`, { method: 'POST', headers: { cookie } });
-    expect((await app.request(`${BASE}/api/v1/whoami`, { headers: { cookie } })).status).toBe(401);
+    await app.request(`${APP_BASE}/api/v1/logout`, { method: 'POST', headers: { cookie } });
+    expect((await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { cookie } })).status).toBe(401);
   });
 
   it('password - with no password set, password sign-in is off and says so', async () => {
-    const app = await appWith('');
-    const res = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: basic('human', '') } });
+    const { app } = await appWith('');
+    const res = await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { authorization: basic('human', '') } });
     expect(res.status).toBe(401);
     expect(((await res.json()) as { error: { message: string } }).error.message).toContain('no password set');
   });
 
   it('password - after 10 wrong passwords, password sign-in is refused (429, Retry-After) even with the right one; tokens still work', async () => {
-    const app = await appWith('s3cret-pass');
-    const token = await t!.hub.issueToken('coder-1', 'proj');
+    const { t, app } = await appWith('s3cret-pass');
+    const token = await t.hub.issueToken('coder-1', 'proj');
     for (let i = 0; i < DEFAULT_SIGN_IN_MAX_FAILURES; i++) {
-      const wrong = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: basic('human', `guess-${i}`) } });
+      const wrong = await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { authorization: basic('human', `guess-${i}`) } });
       expect(wrong.status).toBe(401);
     }
-    const locked = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: basic('human', 's3cret-pass') } });
+    const locked = await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { authorization: basic('human', 's3cret-pass') } });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await locked.json()).toMatchObject({ error: { code: 'RATE_LIMITED', message: expect.stringContaining('Too many wrong passwords') } });
-    const login = await app.request(`${BASE}/api/v1/login`, {
+    const login = await app.request(`${APP_BASE}/api/v1/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ password: 's3cret-pass' }),
     });
     expect(login.status).toBe(429);
-    const withToken = await app.request(`${BASE}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}` } });
+    const withToken = await app.request(`${APP_BASE}/api/v1/whoami`, { headers: { authorization: `Bearer ${token}` } });
     expect(withToken.status).toBe(200);
   });
 });
@@ -113,10 +102,10 @@ describe('password guessing over real sockets', () => {
   }
 
   it('password - wrong passwords from 127.0.0.2, 127.0.0.3, … (other handles too) share one budget: all of loopback is one client', async () => {
-    t = await openTestHub({ config: { webui: { password: 's3cret-pass', signIn: { backoffMs: 600_000 } } } });
+    const t = await hubs.open({ config: { webui: { password: 's3cret-pass', signIn: { backoffMs: 600_000 } } } });
     await t.hub.join({ handle: 'coder-1', session: 'default' });
     const token = await t.hub.issueToken('coder-1');
-    server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+    const server = await hubs.serve(t);
     const whoami = `${server.url}/api/v1/whoami`;
     // An attacker with every loopback address, and a new handle each time so that no account's budget runs out.
     for (let i = 0; i < DEFAULT_SIGN_IN_MAX_FAILURES; i++) {

@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpServer, type HttpServer } from '../../src/http/server.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import type { HttpServer } from '../../src/http/server.js';
+import { testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 import { connectHttp } from '../helpers/mcp.js';
 import { openStream } from '../helpers/sse.js';
 
@@ -10,28 +9,22 @@ import { openStream } from '../helpers/sse.js';
  * opened: live streams, MCP sessions with their pending calls, and long-polls.
  * Waits here are long (60 s), so an end within seconds can only be the revocation.
  */
-let t: TestHub | undefined;
-let server: HttpServer | undefined;
-afterEach(async () => {
-  await closeServed(t, server);
-  server = undefined;
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 const LONG_WAIT_MS = 60_000;
 
-async function start(): Promise<{ url: string; alice: Awaited<ReturnType<TestHub['hub']['join']>>; bobToken: string }> {
-  t = await openTestHub({ config: { webui: { password: 'correct horse' }, inbox: { maxWaitTimeoutMs: 120_000 }, mcp: { waitTimeoutMs: 120_000 } } });
+async function start(): Promise<{ t: TestHub; server: HttpServer; url: string; alice: Awaited<ReturnType<TestHub['hub']['join']>>; bobToken: string }> {
+  const t = await hubs.open({ config: { webui: { password: 'correct horse' }, inbox: { maxWaitTimeoutMs: 120_000 }, mcp: { waitTimeoutMs: 120_000 } } });
   const alice = await t.hub.join({ handle: 'alice', session: 's' });
   await t.hub.join({ handle: 'bob', session: 's' });
   const bobToken = await t.hub.issueToken('bob', 's');
-  server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
-  return { url: server.url, alice, bobToken };
+  const server = await hubs.serve(t);
+  return { t, server, url: server.url, alice, bobToken };
 }
 
 describe('revoked credentials', () => {
-  it('rotating a token ends its live stream, its MCP session (and the call pending in it) and its long-poll, at once', async () => {
-    const { url, alice, bobToken } = await start();
+  it('revocation - rotating a token ends its live stream, its MCP session (and the call pending in it) and its long-poll, at once', async () => {
+    const { t, server, url, alice, bobToken } = await start();
     const stream = await openStream(`${url}/api/v1/stream?inbox=true&events_only=true`, bobToken);
     await alice.dm({ to: 'bob', text: 'before rotation' });
     expect(JSON.parse((await stream.next()).data)).toMatchObject({ content: 'before rotation' });
@@ -46,11 +39,11 @@ describe('revoked credentials', () => {
     );
     const pendingRestWait = fetch(`${url}/api/v1/inbox/wait?timeout_ms=${LONG_WAIT_MS}`, { headers: { authorization: `Bearer ${bobToken}` } });
     // Both waits are registered with the hub before the rotation.
-    await expect.poll(() => t!.hub.stats().liveListeners, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
-    expect(server!.mcp.size).toBe(1);
+    await expect.poll(() => t.hub.stats().liveListeners, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
+    expect(server.mcp.size).toBe(1);
 
     const started = Date.now();
-    const newToken = await t!.hub.rotateToken('bob', 's');
+    const newToken = await t.hub.rotateToken('bob', 's');
 
     const errorFrame = await stream.next();
     expect(errorFrame.event).toBe('error');
@@ -63,7 +56,7 @@ describe('revoked credentials', () => {
 
     const mcpEnd = await pendingMcpWait;
     expect(mcpEnd.ended).toBe('failed');
-    expect(server!.mcp.size).toBe(0);
+    expect(server.mcp.size).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
 
     // Nothing more reaches the old credential; the new token works.
@@ -73,10 +66,10 @@ describe('revoked credentials', () => {
     const fresh = await fetch(`${url}/api/v1/inbox?peek=true`, { headers: { authorization: `Bearer ${newToken}` } });
     expect(fresh.status).toBe(200);
     expect(JSON.stringify(await fresh.json())).toContain('after rotation');
-    expect(t!.hub.stats().liveListeners).toBe(0);
+    expect(t.hub.stats().liveListeners).toBe(0);
   });
 
-  it('signing out ends the streams that browser\'s cookie opened, and only those', async () => {
+  it('revocation - signing out ends the streams that browser\'s cookie opened, and only those', async () => {
     const { url, alice, bobToken } = await start();
     const login = await fetch(`${url}/api/v1/login`, {
       method: 'POST',

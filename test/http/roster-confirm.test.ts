@@ -1,22 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Roster } from '../../src/schema/roster.js';
 import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
 import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, restCall, startServe, stopHubs } from '../helpers/serve.js';
+import { joinOver, restCall } from '../helpers/serve.js';
+import { servedHubsPerTest } from '../helpers/served-hub.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const served = servedHubsPerTest();
 
 describe('POST /hub/roster and members with live sessions', () => {
   it('roster confirm - a push leaving out a member who is using the hub answers 409 ROSTER_UNCONFIRMED naming it; a bad confirm names the field; confirm: true puts it in force', async () => {
-    const { home, cleanup } = tempHome('parley-roster-confirm-');
-    cleanups.push(cleanup);
-    const hub = await startServe(home);
+    const { hub, home } = await served.serve(served.home('parley-roster-confirm-'));
     const boss = await joinOver(hub, { handle: 'boss', profile: { kind: 'human' } });
     const coder = await joinOver(hub, { handle: 'coder' });
     const keyOf = async (token: string): Promise<string> => formatPublicKey(Buffer.from((await restCall(hub, token, 'GET', '/whoami')).json.participant.publicKey as string, 'base64'));

@@ -1,23 +1,17 @@
 import crypto from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Roster } from '../../src/schema/roster.js';
 import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
 import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
+import { joinOver, restCall, type Json, type RunningHub } from '../helpers/serve.js';
+import { servedHubsPerTest } from '../helpers/served-hub.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const served = servedHubsPerTest();
 
 /** A served hub in local mode with two humans, alice and bob, who both have spoken in #general. */
 async function localHub(): Promise<{ hub: RunningHub; home: string; alice: string; bob: string }> {
-  const { home, cleanup } = tempHome('parley-first-roster-');
-  cleanups.push(cleanup);
-  const hub = await startServe(home);
+  const { hub, home } = await served.serve(served.home('parley-first-roster-'));
   const alice = await joinOver(hub, { handle: 'alice', profile: { kind: 'human' } });
   const bob = await joinOver(hub, { handle: 'bob', profile: { kind: 'human' } });
   expect((await restCall(hub, alice, 'POST', '/threads/general/messages', { text: 'hello' })).status).toBe(201);

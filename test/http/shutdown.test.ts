@@ -1,15 +1,11 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rowToEvent, type EventRow } from '../../src/store/event-log.js';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, startServe, stopHubs } from '../helpers/serve.js';
+import { joinOver } from '../helpers/serve.js';
+import { servedHubsPerTest } from '../helpers/served-hub.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const served = servedHubsPerTest();
 
 interface Acknowledged {
   id: string;
@@ -19,10 +15,9 @@ interface Acknowledged {
 
 describe('http shutdown', () => {
   it('shutdown - SIGTERM under load: the hub exits 0 and every acknowledged post is in the store', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = served.home();
     // Load on purpose: the write limit is off.
-    const hub = await startServe(home, { env: { PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '0' } });
+    const { hub } = await served.serve(home, { env: { PARLEY_CHAT_LIMITS_WRITES_PER_MINUTE: '0' } });
     const token = await joinOver(hub, { handle: 'poster', session: 'proj' });
     const acknowledged: Acknowledged[] = [];
     const refusedStatuses = new Set<number>();

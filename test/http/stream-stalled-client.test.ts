@@ -1,8 +1,7 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpServer, type HttpServer } from '../../src/http/server.js';
 import { createMemoryLogger, type MemoryLogger } from '../../src/util/logger.js';
-import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
 
 /**
  * A live-stream reader that connects and then never reads: the hub keeps a
@@ -10,35 +9,31 @@ import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
  * listeners pile up), and drops it with a logged reason once it has taken
  * nothing for sseStallTimeoutMs.
  */
-let t: TestHub | undefined;
-let server: HttpServer | undefined;
+const hubs = testHubsClosedAfterEach();
 let socket: net.Socket | undefined;
-afterEach(async () => {
+afterEach(() => {
   socket?.destroy();
-  await closeServed(t, server);
-  server = undefined;
-  t = undefined;
 });
 
 describe('stalled live-stream client', () => {
-  it('a reader that never reads is dropped with a logged reason, and keep-alives pile up no listeners', async () => {
+  it('stalled client - a reader that never reads is dropped with a logged reason, and keep-alives pile up no listeners', async () => {
     const warnings: string[] = [];
     const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
     process.on('warning', onWarning);
     try {
-      t = await openTestHub({ config: { chat: { limits: { writesPerMinute: 0 } }, server: { sseKeepAliveMs: 10, sseStallTimeoutMs: 1500 } } });
+      const t = await hubs.open({ config: { chat: { limits: { writesPerMinute: 0 } }, server: { sseKeepAliveMs: 10, sseStallTimeoutMs: 1500 } } });
       const writer = await t.hub.join({ handle: 'writer', session: 's' });
       await t.hub.join({ handle: 'sleeper', session: 's' });
       const token = await t.hub.issueToken('sleeper', 's');
       const logger: MemoryLogger = createMemoryLogger();
-      server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger });
+      const server = await hubs.serve(t, { logger });
 
       // A raw client: sends the request, then never reads a byte.
       socket = net.connect(server.port, '127.0.0.1');
       await new Promise((resolve) => socket!.once('connect', resolve));
       socket.pause();
       socket.write(`GET /api/v1/stream?events_only=true HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
-      await expect.poll(() => t!.hub.stats().liveListeners, { timeout: 5000 }).toBe(1);
+      await expect.poll(() => t.hub.stats().liveListeners, { timeout: 5000 }).toBe(1);
 
       // Far more than loopback's socket buffers hold: the hub's side fills up.
       const text = 'x'.repeat(4000);
@@ -50,7 +45,7 @@ describe('stalled live-stream client', () => {
         participant: 'sleeper',
         reason: expect.stringMatching(/took nothing for 1500 ms with \d+ bytes waiting/),
       });
-      await expect.poll(() => t!.hub.stats().liveListeners, { timeout: 5000 }).toBe(0);
+      await expect.poll(() => t.hub.stats().liveListeners, { timeout: 5000 }).toBe(0);
       expect(warnings.filter((w) => w.includes('MaxListenersExceeded'))).toEqual([]);
     } finally {
       process.off('warning', onWarning);

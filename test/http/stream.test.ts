@@ -1,24 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startHttpServer, type HttpServer } from '../../src/http/server.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
 import { openStream, type SseFrame } from '../helpers/sse.js';
 
-let t: TestHub | undefined;
-let server: HttpServer | undefined;
-afterEach(async () => {
-  await closeServed(t, server);
-  server = undefined;
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 describe('http stream', () => {
   it('stream - SSE ids are seqs; reconnecting with Last-Event-ID delivers every missed event exactly once', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const writer = await t.hub.join({ handle: 'writer', session: 's' });
     await t.hub.join({ handle: 'reader', session: 's' });
     const token = await t.hub.issueToken('reader', 's');
-    server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+    const server = await hubs.serve(t);
     const url = `${server.url}/api/v1/stream?events_only=true`;
 
     const first = await openStream(url, token);
@@ -41,11 +33,11 @@ describe('http stream', () => {
   });
 
   it('stream - presence and meeting traffic travel on the stream; a bad Last-Event-ID is refused', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     await t.hub.join({ handle: 'bob', session: 's' });
     const token = await t.hub.issueToken('bob', 's');
-    server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+    const server = await hubs.serve(t);
     // alice is connected (an MCP session of hers is open), so what she declares shows.
     const session = a.holdPresence('mcp');
     const stream = await openStream(`${server.url}/api/v1/stream`, token);

@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
-import { cliAt, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
+import { describe, expect, it } from 'vitest';
+import { cliAt, joinOver, restCall, type Json, type RunningHub } from '../helpers/serve.js';
+import { servedHubForFile, servedHubsPerTest } from '../helpers/served-hub.js';
 import { openStream } from '../helpers/sse.js';
 
 /**
@@ -13,21 +12,8 @@ import { openStream } from '../helpers/sse.js';
  * as waiting before posting, so the channel message reaches a wait that is
  * listening, and checks what the wait returned rather than when.
  */
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void = () => undefined;
-const clients: McpTestClient[] = [];
-
-beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  hub = await startServe(home);
-}, 30_000);
-
-afterAll(async () => {
-  for (const client of clients.splice(0)) await client.close();
-  await stopHubs();
-  cleanup();
-});
+const served = servedHubForFile();
+const otherHubs = servedHubsPerTest();
 
 const call = restCall;
 
@@ -38,7 +24,7 @@ async function untilWaiting(at: RunningHub, observer: string, handle: string): P
     .toBe('waiting');
 }
 
-async function people(session: string, waiter: { handle: string; profile?: Json }, at = hub) {
+async function people(session: string, waiter: { handle: string; profile?: Json }, at = served.hub) {
   const human = await joinOver(at, { handle: `${session}-human`, session, profile: { kind: 'human' } });
   const agent = await joinOver(at, { handle: waiter.handle, session, ...(waiter.profile ? { profile: waiter.profile } : {}) });
   return { human, agent };
@@ -47,14 +33,14 @@ async function people(session: string, waiter: { handle: string; profile?: Json 
 describe('wakeOn', () => {
   it('wakeOn - addressed: a channel post does not end a REST wait, a DM does; the post stays in the inbox', async () => {
     const { human, agent } = await people('rest', { handle: 'quiet-rest', profile: { wakeOn: 'addressed' } });
-    expect((await call(hub, agent, 'GET', '/whoami')).json.wakeOn).toBe('addressed');
-    const waiting = call(hub, agent, 'GET', '/inbox/wait?timeout_ms=20000');
-    await untilWaiting(hub, human, 'quiet-rest');
-    const channel = (await call(hub, human, 'POST', '/threads/general/messages', { text: 'busy channel chatter' })).json;
+    expect((await call(served.hub, agent, 'GET', '/whoami')).json.wakeOn).toBe('addressed');
+    const waiting = call(served.hub, agent, 'GET', '/inbox/wait?timeout_ms=20000');
+    await untilWaiting(served.hub, human, 'quiet-rest');
+    const channel = (await call(served.hub, human, 'POST', '/threads/general/messages', { text: 'busy channel chatter' })).json;
     // Readable without waking: in the inbox (peek) as a channel item that does not wake.
-    const peek = (await call(hub, agent, 'GET', '/inbox?peek=true')).json;
+    const peek = (await call(served.hub, agent, 'GET', '/inbox?peek=true')).json;
     expect(peek.items.map((i: Json) => [i.event.id, i.reason, i.wakes])).toEqual([[channel.id, 'channel', false]]);
-    const dm = (await call(hub, human, 'POST', '/dm', { to: 'quiet-rest', text: 'a word with you' })).json;
+    const dm = (await call(served.hub, human, 'POST', '/dm', { to: 'quiet-rest', text: 'a word with you' })).json;
     const woke = await waiting;
     expect(woke.status).toBe(200);
     expect(woke.json.timedOut).toBe(false);
@@ -67,10 +53,10 @@ describe('wakeOn', () => {
 
   it('wakeOn - default all: a channel post ends the wait at once', async () => {
     const { human, agent } = await people('eager', { handle: 'eager-rest' });
-    expect((await call(hub, agent, 'GET', '/whoami')).json.wakeOn).toBe('all');
-    const waiting = call(hub, agent, 'GET', '/inbox/wait?timeout_ms=20000');
-    await untilWaiting(hub, human, 'eager-rest');
-    const channel = (await call(hub, human, 'POST', '/threads/general/messages', { text: 'anyone?' })).json;
+    expect((await call(served.hub, agent, 'GET', '/whoami')).json.wakeOn).toBe('all');
+    const waiting = call(served.hub, agent, 'GET', '/inbox/wait?timeout_ms=20000');
+    await untilWaiting(served.hub, human, 'eager-rest');
+    const channel = (await call(served.hub, human, 'POST', '/threads/general/messages', { text: 'anyone?' })).json;
     const woke = await waiting;
     expect(woke.json.timedOut).toBe(false);
     expect(woke.json.items.map((i: Json) => [i.event.id, i.reason, i.wakes])).toEqual([[channel.id, 'channel', true]]);
@@ -78,10 +64,10 @@ describe('wakeOn', () => {
 
   it('wakeOn - addressed: the inbox stream does not push channel posts, and does push a mention', async () => {
     const { human, agent } = await people('stream', { handle: 'quiet-stream', profile: { wakeOn: 'addressed' } });
-    const stream = await openStream(`${hub.url}/api/v1/stream?inbox=true&events_only=true`, agent);
+    const stream = await openStream(`${served.hub.url}/api/v1/stream?inbox=true&events_only=true`, agent);
     try {
-      await call(hub, human, 'POST', '/threads/general/messages', { text: 'not for you in particular' });
-      const mention = (await call(hub, human, 'POST', '/threads/general/messages', { text: '@quiet-stream can you look?' })).json;
+      await call(served.hub, human, 'POST', '/threads/general/messages', { text: 'not for you in particular' });
+      const mention = (await call(served.hub, human, 'POST', '/threads/general/messages', { text: '@quiet-stream can you look?' })).json;
       // Events arrive in seq order: the first one pushed is the mention, so the earlier channel post was not.
       let frame = await stream.next();
       while (frame.event !== 'event') frame = await stream.next();
@@ -93,8 +79,7 @@ describe('wakeOn', () => {
 
   it('wakeOn - MCP: presence_set wake_on sets it, whoami shows it, and a channel post does not end wait while a mention does', async () => {
     const { human, agent } = await people('mcp', { handle: 'quiet-mcp' });
-    const mcp = await connectHttp(hub.url, agent);
-    clients.push(mcp);
+    const mcp = await served.mcp(agent);
     expect((await mcp.call('whoami')).value.wakeOn).toBe('all');
     await mcp.call('room_load', { room: 'presence' });
     const set = await mcp.call('presence_set', { state: 'listening', wake_on: 'addressed' });
@@ -102,13 +87,13 @@ describe('wakeOn', () => {
     expect((await mcp.call('whoami')).value).toMatchObject({ wakeOn: 'addressed', profile: { wakeOn: 'addressed' } });
 
     const waiting = mcp.call('wait', { timeout_ms: 20_000 });
-    await untilWaiting(hub, human, 'quiet-mcp');
-    const channel = (await call(hub, human, 'POST', '/threads/general/messages', { text: 'status update' })).json;
+    await untilWaiting(served.hub, human, 'quiet-mcp');
+    const channel = (await call(served.hub, human, 'POST', '/threads/general/messages', { text: 'status update' })).json;
     const peek = await mcp.call('inbox', { peek: true });
     expect((peek.value.items as Json[]).map((i) => [i.id, i.reason])).toEqual([[channel.id, 'channel']]);
     const read = await mcp.call('chat_read', { thread: 'general' });
     expect((read.value.messages as Json[]).map((m) => m.id)).toContain(channel.id);
-    const mention = (await call(hub, human, 'POST', '/threads/general/messages', { text: '@quiet-mcp over to you' })).json;
+    const mention = (await call(served.hub, human, 'POST', '/threads/general/messages', { text: '@quiet-mcp over to you' })).json;
     const woke = await waiting;
     expect(woke.isError).toBe(false);
     expect(woke.value.timedOut).toBe(false);
@@ -123,66 +108,59 @@ describe('wakeOn', () => {
     const unknownThread = await mcp.call('presence_set', { state: 'idle', thread: 'no-such-thread', wake_on: 'all' });
     expect(unknownThread.isError).toBe(true);
     expect((await mcp.call('whoami')).value.wakeOn).toBe('addressed');
-    const presence = (await call(hub, human, 'GET', '/presence')).json.presence.find((p: Json) => p.handle === 'quiet-mcp');
+    const presence = (await call(served.hub, human, 'GET', '/presence')).json.presence.find((p: Json) => p.handle === 'quiet-mcp');
     expect(presence.state).toBe('thinking');
   });
 
   it('wakeOn - PATCH /profile changes it; a bad value is refused naming wakeOn and nothing is stored', async () => {
     const { agent } = await people('patch', { handle: 'patcher' });
-    const set = await call(hub, agent, 'PATCH', '/profile', { wakeOn: 'addressed' });
+    const set = await call(served.hub, agent, 'PATCH', '/profile', { wakeOn: 'addressed' });
     expect(set.status).toBe(200);
     expect(set.json.participant.profile.wakeOn).toBe('addressed');
-    expect((await call(hub, agent, 'GET', '/whoami')).json.wakeOn).toBe('addressed');
-    const bad = await call(hub, agent, 'PATCH', '/profile', { wakeOn: 'sometimes', nickname: 'Pat' });
+    expect((await call(served.hub, agent, 'GET', '/whoami')).json.wakeOn).toBe('addressed');
+    const bad = await call(served.hub, agent, 'PATCH', '/profile', { wakeOn: 'sometimes', nickname: 'Pat' });
     expect(bad.status).toBe(400);
     expect(bad.json.error).toMatchObject({ code: 'INVALID_INPUT', field: 'wakeOn' });
-    const after = (await call(hub, agent, 'GET', '/whoami')).json;
+    const after = (await call(served.hub, agent, 'GET', '/whoami')).json;
     expect(after.wakeOn).toBe('addressed');
     expect(after.participant.profile.nickname).toBeUndefined();
-    expect((await call(hub, agent, 'PATCH', '/profile', { wakeOn: 'all' })).json.participant.profile.wakeOn).toBe('all');
+    expect((await call(served.hub, agent, 'PATCH', '/profile', { wakeOn: 'all' })).json.participant.profile.wakeOn).toBe('all');
   });
 
   it('wakeOn - parley join --wake-on sets it; a bad value is refused naming the field and registers no one', async () => {
-    const cli = cliAt(home, hub.url);
+    const cli = cliAt(served.home, served.hub.url);
     const joined = cli('join', 'cli-quiet', '--session', 'cli', '--wake-on', 'addressed', '--json');
     expect(joined.status, joined.stderr).toBe(0);
     const { token } = JSON.parse(joined.stdout) as { token: string };
-    expect((await call(hub, token, 'GET', '/whoami')).json.wakeOn).toBe('addressed');
+    expect((await call(served.hub, token, 'GET', '/whoami')).json.wakeOn).toBe('addressed');
 
     const bad = cli('join', 'cli-never', '--session', 'cli', '--wake-on', 'sometimes');
     // A usage error (exit 2), in one line naming the field and the values it takes.
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^parley: Invalid profile\.wakeOn: .*"all".*"addressed"/);
-    const listed = (await call(hub, token, 'GET', '/participants')).json.participants.map((p: Json) => p.handle);
+    const listed = (await call(served.hub, token, 'GET', '/participants')).json.participants.map((p: Json) => p.handle);
     expect(listed).toContain('cli-quiet');
     expect(listed).not.toContain('cli-never');
   });
 
   it('wakeOn - agents.wakeOn in config is the default for agents that have not chosen; humans and an agent choosing all still wake on channel posts', async () => {
-    const other = tempHome();
-    let quietHub: RunningHub | undefined;
-    try {
-      quietHub = await startServe(other.home, { env: { PARLEY_AGENTS_WAKE_ON: 'addressed' } });
-      const { human, agent } = await people('cfg', { handle: 'cfg-agent' }, quietHub);
-      const chooser = await joinOver(quietHub, { handle: 'cfg-chooser', session: 'cfg', profile: { wakeOn: 'all' } });
-      expect((await call(quietHub, agent, 'GET', '/whoami')).json.wakeOn).toBe('addressed');
-      expect((await call(quietHub, chooser, 'GET', '/whoami')).json.wakeOn).toBe('all');
-      expect((await call(quietHub, human, 'GET', '/whoami')).json.wakeOn).toBe('all');
+    const quietHub = (await otherHubs.serve(otherHubs.home(), { env: { PARLEY_AGENTS_WAKE_ON: 'addressed' } })).hub;
+    const { human, agent } = await people('cfg', { handle: 'cfg-agent' }, quietHub);
+    const chooser = await joinOver(quietHub, { handle: 'cfg-chooser', session: 'cfg', profile: { wakeOn: 'all' } });
+    expect((await call(quietHub, agent, 'GET', '/whoami')).json.wakeOn).toBe('addressed');
+    expect((await call(quietHub, chooser, 'GET', '/whoami')).json.wakeOn).toBe('all');
+    expect((await call(quietHub, human, 'GET', '/whoami')).json.wakeOn).toBe('all');
 
-      const quiet = call(quietHub, agent, 'GET', '/inbox/wait?timeout_ms=20000');
-      const eager = call(quietHub, chooser, 'GET', '/inbox/wait?timeout_ms=20000');
-      await untilWaiting(quietHub, human, 'cfg-agent');
-      await untilWaiting(quietHub, human, 'cfg-chooser');
-      const channel = (await call(quietHub, human, 'POST', '/threads/general/messages', { text: 'hello all' })).json;
-      expect((await eager).json.items.map((i: Json) => i.event.id)).toEqual([channel.id]);
-      const dm = (await call(quietHub, human, 'POST', '/dm', { to: 'cfg-agent', text: 'just you' })).json;
-      expect((await quiet).json.items.map((i: Json) => [i.event.id, i.wakes])).toEqual([
-        [dm.id, true],
-        [channel.id, false],
-      ]);
-    } finally {
-      await quietHub?.stop();
-      other.cleanup();
-    }
+    const quiet = call(quietHub, agent, 'GET', '/inbox/wait?timeout_ms=20000');
+    const eager = call(quietHub, chooser, 'GET', '/inbox/wait?timeout_ms=20000');
+    await untilWaiting(quietHub, human, 'cfg-agent');
+    await untilWaiting(quietHub, human, 'cfg-chooser');
+    const channel = (await call(quietHub, human, 'POST', '/threads/general/messages', { text: 'hello all' })).json;
+    expect((await eager).json.items.map((i: Json) => i.event.id)).toEqual([channel.id]);
+    const dm = (await call(quietHub, human, 'POST', '/dm', { to: 'cfg-agent', text: 'just you' })).json;
+    expect((await quiet).json.items.map((i: Json) => [i.event.id, i.wakes])).toEqual([
+      [dm.id, true],
+      [channel.id, false],
+    ]);
   }, 30_000);
 });

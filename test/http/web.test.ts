@@ -1,20 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpApp } from '../../src/http/app.js';
-import { hostsFor } from '../../src/http/host-guard.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { APP_BASE, appOf, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 describe('the web page files', () => {
   it('web - / serves the built page without credentials; its scripts come from the hub, with long caching; nothing else of the disk is reachable', async () => {
-    t = await openTestHub();
-    const app = createHttpApp({ hub: t.hub, logger: createSilentLogger(), allowedHosts: hostsFor('127.0.0.1', 7420) });
-    const page = await app.request('http://127.0.0.1:7420/');
+    const t = await hubs.open();
+    const app = appOf(t);
+    const page = await app.request(`${APP_BASE}/`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('cache-control')).toBe('no-cache');
@@ -24,14 +17,14 @@ describe('the web page files', () => {
     const scripts = [...html.matchAll(/src="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(scripts.length).toBeGreaterThan(0);
     for (const script of scripts) {
-      const asset = await app.request(`http://127.0.0.1:7420${script}`);
+      const asset = await app.request(`${APP_BASE}${script}`);
       expect(asset.status).toBe(200);
       expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
       expect(asset.headers.get('cache-control')).toContain('immutable');
       expect((await asset.text()).length).toBeGreaterThan(100);
     }
     for (const probe of ['/assets/../../package.json', '/assets/%2e%2e/%2e%2e/package.json', '/assets/nope.js']) {
-      const refused = await app.request(`http://127.0.0.1:7420${probe}`);
+      const refused = await app.request(`${APP_BASE}${probe}`);
       expect(refused.status, probe).toBe(404);
     }
     // A page from another origin cannot load it through DNS rebinding either.

@@ -1,19 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REDACTION_NOTE } from '../../src/config/defaults.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 import { githubPat, jwt } from '../redaction/fixtures.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 const nested = (levels: number): unknown => (levels === 0 ? 'leaf' : { inner: nested(levels - 1) });
 
 describe('authored input', () => {
   it('authored input - a tag holding a secret is redacted and the message flagged, its clean text left without a note', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const result = await a.post({ thread: 'general', text: 'release notes are up', tags: ['release', githubPat()] });
     expect(result.redacted).toBe(true);
@@ -23,7 +19,7 @@ describe('authored input', () => {
   });
 
   it('authored input - params nested deeper than requests.maxJsonDepth are refused, naming the field, and nothing is stored', async () => {
-    t = await openTestHub({ config: { requests: { maxJsonDepth: 4 } } });
+    const t = await hubs.open({ config: { requests: { maxJsonDepth: 4 } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const before = t.hub.stats().lastSeq;
@@ -38,7 +34,7 @@ describe('authored input', () => {
   });
 
   it('authored input - a request flags redaction of its params in meta; the note goes only on its text', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const token = jwt();
@@ -53,7 +49,7 @@ describe('authored input', () => {
   });
 
   it('authored input - a channel name holding a secret is refused on create and rename, and nothing is stored', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const name = githubPat().toLowerCase();
     const before = t.hub.stats().lastSeq;
@@ -67,7 +63,7 @@ describe('authored input', () => {
   });
 
   it('authored input - a scanner failure lets names, titles and params through unchanged (fail open), logged', async () => {
-    t = await openTestHub({ scanner: { scan: () => Promise.reject(new Error('scanner exploded')) } });
+    const t = await hubs.open({ scanner: { scan: () => Promise.reject(new Error('scanner exploded')) } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const name = githubPat().toLowerCase();
     expect((await a.createChannel({ name })).name).toBe(name);

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
-import type { LiveItem } from '../../src/hub/live-bus.js';
 import type { SignedChannelPolicy } from '../../src/schema/control.js';
 import { verifyPolicy } from '../../src/trust/channel-policy.js';
 import { parsePublicKey } from '../../src/trust/node-id.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, joinHumanAliceBob, testHubsClosedAfterEach, type HumanAliceBob, type TestHub } from '../helpers/hub.js';
+import { takeItems } from '../helpers/live-items.js';
 
 /**
  * Channel access policies through the hub (every surface reaches these Actor
@@ -13,32 +13,24 @@ import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
  * Local mode: humans are admins, agents operators, carol is an observer.
  */
 const HOUR = 3_600_000;
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
-interface Setup {
-  human: Actor;
-  alice: Actor;
-  bob: Actor;
+interface Setup extends HumanAliceBob {
+  t: TestHub;
   carol: Actor;
   clock: { now: number };
 }
 
 async function setup(): Promise<Setup> {
   const clock = { now: Date.parse('2026-11-24T08:00:00Z') };
-  t = await openTestHub({
+  const t = await hubs.open({
     config: { chat: { limits: { writesPerMinute: 0 } }, retention: { intervalMs: 86_400_000 }, trust: { access: { carol: 'observer' } } },
     now: () => clock.now,
   });
-  const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
-  const alice = await t.hub.join({ handle: 'alice', session: 's' });
-  const bob = await t.hub.join({ handle: 'bob', session: 's' });
+  const { human, alice, bob } = await joinHumanAliceBob(t.hub);
   const carol = await t.hub.join({ handle: 'carol', session: 's' });
   await human.createChannel({ name: 'secret' });
-  return { human, alice, bob, carol, clock };
+  return { t, human, alice, bob, carol, clock };
 }
 
 /** Readers: alice and the admins; writers: alice and carol (an observer, whom the role table still stops). */
@@ -52,16 +44,6 @@ const storedPolicy = async (actor: Actor, thread: string): Promise<SignedChannel
   return (controls.at(-1)?.content as { access: SignedChannelPolicy } | undefined)?.access;
 };
 
-async function take(iterator: AsyncIterator<LiveItem>, n: number): Promise<LiveItem[]> {
-  const out: LiveItem[] = [];
-  while (out.length < n) {
-    const next = await iterator.next();
-    if (next.done) break;
-    out.push(next.value);
-  }
-  return out;
-}
-
 describe('channel access policies', () => {
   it('channel access - without a policy every member of the session reads and posts (the role table alone)', async () => {
     const { alice, bob } = await setup();
@@ -71,7 +53,7 @@ describe('channel access policies', () => {
   });
 
   it('channel access - readers and writers are enforced on history, read_new, export, detail and post, naming the list and its admins', async () => {
-    const { human, alice, bob, carol } = await setup();
+    const { t, human, alice, bob, carol } = await setup();
     await restrict(human);
     await alice.post({ thread: 'secret', text: 'for readers only' });
     expect((await alice.history({ thread: 'secret' })).events.map((e) => e.content)).toContain('for readers only');
@@ -88,7 +70,7 @@ describe('channel access policies', () => {
       expect(error.message).toContain('among its readers');
       expect(error.message).toContain('@human');
     }
-    const before = t!.hub.stats().events;
+    const before = t.hub.stats().events;
     const refused = await caught(() => bob.post({ thread: 'secret', text: 'let me in' }));
     expect(refused).toMatchObject({ code: 'FORBIDDEN_ROLE' });
     expect(refused.message).toContain('among its writers');
@@ -97,7 +79,7 @@ describe('channel access policies', () => {
     expect((await carol.history({ thread: 'secret' })).events.length).toBeGreaterThan(0);
     // A request into the channel is a write too.
     expect(await caught(() => bob.request({ to: 'alice', intent: 'peek', thread: 'secret' }))).toMatchObject({ code: 'FORBIDDEN_ROLE' });
-    expect(t!.hub.stats().events).toBe(before);
+    expect(t.hub.stats().events).toBe(before);
   });
 
   it('channel access - a non-reader does not see the channel in its thread list, search, inbox or live stream', async () => {
@@ -110,8 +92,8 @@ describe('channel access policies', () => {
     // A request to bob there is refused at send (see requests.test.ts), so nothing of it reaches bob either.
     expect(await caught(() => alice.request({ to: 'bob', intent: 'zebra', text: 'zebra review', thread: 'secret' }))).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
     const marker = await alice.post({ thread: 'general', text: 'zebra in public @bob' });
-    const [first] = await take(live, 1);
-    const [firstInbox] = await take(liveInbox, 1);
+    const [first] = await takeItems(live, 1);
+    const [firstInbox] = await takeItems(liveInbox, 1);
     live.close();
     liveInbox.close();
     expect(first?.kind === 'event' && first.event.seq).toBe(marker.seq);
@@ -144,15 +126,15 @@ describe('channel access policies', () => {
   });
 
   it('channel access - a side channel follows its parent channel and takes no policy of its own', async () => {
-    const { human, alice, bob } = await setup();
+    const { t, human, alice, bob } = await setup();
     await restrict(human);
     const side = await alice.openSide({ parent: 'secret', title: 'aside' });
     await alice.post({ thread: side.id, text: 'side talk' });
     expect(await caught(() => bob.history({ thread: side.id }))).toMatchObject({ code: 'FORBIDDEN_ROLE' });
     expect(await caught(() => bob.post({ thread: side.id, text: 'me too' }))).toMatchObject({ code: 'FORBIDDEN_ROLE' });
-    const before = t!.hub.stats().events;
+    const before = t.hub.stats().events;
     expect(await caught(() => human.control(side.id, { access: { readers: ['member'] } }))).toMatchObject({ code: 'INVALID_INPUT', field: 'control.access' });
-    expect(t!.hub.stats().events).toBe(before);
+    expect(t.hub.stats().events).toBe(before);
     expect((await human.threadDetail(side.id)).access).toMatchObject({ channel: 'secret', policy: { version: 1 } });
   });
 
@@ -173,9 +155,9 @@ describe('channel access policies', () => {
   });
 
   it('channel access - only an admin sets a policy; a channel admin must be an admin of the hub; DMs take none; nothing is stored on refusal', async () => {
-    const { human, alice } = await setup();
+    const { t, human, alice } = await setup();
     await alice.dm({ to: 'human', text: 'hi' });
-    const before = t!.hub.stats().events;
+    const before = t.hub.stats().events;
     const notAdmin = await caught(() => alice.control('secret', { access: { readers: ['@alice'] } }));
     expect(notAdmin).toMatchObject({ code: 'FORBIDDEN_ROLE' });
     expect(await caught(() => human.control('secret', { access: { admins: ['@alice'] } }))).toMatchObject({
@@ -190,13 +172,13 @@ describe('channel access policies', () => {
     const dmError = await caught(() => human.control(dm.id, { access: { readers: ['admin'] } }));
     expect(dmError).toMatchObject({ code: 'INVALID_INPUT', field: 'control.access' });
     expect(dmError.message).toContain('direct-message');
-    expect(t!.hub.stats().events).toBe(before);
+    expect(t.hub.stats().events).toBe(before);
     expect(await storedPolicy(human, 'secret')).toBeUndefined();
   });
 
   it('channel access - bad input names the field and stores nothing', async () => {
-    const { human } = await setup();
-    const before = t!.hub.stats().events;
+    const { t, human } = await setup();
+    const before = t.hub.stats().events;
     const cases: Array<[unknown, string]> = [
       [{ readers: ['wizard'] }, 'control.access.readers.0'],
       [{ readers: ['@nobody'] }, 'control.access.readers.0'],
@@ -210,11 +192,11 @@ describe('channel access policies', () => {
     for (const [access, field] of cases) {
       expect(await caught(() => human.control('secret', { access } as never)), JSON.stringify(access)).toMatchObject({ field });
     }
-    expect(t!.hub.stats().events).toBe(before);
+    expect(t.hub.stats().events).toBe(before);
   });
 
   it('channel access - retention follows the policy of the channel and of its side channels', async () => {
-    const { human, alice, clock } = await setup();
+    const { t, human, alice, clock } = await setup();
     const side = await alice.openSide({ parent: 'secret', title: 'aside' });
     for (const text of ['a1', 'a2', 'a3']) await alice.post({ thread: 'secret', text });
     for (const text of ['s1', 's2', 's3']) await alice.post({ thread: side.id, text });
@@ -222,7 +204,7 @@ describe('channel access policies', () => {
     await human.control('secret', { access: { retention_hours: 1 } });
     clock.now += 2 * HOUR;
     await alice.post({ thread: 'secret', text: 'fresh' });
-    await t!.hub.prune();
+    await t.hub.prune();
     const texts = async (thread: string) =>
       (await alice.history({ thread, limit: 100 })).events.filter((e) => e.type === 'message').map((e) => e.content);
     expect(await texts('secret')).toEqual(['fresh']);

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Hub } from '../../src/hub/hub.js';
 import type { LiveItem } from '../../src/hub/live-bus.js';
-import { openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 
 /**
  * A home whose hub later excludes a kind (or turns chat off): what the
@@ -9,33 +9,25 @@ import { openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
  * default channel, queued mentions, DMs and prods — no longer reaches it.
  * Requests addressed to it still do.
  */
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
+const hubs = testHubsClosedAfterEach();
 
-/** Fills a home with chat for @arch while nothing excludes it, plus one request to it; returns the request's event id. */
-async function chatBeforeTheChange(home: string): Promise<string> {
-  const before = await openTestHub({ home });
-  try {
-    const hub = before.hub;
-    await hub.join({ handle: 'human', session: 'proj', profile: { kind: 'human' } });
-    const coder = await hub.join({ handle: 'coder', session: 'proj' });
-    await hub.join({ handle: 'arch', session: 'proj', profile: { roles: ['architect'] } });
-    await coder.post({ thread: 'general', text: 'the schema is settled' });
-    await coder.post({ thread: 'general', text: '@arch what do you think?' });
-    await coder.dm({ to: 'arch', text: 'psst' });
-    await hub.actor('human', 'proj').prod('general', ['arch']);
-    return (await coder.request({ to: 'arch', intent: 'rate the schema' })).id;
-  } finally {
-    await before.hub.close();
-  }
+/** A hub whose home holds chat for @arch, sent while nothing excluded it, and one request to it (its event id). */
+async function chatBeforeTheChange(): Promise<{ before: TestHub; requestId: string }> {
+  const before = await hubs.open();
+  const hub = before.hub;
+  await hub.join({ handle: 'human', session: 'proj', profile: { kind: 'human' } });
+  const coder = await hub.join({ handle: 'coder', session: 'proj' });
+  await hub.join({ handle: 'arch', session: 'proj', profile: { roles: ['architect'] } });
+  await coder.post({ thread: 'general', text: 'the schema is settled' });
+  await coder.post({ thread: 'general', text: '@arch what do you think?' });
+  await coder.dm({ to: 'arch', text: 'psst' });
+  await hub.actor('human', 'proj').prod('general', ['arch']);
+  return { before, requestId: (await coder.request({ to: 'arch', intent: 'rate the schema' })).id };
 }
 
-async function reopen(home: string, config: object): Promise<Hub> {
-  const t: TestHub = await openTestHub({ home, config });
-  cleanups.push(() => t.hub.close());
-  return t.hub;
+/** That home's hub closed and opened again with `config`. */
+async function reopen(before: TestHub, config: object): Promise<Hub> {
+  return (await hubs.reopen(before, { config })).hub;
 }
 
 /** Reads live items until the first log event, returning it. */
@@ -50,17 +42,15 @@ describe('chat closed after the fact', () => {
     ['chat.enabled=false', { chat: { enabled: false } }],
   ] as const) {
     it(`chat closed - with ${name}, the chat queued before reaches neither inbox, wait, deliveries nor the live stream; the request does`, async () => {
-      const { home, cleanup } = tempHome();
-      cleanups.push(cleanup);
-      const requestId = await chatBeforeTheChange(home);
-      const hub = await reopen(home, config);
+      const { before, requestId } = await chatBeforeTheChange();
+      const hub = await reopen(before, config);
       const arch = hub.actor('arch', 'proj');
       const onlyTheRequest = [expect.objectContaining({ reason: 'request', event: expect.objectContaining({ id: requestId }) })];
 
       expect((await arch.peek()).items).toEqual(onlyTheRequest);
       expect(await arch.deliveries('pending')).toEqual(onlyTheRequest);
       const live = arch.live({ inbox: true, since: 0, ephemeral: false });
-      cleanups.push(() => live.close());
+      hubs.defer(() => live.close());
       expect((await firstEvent(live)).event.id).toBe(requestId);
       // Waiting returns at once with the request, and takes it: the chat is not in it, nor left behind.
       const woke = await arch.wait({ timeout_ms: 5000 });

@@ -1,21 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ControlInput } from '../../src/schema/control.js';
-import { startHttpServer, type HttpServer } from '../../src/http/server.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { closeServed, openTestHub, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
 import { openStream } from '../helpers/sse.js';
 
-let t: TestHub | undefined;
-let server: HttpServer | undefined;
-let mcp: McpTestClient | undefined;
-afterEach(async () => {
-  await mcp?.close();
-  await closeServed(t, server);
-  mcp = undefined;
-  server = undefined;
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 type Who = 'coder-1' | 'coder-2';
 
@@ -53,16 +42,24 @@ interface RestItem {
   event: { id: string };
 }
 
-async function setup(): Promise<{ tokens: Record<Who | 'lead', string>; rest: (who: Who | 'lead', method: string, path: string, body?: unknown) => Promise<Record<string, unknown>> }> {
-  t = await openTestHub();
+interface Setup {
+  t: TestHub;
+  url: string;
+  tokens: Record<Who | 'lead', string>;
+  rest: (who: Who | 'lead', method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>;
+  /** coder-1's MCP client over HTTP, closed after the test. */
+  mcpOfCoder1: () => Promise<McpTestClient>;
+}
+
+async function setup(): Promise<Setup> {
+  const t = await hubs.open();
   const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
   await t.hub.join({ handle: 'lead', session: 's', profile: { kind: 'human' } });
   await t.hub.join({ handle: 'coder-1', session: 's' });
   await t.hub.join({ handle: 'coder-2', session: 's' });
   await human.createChannel({ name: 'plan', members: ['lead', 'coder-1', 'coder-2'] });
-  server = await startHttpServer({ hub: t.hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
+  const { url } = await hubs.serve(t);
   const tokens = { 'coder-1': await t.hub.issueToken('coder-1', 's'), 'coder-2': await t.hub.issueToken('coder-2', 's'), lead: await t.hub.issueToken('lead', 's') };
-  const url = server.url;
   const rest = async (who: Who | 'lead', method: string, path: string, body?: unknown): Promise<Record<string, unknown>> => {
     const res = await fetch(`${url}/api/v1${path}`, {
       method,
@@ -75,15 +72,20 @@ async function setup(): Promise<{ tokens: Record<Who | 'lead', string>; rest: (w
   };
   // What the channel's creation put in each inbox is taken first: each step starts from an empty inbox.
   for (const who of ['coder-1', 'coder-2', 'lead'] as const) await rest(who, 'GET', '/inbox');
-  return { tokens, rest };
+  const mcpOfCoder1 = async (): Promise<McpTestClient> => {
+    const mcp = await connectHttp(url, tokens['coder-1']);
+    hubs.defer(() => mcp.close());
+    return mcp;
+  };
+  return { t, url, tokens, rest, mcpOfCoder1 };
 }
 
 describe('control reach', () => {
   it('control reach - an agent’s inbox and wake-ups hold exactly the controls that concern it, on every entry point', async () => {
-    const { tokens, rest } = await setup();
-    const human = t!.hub.actor('human', 's');
-    mcp = await connectHttp(server!.url, tokens['coder-1']);
-    const stream = await openStream(`${server!.url}/api/v1/stream?inbox=true&events_only=true`, tokens['coder-2']);
+    const { t, url, tokens, rest, mcpOfCoder1 } = await setup();
+    const human = t.hub.actor('human', 's');
+    const mcp = await mcpOfCoder1();
+    const stream = await openStream(`${url}/api/v1/stream?inbox=true&events_only=true`, tokens['coder-2']);
     const ids = new Map<string, string>();
 
     for (const step of STEPS) {
@@ -121,9 +123,9 @@ describe('control reach', () => {
   });
 
   it('control reach - a waiting agent is not woken by a pin, an unpin or another’s mute; its prod wakes it, alone', async () => {
-    const { tokens } = await setup();
-    const human = t!.hub.actor('human', 's');
-    mcp = await connectHttp(server!.url, tokens['coder-1']);
+    const { t, mcpOfCoder1 } = await setup();
+    const human = t.hub.actor('human', 's');
+    const mcp = await mcpOfCoder1();
     const waiting = mcp.call('wait', { timeout_ms: 20_000 });
     await human.pin('plan');
     await human.pin('plan', false);

@@ -1,25 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, joinHumanAliceBob, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
-async function setup(config = {}): Promise<{ human: Actor; alice: Actor; bob: Actor; count: () => number }> {
-  t = await openTestHub({ config });
-  const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
-  const alice = await t.hub.join({ handle: 'alice', session: 's' });
-  const bob = await t.hub.join({ handle: 'bob', session: 's' });
-  const hub = t.hub;
-  return { human, alice, bob, count: () => hub.stats().events };
+async function setup(config = {}): Promise<{ t: TestHub; human: Actor; alice: Actor; bob: Actor; count: () => number }> {
+  const t = await hubs.open({ config });
+  return { t, ...(await joinHumanAliceBob(t.hub)), count: () => t.hub.stats().events };
 }
 
 describe('controls', () => {
   it('controls - every control is a control event with the spec shape', async () => {
-    const { human, alice } = await setup();
+    const { t, human, alice } = await setup();
     const aliceId = alice.participant.id;
     await human.hardMute('general', ['alice']);
     await human.unmute('general', ['alice']);
@@ -33,7 +25,7 @@ describe('controls', () => {
     await human.invite('general', 'planner', { client: 'codex', model: 'gpt-5', roles: ['planner'] });
     const log = await human.history({ thread: 'general', limit: 100 });
     const controls = log.events.filter((e) => e.type === 'control').map((e) => e.content);
-    const planner = t!.hub.participants().find((p) => p.handle === 'planner');
+    const planner = t.hub.participants().find((p) => p.handle === 'planner');
     expect(controls).toEqual([
       { mute: { targets: [aliceId], mode: 'hard' } },
       { unmute: { targets: [aliceId] } },
@@ -67,8 +59,8 @@ describe('controls', () => {
   });
 
   it('controls - an agent cannot lock the human out: it cannot steer at all (FORBIDDEN_ROLE), and a human lifts a mute or a pause even when muted', async () => {
-    const { human, alice, bob, count } = await setup({ trust: { access: { bob: 'admin' } } });
-    const other = await t!.hub.join({ handle: 'other-human', session: 's', profile: { kind: 'human' } });
+    const { t, human, alice, bob, count } = await setup({ trust: { access: { bob: 'admin' } } });
+    const other = await t.hub.join({ handle: 'other-human', session: 's', profile: { kind: 'human' } });
     // The lock-out attempt: the agent (an operator) mutes the human, then pauses the thread.
     const before = count();
     const refused = await caught(() => alice.hardMute('general', ['bob', 'human']));
@@ -126,24 +118,16 @@ describe('controls', () => {
   });
 
   it('controls - invite registers the participant if new and persists them on the thread', async () => {
-    const { human } = await setup();
+    const { t, human } = await setup();
     await human.createChannel({ name: 'plan' });
     await human.invite('plan', 'planner', { client: 'codex', roles: ['planner'] });
-    const home = t!.home;
-    await t!.hub.close();
-    const { openHub } = await import('../../src/hub/hub.js');
-    const { createSilentLogger } = await import('../../src/util/logger.js');
-    const hub = await openHub({ home, logger: createSilentLogger() });
-    try {
-      const planner = hub.actor('planner', 's');
-      expect(planner.participant.profile).toMatchObject({ kind: 'agent', client: 'codex', roles: ['planner'] });
-      const plan = (await planner.threads()).find((th) => th.name === 'plan');
-      expect(plan?.subscription).toBe('subscribed');
-      const item = (await planner.inbox()).items.find((i) => i.reason === 'invite');
-      expect(item?.thread.name).toBe('plan');
-    } finally {
-      await hub.close();
-    }
+    const { hub } = await hubs.reopen(t);
+    const planner = hub.actor('planner', 's');
+    expect(planner.participant.profile).toMatchObject({ kind: 'agent', client: 'codex', roles: ['planner'] });
+    const plan = (await planner.threads()).find((th) => th.name === 'plan');
+    expect(plan?.subscription).toBe('subscribed');
+    const item = (await planner.inbox()).items.find((i) => i.reason === 'invite');
+    expect(item?.thread.name).toBe('plan');
   });
 
   it('controls - done and ttl_seconds mark the thread done for the participation hint', async () => {
@@ -160,11 +144,11 @@ describe('controls', () => {
 
 describe('participation', () => {
   it('participation - small threads are permissive, large ones conservative', async () => {
-    const { human, alice, bob } = await setup({ participation: { permissiveMaxMembers: 3 } });
+    const { t, human, alice, bob } = await setup({ participation: { permissiveMaxMembers: 3 } });
     await alice.inbox();
     await human.post({ thread: 'general', text: 'three of us' });
     expect((await alice.inbox()).items[0]?.respondHint).toBe(true);
-    await t!.hub.join({ handle: 'carol', session: 's' });
+    await t.hub.join({ handle: 'carol', session: 's' });
     await human.post({ thread: 'general', text: 'four of us now' });
     const items = (await alice.inbox()).items;
     expect(items.find((i) => i.event.content === 'four of us now')?.respondHint).toBe(false);
@@ -195,10 +179,10 @@ describe('participation', () => {
   });
 
   it('participation - invited_auto: invited participants answer a human’s message without mentions', async () => {
-    const { human } = await setup({ participation: { permissiveMaxMembers: 0 } });
+    const { t, human } = await setup({ participation: { permissiveMaxMembers: 0 } });
     await human.createChannel({ name: 'plan' });
     await human.invite('plan', 'planner');
-    const planner = t!.hub.actor('planner', 's');
+    const planner = t.hub.actor('planner', 's');
     await planner.inbox();
     await human.post({ thread: 'plan', text: 'first idea' });
     expect((await planner.inbox()).items[0]?.respondHint).toBe(false);

@@ -1,13 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openHub } from '../../src/hub/hub.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { caught, openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
+import { caught, tempHome, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 describe('conversation', () => {
   it('conversation - three participants: DM, request/response, meeting, mute, pause and a side channel', async () => {
@@ -92,7 +88,7 @@ describe('conversation', () => {
   });
 
   it('conversation - joining again returns the same identity and keeps its history', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const first = await t.hub.join({ handle: 'coder-1', session: 's' });
     const again = await t.hub.join({ handle: 'Coder-1', session: 's', profile: { model: 'gpt-5' } });
     expect(again.participant.id).toBe(first.participant.id);
@@ -101,14 +97,14 @@ describe('conversation', () => {
   });
 
   it('conversation - a profile update changes only the fields given', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human', nickname: 'Ada', roles: ['lead'] } });
     const again = await t.hub.join({ handle: 'human', session: 's', profile: { client: 'web' } });
     expect(again.participant.profile).toEqual({ kind: 'human', nickname: 'Ada', roles: ['lead'], client: 'web' });
   });
 
   it('conversation - sessions are isolated: nothing is visible across them', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 'one' });
     const b = await t.hub.join({ handle: 'alice', session: 'two' });
     const posted = await a.post({ thread: 'general', text: 'only in one' });
@@ -121,7 +117,7 @@ describe('conversation', () => {
   });
 
   it('conversation - an unknown thread, another session’s thread and a DM of others are refused alike: nothing tells which exists', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const alice = await t.hub.join({ handle: 'alice', session: 'one' });
     await t.hub.join({ handle: 'bob', session: 'one' });
     const carol = await t.hub.join({ handle: 'carol', session: 'one' });
@@ -144,7 +140,7 @@ describe('conversation', () => {
   });
 
   it('conversation - thread.created and thread.renamed are events in the log', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const info = await a.createChannel({ name: 'Backend' });
     expect(info.name).toBe('backend');
@@ -159,7 +155,7 @@ describe('conversation', () => {
   });
 
   it('conversation - search finds messages by words and prefixes in the session', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const hit = await a.post({ thread: 'general', text: 'The migration to Postgres is blocked on credentials' });
     await a.post({ thread: 'general', text: 'lunch at noon' });
@@ -169,7 +165,7 @@ describe('conversation', () => {
   });
 
   it('conversation - history pages by seq in both directions', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const seqs: number[] = [];
     for (let i = 0; i < 7; i++) seqs.push((await a.post({ thread: 'general', text: `m${i}` })).seq);

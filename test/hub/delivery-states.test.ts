@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, joinHumanAliceBob, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 const START = Date.parse('2026-11-24T10:00:00.000Z');
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -14,10 +10,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 /** A hub on a clock the test moves, with three participants whose inboxes start empty. */
 async function trio(): Promise<{ clock: { now: number }; human: Actor; alice: Actor; bob: Actor }> {
   const clock = { now: START };
-  t = await openTestHub({ now: () => clock.now });
-  const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
-  const alice = await t.hub.join({ handle: 'alice', session: 's' });
-  const bob = await t.hub.join({ handle: 'bob', session: 's' });
+  const t = await hubs.open({ now: () => clock.now });
+  const { human, alice, bob } = await joinHumanAliceBob(t.hub);
   for (const a of [human, alice, bob]) await a.inbox({ limit: 500 });
   return { clock, human, alice, bob };
 }

@@ -1,12 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ParleyEventSchema } from '../../src/schema/event.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 async function text(chunks: AsyncIterable<string>): Promise<string> {
   let all = '';
@@ -17,7 +13,7 @@ async function text(chunks: AsyncIterable<string>): Promise<string> {
 describe('export', () => {
   it('export - a thread as JSON Lines holds every event, in seq order, in the v1 format', async () => {
     // 1205 posts at once on purpose: the write limit is off.
-    t = await openTestHub({ config: { chat: { limits: { writesPerMinute: 0 } } } });
+    const t = await hubs.open({ config: { chat: { limits: { writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const posted = [];
@@ -34,7 +30,7 @@ describe('export', () => {
   });
 
   it('export - a thread as Markdown reads as a transcript', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     await a.post({ thread: 'general', text: 'We ship on Friday.' });
     const { contentType, chunks } = await a.export({ thread: 'general' });

@@ -1,21 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, joinHumanAliceBob, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
-async function trio(config = {}): Promise<{ human: Actor; alice: Actor; bob: Actor }> {
-  t = await openTestHub({ config });
-  const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
-  const alice = await t.hub.join({ handle: 'alice', session: 's' });
-  const bob = await t.hub.join({ handle: 'bob', session: 's' });
+async function trio(config = {}): Promise<{ t: TestHub; human: Actor; alice: Actor; bob: Actor }> {
+  const t = await hubs.open({ config });
+  const { human, alice, bob } = await joinHumanAliceBob(t.hub);
   // Start everyone with an empty inbox.
   for (const a of [human, alice, bob]) await a.inbox({ limit: 500 });
-  return { human, alice, bob };
+  return { t, human, alice, bob };
 }
 
 describe('inbox', () => {
@@ -155,8 +149,8 @@ describe('wait', () => {
   });
 
   it('wait - own posts and other sessions do not wake', async () => {
-    const { bob } = await trio();
-    const other = await t!.hub.join({ handle: 'alice', session: 'elsewhere' });
+    const { t, bob } = await trio();
+    const other = await t.hub.join({ handle: 'alice', session: 'elsewhere' });
     const controller = new AbortController();
     const waiting = bob.wait({ timeout_ms: 60_000 }, controller.signal);
     await bob.post({ thread: 'general', text: 'me talking' });
@@ -225,20 +219,12 @@ describe('readNew', () => {
   });
 
   it('readNew - the cursor is kept on the hub across restarts', async () => {
-    const { alice, bob } = await trio();
+    const { t, alice, bob } = await trio();
     await alice.post({ thread: 'general', text: 'before' });
     await bob.readNew({ thread: 'general' });
     await alice.post({ thread: 'general', text: 'after' });
-    const home = t!.home;
-    await t!.hub.close();
-    const { openHub } = await import('../../src/hub/hub.js');
-    const { createSilentLogger } = await import('../../src/util/logger.js');
-    const hub = await openHub({ home, logger: createSilentLogger() });
-    try {
-      const read = await hub.actor('bob', 's').readNew({ thread: 'general' });
-      expect(read.events.map((e) => e.content)).toEqual(['after']);
-    } finally {
-      await hub.close();
-    }
+    const { hub } = await hubs.reopen(t);
+    const read = await hub.actor('bob', 's').readNew({ thread: 'general' });
+    expect(read.events.map((e) => e.content)).toEqual(['after']);
   });
 });

@@ -1,28 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
-import type { LiveItem } from '../../src/hub/live-bus.js';
 import type { Roster } from '../../src/schema/roster.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
+import { nextSkippingPresence } from '../helpers/live-items.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-/** The next event item of a stream (presence items aside), or done. */
-async function nextEvent(stream: AsyncIterator<LiveItem>): Promise<IteratorResult<LiveItem>> {
-  for (;;) {
-    const item = await stream.next();
-    if (item.done || item.value.kind !== 'presence') return item;
-  }
-}
+const hubs = testHubsClosedAfterEach();
 
 describe('live streams follow access', () => {
   it('live - a participant a new roster leaves out has its open stream ended, not fed what is said next', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const alice = await t.hub.join({ handle: 'alice', profile: { kind: 'human' } });
     const bob = await t.hub.join({ handle: 'bob' });
     const { ctx } = t.hub.internals;
@@ -32,26 +20,19 @@ describe('live streams follow access', () => {
       signRoster({ org_id: 'team', version, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: formatPublicKey(hub.raw), role: 'admin' }, ...members], signatures: [] }, hub.privateKey);
     await t.hub.acceptRoster(rosterOf(1, [{ pubkey: await keyOf(alice), role: 'admin' }, { pubkey: await keyOf(bob), role: 'observer' }]));
     const stream = bob.live({ thread: 'general' });
-    /** The next event item (presence items aside), or done. */
-    const nextEvent = async (): Promise<IteratorResult<unknown>> => {
-      for (;;) {
-        const item = await stream.next();
-        if (item.done || (item.value as { kind?: string }).kind !== 'presence') return item;
-      }
-    };
     await alice.post({ thread: 'general', text: 'while bob may read' });
-    const first = await nextEvent();
+    const first = await nextSkippingPresence(stream);
     expect(first.done).toBe(false);
     expect(JSON.stringify(first.value)).toContain('while bob may read');
     // Bob holds a live stream: leaving him out is confirmed.
     await t.hub.acceptRoster(rosterOf(2, [{ pubkey: await keyOf(alice), role: 'admin' }]), { confirm: true });
     await alice.post({ thread: 'general', text: 'after bob was removed' });
-    const next = await nextEvent();
+    const next = await nextSkippingPresence(stream);
     expect(next.done).toBe(true);
   });
 
   it("live - an admin's override that takes away a participant's reading of a channel ends its open stream of that channel", async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const human = await t.hub.join({ handle: 'human', profile: { kind: 'human' } });
     const alice = await t.hub.join({ handle: 'alice' });
     const bob = await t.hub.join({ handle: 'bob' });
@@ -61,14 +42,14 @@ describe('live streams follow access', () => {
     const bobStream = bob.live({ thread: 'ops' });
     const aliceStream = alice.live({ thread: 'ops' });
     await alice.post({ thread: 'ops', text: 'while bob may read' });
-    expect(JSON.stringify((await nextEvent(bobStream)).value)).toContain('while bob may read');
-    expect(JSON.stringify((await nextEvent(aliceStream)).value)).toContain('while bob may read');
+    expect(JSON.stringify((await nextSkippingPresence(bobStream)).value)).toContain('while bob may read');
+    expect(JSON.stringify((await nextSkippingPresence(aliceStream)).value)).toContain('while bob may read');
 
     await human.setAccess('bob', 'observer');
     await alice.post({ thread: 'ops', text: 'after the override' });
     // Alice's stream getting the post shows it was fanned out; bob's must have ended by then, not be left waiting.
-    const seen = nextEvent(aliceStream).then((item) => ({ stillOpen: JSON.stringify(item.value) }));
-    const bobNext = await Promise.race([nextEvent(bobStream), seen]);
+    const seen = nextSkippingPresence(aliceStream).then((item) => ({ stillOpen: JSON.stringify(item.value) }));
+    const bobNext = await Promise.race([nextSkippingPresence(bobStream), seen]);
     expect(bobNext).toEqual({ done: true, value: undefined });
     expect((await seen).stillOpen).toContain('after the override');
     aliceStream.close();

@@ -1,40 +1,27 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { LiveItem } from '../../src/hub/live-bus.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
+import { takeItems } from '../helpers/live-items.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
-
-async function take(iterator: AsyncIterator<LiveItem>, n: number): Promise<LiveItem[]> {
-  const out: LiveItem[] = [];
-  while (out.length < n) {
-    const next = await iterator.next();
-    if (next.done) break;
-    out.push(next.value);
-  }
-  return out;
-}
+const hubs = testHubsClosedAfterEach();
 
 const seqs = (items: LiveItem[]) => items.map((i) => (i.kind === 'event' ? i.event.seq : -1));
 
 describe('live subscription', () => {
   it('live - delivers committed events of the session in seq order', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const live = b.live({ ephemeral: false });
     const posted = await Promise.all([1, 2, 3].map((i) => a.post({ thread: 'general', text: `m${i}` })));
-    const items = await take(live, 3);
+    const items = await takeItems(live, 3);
     live.close();
     expect(seqs(items)).toEqual(posted.map((p) => p.seq));
   });
 
   it('live - resume with since replays the gap, then continues live, with no duplicate', async () => {
     // 1200 posts at once on purpose: the write limit is off.
-    t = await openTestHub({ config: { chat: { limits: { writesPerMinute: 0 } } } });
+    const t = await hubs.open({ config: { chat: { limits: { writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const first = await a.post({ thread: 'general', text: 'seen' });
@@ -42,15 +29,15 @@ describe('live subscription', () => {
     for (let i = 0; i < 1200; i++) missed.push(a.post({ thread: 'general', text: `missed ${i}` }));
     const missedSeqs = (await Promise.all(missed)).map((p) => p.seq);
     const live = b.live({ since: first.seq, ephemeral: false });
-    const replayed = await take(live, 600);
+    const replayed = await takeItems(live, 600);
     const later = await a.post({ thread: 'general', text: 'live again' });
-    const rest = await take(live, 601);
+    const rest = await takeItems(live, 601);
     live.close();
     expect(seqs([...replayed, ...rest])).toEqual([...missedSeqs, later.seq]);
   });
 
   it('live - a thread filter and an inbox filter', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     await a.createChannel({ name: 'side-talk' });
@@ -60,8 +47,8 @@ describe('live subscription', () => {
     const g = await a.post({ thread: 'general', text: 'general' });
     const own = await b.post({ thread: 'general', text: 'own' });
     const d = await a.dm({ to: 'bob', text: 'dm' });
-    const generalItems = await take(onlyGeneral, 2);
-    const inboxItems = await take(inbox, 2);
+    const generalItems = await takeItems(onlyGeneral, 2);
+    const inboxItems = await takeItems(inbox, 2);
     onlyGeneral.close();
     inbox.close();
     expect(seqs(generalItems)).toEqual([g.seq, own.seq]);
@@ -69,7 +56,7 @@ describe('live subscription', () => {
   });
 
   it('live - other participants’ DMs and other sessions never appear', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     await t.hub.join({ handle: 'bob', session: 's' });
     const c = await t.hub.join({ handle: 'carol', session: 's' });
@@ -78,13 +65,13 @@ describe('live subscription', () => {
     await a.dm({ to: 'bob', text: 'private' });
     await elsewhere.post({ thread: 'general', text: 'other session' });
     const marker = await a.post({ thread: 'general', text: 'public' });
-    const [item] = await take(live, 1);
+    const [item] = await takeItems(live, 1);
     live.close();
     expect(item?.kind === 'event' && item.event.id).toBe(marker.id);
   });
 
   it('live - a consumer too far behind is cut off with SLOW_CONSUMER and can resume', async () => {
-    t = await openTestHub({ config: { inbox: { liveQueueLimit: 16 } } });
+    const t = await hubs.open({ config: { inbox: { liveQueueLimit: 16 } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const start = (await a.post({ thread: 'general', text: 'start' })).seq;
@@ -93,32 +80,31 @@ describe('live subscription', () => {
     const error = await caught(() => live.next());
     expect(error.code).toBe('SLOW_CONSUMER');
     const resumed = b.live({ since: start, ephemeral: false });
-    const items = await take(resumed, 40);
+    const items = await takeItems(resumed, 40);
     resumed.close();
     expect(seqs(items)).toEqual(posted.map((p) => p.seq));
   });
 
   it('live - meeting traffic travels on the stream', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const live = b.live();
     await a.meetingSay('standup', 'hi all');
-    const items = await take(live, 3);
+    const items = await takeItems(live, 3);
     live.close();
     const said = items.find((i) => i.kind === 'meeting' && i.action === 'said');
     expect(said).toMatchObject({ kind: 'meeting', meeting: 'standup', participant: 'alice', message: { number: 1, content: 'hi all' } });
   });
 
   it('live - closing the hub ends streams after the last committed event, and ends waits with HUB_CLOSED', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const live = b.live({ ephemeral: false });
     const waiting = b.wait({ timeout_ms: 60_000 }).catch((error: unknown) => error);
     const last = a.post({ thread: 'general', text: 'last words' });
     await t.close();
-    t = undefined;
     await last;
     const items: LiveItem[] = [];
     for await (const item of live) items.push(item);
@@ -129,16 +115,15 @@ describe('live subscription', () => {
   });
 
   it('live - a wait pending at shutdown ends with HUB_CLOSED', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const waiting = b.wait({ timeout_ms: 60_000 }).catch((error: unknown) => error);
     await t.close();
-    t = undefined;
     expect(await waiting).toMatchObject({ code: 'HUB_CLOSED' });
   });
 
   it('live - for await ends cleanly when the consumer breaks', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const before = t.hub.stats().liveListeners;

@@ -10,7 +10,7 @@ import { childEnv } from '../helpers/serve.js';
  * directory, and a whole hub home was created in the working directory.
  */
 describe('the home option', () => {
-  it('openHub refuses a home that is not a path string, naming the field, and writes nothing', async () => {
+  it('home option - openHub refuses a home that is not a path string, naming the field, and writes nothing', async () => {
     const before = fs.readdirSync('.').sort();
     for (const home of [{ home: '/tmp/x' }, 42, undefined, '', '  ']) {
       await expect(openHub({ home: home as never, logger: createSilentLogger() })).rejects.toMatchObject({ code: 'INVALID_INPUT', field: 'home' });
@@ -19,7 +19,7 @@ describe('the home option', () => {
     expect(fs.existsSync('[object Object]')).toBe(false);
   });
 
-  it('a test child is never given a home that is not an absolute path', () => {
+  it('home option - a test child is never given a home that is not an absolute path', () => {
     expect(() => childEnv({ home: '/tmp/x' } as never)).toThrow(/absolute path/);
     expect(() => childEnv('relative/home')).toThrow(/absolute path/);
     expect(childEnv('/tmp/parley-home').PARLEY_HOME).toBe('/tmp/parley-home');

@@ -1,13 +1,9 @@
 import crypto from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REDACTION_NOTE, TRUNCATION_MARKER } from '../../src/config/defaults.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 const note = REDACTION_NOTE;
 
@@ -22,7 +18,7 @@ function randomToken(alphabet: string, length: number): string {
 
 describe('posting rules', () => {
   it('posting - a message over maxMessageChars is stored cut, ending with the marker', async () => {
-    t = await openTestHub({ config: { chat: { limits: { maxMessageChars: 100 } } } });
+    const t = await hubs.open({ config: { chat: { limits: { maxMessageChars: 100 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const result = await a.post({ thread: 'general', text: 'x'.repeat(500) });
     expect(result.truncated).toBe(true);
@@ -32,7 +28,7 @@ describe('posting rules', () => {
   });
 
   it('posting - a private key and a token are replaced by [redacted], with the note appended once', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const pem = ed25519Pem();
@@ -54,7 +50,7 @@ describe('posting rules', () => {
   });
 
   it('posting - a scanner failure stores the original text and logs scannerError=true', async () => {
-    t = await openTestHub({
+    const t = await hubs.open({
       scanner: {
         scan: () => Promise.reject(new Error('scanner exploded')),
       },
@@ -69,7 +65,7 @@ describe('posting rules', () => {
   });
 
   it('posting - a scan over its timeout fails open too', async () => {
-    t = await openTestHub({
+    const t = await hubs.open({
       config: { chat: { scanner: { timeoutMs: 20 } } },
       scanner: { scan: () => new Promise(() => undefined) },
     });
@@ -82,7 +78,7 @@ describe('posting rules', () => {
   });
 
   it('posting - meeting messages follow the meeting limit and the scanner', async () => {
-    t = await openTestHub({ config: { meeting: { maxMessageChars: 50 } } });
+    const t = await hubs.open({ config: { meeting: { maxMessageChars: 50 } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const long = await a.meetingSay('m', 'y'.repeat(200));

@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PresenceTracker } from '../../src/hub/presence.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
 
 const profile = { kind: 'agent' as const, roles: [], client: 'claude' };
 const alice = { id: 'p_alice', handle: 'alice', profile };
@@ -63,11 +63,7 @@ describe('presence tracker', () => {
 });
 
 describe('presence through the hub', () => {
-  let t: TestHub | undefined;
-  afterEach(async () => {
-    await t?.close();
-    t = undefined;
-  });
+  const hubs = testHubsClosedAfterEach();
 
   const stateOf = async (observer: { who(): Promise<Array<{ handle: string; state: string; connection: string }>> }, handle: string) => {
     const found = (await observer.who()).find((p) => p.handle === handle);
@@ -75,7 +71,7 @@ describe('presence through the hub', () => {
   };
 
   it('presence - one-shot calls leave a participant offline; a live stream makes it connected, a wait waiting, and closing both offline', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's', profile: { client: 'claude' } });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     await a.post({ thread: 'general', text: 'one shot' });
@@ -96,7 +92,7 @@ describe('presence through the hub', () => {
   });
 
   it('presence - changes, declared and of connection, travel on the live stream', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const live = b.live();
@@ -115,7 +111,7 @@ describe('presence through the hub', () => {
   });
 
   it('meeting - a participant whose last connection closes leaves every meeting it was in', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const session = a.holdPresence('mcp');
@@ -133,7 +129,7 @@ describe('presence through the hub', () => {
 
   it('meeting - a caller taken with one-shot calls is freed once its holder is offline past the TTL, so ghosts do not fill the room', async () => {
     let now = Date.parse('2026-01-01T00:00:00Z');
-    t = await openTestHub({ now: () => now, config: { presence: { ttlSeconds: 60 }, meeting: { maxParticipants: 2 } } });
+    const t = await hubs.open({ now: () => now, config: { presence: { ttlSeconds: 60 }, meeting: { maxParticipants: 2 } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     const c = await t.hub.join({ handle: 'carol', session: 's' });

@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_WRITE_BURST, DEFAULT_WRITES_PER_MINUTE } from '../../src/config/defaults.js';
 import type { Actor } from '../../src/hub/actor.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 describe('rate limit', () => {
   it('rate limit - on by default: an agent’s bursts and steady pace pass, a storm is held to the burst plus the sustained rate', async () => {
     let now = 1_000_000;
-    t = await openTestHub({ now: () => now });
+    const t = await hubs.open({ now: () => now });
     expect(t.hub.config.chat.limits).toMatchObject({ writeBurst: DEFAULT_WRITE_BURST, writesPerMinute: DEFAULT_WRITES_PER_MINUTE });
     const agent = await t.hub.join({ handle: 'agent', session: 's' });
     // A burst: 40 posts at once, then a steady 5 a second for two minutes.
@@ -45,7 +41,7 @@ describe('rate limit', () => {
 
   it('rate limit - past the burst a participant is refused with RATE_LIMITED, nothing stored, others unaffected, and it refills', async () => {
     let now = 1_000_000;
-    t = await openTestHub({ now: () => now, config: { chat: { limits: { writeBurst: 3, writesPerMinute: 3 } } } });
+    const t = await hubs.open({ now: () => now, config: { chat: { limits: { writeBurst: 3, writesPerMinute: 3 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     for (let i = 0; i < 3; i++) await a.post({ thread: 'general', text: `m${i}` });
@@ -62,7 +58,7 @@ describe('rate limit', () => {
   });
 
   it('rate limit - writesPerMinute 0 turns it off', async () => {
-    t = await openTestHub({ config: { chat: { limits: { writeBurst: 1, writesPerMinute: 0 } } } });
+    const t = await hubs.open({ config: { chat: { limits: { writeBurst: 1, writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     for (let i = 0; i < 100; i++) await a.post({ thread: 'general', text: `m${i}` });
     expect(t.hub.stats().events).toBeGreaterThanOrEqual(100);
@@ -71,7 +67,7 @@ describe('rate limit', () => {
   it('rate limit - every write counts: DMs, requests, responses, meeting lines and entries, channels, side channels, every control', async () => {
     let now = 1_000_000;
     // The writers steer too (every control counts): agents are admins here.
-    t = await openTestHub({ now: () => now, config: { chat: { limits: { writeBurst: 1, writesPerMinute: 1 } }, trust: { localAccess: { agent: 'admin' } } } });
+    const t = await hubs.open({ now: () => now, config: { chat: { limits: { writeBurst: 1, writesPerMinute: 1 } }, trust: { localAccess: { agent: 'admin' } } } });
     const hub = t.hub;
     const human = await hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
     let n = 0;
@@ -131,7 +127,7 @@ describe('rate limit', () => {
   });
 
   it('rate limit - reading, bookkeeping, presence and leaving are never refused', async () => {
-    t = await openTestHub({ config: { chat: { limits: { writeBurst: 1, writesPerMinute: 1 } } } });
+    const t = await hubs.open({ config: { chat: { limits: { writeBurst: 1, writesPerMinute: 1 } } } });
     const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     await a.meetingJoin('standup');

@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ReadGate } from '../../src/hub/read-gate.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 const BIG = 'x'.repeat(4000);
 
 describe('bounded reads', () => {
-  it('a history page stops at chat.limits.maxReadBytes, says there is more, and paging covers every event once', async () => {
-    t = await openTestHub({ config: { chat: { limits: { maxReadBytes: 32 * 1024, writesPerMinute: 0 } } } });
+  it('bounded reads - a history page stops at chat.limits.maxReadBytes, says there is more, and paging covers every event once', async () => {
+    const t = await hubs.open({ config: { chat: { limits: { maxReadBytes: 32 * 1024, writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const posted: string[] = [];
     for (let i = 0; i < 60; i++) posted.push((await a.post({ thread: 'general', text: `${i} ${BIG}` })).id);
@@ -33,8 +29,8 @@ describe('bounded reads', () => {
     expect(seen).toEqual(posted);
   });
 
-  it('new messages stop at the byte bound and the cursor moves only past what was returned', async () => {
-    t = await openTestHub({ config: { chat: { limits: { maxReadBytes: 32 * 1024, writesPerMinute: 0 } } } });
+  it('bounded reads - new messages stop at the byte bound and the cursor moves only past what was returned', async () => {
+    const t = await hubs.open({ config: { chat: { limits: { maxReadBytes: 32 * 1024, writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     await b.readNew({ thread: 'general' });
@@ -50,8 +46,8 @@ describe('bounded reads', () => {
     expect(texts).toEqual(Array.from({ length: 30 }, (_, i) => String(i)));
   });
 
-  it('an inbox read stops at the byte bound; the next reads deliver the rest, each item once, in order', async () => {
-    t = await openTestHub({ config: { chat: { limits: { maxReadBytes: 32 * 1024, writesPerMinute: 0 } } } });
+  it('bounded reads - an inbox read stops at the byte bound; the next reads deliver the rest, each item once, in order', async () => {
+    const t = await hubs.open({ config: { chat: { limits: { maxReadBytes: 32 * 1024, writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const b = await t.hub.join({ handle: 'bob', session: 's' });
     await b.inbox();
@@ -72,8 +68,8 @@ describe('bounded reads', () => {
     expect(seen.slice(1).map(Number).sort((x, y) => x - y)).toEqual(Array.from({ length: 30 }, (_, i) => i));
   });
 
-  it('search results stop at the byte bound', async () => {
-    t = await openTestHub({ config: { chat: { limits: { maxReadBytes: 32 * 1024, writesPerMinute: 0 } } } });
+  it('bounded reads - search results stop at the byte bound', async () => {
+    const t = await hubs.open({ config: { chat: { limits: { maxReadBytes: 32 * 1024, writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     for (let i = 0; i < 30; i++) await a.post({ thread: 'general', text: `needle ${i} ${BIG}` });
     await expect.poll(async () => (await a.search({ query: 'needle', limit: 1000 })).events.length, { timeout: 5000 }).toBeGreaterThan(1);
@@ -81,8 +77,8 @@ describe('bounded reads', () => {
     expect(found.events.length).toBeLessThanOrEqual(8);
   });
 
-  it('a single event larger than the bound is still returned (a page is never empty while events remain)', async () => {
-    t = await openTestHub({ config: { chat: { limits: { maxReadBytes: 4096, maxMessageChars: 20_000, writesPerMinute: 0 } } } });
+  it('bounded reads - a single event larger than the bound is still returned (a page is never empty while events remain)', async () => {
+    const t = await hubs.open({ config: { chat: { limits: { maxReadBytes: 4096, maxMessageChars: 20_000, writesPerMinute: 0 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     await a.post({ thread: 'general', text: 'y'.repeat(10_000) });
     const page = await a.history({ thread: 'general', limit: 10 });
@@ -91,7 +87,7 @@ describe('bounded reads', () => {
 });
 
 describe('read gate', () => {
-  it('one participant runs at most its share of reads at once, in order; another participant is not queued behind it', async () => {
+  it('read gate - one participant runs at most its share of reads at once, in order; another participant is not queued behind it', async () => {
     const gate = new ReadGate(2);
     const running = new Set<string>();
     let most = 0;

@@ -1,29 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createHttpApp } from '../../src/http/app.js';
-import { hostsFor } from '../../src/http/host-guard.js';
-import { createSilentLogger } from '../../src/util/logger.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
-import { connectInMemory, type McpTestClient } from '../helpers/mcp.js';
+import { describe, expect, it } from 'vitest';
+import { APP_BASE, appOf, caught, testHubsClosedAfterEach } from '../helpers/hub.js';
+import { connectInMemory } from '../helpers/mcp.js';
 
 /**
  * A request is named by its id or by an unambiguous start or end of it (the
  * CLI shows a ULID's last six characters), wherever a request id is taken:
  * the hub API, REST's respond route, MCP's request_respond, and reply_to.
  */
-let t: TestHub | undefined;
-const clients: McpTestClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) await c.close();
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 async function setup() {
-  t = await openTestHub();
+  const t = await hubs.open();
   const [human, coder, carol, dave] = await Promise.all(
-    ['human', 'coder', 'carol', 'dave'].map((handle) => t!.hub.join({ handle, session: 'proj', ...(handle === 'human' ? { profile: { kind: 'human' as const } } : {}) })),
+    ['human', 'coder', 'carol', 'dave'].map((handle) => t.hub.join({ handle, session: 'proj', ...(handle === 'human' ? { profile: { kind: 'human' as const } } : {}) })),
   );
-  return { human: human!, coder: coder!, carol: carol!, dave: dave! };
+  return { t, human: human!, coder: coder!, carol: carol!, dave: dave! };
 }
 
 describe('request ids, abbreviated', () => {
@@ -72,11 +63,11 @@ describe('request ids, abbreviated', () => {
   });
 
   it('request ref - REST respond and MCP request_respond take the short id and answer with the whole one', async () => {
-    const { coder } = await setup();
-    const app = createHttpApp({ hub: t!.hub, logger: createSilentLogger(), allowedHosts: hostsFor('127.0.0.1', 7420) });
-    const token = await t!.hub.issueToken('human', 'proj');
+    const { t, coder } = await setup();
+    const app = appOf(t);
+    const token = await t.hub.issueToken('human', 'proj');
     const first = await coder.request({ to: 'human', intent: 'one' });
-    const res = await app.request(`http://127.0.0.1:7420/api/v1/requests/${first.request_id.slice(-6)}/responses`, {
+    const res = await app.request(`${APP_BASE}/api/v1/requests/${first.request_id.slice(-6)}/responses`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ status: 'Completed' }),
@@ -85,8 +76,8 @@ describe('request ids, abbreviated', () => {
     expect(await res.json()).toMatchObject({ request_id: first.request_id, status: 'Completed' });
 
     const second = await coder.request({ to: 'human', intent: 'two' });
-    const human = await connectInMemory(t!.hub, 'human', 'proj', 'all');
-    clients.push(human);
+    const human = await connectInMemory(t.hub, 'human', 'proj', 'all');
+    hubs.defer(() => human.close());
     const answered = await human.call('request_respond', { request_id: second.request_id.slice(-6), status: 'Rejected' });
     expect(answered.value).toMatchObject({ request_id: second.request_id, status: 'Rejected' });
     expect((await coder.openRequests()).outgoing).toEqual([]);

@@ -1,17 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 async function pair(config = {}) {
-  t = await openTestHub({ config });
+  const t = await hubs.open({ config });
   const a = await t.hub.join({ handle: 'agent-a', session: 's' });
   const b = await t.hub.join({ handle: 'agent-b', session: 's' });
-  return { a, b, events: () => t!.hub.stats().events };
+  return { t, a, b, events: () => t.hub.stats().events };
 }
 
 describe('requests', () => {
@@ -25,7 +21,7 @@ describe('requests', () => {
   });
 
   it('requests - params with a "__proto__" key (as JSON.parse of any client body keeps it) are refused naming the field; nothing is stored or left unsigned', async () => {
-    const { a, b, events } = await pair();
+    const { t, a, b, events } = await pair();
     const before = events();
     const params = JSON.parse('{"file":"src/lib.ts","__proto__":{"approved":true}}') as Record<string, unknown>;
     const refused = await caught(() => a.request({ to: 'agent-b', intent: 'deploy', params }));
@@ -33,7 +29,7 @@ describe('requests', () => {
     expect(refused.message).toContain('"__proto__"');
     expect(events()).toBe(before);
     expect((await b.inbox()).items.filter((i) => i.reason === 'request')).toEqual([]);
-    expect(t!.logger.records.filter((r) => r.level === 'error')).toEqual([]);
+    expect(t.logger.records.filter((r) => r.level === 'error')).toEqual([]);
   });
 
   it('requests - follow-ups count hops and a hop above maxHop is refused with HOP_LIMIT, storing nothing', async () => {
@@ -97,8 +93,8 @@ describe('requests', () => {
   });
 
   it('requests - only the addressee may respond', async () => {
-    const { a } = await pair();
-    const c = await t!.hub.join({ handle: 'agent-c', session: 's' });
+    const { t, a } = await pair();
+    const c = await t.hub.join({ handle: 'agent-c', session: 's' });
     const r = await a.request({ to: 'agent-b', intent: 'x' });
     // In the DM of a and b, the request does not exist for c; in a channel c sees it but may not answer.
     expect((await caught(() => c.respond({ request_id: r.request_id, status: 'Completed' }))).code).toBe('NOT_FOUND');
@@ -117,8 +113,8 @@ describe('requests', () => {
   });
 
   it("requests - one in a channel whose access policy does not let the addressee read it is refused, naming the channel, its policy and what to do; nothing is stored and no one has it open", async () => {
-    const { a, b, events } = await pair();
-    const human = await t!.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
+    const { t, a, b, events } = await pair();
+    const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
     await human.createChannel({ name: 'secret' });
     await human.control('secret', { access: { readers: ['@agent-a', 'admin'], writers: ['@agent-a'] } });
     const before = events();

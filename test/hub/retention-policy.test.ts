@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { nextChunkSize, retentionFor, type RetainedThread } from '../../src/hub/retention.js';
-import { openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
 
 /**
  * Which limits a thread gets: the config's, a channel's own (its access
@@ -15,14 +15,7 @@ const side: RetainedThread = { id: 's', kind: 'side', parentId: 'c', createdSeq:
 const dm: RetainedThread = { id: 'd', kind: 'dm', createdSeq: 2, pinned: false };
 const byId = (threads: RetainedThread[]) => (id: string) => threads.find((t) => t.id === id);
 
-let t: TestHub | undefined;
-let cleanups: Array<() => void> = [];
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-  for (const cleanup of cleanups) cleanup();
-  cleanups = [];
-});
+const hubs = testHubsClosedAfterEach();
 
 describe('retention policy', () => {
   it('retention - the config’s limits by default; a channel’s own limits reach its side channels, never a DM', () => {
@@ -48,7 +41,7 @@ describe('retention policy', () => {
   it('retention - the hub prunes by itself every intervalMs, and a channel policy given to the hub applies', async () => {
     let now = Date.parse('2026-11-24T08:00:00Z');
     let design = '';
-    t = await openTestHub({
+    const t = await hubs.open({
       now: () => now,
       config: { retention: { intervalMs: 20, hours: 1000 } },
       retention: { channelLimits: (c) => (c.id === design ? { messages: 2 } : undefined) },
@@ -69,10 +62,8 @@ describe('retention policy', () => {
   });
 
   it('retention - closing the hub stops a pass under way at its next chunk, and the store stays whole', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
     let now = Date.parse('2026-11-24T08:00:00Z');
-    t = await openTestHub({ home, now: () => now, config: { chat: { limits: { writesPerMinute: 0 } }, retention: { intervalMs: 86_400_000, hours: 1, chunkBudgetMs: 0.2 } } });
+    const t = await hubs.open({ now: () => now, config: { chat: { limits: { writesPerMinute: 0 } }, retention: { intervalMs: 86_400_000, hours: 1, chunkBudgetMs: 0.2 } } });
     const hub = t.hub;
     const alice = await hub.join({ handle: 'alice', session: 's' });
     for (let i = 0; i < 2000; i += 100) await Promise.all(Array.from({ length: 100 }, (_, j) => alice.post({ thread: 'general', text: `m${i + j}` })));
@@ -86,8 +77,8 @@ describe('retention policy', () => {
     expect(report.events).toBeGreaterThan(0);
     // The store's newest message always stays: 1999 can go in all.
     expect(report.events).toBeLessThan(1999);
-    t = await openTestHub({ home, now: () => now, config: { retention: { intervalMs: 86_400_000, hours: 1 } } });
-    expect(t.hub.integrityCheck()).toBe('ok');
-    expect((await t.hub.prune()).events).toBe(1999 - report.events);
+    const reopened = await hubs.reopen(t, { now: () => now, config: { retention: { intervalMs: 86_400_000, hours: 1 } } });
+    expect(reopened.hub.integrityCheck()).toBe('ok');
+    expect((await reopened.hub.prune()).events).toBe(1999 - report.events);
   });
 });

@@ -1,20 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openHub, type Hub } from '../../src/hub/hub.js';
 import { readInbox } from '../../src/hub/inbox.js';
 import { readNew } from '../../src/hub/reading.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { caught, openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
+import { caught, tempHome, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 async function four(config = {}) {
-  t = await openTestHub({ config });
+  const t = await hubs.open({ config });
   const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
   const alice = await t.hub.join({ handle: 'alice', session: 's' });
   const bob = await t.hub.join({ handle: 'bob', session: 's' });
@@ -86,7 +82,7 @@ describe('steering cannot be bypassed', () => {
   });
 
   it('steering - the side channel summary message obeys maxMessageChars as a whole', async () => {
-    t = await openTestHub({ config: { chat: { limits: { maxMessageChars: 200 } } } });
+    const t = await hubs.open({ config: { chat: { limits: { maxMessageChars: 200 } } } });
     const a = await t.hub.join({ handle: 'alice', session: 's' });
     const side = await a.openSide({ parent: 'general', title: 'a title of some length' });
     const closed = await a.closeSide({ thread: side.id, summary: 'z'.repeat(1000) });

@@ -50,7 +50,7 @@ async function rest(h: AgentHub, token: string, route: string, body: unknown): P
 }
 
 describe('roster addressees - requests and DMs to a participant outside the roster in force', () => {
-  it('a request to @stranger is refused over REST, MCP and the library, in a DM or a channel; nothing is stored', async () => {
+  it('roster addressees - a request to @stranger is refused over REST, MCP and the library, in a DM or a channel; nothing is stored', async () => {
     const { h, mcp } = await rosterWithoutStranger();
     const coder = h.agents.coder!;
     const stranger = `ed25519:${Buffer.from(h.agents.stranger!.actor.participant.publicKey, 'base64').toString('base64url')}`;
@@ -79,7 +79,7 @@ describe('roster addressees - requests and DMs to a participant outside the rost
     expect([sent.status, sent.error]).toEqual([201, undefined]);
   });
 
-  it('a DM to @stranger is refused over REST and MCP, in a new DM thread or the one made before the roster; nothing is stored', async () => {
+  it('roster addressees - a DM to @stranger is refused over REST and MCP, in a new DM thread or the one made before the roster; nothing is stored', async () => {
     const { h, humanToken, mcp } = await rosterWithoutStranger();
     const before = snapshot(h.t.hub);
 

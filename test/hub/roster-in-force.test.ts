@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { KeyObject } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import { openHub, type HubOptions } from '../../src/hub/hub.js';
 import type { Access } from '../../src/schema/access.js';
@@ -11,18 +11,13 @@ import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { rosterFileText } from '../../src/trust/roster-file.js';
 import { signRoster } from '../../src/trust/roster.js';
 import { createMemoryLogger } from '../../src/util/logger.js';
-import { caught, openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
-import { connectInMemory, type McpTestClient } from '../helpers/mcp.js';
+import { caught, tempHomesRemovedAfterEach, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
+import { connectInMemory } from '../helpers/mcp.js';
 import { fileSnapshot } from '../helpers/store-snapshot.js';
 
 /** The roster put in force: at start (store chain and file), by Hub.acceptRoster, and what follows from it. */
-let t: TestHub | undefined;
-const cleanups: Array<() => void | Promise<void>> = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
+const scratchHome = tempHomesRemovedAfterEach();
 
 const members = (list: Array<[string, Access, boolean?]>): Roster['members'] => list.map(([pubkey, role, archive]) => ({ pubkey, role, ...(archive ? { archive } : {}) }));
 
@@ -31,6 +26,7 @@ function draft(version: number, list: Array<[string, Access, boolean?]>, org = '
 }
 
 interface Setup {
+  t: TestHub;
   hubKey: KeyObject;
   hubPub: string;
   boss: Actor;
@@ -40,12 +36,13 @@ interface Setup {
 }
 
 async function setup(options: Partial<HubOptions> = {}): Promise<Setup> {
-  t = await openTestHub({ config: { chat: { limits: { writesPerMinute: 0 } } }, ...options });
+  const t = await hubs.open({ config: { chat: { limits: { writesPerMinute: 0 } } }, ...options });
   const boss = await t.hub.join({ handle: 'boss', session: 's', profile: { kind: 'human' } });
   const coder = await t.hub.join({ handle: 'coder', session: 's' });
   const { keys } = t.hub.internals.ctx;
   const hubKey = keys.hub().privateKey;
   return {
+    t,
     hubKey,
     hubPub: formatPublicKey(keys.hub().raw),
     boss,
@@ -55,24 +52,24 @@ async function setup(options: Partial<HubOptions> = {}): Promise<Setup> {
   };
 }
 
-const lastRosterVersion = (): unknown => (t!.hub.internals.store.db.prepare('SELECT roster_version FROM events ORDER BY seq DESC LIMIT 1').get() as { roster_version: unknown }).roster_version;
+const lastRosterVersion = (t: TestHub): unknown => (t.hub.internals.store.db.prepare('SELECT roster_version FROM events ORDER BY seq DESC LIMIT 1').get() as { roster_version: unknown }).roster_version;
 
 describe('roster in force on a running hub', () => {
   it('roster accept - an admin-signed roster goes in force at once: access, roster_version on new events, NOT_IN_ROSTER for a stranger, written to the file', async () => {
     const s = await setup();
-    const stranger = await t!.hub.join({ handle: 'stranger', session: 's' });
+    const stranger = await s.t.hub.join({ handle: 'stranger', session: 's' });
     await s.coder.post({ thread: 'general', text: 'local mode' });
-    expect(lastRosterVersion()).toBeNull();
+    expect(lastRosterVersion(s.t)).toBeNull();
     const v1 = signRoster(draft(1, [[s.hubPub, 'admin'], [s.pub(s.boss), 'admin'], [s.pub(s.coder), 'member']]), s.hubKey);
-    const { roster, file, written } = await t!.hub.acceptRoster(v1);
+    const { roster, file, written } = await s.t.hub.acceptRoster(v1);
     expect(roster.version).toBe(1);
-    expect(t!.hub.trust).toEqual({ mode: 'roster', org: 'acme', version: 1, members: 3 });
+    expect(s.t.hub.trust).toEqual({ mode: 'roster', org: 'acme', version: 1, members: 3 });
     expect(written).toBe(true);
-    expect(file).toBe(path.join(t!.home, 'roster.json'));
+    expect(file).toBe(path.join(s.t.home, 'roster.json'));
     expect(fs.readFileSync(file, 'utf8')).toBe(rosterFileText(v1));
     expect(s.coder.access).toBe('member');
     await s.coder.post({ thread: 'general', text: 'under the roster' });
-    expect(lastRosterVersion()).toBe(1);
+    expect(lastRosterVersion(s.t)).toBe(1);
     const refused = await caught(() => stranger.post({ thread: 'general', text: 'hello?' }));
     expect(refused.code).toBe('NOT_IN_ROSTER');
     expect(refused.message).toContain('not in roster acme v1');
@@ -81,38 +78,38 @@ describe('roster in force on a running hub', () => {
 
   it('roster accept - refused when a non-admin signed it, or on a rollback (equal or lower version): nothing stored, the file and access unchanged', async () => {
     const s = await setup();
-    await t!.hub.acceptRoster(signRoster(draft(1, [[s.hubPub, 'admin'], [s.pub(s.coder), 'operator']]), s.hubKey));
+    await s.t.hub.acceptRoster(signRoster(draft(1, [[s.hubPub, 'admin'], [s.pub(s.coder), 'operator']]), s.hubKey));
     const v2 = signRoster(draft(2, [[s.hubPub, 'admin'], [s.pub(s.coder), 'admin']]), s.hubKey);
-    await t!.hub.acceptRoster(v2);
-    const file = path.join(t!.home, 'roster.json');
-    const store = path.join(t!.home, 'parley.db');
-    const before = { file: fs.readFileSync(file, 'utf8'), store: fileSnapshot(store), chain: t!.hub.roster().chain.length };
+    await s.t.hub.acceptRoster(v2);
+    const file = path.join(s.t.home, 'roster.json');
+    const store = path.join(s.t.home, 'parley.db');
+    const before = { file: fs.readFileSync(file, 'utf8'), store: fileSnapshot(store), chain: s.t.hub.roster().chain.length };
     // Signed by @boss, who is not in v2.
     const byMember = signRoster(draft(3, [[s.hubPub, 'admin'], [s.pub(s.boss), 'admin']]), s.keyOf(s.boss));
-    const notAdmin = await caught(() => t!.hub.acceptRoster(byMember));
+    const notAdmin = await caught(() => s.t.hub.acceptRoster(byMember));
     expect(notAdmin).toMatchObject({ code: 'ROSTER_INVALID', field: 'signatures.0' });
     expect(notAdmin.message).toContain('not a member of version 2; only an admin of version 2 may sign');
-    const equal = await caught(() => t!.hub.acceptRoster(signRoster(draft(2, [[s.hubPub, 'admin']]), s.hubKey)));
+    const equal = await caught(() => s.t.hub.acceptRoster(signRoster(draft(2, [[s.hubPub, 'admin']]), s.hubKey)));
     expect(equal).toMatchObject({ code: 'ROSTER_ROLLBACK', field: 'version' });
-    const lower = await caught(() => t!.hub.acceptRoster(signRoster(draft(1, [[s.hubPub, 'admin']]), s.hubKey)));
+    const lower = await caught(() => s.t.hub.acceptRoster(signRoster(draft(1, [[s.hubPub, 'admin']]), s.hubKey)));
     expect(lower).toMatchObject({ code: 'ROSTER_ROLLBACK', field: 'version' });
     expect(lower.message).toContain('version 1 is not newer than version 2 in force');
     const tampered = { ...v2, version: 3 };
-    expect(await caught(() => t!.hub.acceptRoster(tampered))).toMatchObject({ code: 'BAD_SIGNATURE', field: 'signatures.0' });
-    expect({ file: fs.readFileSync(file, 'utf8'), store: fileSnapshot(store), chain: t!.hub.roster().chain.length }).toEqual(before);
-    expect(t!.hub.trust).toMatchObject({ version: 2 });
+    expect(await caught(() => s.t.hub.acceptRoster(tampered))).toMatchObject({ code: 'BAD_SIGNATURE', field: 'signatures.0' });
+    expect({ file: fs.readFileSync(file, 'utf8'), store: fileSnapshot(store), chain: s.t.hub.roster().chain.length }).toEqual(before);
+    expect(s.t.hub.trust).toMatchObject({ version: 2 });
     expect(s.coder.access).toBe('admin');
   });
 
   it('roster accept - a role change takes effect live: an operator made member loses request_send (refused, and gone from its MCP tools with tools/list_changed)', async () => {
     const s = await setup();
-    await t!.hub.acceptRoster(signRoster(draft(1, [[s.hubPub, 'admin'], [s.pub(s.boss), 'admin'], [s.pub(s.coder), 'operator']]), s.hubKey));
-    const client: McpTestClient = await connectInMemory(t!.hub, 'coder', 's', 'all');
-    cleanups.push(() => client.close());
+    await s.t.hub.acceptRoster(signRoster(draft(1, [[s.hubPub, 'admin'], [s.pub(s.boss), 'admin'], [s.pub(s.coder), 'operator']]), s.hubKey));
+    const client = await connectInMemory(s.t.hub, 'coder', 's', 'all');
+    hubs.defer(() => client.close());
     expect(await client.toolNames()).toContain('request_send');
     expect((await client.call('request_send', { to: 'boss', intent: 'first' })).isError).toBe(false);
     const changes = client.listChanged();
-    await t!.hub.acceptRoster(signRoster(draft(2, [[s.hubPub, 'admin'], [s.pub(s.boss), 'admin'], [s.pub(s.coder), 'member']]), s.keyOf(s.boss)));
+    await s.t.hub.acceptRoster(signRoster(draft(2, [[s.hubPub, 'admin'], [s.pub(s.boss), 'admin'], [s.pub(s.coder), 'member']]), s.keyOf(s.boss)));
     await expect.poll(() => client.listChanged()).toBe(changes + 1);
     expect(await client.toolNames()).not.toContain('request_send');
     expect((await client.call('request_send', { to: 'boss', intent: 'second' })).text).toMatch(/^FORBIDDEN_ROLE: request_send needs operator; you \(@coder\) are member/);
@@ -122,8 +119,7 @@ describe('roster in force on a running hub', () => {
   it('roster archive - the hub key marked archive keeps history past the message limit; unmarked, it is pruned', async () => {
     // The pruner never fires by itself here: the test calls it.
     const s = await setup({ config: { chat: { limits: { writesPerMinute: 0 } }, retention: { intervalMs: 86_400_000, messages: 2 } } });
-    const coder = s.coder;
-    t = t!;
+    const { t, coder } = s;
     await t.hub.acceptRoster(signRoster(draft(1, [[s.hubPub, 'admin', true], [s.pub(s.coder), 'member']]), s.hubKey));
     for (const text of ['a', 'b', 'c', 'd']) await coder.post({ thread: 'general', text });
     expect((await t.hub.prune()).events).toBe(0);
@@ -137,8 +133,7 @@ describe('roster in force on a running hub', () => {
 describe('roster at start: the newest of the store chain and the roster file', () => {
   /** A home whose hub key exists before the hub opens, so a roster can name it. */
   function homeWithKey(): { home: string; hubKey: KeyObject; hubPub: string } {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = scratchHome();
     const hubKey = ensureKeyFile(hubKeyPathOf(home)).privateKey;
     return { home, hubKey, hubPub: formatPublicKey(rawPublicKeyOf(hubKey)) };
   }

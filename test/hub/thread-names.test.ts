@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { describe, expect, it } from 'vitest';
+import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 
 /**
  * Every name the hub shows for a thread is a name it accepts: the library
@@ -7,18 +7,14 @@ import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
  * side channel's title, and refuses what the caller may not see exactly like
  * what does not exist.
  */
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 async function threeInASession() {
-  t = await openTestHub();
+  const t = await hubs.open();
   const human = await t.hub.join({ handle: 'human', session: 'proj', profile: { kind: 'human' } });
   const coder = await t.hub.join({ handle: 'coder-1', session: 'proj' });
   const other = await t.hub.join({ handle: 'other', session: 'proj' });
-  return { human, coder, other };
+  return { t, human, coder, other };
 }
 
 describe('thread names', () => {
@@ -65,7 +61,7 @@ describe('thread names', () => {
   });
 
   it('names - a DM of others is not found by any of its names, exactly like a missing one', async () => {
-    const { human, coder, other } = await threeInASession();
+    const { t, human, coder, other } = await threeInASession();
     const sent = await coder.dm({ to: 'human', text: 'private' });
     const missing = await caught(() => other.history({ thread: 'dm:nobody,human' }));
     for (const ref of ['dm:coder-1,human', sent.thread, '@coder-1', '@human']) {
@@ -77,8 +73,8 @@ describe('thread names', () => {
     expect((await caught(() => human.post({ thread: '@other', text: 'x' }))).code).toBe('NOT_FOUND');
     expect((await human.threads()).filter((th) => th.kind === 'dm')).toHaveLength(1);
     // Another session's DM, named by its handles, is not found either.
-    await t!.hub.join({ handle: 'human', session: 'elsewhere', profile: { kind: 'human' } });
-    const elsewhere = t!.hub.actor('human', 'elsewhere');
+    await t.hub.join({ handle: 'human', session: 'elsewhere', profile: { kind: 'human' } });
+    const elsewhere = t.hub.actor('human', 'elsewhere');
     expect((await caught(() => elsewhere.history({ thread: 'dm:coder-1,human' }))).code).toBe('NOT_FOUND');
   });
 

@@ -1,18 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openHub } from '../../src/hub/hub.js';
 import { hashToken } from '../../src/hub/tokens.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 describe('tokens', () => {
   it('tokens - a token names one participant in one session and is stored only as a hash', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     await t.hub.join({ handle: 'coder-1', session: 'proj' });
     await t.hub.join({ handle: 'coder-1', session: 'other' });
     const token = await t.hub.issueToken('coder-1', 'proj');
@@ -27,7 +23,7 @@ describe('tokens', () => {
   });
 
   it('tokens - unknown, malformed and revoked tokens authenticate nobody; rotation keeps only the new one', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     await t.hub.join({ handle: 'coder-1', session: 'proj' });
     const first = await t.hub.issueToken('coder-1', 'proj');
     const second = await t.hub.issueToken('coder-1', 'proj');
@@ -42,16 +38,15 @@ describe('tokens', () => {
     expect(t.hub.authenticate(rotated.slice(3))).toBeUndefined();
     // A closing hub does not call a good token unknown: it says it is closed, so clients retry.
     await t.close();
-    expect((await caught(() => t!.hub.authenticate(rotated))).code).toBe('HUB_CLOSED');
-    t = undefined;
+    expect((await caught(() => t.hub.authenticate(rotated))).code).toBe('HUB_CLOSED');
   });
 
   it('tokens - survive a restart, and a token cannot be had for a participant who has not joined', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     await t.hub.join({ handle: 'coder-1', session: 'proj' });
     const token = await t.hub.issueToken('coder-1', 'proj');
-    expect((await caught(() => t!.hub.issueToken('ghost', 'proj'))).code).toBe('NOT_FOUND');
-    expect((await caught(() => t!.hub.issueToken('coder-1', 'nowhere'))).code).toBe('NOT_FOUND');
+    expect((await caught(() => t.hub.issueToken('ghost', 'proj'))).code).toBe('NOT_FOUND');
+    expect((await caught(() => t.hub.issueToken('coder-1', 'nowhere'))).code).toBe('NOT_FOUND');
     const home = t.home;
     await t.hub.close();
     const hub = await openHub({ home, logger: createSilentLogger() });
@@ -63,7 +58,7 @@ describe('tokens', () => {
   });
 
   it('tokens - a hub start revokes every coordinator run token left from before (a hub killed mid-run could not), and keeps participants\' own', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     await t.hub.join({ handle: 'coder-1', session: 'proj' });
     const own = await t.hub.issueToken('coder-1', 'proj');
     const run = await t.hub.issueToken('coder-1', 'proj', 'coordinator');

@@ -20,7 +20,7 @@ const RSS_GROWTH_CEILING_MB = 400;
 const VICTIM_P99_CEILING_MS = 1_000;
 
 describe('one heavy reader', () => {
-  it('concurrent exports and history batches neither balloon hub RSS nor hold up another participant\'s posts', async () => {
+  it('heavy reader - concurrent exports and history batches neither balloon hub RSS nor hold up another participant\'s posts', async () => {
     const result = await heavyReaderAttack({ messages: MESSAGES, batchSize: DEFAULT_MCP_MAX_BATCH_SIZE });
     const { rssMb, victim } = result;
     console.log(

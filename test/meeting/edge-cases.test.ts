@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Meeting } from '../../src/meeting/meeting.js';
-import { alice, bob } from './helpers.js';
+import { alice, bob } from './participants.js';
 
 /** The seven edge cases of the Katra meeting room design, one test each, with Parley's defaults (ring of 100). */
 function meeting(): Meeting {

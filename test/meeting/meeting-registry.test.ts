@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MeetingRegistry, normalizeMeetingName } from '../../src/meeting/meeting-registry.js';
-import { alice, bob, caught } from './helpers.js';
+import { refusal } from '../helpers/refusal.js';
+import { alice, bob } from './participants.js';
 
 describe('MeetingRegistry', () => {
   it('meeting - getOrCreate creates once per session and name, case-insensitively', () => {
@@ -41,7 +42,7 @@ describe('MeetingRegistry', () => {
     expect(registry.list('s2')).toEqual([two]);
 
     registry.getOrCreate('s1', 'only-in-s1', 3);
-    const error = caught(() => registry.get('s2', 'only-in-s1'));
+    const error = refusal(() => registry.get('s2', 'only-in-s1'));
     expect(error.code).toBe('NOT_FOUND');
     expect(error.field).toBe('meeting');
     expect(registry.list('s2').map((m) => m.name)).toEqual(['standup']);
@@ -50,7 +51,7 @@ describe('MeetingRegistry', () => {
 
   it('meeting - get of an unknown meeting is NOT_FOUND and says how to start one', () => {
     const registry = new MeetingRegistry();
-    const error = caught(() => registry.get('s1', 'Nope'));
+    const error = refusal(() => registry.get('s1', 'Nope'));
     expect(error.code).toBe('NOT_FOUND');
     expect(error.message).toContain("'nope'");
     expect(error.message).toMatch(/join/i);
@@ -74,10 +75,10 @@ describe('MeetingRegistry', () => {
       undefined,
     ];
     for (const name of bad) {
-      const error = caught(() => normalizeMeetingName(name));
+      const error = refusal(() => normalizeMeetingName(name));
       expect([error.code, error.field]).toEqual(['INVALID_INPUT', 'meeting']);
-      expect(caught(() => registry.getOrCreate('s1', name as string, 0)).code).toBe('INVALID_INPUT');
-      expect(caught(() => registry.get('s1', name as string)).code).toBe('INVALID_INPUT');
+      expect(refusal(() => registry.getOrCreate('s1', name as string, 0)).code).toBe('INVALID_INPUT');
+      expect(refusal(() => registry.get('s1', name as string)).code).toBe('INVALID_INPUT');
     }
     expect(registry.list('s1')).toEqual([]);
     expect(normalizeMeetingName('a'.repeat(64))).toBe('a'.repeat(64));

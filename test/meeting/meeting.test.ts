@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEETING_MAX_MESSAGE_CHARS, TRUNCATION_MARKER } from '../../src/config/defaults.js';
 import { Meeting } from '../../src/meeting/meeting.js';
-import { alice, bob, carol, caught } from './helpers.js';
+import { refusal } from '../helpers/refusal.js';
+import { alice, bob, carol } from './participants.js';
 
 function meeting(options: { ringSize?: number; maxParticipants?: number; maxMessageChars?: number } = {}): Meeting {
   return new Meeting({ id: 'm_test', name: 'standup', sessionId: 's1', createdAt: 0, ...options });
@@ -39,7 +40,7 @@ describe('Meeting', () => {
     for (let i = 1; i <= 32; i++) m.join({ id: `a_${i}`, handle: `agent${i}` }, i);
     const before = m.who();
     expect(before).toHaveLength(32);
-    const error = caught(() => m.join({ id: 'a_33', handle: 'agent33' }, 33));
+    const error = refusal(() => m.join({ id: 'a_33', handle: 'agent33' }, 33));
     expect(error.code).toBe('MEETING_FULL');
     expect(error.message).toContain('32 of 32');
     expect(error.message).toContain('leave');
@@ -59,7 +60,7 @@ describe('Meeting', () => {
     const m = meeting({ maxParticipants: 2 });
     m.join(alice, 1);
     m.join(bob, 2);
-    const error = caught(() => m.join(carol, 3));
+    const error = refusal(() => m.join(carol, 3));
     expect([error.code, error.message.includes('2 of 2')]).toEqual(['MEETING_FULL', true]);
   });
 
@@ -178,8 +179,8 @@ describe('Meeting', () => {
   });
 
   it('meeting - invalid limits are refused', () => {
-    expect(caught(() => meeting({ maxParticipants: 0 })).field).toBe('maxParticipants');
-    expect(caught(() => meeting({ maxMessageChars: -1 })).field).toBe('maxMessageChars');
-    expect(caught(() => meeting({ ringSize: 0 })).field).toBe('ringSize');
+    expect(refusal(() => meeting({ maxParticipants: 0 })).field).toBe('maxParticipants');
+    expect(refusal(() => meeting({ maxMessageChars: -1 })).field).toBe('maxMessageChars');
+    expect(refusal(() => meeting({ ringSize: 0 })).field).toBe('ringSize');
   });
 });

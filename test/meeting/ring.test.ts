@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEETING_RING_SIZE } from '../../src/config/defaults.js';
 import { MeetingRing } from '../../src/meeting/ring.js';
-import { alice, bob, carol, caught } from './helpers.js';
+import { refusal } from '../helpers/refusal.js';
+import { alice, bob, carol } from './participants.js';
 
 describe('MeetingRing', () => {
   it('meeting - say is O(1): the backing array never grows past capacity over 10,000 says', () => {
@@ -103,17 +104,17 @@ describe('MeetingRing', () => {
 
   it('meeting - invalid capacity, lastHeard and limit are refused with INVALID_INPUT', () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      const error = caught(() => new MeetingRing(bad));
+      const error = refusal(() => new MeetingRing(bad));
       expect([error.code, error.field]).toEqual(['INVALID_INPUT', 'ringSize']);
     }
     const ring = new MeetingRing(3);
     ring.say(alice, 'x', 0);
     for (const bad of [-1, 0.5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(caught(() => ring.hear(bad, bob.id)).field).toBe('lastHeard');
-      expect(caught(() => ring.status(bad, bob.id)).field).toBe('lastHeard');
+      expect(refusal(() => ring.hear(bad, bob.id)).field).toBe('lastHeard');
+      expect(refusal(() => ring.status(bad, bob.id)).field).toBe('lastHeard');
     }
     for (const bad of [0, -3, 2.5]) {
-      const error = caught(() => ring.hear(0, bob.id, bad));
+      const error = refusal(() => ring.hear(0, bob.id, bad));
       expect([error.code, error.field]).toEqual(['INVALID_INPUT', 'limit']);
     }
   });

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REDACTION_NOTE } from '../../src/config/defaults.js';
-import { tempHome } from '../helpers/hub.js';
-import { connectHttp, type McpTestClient } from '../helpers/mcp.js';
-import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { joinOver, type RunningHub } from '../helpers/serve.js';
+import { servedHubsPerTest } from '../helpers/served-hub.js';
 import { awsAccessKeyId, awsSecretAccessKey, base62, generatedPrivateKeys, githubPat, jwt, randomFrom, slackBotToken } from './fixtures.js';
 
 /**
@@ -139,21 +138,13 @@ function filesUnder(dir: string): Array<{ name: string; bytes: Buffer }> {
     });
 }
 
-const clients: McpTestClient[] = [];
-const cleanups: Array<() => void> = [];
-afterAll(async () => {
-  for (const client of clients.splice(0)) await client.close().catch(() => undefined);
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const served = servedHubsPerTest();
 
 describe('redaction on every path', () => {
   it('every path - secrets sent through every input are absent from every read path, the live streams and the files of the home', { timeout: 180_000 }, async () => {
-    const { home, cleanup } = tempHome('parley-redaction-');
-    cleanups.push(cleanup);
     // alice and carol invite (a control, over REST and MCP): an admin's.
-    fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ trust: { access: { alice: 'admin', carol: 'admin' } } }));
-    const hub = await startServe(home);
+    const running = await served.serve(served.home('parley-redaction-'), { config: { trust: { access: { alice: 'admin', carol: 'admin' } } } });
+    const { hub, home } = running;
     const book = new SecretBook();
     const leaks: string[] = [];
     const expectOk = (label: string, answer: Answer): Answer => {
@@ -175,8 +166,7 @@ describe('redaction on every path', () => {
 
     const MARKER = `end-of-inputs-${base62(12)}`;
     const streams = await Promise.all(Object.values(tokens).map((token) => streamUntil(hub, token, MARKER)));
-    const carol = await connectHttp(hub.url, tokens.carol, '?rooms=all');
-    clients.push(carol);
+    const carol = await running.mcp(tokens.carol, '?rooms=all');
     const mcp = async (label: string, tool: string, args: Record<string, unknown>) => {
       const result = await carol.call(tool, args);
       expect(result.isError, `${label}: ${result.text}`).toBe(false);
@@ -305,8 +295,7 @@ describe('redaction on every path', () => {
     expect.soft(asked?.content.text.endsWith(REDACTION_NOTE)).toBe(true);
 
     // MCP reads, as carol and as bob (who has the DMs).
-    const bobMcp = await connectHttp(hub.url, tokens.bob, '?rooms=all');
-    clients.push(bobMcp);
+    const bobMcp = await running.mcp(tokens.bob, '?rooms=all');
     for (const [who, client] of [['carol', carol], ['bob', bobMcp]] as const) {
       const read = async (tool: string, args: Record<string, unknown> = {}) => {
         const result = await client.call(tool, args);
@@ -329,7 +318,6 @@ describe('redaction on every path', () => {
     for (const file of filesUnder(home)) leaks.push(...book.leaksIn(`file ${file.name} (hub running)`, file.bytes));
     await carol.close();
     await bobMcp.close();
-    clients.splice(0);
     for (const stream of streams) stream.abort();
     expect(await hub.stop()).toBe(0);
     const files = filesUnder(home);

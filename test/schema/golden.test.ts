@@ -1,16 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ParleyEventSchema } from '../../src/schema/event.js';
-import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
 
 const GOLDEN = path.resolve(import.meta.dirname, '../fixtures/golden/v1/events.jsonl');
 
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 describe('event format v1', () => {
   it('golden - every v1 event fixture parses with the event schema, unchanged', () => {
@@ -23,7 +19,7 @@ describe('event format v1', () => {
   });
 
   it('golden - events the hub writes, of every type, match the v1 schema', async () => {
-    t = await openTestHub();
+    const t = await hubs.open();
     const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
     const coder = await t.hub.join({ handle: 'coder-1', session: 's' });
     const first = await human.post({ thread: 'general', text: 'hello @coder-1', tags: ['plan'] });

@@ -9,6 +9,7 @@ import { openStore } from '../../src/store/store.js';
 import { createSilentLogger } from '../../src/util/logger.js';
 import { signedEnvelope, verifiedExport } from '../helpers/envelope.js';
 import { caught, openTestHub, tempHome } from '../helpers/hub.js';
+import { refusal } from '../helpers/refusal.js';
 
 const cleanups: Array<() => void | Promise<unknown>> = [];
 
@@ -97,15 +98,7 @@ describe('store migrations', () => {
     raw.pragma(`user_version = ${newer}`);
     raw.close();
 
-    let thrown: unknown;
-    try {
-      openStore({ file });
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(ParleyError);
-    const error = thrown as ParleyError;
-    expect(error.code).toBe('STORE_VERSION');
+    const error = refusal(() => openStore({ file }), 'STORE_VERSION');
     expect(error.message).toContain(`version ${newer}`);
     expect(error.message).toContain(`(${LATEST_STORE_VERSION})`);
     expect(error.message).toMatch(/Upgrade Parley/);

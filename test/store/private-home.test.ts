@@ -1,22 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openHub } from '../../src/hub/hub.js';
 import { createMemoryLogger } from '../../src/util/logger.js';
-import { tempHome } from '../helpers/hub.js';
-import { cliAt, startServe, stopHubs } from '../helpers/serve.js';
+import { cliAt } from '../helpers/serve.js';
+import { servedHubsPerTest } from '../helpers/served-hub.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function scratch(): string {
-  const made = tempHome('parley-private-');
-  cleanups.push(made.cleanup);
-  return made.home;
-}
+const served = servedHubsPerTest();
+const scratch = (): string => served.home('parley-private-');
 
 const modeOf = (file: string): string => (fs.statSync(file).mode & 0o777).toString(8);
 
@@ -71,7 +62,7 @@ describe('private home', () => {
 
   it('private home - parley serve keeps the home 0700 and every file 0600, tokens and config included, on a new home and on a loose existing one', async () => {
     const home = path.join(scratch(), 'served');
-    const first = await startServe(home);
+    const { hub: first } = await served.serve(home);
     // "parley join" keeps the token in the home (credentials.json).
     const joined = cliAt(home, first.url)('join', 'coder-1', '--json');
     expect(joined.status, joined.stderr).toBe(0);
@@ -86,7 +77,7 @@ describe('private home', () => {
     expect(firstCode, `signal ${first.child.signalCode}: ${first.output()}`).toBe(0);
 
     looseHome(home);
-    const second = await startServe(home);
+    const { hub: second } = await served.serve(home);
     expectPrivate(home, ['parley.db', 'search.db', 'hub.lock', 'hub.lock.json', 'admin.token', 'credentials.json', 'config.json']);
     const secondCode = await second.stop();
     expect(secondCode, `signal ${second.child.signalCode}: ${second.output()}`).toBe(0);

@@ -1,21 +1,10 @@
 import { encode } from 'cborg';
 import { describe, expect, it } from 'vitest';
-import { ParleyError } from '../../src/errors/parley-error.js';
 import { canonicalEncode, decodeStrict } from '../../src/trust/cbor.js';
+import { refusal } from '../helpers/refusal.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const bytesOf = (h: string) => Buffer.from(h, 'hex');
-
-function refusal(fn: () => unknown): ParleyError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    expect((error as ParleyError).code).toBe('INVALID_INPUT');
-    return error as ParleyError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('canonical CBOR encoding', () => {
   it('cbor - RFC 8949 §4.2.1 map order: keys sort by their encoded bytes (10, 100, -1, "z", "aa", false)', () => {
@@ -36,15 +25,15 @@ describe('canonical CBOR encoding', () => {
   });
 
   it('cbor - undefined, NaN, ±Infinity and BigInt are refused naming their path', () => {
-    expect(refusal(() => canonicalEncode({ a: { b: [1, undefined] } }, 'content')).field).toBe('content.a.b.1');
-    expect(refusal(() => canonicalEncode({ n: Number.NaN })).field).toBe('value.n');
-    expect(refusal(() => canonicalEncode([Infinity])).field).toBe('value.0');
-    expect(refusal(() => canonicalEncode([-Infinity])).field).toBe('value.0');
-    expect(refusal(() => canonicalEncode({ big: 1n })).field).toBe('value.big');
+    expect(refusal(() => canonicalEncode({ a: { b: [1, undefined] } }, 'content'), 'INVALID_INPUT').field).toBe('content.a.b.1');
+    expect(refusal(() => canonicalEncode({ n: Number.NaN }), 'INVALID_INPUT').field).toBe('value.n');
+    expect(refusal(() => canonicalEncode([Infinity]), 'INVALID_INPUT').field).toBe('value.0');
+    expect(refusal(() => canonicalEncode([-Infinity]), 'INVALID_INPUT').field).toBe('value.0');
+    expect(refusal(() => canonicalEncode({ big: 1n }), 'INVALID_INPUT').field).toBe('value.big');
     const loop: Record<string, unknown> = {};
     loop.self = loop;
-    expect(refusal(() => canonicalEncode(loop)).field).toBe('value.self');
-    expect(refusal(() => canonicalEncode({ when: new Date(0) })).field).toBe('value.when');
+    expect(refusal(() => canonicalEncode(loop), 'INVALID_INPUT').field).toBe('value.self');
+    expect(refusal(() => canonicalEncode({ when: new Date(0) }), 'INVALID_INPUT').field).toBe('value.when');
   });
 });
 
@@ -74,16 +63,16 @@ describe('strict decoding', () => {
     ['a truncated text', '6561', 'not enough data'],
     ['nothing', '', 'no bytes'],
   ])('decode - refuses %s', (_what, input, reason) => {
-    expect(refusal(() => decodeStrict(bytesOf(input), { maxBytes: 100 })).message).toContain(reason);
+    expect(refusal(() => decodeStrict(bytesOf(input), { maxBytes: 100 }), 'INVALID_INPUT').message).toContain(reason);
   });
 
   it('decode - input over the cap is refused before decoding', () => {
-    const error = refusal(() => decodeStrict(encode('x'.repeat(200)), { maxBytes: 100, what: 'event' }));
+    const error = refusal(() => decodeStrict(encode('x'.repeat(200)), { maxBytes: 100, what: 'event' }), 'INVALID_INPUT');
     expect(error.message).toContain('more than the 100 allowed');
     expect(error.field).toBe('event');
   });
 
   it('decode - deep nesting is a clear error, not a stack overflow', () => {
-    expect(refusal(() => decodeStrict(Buffer.alloc(200_000, 0x81), { maxBytes: 256 * 1024 })).message).toContain('nested deeper than 128 levels');
+    expect(refusal(() => decodeStrict(Buffer.alloc(200_000, 0x81), { maxBytes: 256 * 1024 }), 'INVALID_INPUT').message).toContain('nested deeper than 128 levels');
   });
 });

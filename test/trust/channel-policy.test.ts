@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETENTION_HOURS, DEFAULT_RETENTION_MESSAGES } from '../../src/config/defaults.js';
-import { ParleyError } from '../../src/errors/parley-error.js';
 import {
   parseChannelPolicy,
   policyAllows,
@@ -11,6 +10,7 @@ import {
   type ChannelPolicyInput,
 } from '../../src/trust/channel-policy.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
+import { refusal } from '../helpers/refusal.js';
 import { testKey } from './arbitraries.js';
 
 const admin = testKey(1);
@@ -24,16 +24,6 @@ const policy: ChannelPolicyInput = {
   writers: [{ access: 'operator' }],
   admins: [{ key: formatPublicKey(admin.raw) }],
 };
-
-function refusal(fn: () => unknown): ParleyError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    return error as ParleyError;
-  }
-  throw new Error('expected a refusal');
-}
 
 describe('channel access policy', () => {
   it('policy - defaults fill retention and history fetch, and a written default signs the same as an omitted one', () => {

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import { encode, rfc8949EncodeOptions } from 'cborg';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParleyError } from '../../src/errors/parley-error.js';
 import { SIGNED_EVENT_DOMAIN } from '../../src/schema/envelope.js';
 import {
   decodeEventTuple,
@@ -13,20 +12,11 @@ import {
   verifyEvent,
   type SignedEventFields,
 } from '../../src/trust/envelope.js';
+import { refusal } from '../helpers/refusal.js';
 import { changedField, sampleFields, signedFields, testKey } from './arbitraries.js';
 
 const alice = testKey(1);
 const bob = testKey(2);
-
-function caught(fn: () => unknown): ParleyError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    return error as ParleyError;
-  }
-  throw new Error('expected a ParleyError');
-}
 
 describe('signed events: round trips', () => {
   it('envelope - an event signed by its author verifies with the author’s key, as a KeyObject or raw bytes', () => {
@@ -69,19 +59,19 @@ describe('signed events: round trips', () => {
   });
 
   it('envelope - fields that cannot be signed are refused naming the field', () => {
-    expect(caught(() => eventSigningBytes(sampleFields({ from: Buffer.alloc(31) }))).field).toBe('from');
-    expect(caught(() => eventSigningBytes(sampleFields({ sender_epoch: Buffer.alloc(8) }))).field).toBe('sender_epoch');
-    expect(caught(() => eventSigningBytes(sampleFields({ kind: 'message', content: { text: 'x' } }))).field).toBe('content');
-    expect(caught(() => eventSigningBytes(sampleFields({ kind: 'control', content: { pause: { until: undefined } } }))).field).toBe('content.pause.until');
-    expect(caught(() => eventSigningBytes(sampleFields({ kind: 'control', content: [1, Number.NaN] }))).field).toBe('content.1');
-    expect(caught(() => eventSigningBytes(sampleFields({ meta: { tags: [10n] } as never }))).field).toBe('meta.tags.0');
-    expect(caught(() => eventSigningBytes(sampleFields({ ts: -1 }))).field).toBe('ts');
-    expect(caught(() => eventSigningBytes(sampleFields({ sender_seq: 2 ** 53 }))).field).toBe('sender_seq');
-    expect(caught(() => eventSigningBytes(sampleFields({ ttl_secs: 1.5 }))).field).toBe('ttl_secs');
+    expect(refusal(() => eventSigningBytes(sampleFields({ from: Buffer.alloc(31) }))).field).toBe('from');
+    expect(refusal(() => eventSigningBytes(sampleFields({ sender_epoch: Buffer.alloc(8) }))).field).toBe('sender_epoch');
+    expect(refusal(() => eventSigningBytes(sampleFields({ kind: 'message', content: { text: 'x' } }))).field).toBe('content');
+    expect(refusal(() => eventSigningBytes(sampleFields({ kind: 'control', content: { pause: { until: undefined } } }))).field).toBe('content.pause.until');
+    expect(refusal(() => eventSigningBytes(sampleFields({ kind: 'control', content: [1, Number.NaN] }))).field).toBe('content.1');
+    expect(refusal(() => eventSigningBytes(sampleFields({ meta: { tags: [10n] } as never }))).field).toBe('meta.tags.0');
+    expect(refusal(() => eventSigningBytes(sampleFields({ ts: -1 }))).field).toBe('ts');
+    expect(refusal(() => eventSigningBytes(sampleFields({ sender_seq: 2 ** 53 }))).field).toBe('sender_seq');
+    expect(refusal(() => eventSigningBytes(sampleFields({ ttl_secs: 1.5 }))).field).toBe('ttl_secs');
     // Content nested past what a decoder accepts is refused when signing, not signed into bytes no peer can read.
     let deep: unknown = 0;
     for (let i = 0; i < 5000; i++) deep = [deep];
-    const error = caught(() => eventSigningBytes(sampleFields({ kind: 'control', content: deep })));
+    const error = refusal(() => eventSigningBytes(sampleFields({ kind: 'control', content: deep })));
     expect(error.message).toContain('deeper than 128');
     expect(error.field).toBe(`content${'.0'.repeat(127)}`);
   });
@@ -89,12 +79,12 @@ describe('signed events: round trips', () => {
   it('encode - a "__proto__" key, which a copy of the value would turn into its prototype, is refused in signed data, however it comes', () => {
     // JSON.parse makes it an own key, as a request's params from any client would have it.
     const forged = JSON.parse('{"intent":"deploy","params":{"__proto__":{"approved":true}}}') as unknown;
-    const signing = caught(() => eventSigningBytes(sampleFields({ kind: 'request', content: forged })));
+    const signing = refusal(() => eventSigningBytes(sampleFields({ kind: 'request', content: forged })));
     expect(signing).toMatchObject({ code: 'INVALID_INPUT', field: 'content.params.__proto__' });
     expect(signing.message).toContain('a map key "__proto__" is not allowed');
     // Bytes written elsewhere (cborg's own RFC 8949 encoding) with such a key: refused on reading, naming it.
     const tuple = [SIGNED_EVENT_DOMAIN, ...Object.values(sampleFields({ kind: 'request', content: forged }))];
-    const decoding = caught(() => decodeEventTuple(encode(tuple, rfc8949EncodeOptions)));
+    const decoding = refusal(() => decodeEventTuple(encode(tuple, rfc8949EncodeOptions)));
     expect(decoding).toMatchObject({ code: 'INVALID_INPUT', field: 'event' });
     expect(decoding.message).toContain('event.6.params.__proto__: a map key "__proto__" is not allowed');
   });
@@ -139,7 +129,7 @@ describe('signed events: tampering with any one field is detected', () => {
     ];
     const otherDomain = encode(tuple);
     expect(verifyEvent(fields, crypto.sign(null, otherDomain, alice.privateKey))).toBe(false);
-    const error = caught(() => decodeEventTuple(otherDomain));
+    const error = refusal(() => decodeEventTuple(otherDomain));
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.field).toBe('domain');
     expect(error.message).toContain(SIGNED_EVENT_DOMAIN);
@@ -179,26 +169,26 @@ describe('signed events: decoding errors name the position', () => {
   it('decode - a wrong type at a position is named by field', () => {
     const tuple = tupleOf(good);
     tuple[2] = Buffer.alloc(31);
-    expect(caught(() => decodeEventTuple(encode(tuple))).field).toBe('from');
+    expect(refusal(() => decodeEventTuple(encode(tuple))).field).toBe('from');
     const tuple2 = tupleOf(good);
     tuple2[6] = { not: 'text' };
-    const error = caught(() => decodeEventTuple(encode(tuple2)));
+    const error = refusal(() => decodeEventTuple(encode(tuple2)));
     expect(error.field).toBe('content');
     expect(error.message).toContain('position 6');
     const tuple3 = tupleOf(good);
     tuple3[7] = {};
-    expect(caught(() => decodeEventTuple(encode(tuple3))).field).toBe('meta');
+    expect(refusal(() => decodeEventTuple(encode(tuple3))).field).toBe('meta');
   });
 
   it('decode - the wrong number of items, or not an array, is refused', () => {
-    expect(caught(() => decodeEventTuple(encode(tupleOf(good).slice(0, 11)))).field).toBe('event');
-    expect(caught(() => decodeEventTuple(encode([...tupleOf(good), 1]))).field).toBe('event');
-    expect(caught(() => decodeEventTuple(encode({ domain: SIGNED_EVENT_DOMAIN }))).field).toBe('event');
+    expect(refusal(() => decodeEventTuple(encode(tupleOf(good).slice(0, 11)))).field).toBe('event');
+    expect(refusal(() => decodeEventTuple(encode([...tupleOf(good), 1]))).field).toBe('event');
+    expect(refusal(() => decodeEventTuple(encode({ domain: SIGNED_EVENT_DOMAIN }))).field).toBe('event');
   });
 
   it('decode - an envelope over the size cap is refused before decoding', () => {
     const big = eventSigningBytes(sampleFields({ content: 'x'.repeat(2000) }));
-    const error = caught(() => decodeEventTuple(big, { maxBytes: 1000 }));
+    const error = refusal(() => decodeEventTuple(big, { maxBytes: 1000 }));
     expect(error.code).toBe('INVALID_INPUT');
     expect(error.message).toContain('1000');
   });

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import { githubPat } from '../redaction/fixtures.js';
 import { signedEnvelope, verifiedExport } from '../helpers/envelope.js';
-import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
+import { caught, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 
 /**
  * A signed envelope passes the rules a post passes: its text those of post
@@ -10,14 +10,10 @@ import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
  * thread, and mentions and flags are the hub's, never the author's. It is shown
  * at the hub's receipt time, and what was signed still verifies in an export.
  */
-let t: TestHub | undefined;
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-});
+const hubs = testHubsClosedAfterEach();
 
 async function hubWith(now?: () => number): Promise<{ hub: TestHub; alice: Actor; bob: Actor }> {
-  t = await openTestHub(now ? { now } : {});
+  const t = await hubs.open(now ? { now } : {});
   return { hub: t, alice: await t.hub.join({ handle: 'alice' }), bob: await t.hub.join({ handle: 'bob' }) };
 }
 

@@ -1,32 +1,26 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import crypto from 'node:crypto';
-import { decodeEventTuple, eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
+import { decodeEventTuple } from '../../src/trust/envelope.js';
 import { rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { readKeyFile } from '../../src/trust/key-files.js';
-import { ExportVerifier } from '../../src/trust/signed-export.js';
 import { githubPat } from '../redaction/fixtures.js';
-import { signedEnvelope } from '../helpers/envelope.js';
-import { caught, openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
-import { cliAt, joinOver, restCall, startServe, stopHubs } from '../helpers/serve.js';
+import { handedIn, messageFields, signedEnvelope, verifiedExport } from '../helpers/envelope.js';
+import { caught, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
+import { cliAt, joinOver, restCall } from '../helpers/serve.js';
+import { servedHubsPerTest } from '../helpers/served-hub.js';
 
-let t: TestHub | undefined;
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  await t?.close();
-  t = undefined;
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const hubs = testHubsClosedAfterEach();
+const served = servedHubsPerTest();
 
 /** A message envelope signed by `signer`'s own key (as a client holding its key makes one). */
 const envelope = signedEnvelope;
 
 async function hubWith(config: Record<string, unknown> = {}, now?: () => number): Promise<{ hub: TestHub; alice: Actor; bob: Actor }> {
-  t = await openTestHub({ config, ...(now ? { now } : {}) });
+  const t = await hubs.open({ config, ...(now ? { now } : {}) });
   const alice = await t.hub.join({ handle: 'alice' });
   const bob = await t.hub.join({ handle: 'bob' });
   return { hub: t, alice, bob };
@@ -41,12 +35,7 @@ describe('signed envelopes handed in by their author', () => {
     const event = history.events.find((e) => e.id === stored.id)!;
     expect(event).toMatchObject({ content: 'hello, in my own words', author: 'alice', type: 'message' });
     expect(hub.hub.internals.store.events.byId(stored.id)?.sig?.toString('base64url')).toBe(handed.sig);
-    const exported = await alice.export({ thread: 'general', format: 'signed' });
-    const verifier = new ExportVerifier();
-    let text = '';
-    for await (const chunk of exported.chunks) text += chunk;
-    for (const line of text.trimEnd().split('\n')) verifier.line(line);
-    expect(verifier.finish().events).toBeGreaterThanOrEqual(2);
+    expect((await verifiedExport(alice, 'general')).report.events).toBeGreaterThanOrEqual(2);
     expect(hub.hub.stats().envelopes).toMatchObject({ accepted: 1 });
   });
 
@@ -97,7 +86,7 @@ describe('signed envelopes handed in by their author', () => {
     const stranger = crypto.generateKeyPairSync('ed25519').privateKey;
     const strangerFields = decodeEventTuple(Buffer.from(envelope(hub, alice).envelope, 'base64url'));
     strangerFields.from = rawPublicKeyOf(stranger);
-    const fromStranger = { envelope: Buffer.from(eventSigningBytes(strangerFields)).toString('base64url'), sig: signEvent(stranger, strangerFields).toString('base64url') };
+    const fromStranger = handedIn(strangerFields, stranger);
     expect(await caught(() => alice.ingest(fromStranger))).toMatchObject({ code: 'NOT_IN_ROSTER', field: 'envelope.from' });
     // Bob signs his own, but bob is an observer.
     expect(await caught(() => bob.ingest(envelope(hub, bob)))).toMatchObject({ code: 'FORBIDDEN_ROLE' });
@@ -134,12 +123,7 @@ describe('signed envelopes handed in by their author', () => {
     // Another epoch counts on its own.
     await alice.ingest(envelope(hub, alice, { sender_seq: 1, sender_epoch: Buffer.alloc(16, 6) }));
     // The export of what was taken in verifies.
-    const exported = await alice.export({ thread: 'general', format: 'signed' });
-    const verifier = new ExportVerifier();
-    let text = '';
-    for await (const chunk of exported.chunks) text += chunk;
-    for (const line of text.trimEnd().split('\n')) verifier.line(line);
-    expect(verifier.finish().events).toBeGreaterThan(2);
+    expect((await verifiedExport(alice, 'general')).report.events).toBeGreaterThan(2);
     // Past the burst: refused like posts.
     const answers: string[] = [];
     for (let i = 0; i < 8; i++) {
@@ -187,9 +171,7 @@ describe('signed envelopes handed in by their author', () => {
   });
 
   it('ingest - over REST, a client holding its own key hands in its signed message; parley status counts what was dropped', async () => {
-    const { home, cleanup } = tempHome('parley-ingest-');
-    cleanups.push(cleanup);
-    const hub = await startServe(home);
+    const { hub, home } = await served.serve(served.home('parley-ingest-'));
     const token = await joinOver(hub, { handle: 'alice' });
     const me = await restCall(hub, token, 'GET', '/whoami');
     const id = me.json.participant.id as string;
@@ -197,8 +179,7 @@ describe('signed envelopes handed in by their author', () => {
     const threads = await restCall(hub, token, 'GET', '/threads');
     const general = (threads.json.threads as Array<{ id: string; name: string }>).find((th) => th.name === 'general')!;
     const raw = Buffer.from(me.json.participant.publicKey as string, 'base64');
-    const fields: SignedEventFields = { id: '01KAPM5S0000000000000000Q1', from: raw, thread: general.id, to: null, kind: 'message', content: 'over REST', meta: null, ts: Date.now(), ttl_secs: 300, sender_seq: 1, sender_epoch: Buffer.alloc(16, 3) };
-    const body = { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: signEvent(key, fields).toString('base64url') };
+    const body = handedIn(messageFields({ id: '01KAPM5S0000000000000000Q1', from: raw, thread: general.id, content: 'over REST', sender_epoch: Buffer.alloc(16, 3) }), key);
     const taken = await restCall(hub, token, 'POST', '/envelopes', body);
     expect(taken.status, JSON.stringify(taken.json)).toBe(201);
     expect(taken.json).toMatchObject({ id: '01KAPM5S0000000000000000Q1', thread: general.id });

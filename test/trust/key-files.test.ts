@@ -1,9 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ParleyError } from '../../src/errors/parley-error.js';
 import { openHub } from '../../src/hub/hub.js';
 import { createSilentLogger } from '../../src/util/logger.js';
@@ -12,17 +11,9 @@ import { openStore } from '../../src/store/store.js';
 import { hubKeyPathOf, participantKeyPathOf, readKeyFile, writeKeyFile } from '../../src/trust/key-files.js';
 import { participantIdOf, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { ProfileSchema } from '../../src/schema/participant.js';
+import { tempHomesRemovedAfterEach } from '../helpers/hub.js';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-keys-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = tempHomesRemovedAfterEach('parley-keys-');
 
 const modeOf = (file: string): number => fs.statSync(file).mode & 0o777;
 

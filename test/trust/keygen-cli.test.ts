@@ -1,22 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openHub } from '../../src/hub/hub.js';
 import { createSilentLogger } from '../../src/util/logger.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
 import { runCli } from '../cli/run-cli.js';
-import { tempHome } from '../helpers/hub.js';
-import { cliAt, startServe } from '../helpers/serve.js';
+import { tempHomesRemovedAfterEach } from '../helpers/hub.js';
+import { cliAt } from '../helpers/serve.js';
+import { servedHubsPerTest } from '../helpers/served-hub.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const scratch = tempHomesRemovedAfterEach('parley-keygen-');
+const served = servedHubsPerTest();
 
 describe('parley keygen', () => {
   it('keygen - makes the hub key once (0600 in a 0700 keys/), prints the same key again, and the hub then signs as that key', async () => {
-    const { home: parent, cleanup } = tempHome('parley-keygen-');
-    cleanups.push(cleanup);
+    const parent = scratch();
     const home = path.join(parent, 'new-home');
     const env = { ...process.env, PARLEY_HOME: home };
     const first = await runCli(['keygen', '--json'], env);
@@ -43,25 +41,20 @@ describe('parley keygen', () => {
 
 describe('parley whoami', () => {
   it('whoami - shows handle, id and access apart from profile roles; --key adds the public key and where this home keeps the private one, never the key', async () => {
-    const { home, cleanup } = tempHome('parley-whoami-');
-    cleanups.push(cleanup);
-    const hub = await startServe(home);
-    try {
-      const cli = cliAt(home, hub.url);
-      expect(cli('join', 'coder-1', '--role', 'reviewer').status).toBe(0);
-      const plain = cli('whoami', '--as', 'coder-1');
-      expect(plain.stderr).toBe('');
-      expect(plain.stdout).toMatch(/^@coder-1 · p_[a-z2-7]{26} \(agent, session "default"\)\naccess: {2}operator \(local mode \(no roster\)\)\nprofile roles: reviewer \(descriptive; they grant nothing\)\n$/);
-      const keyed = JSON.parse(cli('whoami', '--as', 'coder-1', '--key', '--json').stdout) as { participant: { id: string; publicKey: string }; pubkey: string; keyFile: string; access: string };
-      expect(keyed.access).toBe('operator');
-      expect(keyed.pubkey).toBe(`ed25519:${Buffer.from(keyed.participant.publicKey, 'base64').toString('base64url')}`);
-      expect(keyed.keyFile).toBe(path.join(home, 'keys', 'participants', `${keyed.participant.id}.key`));
-      const text = cli('whoami', '--as', 'coder-1', '--key').stdout;
-      expect(text).toContain(`pubkey:  ${keyed.pubkey}`);
-      expect(text).toContain("held by this home's hub, which signs for you");
-      expect(text).not.toMatch(/PRIVATE KEY/);
-    } finally {
-      await hub.stop();
-    }
+    const home = served.home('parley-whoami-');
+    const { hub } = await served.serve(home);
+    const cli = cliAt(home, hub.url);
+    expect(cli('join', 'coder-1', '--role', 'reviewer').status).toBe(0);
+    const plain = cli('whoami', '--as', 'coder-1');
+    expect(plain.stderr).toBe('');
+    expect(plain.stdout).toMatch(/^@coder-1 · p_[a-z2-7]{26} \(agent, session "default"\)\naccess: {2}operator \(local mode \(no roster\)\)\nprofile roles: reviewer \(descriptive; they grant nothing\)\n$/);
+    const keyed = JSON.parse(cli('whoami', '--as', 'coder-1', '--key', '--json').stdout) as { participant: { id: string; publicKey: string }; pubkey: string; keyFile: string; access: string };
+    expect(keyed.access).toBe('operator');
+    expect(keyed.pubkey).toBe(`ed25519:${Buffer.from(keyed.participant.publicKey, 'base64').toString('base64url')}`);
+    expect(keyed.keyFile).toBe(path.join(home, 'keys', 'participants', `${keyed.participant.id}.key`));
+    const text = cli('whoami', '--as', 'coder-1', '--key').stdout;
+    expect(text).toContain(`pubkey:  ${keyed.pubkey}`);
+    expect(text).toContain("held by this home's hub, which signs for you");
+    expect(text).not.toMatch(/PRIVATE KEY/);
   });
 });

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { participantIdOf as hubParticipantIdOf } from '../../src/hub/identity.js';
-import { ParleyError } from '../../src/errors/parley-error.js';
 import {
   cachedPublicKey,
   formatPublicKey,
@@ -13,17 +12,7 @@ import {
   rawPublicKeyOf,
   shortIdOf,
 } from '../../src/trust/node-id.js';
-
-function refusal(fn: () => unknown): ParleyError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    expect((error as ParleyError).code).toBe('INVALID_INPUT');
-    return error as ParleyError;
-  }
-  throw new Error('expected a refusal');
-}
+import { refusal } from '../helpers/refusal.js';
 
 describe('node ids and key text', () => {
   it('node-id - the hub’s participant id is this one (moved, unchanged)', () => {
@@ -62,20 +51,20 @@ describe('node ids and key text', () => {
   it('node-id - bad key text is refused naming the field and saying the form', () => {
     const good = formatPublicKey(Buffer.alloc(32, 9));
     for (const bad of ['', 'ed25519:', good.slice(8), `ED25519:${good.slice(8)}`, `${good}=`, `${good}A`, good.replace('ed25519:', 'x25519:'), `ed25519:${'+'.repeat(43)}`, 42, null]) {
-      const error = refusal(() => parsePublicKey(bad, 'members.0.pubkey'));
+      const error = refusal(() => parsePublicKey(bad, 'members.0.pubkey'), 'INVALID_INPUT');
       expect(error.field).toBe('members.0.pubkey');
       expect(error.message).toContain('ed25519:');
     }
     // Same bytes, other spelling (the spare low bits of the last character set): refused, so a key has one text.
     const respelled = `${good.slice(0, -1)}${String.fromCharCode(good.charCodeAt(good.length - 1) + 1)}`;
     expect(Buffer.from(respelled.slice(8), 'base64url')).toEqual(Buffer.from(good.slice(8), 'base64url'));
-    expect(refusal(() => parsePublicKey(respelled)).message).toContain('canonical');
+    expect(refusal(() => parsePublicKey(respelled), 'INVALID_INPUT').message).toContain('canonical');
   });
 
   it('node-id - wrong lengths are refused', () => {
-    expect(refusal(() => formatPublicKey(Buffer.alloc(31), 'from')).field).toBe('from');
-    expect(refusal(() => publicKeyFromRaw(Buffer.alloc(33))).field).toBe('pubkey');
-    expect(refusal(() => privateKeyFromSeed(Buffer.alloc(16))).field).toBe('seed');
-    expect(refusal(() => rawPublicKeyOf(crypto.generateKeyPairSync('x25519').publicKey)).field).toBe('key');
+    expect(refusal(() => formatPublicKey(Buffer.alloc(31), 'from'), 'INVALID_INPUT').field).toBe('from');
+    expect(refusal(() => publicKeyFromRaw(Buffer.alloc(33)), 'INVALID_INPUT').field).toBe('pubkey');
+    expect(refusal(() => privateKeyFromSeed(Buffer.alloc(16)), 'INVALID_INPUT').field).toBe('seed');
+    expect(refusal(() => rawPublicKeyOf(crypto.generateKeyPairSync('x25519').publicKey), 'INVALID_INPUT').field).toBe('key');
   });
 });

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ParleyError } from '../../src/errors/parley-error.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
 import { readRosterFile, writeRosterFile } from '../../src/trust/roster-file.js';
 import { acceptRoster, memberOf, parseRoster, rosterSigningBytes, signRoster, type Roster } from '../../src/trust/roster.js';
+import { refusal } from '../helpers/refusal.js';
 import { testKey } from './arbitraries.js';
 
 const admin = testKey(1);
@@ -26,16 +26,6 @@ function draft(overrides: Partial<Roster> = {}): Roster {
     signatures: [],
     ...overrides,
   };
-}
-
-function refusal(fn: () => unknown): ParleyError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ParleyError);
-    return error as ParleyError;
-  }
-  throw new Error('expected a refusal');
 }
 
 const v1 = signRoster(draft(), admin.privateKey);

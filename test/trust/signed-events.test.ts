@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openHub } from '../../src/hub/hub.js';
 import type { EventRow } from '../../src/store/event-log.js';
 import { MIGRATIONS, migrate } from '../../src/store/migrations.js';
@@ -12,18 +12,9 @@ import { ProfileSchema } from '../../src/schema/participant.js';
 import { verifyEvent } from '../../src/trust/envelope.js';
 import { participantIdOf, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { createMemoryLogger, createSilentLogger } from '../../src/util/logger.js';
-import { tempHome } from '../helpers/hub.js';
+import { tempHomesRemovedAfterEach } from '../helpers/hub.js';
 
-const cleanups: Array<() => void> = [];
-afterEach(() => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function home(): string {
-  const made = tempHome('parley-signed-');
-  cleanups.push(made.cleanup);
-  return made.home;
-}
+const home = tempHomesRemovedAfterEach('parley-signed-');
 
 /** Every stored event of the home's store, read straight from the file, with its signature wherever it is kept. */
 function storedRows(dir: string): { rows: EventRow[]; rawKeyOf: (id: string) => Buffer } {

@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import type { Roster } from '../../src/schema/roster.js';
 import { readKeyFile } from '../../src/trust/key-files.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
 import { signRoster } from '../../src/trust/roster.js';
-import { openTestHub, tempHome, type TestHub } from '../helpers/hub.js';
-import { cliAt, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { openTestHub, type TestHub } from '../helpers/hub.js';
+import { cliAt } from '../helpers/serve.js';
+import { servedHubsPerTest } from '../helpers/served-hub.js';
 import { exportLines, headerFieldsOf, sealedBy, verifyLines, type Line } from './export-lines.js';
 
 describe('signed export, verified offline (in process)', () => {
@@ -172,18 +173,10 @@ describe('signed export of a hub that took a roster mid-thread', () => {
 });
 
 describe('parley export --signed and parley verify (CLI)', () => {
-  const cleanups: Array<() => void> = [];
-  let hub: RunningHub | undefined;
-  afterEach(async () => {
-    await stopHubs();
-    hub = undefined;
-    for (const cleanup of cleanups.splice(0)) cleanup();
-  });
+  const served = servedHubsPerTest();
 
   it('cli - a signed export written with --out or redirected from stdout verifies; one changed byte fails with its line and exit 1', async () => {
-    const { home, cleanup } = tempHome('parley-verify-');
-    cleanups.push(cleanup);
-    hub = await startServe(home);
+    const { hub, home } = await served.serve(served.home('parley-verify-'));
     const cli = cliAt(home, hub.url);
     expect(cli('join', 'human', '--kind', 'human').status).toBe(0);
     expect(cli('join', 'coder-1').status).toBe(0);

@@ -1,20 +1,11 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileAtomically } from '../../src/util/atomic-write.js';
+import { tempHomesRemovedAfterEach } from '../helpers/hub.js';
 
 /** Replacing a file whole: the mode given is the file's, and a write that fails leaves nothing beside it. */
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
-});
-
-function scratch(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-atomic-'));
-  dirs.push(dir);
-  return dir;
-}
+const scratch = tempHomesRemovedAfterEach('parley-atomic-');
 
 describe('writeFileAtomically', () => {
   it('atomic write - the file is replaced whole with exactly the mode given, and only it is left in the folder', () => {
