@@ -11,7 +11,9 @@ import type { Command } from './command.js';
 import { STEERING_COMMANDS } from './steering-commands.js';
 import { SUBSCRIPTION_COMMANDS } from './subscription-commands.js';
 import { formatAll, inboxFooter, inboxLines, type Caller, type InboxItemView } from './event-lines.js';
-import { callHub, hubUrl, loadToken } from './hub-client.js';
+import { loadToken } from '../client/credentials.js';
+import { hubUrl } from '../client/hub-address.js';
+import { OneShotJson } from '../client/one-shot-json.js';
 import { MEETING_COMMANDS } from './meeting-commands.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
@@ -377,7 +379,8 @@ export async function runConversationCommand(name: string, argv: string[]): Prom
   }
   const token = tokenFor(v);
   const url = await hubUrl(v);
-  const call: Caller = (method, route, body) => callHub(url, method, `/api/v1${route}`, token, body);
+  const hub = new OneShotJson(url, token);
+  const call: Caller = (method, route, body) => hub.request(method, route, body);
   const out = await command.run(call, positionals, v);
   if (!v.json && out.file) process.stdout.write(out.text);
   else process.stdout.write(`${v.json ? terminalJson(out.json) : out.verbatim ? out.text : terminalText(out.text, 'lines')}\n`);

@@ -5,7 +5,7 @@ import { RestHubAccess } from '../coordinator/rest-hub-access.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { readAdminToken } from '../http/admin-token.js';
 import { createStderrLogger } from '../util/logger.js';
-import { givenHubUrl, hubUrl } from './hub-address.js';
+import { givenHubUrl, hubUrl } from '../client/hub-address.js';
 import { parseSets } from './serve.js';
 
 const HELP = `Usage: parley coordinate [--home DIR] [--config FILE] [--url URL] [--set KEY=VALUE ...]

@@ -9,12 +9,12 @@ import {
 } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
 import { whenClientGone } from './client-gone.js';
-import { postJson, UNREACHABLE } from './hook-request.js';
-import { loadToken } from './credentials.js';
+import { loadToken } from '../client/credentials.js';
+import { givenHubAddress, isHttpUrl, liveHub } from '../client/live-hub.js';
+import { postJson, UNREACHABLE } from '../client/socket-post.js';
 import { CLIENT_EVENTS, eventOf, isClient } from '../install/hook-events.js';
 import type { ClientName } from '../install/spec.js';
 import { clientOutput, silentOutput } from './hook-clients.js';
-import { givenHubAddress, isHttpUrl, liveHub } from './live-hub.js';
 
 /**
  * `parley hook <client> <event> --as HANDLE`: what an agent CLI's installed
@@ -181,7 +181,7 @@ async function homeHub(home: string, client: ClientName, signal: AbortSignal): P
   // No hub runs on the home: the agent works on, and nothing is said (nor sent anywhere).
   if (!holder?.url) return { outcome: quiet(client) };
   // Loaded here: node:crypto costs a few ms, which a hook given its hub's address (--url) does without.
-  const { proveHub } = await import('./hub-proof.js');
+  const { proveHub } = await import('../client/hub-proof.js');
   const proof = await proveHub(holder, HOOK_REQUEST_TIMEOUT_MS, signal);
   if (proof.ok) return { url: proof.url };
   if (signal.aborted) return { outcome: {} };

@@ -14,9 +14,11 @@ import { CLIENT_NAMES, type ClientName, type InstallContext, type Scope } from '
 import { hookTiming } from '../install/timing.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { ensureHub } from './background-hub.js';
-import { givenHubUrl } from './hub-address.js';
-import { callHub, loadToken } from './hub-client.js';
-import { notInRosterWarning, registerParticipant } from './join.js';
+import { loadToken } from '../client/credentials.js';
+import { givenHubUrl } from '../client/hub-address.js';
+import { OneShotJson } from '../client/one-shot-json.js';
+import { registerParticipant } from '../client/registration.js';
+import { notInRosterWarning } from './join.js';
 import { PARLEY_BIN } from './parley-bin.js';
 
 /**
@@ -144,7 +146,7 @@ async function joinIfNeeded(choice: { url?: string | undefined }, home: string, 
   const token = loadToken(home, session ?? 'default', handle);
   if (token) {
     // A token the hub does not take is replaced by joining again, which says its own refusal.
-    const known = await callHub<{ participant: { handle: string } }>(url, 'GET', '/api/v1/whoami', token).catch(() => undefined);
+    const known = await new OneShotJson(url, token).request<{ participant: { handle: string } }>('GET', '/whoami').catch(() => undefined);
     if (known) return `@${known.participant.handle} was already joined (its token is in ${home}).`;
   }
   const joined = await registerParticipant(url, home, { handle, ...(session === undefined ? {} : { session }), profile: { kind: 'agent' } });

@@ -1,13 +1,12 @@
 import { parseArgs } from 'node:util';
+import { hubUrl } from '../client/hub-address.js';
+import type { Registration } from '../client/hub-admin.js';
+import { registerParticipant, rotateParticipantToken } from '../client/registration.js';
 import { resolveHome } from '../config/home.js';
-import { ParleyError } from '../errors/parley-error.js';
-import { readAdminToken } from '../http/admin-token.js';
-import type { TrustMode } from '../schema/views.js';
-import type { Access } from '../schema/access.js';
-import type { Participant } from '../schema/participant.js';
 import { shellQuote } from '../install/command-line.js';
 import { formatPublicKey } from '../trust/node-id.js';
-import { callHub, hubUrl, saveToken } from './hub-client.js';
+
+export { registerParticipant } from '../client/registration.js';
 
 const JOIN_HELP = `Usage: parley join HANDLE [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...]
                    [--nickname NAME] [--wake-on all|addressed] [--session NAME] [--home DIR] [--url URL] [--json]
@@ -32,23 +31,6 @@ const ROTATE_HELP = `Usage: parley token rotate HANDLE [--session NAME] [--home 
 Revokes every token of HANDLE in the session and prints a new one.
 `;
 
-function adminToken(home: string): string {
-  const token = readAdminToken(home);
-  if (!token) {
-    throw new ParleyError('HUB_CLOSED', `No running hub has written its admin token in ${home}; start one with "parley serve" (same --home).`);
-  }
-  return token;
-}
-
-export interface Registration {
-  participant: Participant;
-  session: { name: string };
-  token: string;
-  /** The participant's access; null under a roster that leaves its key out (absent from hubs that do not say). */
-  access?: Access | null;
-  trust?: TrustMode;
-}
-
 /**
  * The warning for a participant joined while a roster in force leaves its key
  * out: the token is kept (it works once the key is added), but until then
@@ -64,13 +46,6 @@ export function notInRosterWarning(result: Registration, home: string | undefine
     `@${result.participant.handle} is not in roster ${trust.org} v${trust.version}: its calls will fail with NOT_IN_ROSTER until an admin adds its key. ` +
     `Add it with: parley roster add ${key} --role member${where} && parley roster sign${where}`
   );
-}
-
-/** Registers (joins) a participant with the running hub through the home's admin token, and keeps its token in the home. */
-export async function registerParticipant(url: string, home: string, body: { handle: string; session?: string; profile?: Record<string, unknown> }): Promise<Registration> {
-  const result = await callHub<Registration>(url, 'POST', '/api/v1/participants', adminToken(home), body);
-  saveToken(home, result.session.name, result.participant.handle, result.token);
-  return result;
 }
 
 export async function join(argv: string[]): Promise<number> {
@@ -149,14 +124,7 @@ export async function rotateToken(argv: string[]): Promise<number> {
     return 2;
   }
   const home = resolveHome(values.home);
-  const result = await callHub<{ handle: string; session: string; token: string }>(
-    await hubUrl(values),
-    'POST',
-    `/api/v1/participants/${encodeURIComponent(handle)}/tokens/rotate`,
-    adminToken(home),
-    values.session === undefined ? {} : { session: values.session },
-  );
-  saveToken(home, result.session, result.handle, result.token);
+  const result = await rotateParticipantToken(await hubUrl(values), home, handle, values.session);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else process.stdout.write(`New token for @${result.handle} in session "${result.session}" (older ones are revoked): ${result.token}\n`);
   return 0;

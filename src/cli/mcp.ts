@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadToken } from '../client/credentials.js';
+import { registerParticipant } from '../client/registration.js';
 import { RestParticipant } from '../client/rest-participant.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
@@ -7,8 +9,6 @@ import { humanHandles } from '../mcp/instructions.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Participant } from '../schema/participant.js';
 import { ensureHub } from './background-hub.js';
-import { loadToken } from './hub-client.js';
-import { registerParticipant } from './join.js';
 
 /**
  * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its

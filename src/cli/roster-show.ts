@@ -3,7 +3,7 @@ import { trustSummary } from '../format/trust-summary.js';
 import { pendingDraftNotice } from '../trust/roster-draft.js';
 import { verifyRosterSignature } from '../trust/roster.js';
 import { helped, noExtra, parse, placeOf, say } from './roster-args.js';
-import type { HubRoster } from './roster-place.js';
+import type { HubRoster } from '../client/hub-admin.js';
 
 /**
  * `parley roster show`: the roster file (the signed version in force, or

@@ -10,7 +10,8 @@ import { writeDraftFile } from '../trust/roster-draft.js';
 import { readRosterFile, writeRosterFile } from '../trust/roster-file.js';
 import { acceptRoster, parseRoster, rosterSigningBytes, signRoster } from '../trust/roster.js';
 import { HELPS, helped, noExtra, nowStamp, parse, placeOf, roleOf, say } from './roster-args.js';
-import { push, type HubRoster, type RosterPlace } from './roster-place.js';
+import type { HubRoster } from '../client/hub-admin.js';
+import { push, type RosterPlace } from './roster-place.js';
 
 /**
  * `parley roster init|add|remove|set-role|verify`: the signed roster file of
@@ -112,7 +113,7 @@ async function edit(verb: 'add' | 'remove' | 'set-role', argv: string[]): Promis
 async function setLocalAccess(place: RosterPlace, values: { json?: boolean | undefined }, hub: HubRoster, pubkey: string, role: Access): Promise<number> {
   const participant = hub.participants.find((p) => p.pubkey === pubkey);
   if (!participant) throw new ParleyError('NOT_FOUND', `No participant with key ${pubkey} on the running hub; check the key, or give @HANDLE.`, { field: 'member' });
-  await place.call('PUT', `/api/v1/participants/${encodeURIComponent(participant.handle)}/access`, { access: role });
+  await place.admin().setAccess(participant.handle, role);
   say(values, { mode: 'local', handle: participant.handle, access: role }, `local mode (no roster): @${participant.handle} is now ${role} on the running hub (from its next call; no roster file was written)`);
   return 0;
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
-import { liveHub } from './hub-address.js';
+import { liveHub } from '../client/live-hub.js';
 import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime, type HubStatus } from './running-hub.js';
 import { terminalJson, terminalText } from './terminal-text.js';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_STOP_TIMEOUT_MS, LOCK_INFO_FILENAME } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
 import { ParleyError } from '../errors/parley-error.js';
-import { liveHub, processAlive } from './hub-address.js';
+import { liveHub, processAlive } from '../client/live-hub.js';
 import { askHub } from './running-hub.js';
 
 /**

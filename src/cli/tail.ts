@@ -4,7 +4,8 @@ import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { tokenFor } from './conversation.js';
 import { formatEvent, handleBookFor } from './event-lines.js';
-import { callHub, hubUrl } from './hub-client.js';
+import { hubUrl } from '../client/hub-address.js';
+import { OneShotJson } from '../client/one-shot-json.js';
 import { styleFor } from './style.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
@@ -64,7 +65,8 @@ export async function tail(argv: string[]): Promise<number> {
   }
   const token = tokenFor(values);
   const url = await hubUrl(values);
-  const book = handleBookFor((method, route, body) => callHub(url, method, `/api/v1${route}`, token, body));
+  const hub = new OneShotJson(url, token);
+  const book = handleBookFor((method, route, body) => hub.request(method, route, body));
   const style = styleFor(process.stdout);
   const print = async (event: ParleyEvent): Promise<void> => {
     if (!values.json) await book.learn([event]);
@@ -76,7 +78,7 @@ export async function tail(argv: string[]): Promise<number> {
   let lastSeq = values.since ?? '';
   if (thread && !values.inbox && values.since === undefined && last > 0) {
     // The stream then starts after the last event printed: since 0 when the thread had none yet.
-    const recent = await callHub<{ events: ParleyEvent[] }>(url, 'GET', `/api/v1/threads/${encodeURIComponent(thread)}/history?limit=${last}`, token);
+    const recent = await hub.request<{ events: ParleyEvent[] }>('GET', `/threads/${encodeURIComponent(thread)}/history?limit=${last}`);
     for (const event of recent.events) await print(event);
     lastSeq = String(recent.events.at(-1)?.seq ?? 0);
   }

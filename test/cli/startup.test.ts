@@ -86,12 +86,12 @@ describe('start-up', () => {
         expect(loaded.filter((file) => file.startsWith('dist/')).sort(), event).toEqual(
           [
             'dist/src/cli/client-gone.js',
-            'dist/src/cli/credentials.js',
             'dist/src/cli/hook-clients.js',
-            'dist/src/cli/hook-request.js',
             'dist/src/cli/hook.js',
-            'dist/src/cli/live-hub.js',
             'dist/src/cli/main.js',
+            'dist/src/client/credentials.js',
+            'dist/src/client/live-hub.js',
+            'dist/src/client/socket-post.js',
             'dist/src/config/defaults.js',
             'dist/src/config/home.js',
             'dist/src/install/hook-events.js',
@@ -120,13 +120,13 @@ describe('start-up', () => {
       expect(loaded.filter((file) => file.startsWith('dist/')).sort()).toEqual(
         [
           'dist/src/cli/client-gone.js',
-          'dist/src/cli/credentials.js',
           'dist/src/cli/hook-clients.js',
-          'dist/src/cli/hook-request.js',
           'dist/src/cli/hook.js',
-          'dist/src/cli/hub-proof.js',
-          'dist/src/cli/live-hub.js',
           'dist/src/cli/main.js',
+          'dist/src/client/credentials.js',
+          'dist/src/client/hub-proof.js',
+          'dist/src/client/live-hub.js',
+          'dist/src/client/socket-post.js',
           'dist/src/config/defaults.js',
           'dist/src/config/home.js',
           'dist/src/install/hook-events.js',

@@ -1,15 +1,16 @@
 import net from 'node:net';
 
 /**
- * The hook's POSTs to the hub (the proof that it is the home's hub, see
- * hub-proof.ts, then the hook's own request). Over a plain socket for http://
- * rather than node:http: the hook runs on every tool call, and loading
- * node:http costs more than the request itself (about 8 ms on Node 20 and 30
- * ms on Node 24, against 1 ms for node:net). The hub speaks HTTP/1.1, so the request is written out
- * and the answer read until the hub closes the connection (`Connection:
- * close`). An https:// hub (not on this machine) goes through node:https.
+ * A POST to the hub over a plain socket: the proof that a process is the
+ * home's hub (hub-proof.ts), and `parley hook`'s own request. Over a plain
+ * socket for http:// rather than node:http: the hook runs on every tool call,
+ * and loading node:http costs more than the request itself (about 8 ms on
+ * Node 20 and 30 ms on Node 24, against 1 ms for node:net). The hub speaks
+ * HTTP/1.1, so the request is written out and the answer read until the hub
+ * closes the connection (`Connection: close`). An https:// hub (not on this
+ * machine) goes through node:https.
  */
-export interface HookResponse {
+export interface PostResponse {
   status: number;
   text: string;
 }
@@ -19,7 +20,7 @@ export const UNREACHABLE = 'unreachable';
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EADDRNOTAVAIL']);
 
-export function postJson(target: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<HookResponse> {
+export function postJson(target: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<PostResponse> {
   if (target.protocol === 'https:') return postOverHttps(target, headers, body, timeoutMs, signal);
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -75,7 +76,7 @@ function isComplete(raw: Buffer): boolean {
 }
 
 /** Status and body of an HTTP/1.1 answer read to its end (a chunked body decoded). */
-export function parseResponse(raw: Buffer): HookResponse {
+export function parseResponse(raw: Buffer): PostResponse {
   const split = raw.indexOf('\r\n\r\n');
   if (split < 0) throw new Error("the hub's answer was cut off");
   const [statusLine = '', ...headerLines] = raw.subarray(0, split).toString('latin1').split('\r\n');
@@ -107,7 +108,7 @@ function dechunked(body: Buffer): Buffer {
   }
 }
 
-async function postOverHttps(target: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<HookResponse> {
+async function postOverHttps(target: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<PostResponse> {
   const { request } = await import('node:https');
   return new Promise((resolve, reject) => {
     const req = request(target, { method: 'POST', agent: false, signal, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {
