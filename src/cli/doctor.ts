@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { DEFAULT_HUB_QUERY_TIMEOUT_MS, STORE_FILENAME } from '../config/defaults.js';
 import { loadConfig, parseConfig, resolveHome } from '../config/load.js';
@@ -22,6 +21,8 @@ import { isDraftInRosterFile, pendingDraftNotice, pendingDraftNoticeOf } from '.
 import { parseRoster } from '../trust/roster.js';
 import type { Roster } from '../schema/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { DOCTOR_OPTIONS } from './commands.js';
 
 /**
  * `parley doctor`: checks what usually goes wrong — the home, the config, the
@@ -51,22 +52,9 @@ frees from then on (stores made before that was the default keep their size).
 Stop the hub first: it holds the home.
 `;
 
-export async function doctor(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      home: { type: 'string' },
-      url: { type: 'string' },
-      config: { type: 'string' },
-      json: { type: 'boolean' },
-      vacuum: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export const doctor: CommandRun<typeof DOCTOR_OPTIONS> = { help: HELP, run: checkHome };
+
+async function checkHome({ values }: CommandArgs<typeof DOCTOR_OPTIONS>): Promise<number> {
   if (values.vacuum) return vacuumStore(resolveHome(values.home));
   const checks: Check[] = [];
   const home = resolveHome(values.home);

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { CLIENTS, isClientName } from '../install/clients.js';
@@ -14,6 +13,8 @@ import { CLIENT_NAMES, type ClientName, type InstallContext, type Scope } from '
 import { hookTiming } from '../install/timing.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { ensureHub } from './background-hub.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { INSTALL_OPTIONS, UNINSTALL_OPTIONS } from './commands.js';
 import { loadToken } from '../client/credentials.js';
 import { givenHubUrl } from '../client/hub-address.js';
 import { OneShotJson } from '../client/one-shot-json.js';
@@ -156,26 +157,11 @@ async function joinIfNeeded(choice: { url?: string | undefined }, home: string, 
   return `Joined @${joined.participant.handle} in session "${joined.session.name}" (its token is kept in ${home}).`;
 }
 
-export async function install(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      as: { type: 'string' },
-      dir: { type: 'string' },
-      user: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      session: { type: 'string' },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      'follow-symlinks': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(INSTALL_HELP);
-    return 0;
-  }
+export const install: CommandRun<typeof INSTALL_OPTIONS> = { help: INSTALL_HELP, run: installClient };
+
+export const uninstall: CommandRun<typeof UNINSTALL_OPTIONS> = { help: UNINSTALL_HELP, run: uninstallClient };
+
+async function installClient({ values, positionals }: CommandArgs<typeof INSTALL_OPTIONS>): Promise<number> {
   const target = where(positionals, values, 'install');
   if (typeof target === 'number') return target;
   if (values.as === undefined) {
@@ -239,23 +225,7 @@ export async function install(argv: string[]): Promise<number> {
   return 0;
 }
 
-export async function uninstall(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      dir: { type: 'string' },
-      user: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      home: { type: 'string' },
-      'follow-symlinks': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(UNINSTALL_HELP);
-    return 0;
-  }
+async function uninstallClient({ values, positionals }: CommandArgs<typeof UNINSTALL_OPTIONS>): Promise<number> {
   const target = where(positionals, values, 'uninstall');
   if (typeof target === 'number') return target;
   const home = resolveHome(values.home);

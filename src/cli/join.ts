@@ -1,10 +1,11 @@
-import { parseArgs } from 'node:util';
 import { hubUrl } from '../client/hub-address.js';
 import type { Registration } from '../client/hub-admin.js';
 import { registerParticipant, rotateParticipantToken } from '../client/registration.js';
 import { resolveHome } from '../config/home.js';
 import { shellQuote } from '../install/command-line.js';
 import { formatPublicKey } from '../trust/node-id.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { JOIN_OPTIONS, TOKEN_ROTATE_OPTIONS } from './commands.js';
 
 export { registerParticipant } from '../client/registration.js';
 
@@ -48,28 +49,9 @@ export function notInRosterWarning(result: Registration, home: string | undefine
   );
 }
 
-export async function join(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      kind: { type: 'string' },
-      client: { type: 'string' },
-      model: { type: 'string' },
-      role: { type: 'string', multiple: true },
-      nickname: { type: 'string' },
-      'wake-on': { type: 'string' },
-      session: { type: 'string' },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(JOIN_HELP);
-    return 0;
-  }
+export const join: CommandRun<typeof JOIN_OPTIONS> = { help: JOIN_HELP, run: joinParticipant };
+
+async function joinParticipant({ values, positionals }: CommandArgs<typeof JOIN_OPTIONS>): Promise<number> {
   const [handle, ...extra] = positionals;
   if (!handle || extra.length > 0) {
     process.stderr.write('parley: join takes exactly one HANDLE; run "parley join --help".\n');
@@ -102,22 +84,9 @@ export async function join(argv: string[]): Promise<number> {
   return 0;
 }
 
-export async function rotateToken(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      session: { type: 'string' },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(ROTATE_HELP);
-    return 0;
-  }
+export const rotateToken: CommandRun<typeof TOKEN_ROTATE_OPTIONS> = { help: ROTATE_HELP, run: rotate };
+
+async function rotate({ values, positionals }: CommandArgs<typeof TOKEN_ROTATE_OPTIONS>): Promise<number> {
   const [handle, ...extra] = positionals;
   if (!handle || extra.length > 0) {
     process.stderr.write('parley: token rotate takes exactly one HANDLE; run "parley token rotate --help".\n');

@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadToken } from '../client/credentials.js';
 import { registerParticipant } from '../client/registration.js';
@@ -9,6 +8,8 @@ import { humanHandles } from '../mcp/instructions.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Participant } from '../schema/participant.js';
 import { ensureHub } from './background-hub.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { MCP_OPTIONS } from './commands.js';
 
 /**
  * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its
@@ -30,26 +31,9 @@ started in the background on the home, with the home's settings (its port).
 PARLEY_TOKEN, when set, is used as the token.
 `;
 
-export async function mcp(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      as: { type: 'string' },
-      session: { type: 'string' },
-      rooms: { type: 'string' },
-      kind: { type: 'string' },
-      client: { type: 'string' },
-      model: { type: 'string' },
-      role: { type: 'string', multiple: true },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export const mcp: CommandRun<typeof MCP_OPTIONS> = { help: HELP, run: serveMcp };
+
+async function serveMcp({ values }: CommandArgs<typeof MCP_OPTIONS>): Promise<number> {
   if (!values.as && !process.env.PARLEY_TOKEN) {
     process.stderr.write('parley: mcp needs --as HANDLE (or PARLEY_TOKEN); run "parley mcp --help".\n');
     return 2;

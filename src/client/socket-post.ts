@@ -67,6 +67,28 @@ export function postJson(target: URL, headers: Record<string, string>, body: str
   });
 }
 
+/** What the hub's agent hook route answers: the context text (or, at a stop, the reason to go on), and whether the stop is blocked. */
+export interface AgentHookAnswer {
+  injected?: number;
+  text?: string;
+  block?: boolean;
+}
+
+/** `parley hook`'s one request, as the participant; rejects with UNREACHABLE when no hub answers, or with what the hub said. */
+export async function postAgentHook(hubUrl: string, token: string, body: string, timeoutMs: number, signal: AbortSignal): Promise<AgentHookAnswer> {
+  const response = await postJson(new URL(`${hubUrl}/api/v1/agent/hook`), { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, timeoutMs, signal);
+  let json: unknown;
+  try {
+    json = JSON.parse(response.text);
+  } catch {
+    // Not JSON: said below as the HTTP status.
+    json = undefined;
+  }
+  if (response.status >= 200 && response.status < 300 && json !== null && typeof json === 'object') return json as AgentHookAnswer;
+  const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  throw new Error(typeof error?.message === 'string' ? `the hub answered ${String(error.code)}: ${error.message}` : `the hub answered HTTP ${response.status}`);
+}
+
 /** Whether the bytes hold a whole answer whose body length the headers give. */
 function isComplete(raw: Buffer): boolean {
   const split = raw.indexOf('\r\n\r\n');
