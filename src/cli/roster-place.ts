@@ -12,7 +12,7 @@ import { acceptRoster, parseRoster } from '../trust/roster.js';
 import { givenHubUrl, provenHubUrl } from '../client/hub-address.js';
 import { HubAdmin, type HubRoster } from '../client/hub-admin.js';
 import { liveHub } from '../client/live-hub.js';
-import { readStoredHome, type StoredHome } from './stored-home.js';
+import type { StoredHome } from '../hub/index.js';
 
 /**
  * Where the roster commands work: this home's roster file (the signed
@@ -91,7 +91,7 @@ export class RosterPlace {
   async inForce(): Promise<Roster | undefined> {
     const hub = await this.hub();
     if (hub) return hub.roster ? parseRoster(hub.roster) : undefined;
-    const stored = this.#storedHome().roster;
+    const stored = (await this.#storedHome()).roster;
     let onFile: Roster;
     try {
       if (!this.hasFile()) return stored;
@@ -155,7 +155,7 @@ export class RosterPlace {
     if (who.startsWith('@')) {
       const handle = who.slice(1);
       const hub = await this.hub();
-      const participants = hub ? hub.participants : this.#storedHome().participants;
+      const participants = hub ? hub.participants : (await this.#storedHome()).participants;
       if (!hub && participants.length === 0) {
         throw new ParleyError('INVALID_INPUT', `Cannot look up ${who}: no hub runs on ${this.home} and no participant has joined it yet. Give the key instead (ed25519:…), or start the hub.`, {
           field: 'member',
@@ -174,8 +174,9 @@ export class RosterPlace {
   }
 
   /** The home's store, read once (only when no hub runs: a running hub is asked instead). */
-  #storedHome(): StoredHome {
-    this.#stored ??= readStoredHome(this.home);
+  async #storedHome(): Promise<StoredHome> {
+    // Loaded here: with a hub running, a roster command never loads the hub's modules.
+    this.#stored ??= (await import('../hub/index.js')).readStoredHome(this.home);
     return this.#stored;
   }
 
@@ -185,7 +186,7 @@ export class RosterPlace {
     const hub = await this.hub();
     let participants: Array<{ handle: string; pubkey: string }> = hub?.participants ?? [];
     try {
-      if (!hub) participants = this.#storedHome().participants;
+      if (!hub) participants = (await this.#storedHome()).participants;
     } catch {
       // Only names for display: a store that cannot be read leaves keys unnamed ("parley doctor" says why).
     }
