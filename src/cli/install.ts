@@ -18,6 +18,7 @@ import type { INSTALL_OPTIONS, UNINSTALL_OPTIONS } from './commands.js';
 import { loadToken } from '../client/credentials.js';
 import { givenHubUrl } from '../client/hub-address.js';
 import { OneShotJson } from '../client/one-shot-json.js';
+import { ParticipantRoutes } from '../client/participant-routes.js';
 import { registerParticipant } from '../client/registration.js';
 import { notInRosterWarning } from './join.js';
 import { PARLEY_BIN } from './parley-bin.js';
@@ -141,14 +142,23 @@ function keepOutOfGit(exclusion: GitExclusion | undefined, previous: InstallReco
   return { gitExclude: patterns.length === 0 ? undefined : { file: exclusion.file, patterns }, said, warned };
 }
 
+/** The handle a kept token names, when the hub takes it. */
+async function joinedAs(url: string, token: string): Promise<string | undefined> {
+  try {
+    return (await new ParticipantRoutes(new OneShotJson(url, token)).whoami()).participant.handle;
+  } catch {
+    // A token the hub does not take is replaced by joining again, which says its own refusal.
+    return undefined;
+  }
+}
+
 /** Joins HANDLE unless the home already holds a token the hub accepts; says which. */
 async function joinIfNeeded(choice: { url?: string | undefined }, home: string, handle: string, session: string | undefined): Promise<string> {
   const url = await ensureHub(choice, home);
   const token = loadToken(home, session ?? 'default', handle);
   if (token) {
-    // A token the hub does not take is replaced by joining again, which says its own refusal.
-    const known = await new OneShotJson(url, token).request<{ participant: { handle: string } }>('GET', '/whoami').catch(() => undefined);
-    if (known) return `@${known.participant.handle} was already joined (its token is in ${home}).`;
+    const known = await joinedAs(url, token);
+    if (known) return `@${known} was already joined (its token is in ${home}).`;
   }
   const joined = await registerParticipant(url, home, { handle, ...(session === undefined ? {} : { session }), profile: { kind: 'agent' } });
   // As with "parley join": the client's calls would all fail until an admin adds the key.

@@ -25,7 +25,9 @@ export class HttpJsonClient implements JsonTransport {
   request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     const sent = this.#request<T>(method, route, body, signal);
     this.#inflight.add(sent);
-    const done = (): void => void this.#inflight.delete(sent);
+    const done = (): void => {
+      this.#inflight.delete(sent);
+    };
     sent.then(done, done);
     return sent;
   }
@@ -98,7 +100,8 @@ export class HttpJsonClient implements JsonTransport {
   }
 
   close(): void {
-    // close() rejects only on a destroyed pool, and this one is never destroyed.
-    void this.#pool.close();
+    this.#pool.close().catch(() => {
+      // close() rejects only on a destroyed pool, and this one is never destroyed.
+    });
   }
 }
