@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { servedCli } from './served-cli.js';
+import { linesOf as lines, servedCli } from './served-cli.js';
 
 /**
  * `parley meeting …` against a real `parley serve`, as a user types it: the
@@ -8,13 +8,6 @@ import { servedCli } from './served-cli.js';
  */
 const served = servedCli({ join: [['human', 'human'], ['coder-1', 'agent'], ['reviewer', 'agent']] });
 const { cli, ok } = served;
-
-/** Output lines without the leading time. */
-const lines = (out: string): string[] =>
-  out
-    .trim()
-    .split('\n')
-    .map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''));
 
 describe('cli meeting', () => {
   it('cli meeting hear - twice gives only the new lines; status counts 0 unread after a hear', async () => {

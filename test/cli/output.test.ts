@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ParleyEvent } from '../../src/schema/event.js';
-import { servedCli } from './served-cli.js';
+import { linesOf as lines, servedCli } from './served-cli.js';
 
 /**
  * What the CLI prints, against a real `parley serve`: requests with their
@@ -9,13 +9,6 @@ import { servedCli } from './served-cli.js';
  */
 const served = servedCli({ join: [['human', 'human'], ['coder', 'agent'], ['reviewer', 'agent']] });
 const { cli, ok } = served;
-
-/** Lines of output without the leading time. */
-const lines = (out: string): string[] =>
-  out
-    .trim()
-    .split('\n')
-    .map((l) => l.replace(/^\d\d:\d\d:\d\d /, ''));
 
 describe('cli output', () => {
   it('cli inbox - a request shows its intent, text and a short id that parley respond takes; the answer reads as a sentence', async () => {

@@ -104,6 +104,13 @@ export function servedCli(setup: ServedCliSetup = {}): ServedCli {
   return served;
 }
 
+/** What a command printed, line by line, without the time that starts each event line. */
+export const linesOf = (out: string): string[] =>
+  out
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/^\d\d:\d\d:\d\d /, ''));
+
 function follow(child: ChildProcess): Followed {
   track(child);
   let printed = '';
