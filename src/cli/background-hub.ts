@@ -4,7 +4,8 @@ import path from 'node:path';
 import { HUB_LOG_FILENAME } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../home/private-home.js';
-import { givenHubUrl, liveHub, provenHubUrl, type HubChoice, type LiveHub } from './hub-address.js';
+import { givenHubUrl, provenHubUrl, type HubChoice } from '../client/hub-address.js';
+import { liveHub, type LiveHub } from '../client/live-hub.js';
 import { PARLEY_BIN } from './parley-bin.js';
 
 /**

@@ -1,11 +1,12 @@
-import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { Coordinator } from '../coordinator/coordinator.js';
 import { RestHubAccess } from '../coordinator/rest-hub-access.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { readAdminToken } from '../http/admin-token.js';
 import { createStderrLogger } from '../util/logger.js';
-import { givenHubUrl, hubUrl } from './hub-address.js';
+import { givenHubUrl, hubUrl } from '../client/hub-address.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { COORDINATE_OPTIONS } from './commands.js';
 import { parseSets } from './serve.js';
 
 const HELP = `Usage: parley coordinate [--home DIR] [--config FILE] [--url URL] [--set KEY=VALUE ...]
@@ -35,22 +36,9 @@ Example config (<home>/config.json):
 `;
 
 /** `parley coordinate`: the coordinator in a process of its own, against the home's running hub. */
-export async function coordinate(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      home: { type: 'string' },
-      config: { type: 'string' },
-      url: { type: 'string' },
-      set: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export const coordinate: CommandRun<typeof COORDINATE_OPTIONS> = { help: HELP, run: runCoordinator };
+
+async function runCoordinator({ values }: CommandArgs<typeof COORDINATE_OPTIONS>): Promise<number> {
   const home = resolveHome(values.home);
   const config = loadConfig({ home, configFile: values.config, flags: parseSets(values.set ?? []) });
   if (Object.keys(config.coordinator.agents).length === 0) {

@@ -1,26 +1,22 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
-import { DEFAULT_HUB_QUERY_TIMEOUT_MS, STORE_FILENAME } from '../config/defaults.js';
+import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
 import { loadConfig, parseConfig, resolveHome } from '../config/load.js';
 import { RetentionConfigSchema, ServerConfigSchema, type Config } from '../config/schema.js';
 import { isParleyError } from '../errors/parley-error.js';
-import { estimateRetention, type RetainedThread } from '../hub/index.js';
+import { inspectStore, storedRoster, storeFileOf, vacuumStore, type StoreInspection } from '../hub/index.js';
 import { acquireHomeLock } from '../home/home-lock.js';
-import { LATEST_STORE_VERSION } from '../store/migrations.js';
-import { RetentionStore, type StoreFileStats } from '../store/retention-store.js';
-import { ThreadStore } from '../store/thread-store.js';
-import { givenHubUrl, liveHub, type LiveHub } from './hub-address.js';
-import { proveHub } from './hub-proof.js';
+import { givenHubUrl } from '../client/hub-address.js';
+import { proveHub } from '../client/hub-proof.js';
+import { liveHub, type LiveHub } from '../client/live-hub.js';
 import { askHub, askHubSettings } from './running-hub.js';
-import { RosterStore } from '../store/roster-store.js';
 import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
 import { isDraftInRosterFile, pendingDraftNotice, pendingDraftNoticeOf } from '../trust/roster-draft.js';
-import { parseRoster } from '../trust/roster.js';
 import type { Roster } from '../schema/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { DOCTOR_OPTIONS } from './commands.js';
 
 /**
  * `parley doctor`: checks what usually goes wrong — the home, the config, the
@@ -50,23 +46,10 @@ frees from then on (stores made before that was the default keep their size).
 Stop the hub first: it holds the home.
 `;
 
-export async function doctor(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      home: { type: 'string' },
-      url: { type: 'string' },
-      config: { type: 'string' },
-      json: { type: 'boolean' },
-      vacuum: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  if (values.vacuum) return vacuumStore(resolveHome(values.home));
+export const doctor: CommandRun<typeof DOCTOR_OPTIONS> = { help: HELP, run: checkHome };
+
+async function checkHome({ values }: CommandArgs<typeof DOCTOR_OPTIONS>): Promise<number> {
+  if (values.vacuum) return vacuumHome(resolveHome(values.home));
   const checks: Check[] = [];
   const home = resolveHome(values.home);
   const homeOk = fs.existsSync(home) && isWritable(home);
@@ -86,30 +69,22 @@ export async function doctor(argv: string[]): Promise<number> {
   checks.push(running.check);
   const retention = running.retention ?? (config ?? parseConfig(undefined)).retention;
 
-  const storeFile = path.join(home, STORE_FILENAME);
-  if (!fs.existsSync(storeFile)) {
-    checks.push({ name: 'store', ok: true, detail: 'no store yet (the first "parley serve" creates it)' });
-  } else {
-    try {
-      const db = new Database(storeFile, { readonly: true, fileMustExist: true });
-      try {
-        const integrity = db.pragma('integrity_check', { simple: true }) as string;
-        const version = db.pragma('user_version', { simple: true }) as number;
-        const ok = integrity === 'ok' && version <= LATEST_STORE_VERSION;
-        const file = new RetentionStore(db).fileStats();
-        const size = `${formatBytes(file.pages * file.pageSize)} (${formatBytes(file.freePages * file.pageSize)} of it free pages)`;
-        checks.push({
-          name: 'store',
-          ok,
-          detail: ok ? `${storeFile}: integrity ok, schema v${version}, ${size}` : `${storeFile}: integrity "${integrity}", schema v${version}; restore a backup or start a new home`,
-        });
-        if (ok) checks.push(retentionCheck(db, retention, file));
-      } finally {
-        db.close();
-      }
-    } catch (error) {
-      checks.push({ name: 'store', ok: false, detail: `${storeFile} cannot be read: ${(error as Error).message}` });
-    }
+  let store: StoreInspection | undefined;
+  try {
+    store = inspectStore(home, retention, Date.now());
+    if (!store) checks.push({ name: 'store', ok: true, detail: 'no store yet (the first "parley serve" creates it)' });
+  } catch (error) {
+    checks.push({ name: 'store', ok: false, detail: `${storeFileOf(home)} cannot be read: ${(error as Error).message}` });
+  }
+  if (store) {
+    const { file, stats, version } = store;
+    const size = `${formatBytes(stats.pages * stats.pageSize)} (${formatBytes(stats.freePages * stats.pageSize)} of it free pages)`;
+    checks.push({
+      name: 'store',
+      ok: store.ok,
+      detail: store.ok ? `${file}: integrity ok, schema v${version}, ${size}` : `${file}: integrity "${store.integrity}", schema v${version}; restore a backup or start a new home`,
+    });
+    if (store.freed) checks.push(retentionCheck(store.freed, retention, stats));
   }
 
   const { check: hubCheck, answers: hubAnswers } = await checkHub(home, holder, given);
@@ -175,18 +150,10 @@ async function trustCheck(home: string, config: Config, holder: LiveHub | undefi
     if (trust) return { name: 'trust', ok: true, detail: withDraft(trustSummary(trust), trust.mode === 'roster' ? { org_id: trust.org, version: trust.version } : undefined) };
   }
   let stored: Roster | undefined;
-  const storeFile = path.join(home, STORE_FILENAME);
-  if (fs.existsSync(storeFile)) {
-    try {
-      const db = new Database(storeFile, { readonly: true, fileMustExist: true });
-      try {
-        stored = new RosterStore(db).all().map((doc) => parseRoster(doc)).at(-1);
-      } finally {
-        db.close();
-      }
-    } catch {
-      // The store check above already says what is wrong with it.
-    }
+  try {
+    stored = storedRoster(home);
+  } catch {
+    // The store check above already says what is wrong with it.
   }
   let onFile: Roster | undefined;
   let fileProblem: string | undefined;
@@ -210,17 +177,7 @@ async function trustCheck(home: string, config: Config, holder: LiveHub | undefi
 }
 
 /** What retention will free now (the hub's next pass, as of this moment), and how the file gives the space back. */
-function retentionCheck(db: Database.Database, retention: Config['retention'], file: StoreFileStats): Check {
-  const threads = new ThreadStore(db).all().map(
-    (row): RetainedThread => ({
-      id: row.id,
-      kind: row.kind,
-      ...(row.parent_id === null ? {} : { parentId: row.parent_id }),
-      createdSeq: row.created_seq,
-      pinned: (JSON.parse(row.state) as { pinned?: unknown }).pinned === true,
-    }),
-  );
-  const freed = estimateRetention(new RetentionStore(db), threads, retention, Date.now());
+function retentionCheck(freed: NonNullable<StoreInspection['freed']>, retention: Config['retention'], file: StoreInspection['stats']): Check {
   const limits = `keeps ${retention.hours} h or the ${retention.messages} newest events of each thread, whichever is less`;
   const now =
     freed.events === 0
@@ -233,12 +190,9 @@ function retentionCheck(db: Database.Database, retention: Config['retention'], f
   return { name: 'retention', ok: true, detail: `${now}${reclaim}` };
 }
 
-/**
- * Rewrites the store compactly with incremental auto_vacuum on (SQLite can
- * only switch it by a VACUUM), holding the home's lock so no hub writes meanwhile.
- */
-function vacuumStore(home: string): number {
-  const storeFile = path.join(home, STORE_FILENAME);
+/** `--vacuum`: the store compacted (see vacuumStore), holding the home's lock so no hub writes meanwhile. */
+function vacuumHome(home: string): number {
+  const storeFile = storeFileOf(home);
   if (!fs.existsSync(storeFile)) {
     process.stdout.write(`no store at ${storeFile}: nothing to vacuum\n`);
     return 0;
@@ -251,17 +205,8 @@ function vacuumStore(home: string): number {
     return 1;
   }
   try {
-    const db = new Database(storeFile, { fileMustExist: true });
-    try {
-      const before = fs.statSync(storeFile).size;
-      db.pragma('auto_vacuum = INCREMENTAL');
-      db.exec('VACUUM');
-      db.pragma('wal_checkpoint(TRUNCATE)');
-      const after = fs.statSync(storeFile).size;
-      process.stdout.write(`vacuumed ${storeFile}: ${formatBytes(before)} -> ${formatBytes(after)}; retention now gives freed space back as it prunes\n`);
-    } finally {
-      db.close();
-    }
+    const vacuumed = vacuumStore(home);
+    if (vacuumed) process.stdout.write(`vacuumed ${vacuumed.file}: ${formatBytes(vacuumed.before)} -> ${formatBytes(vacuumed.after)}; retention now gives freed space back as it prunes\n`);
   } finally {
     lock.release();
   }

@@ -10,8 +10,10 @@ import { terminalText } from './terminal-text.js';
  * (terminal-text.ts) before it is coloured, so these lines are printed as they are.
  */
 
-/** One call to the hub's REST API (under /api/v1) with the participant's token. */
-export type Caller = <T>(method: string, route: string, body?: unknown) => Promise<T>;
+/** Where the handles come from: the session's participants, as the hub lists them. */
+export interface ParticipantList {
+  participants(): Promise<Array<{ id: string; handle: string }>>;
+}
 
 const time = (iso: string): string => iso.slice(11, 19);
 
@@ -28,15 +30,15 @@ export function formatEvent(event: ParleyEvent, style: Style = styleFor(process.
 }
 
 /** Formats events after learning the handles they name (one /participants call at most). */
-export async function formatAll(call: Caller, events: ParleyEvent[]): Promise<string[]> {
-  const book = handleBookFor(call);
+export async function formatAll(api: ParticipantList, events: ParleyEvent[]): Promise<string[]> {
+  const book = handleBookFor(api);
   await book.learn(events);
   const style = styleFor(process.stdout);
   return events.map((event) => formatEvent(event, style, book.handleOf));
 }
 
-export function handleBookFor(call: Caller): HandleBook {
-  return new HandleBook(async () => (await call<{ participants: Array<{ id: string; handle: string }> }>('GET', '/participants')).participants);
+export function handleBookFor(api: ParticipantList): HandleBook {
+  return new HandleBook(() => api.participants());
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -57,8 +59,8 @@ export interface InboxItemView {
 }
 
 /** Inbox items as lines; a request to answer says how ("parley respond 4F7K2Q STATUS"). */
-export async function inboxLines(call: Caller, items: InboxItemView[]): Promise<string[]> {
-  const lines = await formatAll(call, items.map((i) => i.event));
+export async function inboxLines(api: ParticipantList, items: InboxItemView[]): Promise<string[]> {
+  const lines = await formatAll(api, items.map((i) => i.event));
   return items.map((item, n) => {
     const hint =
       item.event.type === 'request' && item.reason === 'request'

@@ -9,18 +9,19 @@ import {
 } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
 import { whenClientGone } from './client-gone.js';
-import { postJson, UNREACHABLE } from './hook-request.js';
-import { loadToken } from './credentials.js';
+import { loadToken } from '../client/credentials.js';
+import { givenHubAddress, isHttpUrl, liveHub } from '../client/live-hub.js';
+import { postAgentHook, UNREACHABLE, type AgentHookAnswer } from '../client/socket-post.js';
 import { CLIENT_EVENTS, eventOf, isClient } from '../install/hook-events.js';
 import type { ClientName } from '../install/spec.js';
+import type { CommandRun } from './command.js';
 import { clientOutput, silentOutput } from './hook-clients.js';
-import { givenHubAddress, isHttpUrl, liveHub } from './live-hub.js';
 
 /**
  * `parley hook <client> <event> --as HANDLE`: what an agent CLI's installed
  * hooks run, on every tool call among others, so it is small and fast: Node's
  * built-ins and a few small modules (no schemas, no SDK, no store), one
- * request to the hub (POST /api/v1/agent/hook), which does the work and
+ * request to the hub (its agent hook route), which does the work and
  * renders the context text.
  *
  * A hook must never break its agent. So anything that goes wrong at run time
@@ -70,18 +71,15 @@ const EXIT_OK = 0;
 /** A mistake in the hook command: shown by the clients as a failed hook, never a block (see above). */
 const EXIT_HOOK_USAGE = 1;
 
-interface HubAnswer {
-  injected?: number;
-  text?: string;
-  block?: boolean;
-}
-
 /** The client's facts the hub needs, from its event JSON. */
 interface ClientFacts {
   session?: string;
   stop_hook_active?: boolean;
   loop_count?: number;
 }
+
+/** The hook in the command table: it reads its own arguments, so that a mistake in them exits 1, never 2. */
+export const hookCommand: CommandRun = { help: hookHelp, run: ({ argv }) => hook(argv) };
 
 export async function hook(argv: string[]): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -156,11 +154,11 @@ async function respond({ client, event, handle, session, homeFlag, urlFlag }: Ho
   // A client killed meanwhile reads no answer: the request ends (and with it the hub's stop wait), leaving new items in the inbox.
   const clientGone = new AbortController();
   const stopChecking = whenClientGone(() => clientGone.abort(), HOOK_CLIENT_CHECK_MS);
-  let answer: HubAnswer;
+  let answer: AgentHookAnswer;
   try {
     const hub = given ? { url: given.url.replace(/\/+$/, '') } : await homeHub(home, client, clientGone.signal);
     if (!('url' in hub)) return hub.outcome;
-    answer = await post(`${hub.url}/api/v1/agent/hook`, token, body, timeoutMs, clientGone.signal);
+    answer = await postAgentHook(hub.url, token, body, timeoutMs, clientGone.signal);
   } catch (error) {
     // Nobody to tell anything to.
     if (clientGone.signal.aborted) return {};
@@ -181,7 +179,7 @@ async function homeHub(home: string, client: ClientName, signal: AbortSignal): P
   // No hub runs on the home: the agent works on, and nothing is said (nor sent anywhere).
   if (!holder?.url) return { outcome: quiet(client) };
   // Loaded here: node:crypto costs a few ms, which a hook given its hub's address (--url) does without.
-  const { proveHub } = await import('./hub-proof.js');
+  const { proveHub } = await import('../client/hub-proof.js');
   const proof = await proveHub(holder, HOOK_REQUEST_TIMEOUT_MS, signal);
   if (proof.ok) return { url: proof.url };
   if (signal.aborted) return { outcome: {} };
@@ -272,18 +270,3 @@ function leadingFields(text: string): Record<string, unknown> {
   }
   return fields;
 }
-
-/** The hub's answer to the hook's one POST; rejects with UNREACHABLE when no hub answers, or with what the hub said. */
-async function post(url: string, token: string, body: string, timeoutMs: number, signal: AbortSignal): Promise<HubAnswer> {
-  const response = await postJson(new URL(url), { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, timeoutMs, signal);
-  let json: unknown;
-  try {
-    json = JSON.parse(response.text);
-  } catch {
-    json = undefined;
-  }
-  if (response.status >= 200 && response.status < 300 && json !== null && typeof json === 'object') return json as HubAnswer;
-  const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
-  throw new Error(typeof error?.message === 'string' ? `the hub answered ${String(error.code)}: ${error.message}` : `the hub answered HTTP ${response.status}`);
-}
-

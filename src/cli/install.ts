@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { CLIENTS, isClientName } from '../install/clients.js';
@@ -14,9 +13,14 @@ import { CLIENT_NAMES, type ClientName, type InstallContext, type Scope } from '
 import { hookTiming } from '../install/timing.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { ensureHub } from './background-hub.js';
-import { givenHubUrl } from './hub-address.js';
-import { callHub, loadToken } from './hub-client.js';
-import { notInRosterWarning, registerParticipant } from './join.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { INSTALL_OPTIONS, UNINSTALL_OPTIONS } from './commands.js';
+import { loadToken } from '../client/credentials.js';
+import { givenHubUrl } from '../client/hub-address.js';
+import { OneShotJson } from '../client/one-shot-json.js';
+import { ParticipantRoutes } from '../client/participant-routes.js';
+import { registerParticipant } from '../client/registration.js';
+import { notInRosterWarning } from './join.js';
 import { PARLEY_BIN } from './parley-bin.js';
 
 /**
@@ -138,14 +142,23 @@ function keepOutOfGit(exclusion: GitExclusion | undefined, previous: InstallReco
   return { gitExclude: patterns.length === 0 ? undefined : { file: exclusion.file, patterns }, said, warned };
 }
 
+/** The handle a kept token names, when the hub takes it. */
+async function joinedAs(url: string, token: string): Promise<string | undefined> {
+  try {
+    return (await new ParticipantRoutes(new OneShotJson(url, token)).whoami()).participant.handle;
+  } catch {
+    // A token the hub does not take is replaced by joining again, which says its own refusal.
+    return undefined;
+  }
+}
+
 /** Joins HANDLE unless the home already holds a token the hub accepts; says which. */
 async function joinIfNeeded(choice: { url?: string | undefined }, home: string, handle: string, session: string | undefined): Promise<string> {
   const url = await ensureHub(choice, home);
   const token = loadToken(home, session ?? 'default', handle);
   if (token) {
-    // A token the hub does not take is replaced by joining again, which says its own refusal.
-    const known = await callHub<{ participant: { handle: string } }>(url, 'GET', '/api/v1/whoami', token).catch(() => undefined);
-    if (known) return `@${known.participant.handle} was already joined (its token is in ${home}).`;
+    const known = await joinedAs(url, token);
+    if (known) return `@${known} was already joined (its token is in ${home}).`;
   }
   const joined = await registerParticipant(url, home, { handle, ...(session === undefined ? {} : { session }), profile: { kind: 'agent' } });
   // As with "parley join": the client's calls would all fail until an admin adds the key.
@@ -154,26 +167,11 @@ async function joinIfNeeded(choice: { url?: string | undefined }, home: string, 
   return `Joined @${joined.participant.handle} in session "${joined.session.name}" (its token is kept in ${home}).`;
 }
 
-export async function install(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      as: { type: 'string' },
-      dir: { type: 'string' },
-      user: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      session: { type: 'string' },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      'follow-symlinks': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(INSTALL_HELP);
-    return 0;
-  }
+export const install: CommandRun<typeof INSTALL_OPTIONS> = { help: INSTALL_HELP, run: installClient };
+
+export const uninstall: CommandRun<typeof UNINSTALL_OPTIONS> = { help: UNINSTALL_HELP, run: uninstallClient };
+
+async function installClient({ values, positionals }: CommandArgs<typeof INSTALL_OPTIONS>): Promise<number> {
   const target = where(positionals, values, 'install');
   if (typeof target === 'number') return target;
   if (values.as === undefined) {
@@ -237,23 +235,7 @@ export async function install(argv: string[]): Promise<number> {
   return 0;
 }
 
-export async function uninstall(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      dir: { type: 'string' },
-      user: { type: 'boolean' },
-      'dry-run': { type: 'boolean' },
-      home: { type: 'string' },
-      'follow-symlinks': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(UNINSTALL_HELP);
-    return 0;
-  }
+async function uninstallClient({ values, positionals }: CommandArgs<typeof UNINSTALL_OPTIONS>): Promise<number> {
   const target = where(positionals, values, 'uninstall');
   if (typeof target === 'number') return target;
   const home = resolveHome(values.home);

@@ -1,13 +1,13 @@
-import { parseArgs } from 'node:util';
+import { hubUrl } from '../client/hub-address.js';
+import type { Registration } from '../client/hub-admin.js';
+import { registerParticipant, rotateParticipantToken } from '../client/registration.js';
 import { resolveHome } from '../config/home.js';
-import { ParleyError } from '../errors/parley-error.js';
-import { readAdminToken } from '../http/admin-token.js';
-import type { TrustMode } from '../schema/views.js';
-import type { Access } from '../schema/access.js';
-import type { Participant } from '../schema/participant.js';
 import { shellQuote } from '../install/command-line.js';
 import { formatPublicKey } from '../trust/node-id.js';
-import { callHub, hubUrl, saveToken } from './hub-client.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { JOIN_OPTIONS, TOKEN_ROTATE_OPTIONS } from './commands.js';
+
+export { registerParticipant } from '../client/registration.js';
 
 const JOIN_HELP = `Usage: parley join HANDLE [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...]
                    [--nickname NAME] [--wake-on all|addressed] [--session NAME] [--home DIR] [--url URL] [--json]
@@ -32,23 +32,6 @@ const ROTATE_HELP = `Usage: parley token rotate HANDLE [--session NAME] [--home 
 Revokes every token of HANDLE in the session and prints a new one.
 `;
 
-function adminToken(home: string): string {
-  const token = readAdminToken(home);
-  if (!token) {
-    throw new ParleyError('HUB_CLOSED', `No running hub has written its admin token in ${home}; start one with "parley serve" (same --home).`);
-  }
-  return token;
-}
-
-export interface Registration {
-  participant: Participant;
-  session: { name: string };
-  token: string;
-  /** The participant's access; null under a roster that leaves its key out (absent from hubs that do not say). */
-  access?: Access | null;
-  trust?: TrustMode;
-}
-
 /**
  * The warning for a participant joined while a roster in force leaves its key
  * out: the token is kept (it works once the key is added), but until then
@@ -66,35 +49,9 @@ export function notInRosterWarning(result: Registration, home: string | undefine
   );
 }
 
-/** Registers (joins) a participant with the running hub through the home's admin token, and keeps its token in the home. */
-export async function registerParticipant(url: string, home: string, body: { handle: string; session?: string; profile?: Record<string, unknown> }): Promise<Registration> {
-  const result = await callHub<Registration>(url, 'POST', '/api/v1/participants', adminToken(home), body);
-  saveToken(home, result.session.name, result.participant.handle, result.token);
-  return result;
-}
+export const join: CommandRun<typeof JOIN_OPTIONS> = { help: JOIN_HELP, run: joinParticipant };
 
-export async function join(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      kind: { type: 'string' },
-      client: { type: 'string' },
-      model: { type: 'string' },
-      role: { type: 'string', multiple: true },
-      nickname: { type: 'string' },
-      'wake-on': { type: 'string' },
-      session: { type: 'string' },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(JOIN_HELP);
-    return 0;
-  }
+async function joinParticipant({ values, positionals }: CommandArgs<typeof JOIN_OPTIONS>): Promise<number> {
   const [handle, ...extra] = positionals;
   if (!handle || extra.length > 0) {
     process.stderr.write('parley: join takes exactly one HANDLE; run "parley join --help".\n');
@@ -127,36 +84,16 @@ export async function join(argv: string[]): Promise<number> {
   return 0;
 }
 
-export async function rotateToken(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      session: { type: 'string' },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(ROTATE_HELP);
-    return 0;
-  }
+export const rotateToken: CommandRun<typeof TOKEN_ROTATE_OPTIONS> = { help: ROTATE_HELP, run: rotate };
+
+async function rotate({ values, positionals }: CommandArgs<typeof TOKEN_ROTATE_OPTIONS>): Promise<number> {
   const [handle, ...extra] = positionals;
   if (!handle || extra.length > 0) {
     process.stderr.write('parley: token rotate takes exactly one HANDLE; run "parley token rotate --help".\n');
     return 2;
   }
   const home = resolveHome(values.home);
-  const result = await callHub<{ handle: string; session: string; token: string }>(
-    await hubUrl(values),
-    'POST',
-    `/api/v1/participants/${encodeURIComponent(handle)}/tokens/rotate`,
-    adminToken(home),
-    values.session === undefined ? {} : { session: values.session },
-  );
-  saveToken(home, result.session, result.handle, result.token);
+  const result = await rotateParticipantToken(await hubUrl(values), home, handle, values.session);
   if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else process.stdout.write(`New token for @${result.handle} in session "${result.session}" (older ones are revoked): ${result.token}\n`);
   return 0;

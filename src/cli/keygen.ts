@@ -1,8 +1,9 @@
-import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
 import { makeHomePrivate } from '../home/private-home.js';
 import { ensureKeyFile, hubKeyPathOf } from '../trust/key-files.js';
 import { formatPublicKey, hubIdOf, rawPublicKeyOf } from '../trust/node-id.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { KEYGEN_OPTIONS } from './commands.js';
 
 const KEYGEN_HELP = `Usage: parley keygen [--home DIR] [--json]
 
@@ -13,12 +14,9 @@ this is only needed to learn the key before then (to put it in a roster).
 Participants' keys are made when they join ("parley whoami --key" shows one).
 `;
 
-export async function keygen(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { home: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
-  if (values.help) {
-    process.stdout.write(KEYGEN_HELP);
-    return 0;
-  }
+export const keygen: CommandRun<typeof KEYGEN_OPTIONS> = { help: KEYGEN_HELP, run: makeHubKey };
+
+async function makeHubKey({ values }: CommandArgs<typeof KEYGEN_OPTIONS>): Promise<number> {
   const home = resolveHome(values.home);
   makeHomePrivate(home);
   const file = hubKeyPathOf(home);

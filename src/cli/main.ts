@@ -6,8 +6,10 @@ import { VERSION } from '../version.js';
  *
  * Start-up is part of every command (hooks run them on each tool call), so
  * this module loads nothing else until it knows the command, and then only
- * that command's module: `--version` loads no more than this file, and the
- * conversation commands never load the hub, the store or the schemas.
+ * the command table (commands.ts, which loads no command's module) and that
+ * command's module: `--version` loads no more than this file, `parley hook`
+ * goes straight to its module, and the conversation commands never load the
+ * hub, the store or the schemas.
  */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -29,40 +31,38 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return EXIT_OK;
   }
-  // An agent CLI's hook runs on every tool call: straight to its own small module, before the help (which loads the conversation commands).
+  // An agent CLI's hook runs on every tool call: straight to its own small module, before the command table.
   if (command === 'hook' && !rest.some(isHelpFlag)) return (await import('./hook.js')).hook(rest);
   // The words naming the command, for the hint after a usage error ("thread create").
   let named = command ?? '';
   try {
-    const help = await import('./help.js');
+    const table = await import('./commands.js');
     if (command === undefined || command === 'help' || isHelpFlag(command)) {
       const words = command === 'help' ? split.rest : [];
-      const answered = await help.printHelp(words);
+      const answered = await (await import('./help.js')).printHelp(words);
       if (answered === undefined) return await unknownCommand(words.join(' '));
       return command === undefined ? EXIT_USAGE : answered;
     }
-    if (help.names(help.OWN_COMMANDS, command)) return await (await help.OWN_COMMANDS[command]!.load())(rest);
-    if (help.names(help.GROUPS, command)) {
+    let entry = table.topCommand(command);
+    let args = rest;
+    if (table.names(table.GROUPS, command)) {
       const [verb, ...after] = split.rest;
-      const args = [...globals, ...after];
+      const verbs = table.subcommands(command).map(([name]) => name);
       if (isHelpFlag(verb) || (verb === undefined && globals.some(isHelpFlag))) {
-        process.stdout.write(help.groupHelp(command));
+        process.stdout.write((await import('./help.js')).groupHelp(command));
         return EXIT_OK;
       }
       if (verb === undefined) {
-        process.stderr.write(`parley: ${command} needs a subcommand (${Object.keys(help.subcommands(command)).join(', ')}); run "parley ${command} --help".\n`);
+        process.stderr.write(`parley: ${command} needs a subcommand (${verbs.join(', ')}); run "parley ${command} --help".\n`);
         return EXIT_USAGE;
       }
-      if (!help.names(help.subcommands(command), verb)) return await unknownCommand(`${command} ${verb}`, `parley ${command} --help`);
-      const target = help.subcommands(command)[verb]!;
+      if (!verbs.includes(verb)) return await unknownCommand(`${command} ${verb}`, `parley ${command} --help`);
       named = `${command} ${verb}`;
-      if (typeof target !== 'string') return await (await target.load())(args);
-      const { runConversationCommand } = await import('./conversation.js');
-      return await runConversationCommand(target, args);
+      entry = table.COMMANDS[named];
+      args = [...globals, ...after];
     }
-    const { COMMANDS, runConversationCommand } = await import('./conversation.js');
-    if (help.names(COMMANDS, command)) return await runConversationCommand(command, rest);
-    return await unknownCommand(command);
+    if (!entry) return await unknownCommand(command);
+    return await (await import('./run-command.js')).runCommand(named, entry, args);
   } catch (error) {
     return await reportError(error, named);
   }

@@ -1,14 +1,17 @@
-import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { loadToken } from '../client/credentials.js';
+import { registerParticipant } from '../client/registration.js';
 import { RestParticipant } from '../client/rest-participant.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { humanHandles } from '../mcp/instructions.js';
 import { createMcpServer } from '../mcp/server.js';
 import type { Participant } from '../schema/participant.js';
+import { inBackground } from '../util/background.js';
+import { createStderrLogger } from '../util/logger.js';
 import { ensureHub } from './background-hub.js';
-import { loadToken } from './hub-client.js';
-import { registerParticipant } from './join.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { MCP_OPTIONS } from './commands.js';
 
 /**
  * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its
@@ -30,26 +33,9 @@ started in the background on the home, with the home's settings (its port).
 PARLEY_TOKEN, when set, is used as the token.
 `;
 
-export async function mcp(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      as: { type: 'string' },
-      session: { type: 'string' },
-      rooms: { type: 'string' },
-      kind: { type: 'string' },
-      client: { type: 'string' },
-      model: { type: 'string' },
-      role: { type: 'string', multiple: true },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export const mcp: CommandRun<typeof MCP_OPTIONS> = { help: HELP, run: serveMcp };
+
+async function serveMcp({ values }: CommandArgs<typeof MCP_OPTIONS>): Promise<number> {
   if (!values.as && !process.env.PARLEY_TOKEN) {
     process.stderr.write('parley: mcp needs --as HANDLE (or PARLEY_TOKEN); run "parley mcp --help".\n');
     return 2;
@@ -61,8 +47,7 @@ export async function mcp(argv: string[]): Promise<number> {
   const session = values.session ?? 'default';
   let token = process.env.PARLEY_TOKEN || (values.as ? loadToken(home, session, values.as) : undefined);
   let api = token ? new RestParticipant(url, token) : undefined;
-  // A token the hub does not take is joined anew below; with no HANDLE, the refusal is said then.
-  let me = api ? await api.whoami().catch(() => undefined) : undefined;
+  let me = api ? await whoamiIfTaken(api) : undefined;
   if (!me && values.as) {
     // First use (or a revoked token): join, which keeps the identity and issues a token.
     api?.close();
@@ -99,7 +84,7 @@ export async function mcp(argv: string[]): Promise<number> {
     // The agent's client names itself in initialize: record it in the profile when none was given.
     const name = server.getClientVersion()?.name;
     // The client's name is only shown to others: the session works the same without it, and stdout is the protocol's.
-    if (name && !participant.profile.client) void client.updateProfile({ client: name.slice(0, 64) }).catch(() => undefined);
+    if (name && !participant.profile.client) inBackground(client.updateProfile({ client: name.slice(0, 64) }), createStderrLogger('warn'), 'recording the client name');
   };
   // Present on the hub from before the first message until the session ends (stdin closes or the process exits).
   const connection = await client.connect();
@@ -112,10 +97,23 @@ export async function mcp(argv: string[]): Promise<number> {
   await closed;
   // Closing the server aborts waits; the calls still on their way (a meeting_join sent just before
   // the agent quit) land before the connection ends, so the hub's leaving on disconnect comes after them.
-  // The session is over either way; what is left to do is letting the calls in flight land.
-  await server.close().catch(() => undefined);
+  try {
+    await server.close();
+  } catch {
+    // The session is over either way; what is left to do is letting the calls in flight land.
+  }
   await client.settle();
   connection.close();
   client.close();
   return 0;
+}
+
+/** Who the token names; undefined when the hub does not take it (or does not answer). */
+async function whoamiIfTaken(api: RestParticipant): Promise<Awaited<ReturnType<RestParticipant['whoami']>> | undefined> {
+  try {
+    return await api.whoami();
+  } catch {
+    // A token the hub does not take is joined anew; with no HANDLE, the refusal is said then. A hub that does not answer says so there too.
+    return undefined;
+  }
 }

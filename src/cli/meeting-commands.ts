@@ -1,6 +1,6 @@
 import { ParleyError } from '../errors/parley-error.js';
-import type { HearView, MeetingStatusView, MeetingSummary, MeetingView } from '../schema/views.js';
-import type { Command } from './command.js';
+import type { HearView, MeetingStatusView, MeetingView } from '../schema/views.js';
+import { participantCommand } from './rest-command.js';
 import { styleFor } from './style.js';
 import { terminalText } from './terminal-text.js';
 
@@ -9,10 +9,6 @@ import { terminalText } from './terminal-text.js';
  * (JSON with --json). Where a participant stopped hearing is kept by the hub,
  * so `hear` twice gives only what is new, as MCP's meeting_hear does.
  */
-const enc = encodeURIComponent;
-
-type Said = { number: number; truncated: boolean; redacted: boolean };
-
 /** A whole-number flag as the hub expects it; anything else is INVALID_INPUT naming the flag. */
 function countFlag(value: unknown, flag: string, min: number, example: string): string | undefined {
   if (value === undefined) return undefined;
@@ -39,85 +35,49 @@ function statusText(name: string, status: MeetingStatusView): string {
   return `${name}: ${here(status.active)}, ${kept} kept, ${status.unread} unread${since}`;
 }
 
-export const MEETING_COMMANDS: Record<string, Command> = {
-  'meeting-list': {
-    usage: 'parley meeting list',
-    summary: 'The meetings of the session: how many are in each, and its latest line',
-    positionals: 0,
-    async run(call) {
-      const result = await call<{ meetings: MeetingSummary[] }>('GET', '/meetings');
-      if (result.meetings.length === 0) return { json: result, text: '(no meetings in this session; "parley meeting join NAME" starts one)' };
-      const width = Math.max(...result.meetings.map((m) => m.name.length));
-      const lines = result.meetings.map((m) => `${m.name.padEnd(width)}  ${here(m.active)}, ${m.latest === 0 ? 'nothing said yet' : `latest line #${m.latest}`}`);
-      return { json: result, text: lines.join('\n') };
-    },
-  },
-  'meeting-join': {
-    usage: 'parley meeting join NAME',
-    summary: 'Join a meeting (the first join starts it)',
-    positionals: 1,
-    async run(call, [name]) {
-      const view = await call<MeetingView>('POST', `/meetings/${enc(name!)}/join`);
-      return { json: view, text: `joined ${view.name}; ${here(view.who.length)}: ${handles(view)}` };
-    },
-  },
-  'meeting-leave': {
-    usage: 'parley meeting leave NAME',
-    summary: 'Leave a meeting',
-    positionals: 1,
-    async run(call, [name]) {
-      const result = await call<{ left: boolean }>('POST', `/meetings/${enc(name!)}/leave`);
-      return { json: result, text: result.left ? `left ${name!.toLowerCase()}` : `you were not in ${name!.toLowerCase()}; nothing to leave` };
-    },
-  },
-  'meeting-who': {
-    usage: 'parley meeting who NAME',
-    summary: 'Who is in a meeting, with their role and when they joined',
-    positionals: 1,
-    async run(call, [name]) {
-      const view = await call<MeetingView>('GET', `/meetings/${enc(name!)}/who`);
-      if (view.who.length === 0) return { json: view, text: `nobody is in ${view.name}` };
-      const width = Math.max(...view.who.map((w) => w.handle.length)) + 1;
-      const lines = view.who.map((w) => `${`@${w.handle}`.padEnd(width)}  joined ${w.joinedAt.slice(11, 19)}${w.role ? `  (${w.role})` : ''}`);
-      return { json: view, text: lines.join('\n') };
-    },
-  },
-  'meeting-status': {
-    usage: 'parley meeting status NAME [--last-heard N]',
-    summary: 'A meeting at a glance: who is in, the lines it keeps, how many you have not heard',
-    options: { 'last-heard': { type: 'string' } },
-    positionals: 1,
-    async run(call, [name], values) {
-      const lastHeard = countFlag(values['last-heard'], 'last-heard', 0, '3');
-      const status = await call<MeetingStatusView>('GET', `/meetings/${enc(name!)}/status${lastHeard === undefined ? '' : `?last_heard=${lastHeard}`}`);
-      return { json: status, text: statusText(name!.toLowerCase(), status) };
-    },
-  },
-  'meeting-say': {
-    usage: 'parley meeting say NAME TEXT',
-    summary: 'Say something in a meeting (joins it if need be)',
-    positionals: 2,
-    async run(call, [name, text]) {
-      const said = await call<Said>('POST', `/meetings/${enc(name!)}/say`, { text });
-      return { json: said, text: `said #${said.number} in ${name!.toLowerCase()}${said.truncated ? ' [truncated]' : ''}${said.redacted ? ' [redacted]' : ''}` };
-    },
-  },
-  'meeting-hear': {
-    usage: 'parley meeting hear NAME [--last-heard N] [--limit N]',
-    summary: 'Hear what others said in a meeting since you last heard (the hub keeps your place; --last-heard N: after line N)',
-    options: { 'last-heard': { type: 'string' }, limit: { type: 'string' } },
-    positionals: 1,
-    async run(call, [name], values) {
-      const query = [
-        ['last_heard', countFlag(values['last-heard'], 'last-heard', 0, '3')],
-        ['limit', countFlag(values.limit, 'limit', 1, '10')],
-      ].filter(([, value]) => value !== undefined);
-      const route = `/meetings/${enc(name!)}/hear${query.length ? `?${query.map(([key, value]) => `${key}=${value}`).join('&')}` : ''}`;
-      const heard = await call<HearView>('GET', route);
-      const lines = heard.messages.map((m) => heardLine(m));
-      if (heard.messages_lost) lines.unshift('(lines you had not heard were dropped: the meeting keeps only its latest lines)');
-      if (heard.messages.length === 0) lines.push(`(nothing new in ${terminalText(name!.toLowerCase(), 'one line')})`);
-      return { json: heard, text: lines.join('\n'), verbatim: true };
-    },
-  },
-};
+export const meetingList = participantCommand(async (api) => {
+  const meetings = await api.meetings();
+  const result = { meetings };
+  if (meetings.length === 0) return { json: result, text: '(no meetings in this session; "parley meeting join NAME" starts one)' };
+  const width = Math.max(...meetings.map((m) => m.name.length));
+  const lines = meetings.map((m) => `${m.name.padEnd(width)}  ${here(m.active)}, ${m.latest === 0 ? 'nothing said yet' : `latest line #${m.latest}`}`);
+  return { json: result, text: lines.join('\n') };
+});
+
+export const meetingJoin = participantCommand(async (api, [name]) => {
+  const view = await api.meetingJoin(name!);
+  return { json: view, text: `joined ${view.name}; ${here(view.who.length)}: ${handles(view)}` };
+});
+
+export const meetingLeave = participantCommand(async (api, [name]) => {
+  const result = await api.meetingLeave(name!);
+  return { json: result, text: result.left ? `left ${name!.toLowerCase()}` : `you were not in ${name!.toLowerCase()}; nothing to leave` };
+});
+
+export const meetingWho = participantCommand(async (api, [name]) => {
+  const view = await api.meetingWho(name!);
+  if (view.who.length === 0) return { json: view, text: `nobody is in ${view.name}` };
+  const width = Math.max(...view.who.map((w) => w.handle.length)) + 1;
+  const lines = view.who.map((w) => `${`@${w.handle}`.padEnd(width)}  joined ${w.joinedAt.slice(11, 19)}${w.role ? `  (${w.role})` : ''}`);
+  return { json: view, text: lines.join('\n') };
+});
+
+export const meetingStatus = participantCommand(async (api, [name], values) => {
+  const status = await api.meetingStatus(name!, countFlag(values['last-heard'], 'last-heard', 0, '3'));
+  return { json: status, text: statusText(name!.toLowerCase(), status) };
+});
+
+export const meetingSay = participantCommand(async (api, [name, text]) => {
+  const said = await api.meetingSay(name!, text!);
+  return { json: said, text: `said #${said.number} in ${name!.toLowerCase()}${said.truncated ? ' [truncated]' : ''}${said.redacted ? ' [redacted]' : ''}` };
+});
+
+export const meetingHear = participantCommand(async (api, [name], values) => {
+  const lastHeard = countFlag(values['last-heard'], 'last-heard', 0, '3');
+  const limit = countFlag(values.limit, 'limit', 1, '10');
+  const heard = await api.meetingHear({ meeting: name!, ...(lastHeard === undefined ? {} : { last_heard: lastHeard }), ...(limit === undefined ? {} : { limit }) });
+  const lines = heard.messages.map((m) => heardLine(m));
+  if (heard.messages_lost) lines.unshift('(lines you had not heard were dropped: the meeting keeps only its latest lines)');
+  if (heard.messages.length === 0) lines.push(`(nothing new in ${terminalText(name!.toLowerCase(), 'one line')})`);
+  return { json: heard, text: lines.join('\n'), verbatim: true };
+});

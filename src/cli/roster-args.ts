@@ -1,11 +1,10 @@
-import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { AccessSchema, type Access } from '../schema/access.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 import { RosterPlace } from './roster-place.js';
 
-/** What every `parley roster` command shares: its help, its flags, and how it prints. */
+/** What every `parley roster` command shares: its help, where it works, and how it prints. */
 
 export const COMMON = `Options of every roster command:
   --roster FILE   The roster file (wins over PARLEY_ROSTER and trust.rosterPath;
@@ -81,41 +80,8 @@ holds, 1 when it does not.
 
 export type Verb = keyof typeof HELPS;
 
-/** The flags of the roster commands; each command accepts only its own (parseArgs refuses the others). */
-export interface RosterFlags {
-  home?: string;
-  config?: string;
-  roster?: string;
-  url?: string;
-  json?: boolean;
-  help?: boolean;
-  org?: string;
-  role?: string;
-  archive?: boolean;
-  as?: string;
-  confirm?: boolean;
-}
-
-export function parse(argv: string[], extra: Record<string, { type: 'string' | 'boolean' }> = {}): { values: RosterFlags; positionals: string[] } {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      home: { type: 'string' },
-      config: { type: 'string' },
-      roster: { type: 'string' },
-      url: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-      ...extra,
-    },
-  }) as { values: RosterFlags; positionals: string[] };
-}
-
-export function helped(verb: Verb, help: boolean | undefined): boolean {
-  if (help) process.stdout.write(`${HELPS[verb]}\n${COMMON}`);
-  return help === true;
-}
+/** A roster command's help: its own, then the options every roster command takes. */
+export const rosterHelp = (verb: Verb): string => `${HELPS[verb]}\n${COMMON}`;
 
 export function placeOf(values: { home?: string | undefined; roster?: string | undefined; config?: string | undefined; url?: string | undefined }): RosterPlace {
   return new RosterPlace(resolveHome(values.home), values);

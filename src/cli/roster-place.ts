@@ -2,18 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { ParleyError, isParleyError } from '../errors/parley-error.js';
-import type { TrustMode } from '../schema/views.js';
 import { readAdminToken } from '../http/admin-token.js';
-import type { Access } from '../schema/access.js';
 import type { Roster } from '../schema/roster.js';
 import { hubKeyPathOf, readKeyFile } from '../trust/key-files.js';
 import { formatPublicKey, parsePublicKey, rawPublicKeyOf } from '../trust/node-id.js';
 import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
 import { draftFileOf, isDraftInRosterFile, readDraftFile, setDraftAside, unreadableDraft } from '../trust/roster-draft.js';
 import { acceptRoster, parseRoster } from '../trust/roster.js';
-import { callHub } from './hub-client.js';
-import { givenHubUrl, liveHub, provenHubUrl } from './hub-address.js';
-import { readStoredHome, type StoredHome } from './stored-home.js';
+import { givenHubUrl, provenHubUrl } from '../client/hub-address.js';
+import { HubAdmin, type HubRoster } from '../client/hub-admin.js';
+import { liveHub } from '../client/live-hub.js';
+import type { StoredHome } from '../hub/index.js';
 
 /**
  * Where the roster commands work: this home's roster file (the signed
@@ -21,14 +20,6 @@ import { readStoredHome, type StoredHome } from './stored-home.js';
  * (read and handed new versions with the home's admin token, the hub owner's
  * credential), or with none running, the home's store, read-only.
  */
-
-export interface HubRoster {
-  trust: TrustMode;
-  roster: Roster | null;
-  versions: number[];
-  file: string;
-  participants: Array<{ handle: string; kind: string; pubkey: string; access: Access | null }>;
-}
 
 /** What every roster command works with: the home, the roster file, and the running hub if any. */
 export class RosterPlace {
@@ -38,8 +29,9 @@ export class RosterPlace {
   readonly draftFile: string;
   /** --url or PARLEY_URL; else the hub running on the home, once it has proved it is that hub. */
   readonly #given: string | undefined;
-  #url: string | undefined;
   readonly #token: string | undefined;
+  /** The running hub, asked with the home's admin token; set once hub() has found it. */
+  #admin: HubAdmin | undefined;
   #hub: HubRoster | undefined | null = null;
   #stored: StoredHome | undefined;
 
@@ -65,9 +57,10 @@ export class RosterPlace {
     const holder = this.#given === undefined ? liveHub(this.home) : undefined;
     if ((this.#given === undefined && !holder?.url) || this.#token === undefined) return (this.#hub = undefined);
     // A process at the home's hub address that fails the proof is an error (it gets no admin token), not "no hub running".
-    this.#url = this.#given ?? (await provenHubUrl(this.home, holder));
+    const admin = new HubAdmin(this.#given ?? (await provenHubUrl(this.home, holder)), this.#token);
     try {
-      this.#hub = await callHub<HubRoster>(this.#url, 'GET', '/api/v1/hub/roster', this.#token);
+      this.#hub = await admin.roster();
+      this.#admin = admin;
     } catch (error) {
       if (isParleyError(error) && error.code === 'HUB_CLOSED') return (this.#hub = undefined);
       throw error;
@@ -75,8 +68,10 @@ export class RosterPlace {
     return this.#hub;
   }
 
-  async call<T>(method: string, route: string, body: unknown): Promise<T> {
-    return callHub<T>(this.#url!, method, route, this.#token!, body);
+  /** The running hub, for a command that changes it; call once hub() has found one. */
+  admin(): HubAdmin {
+    if (!this.#admin) throw new Error('RosterPlace.admin() before hub() found a hub');
+    return this.#admin;
   }
 
   hasFile(): boolean {
@@ -96,7 +91,7 @@ export class RosterPlace {
   async inForce(): Promise<Roster | undefined> {
     const hub = await this.hub();
     if (hub) return hub.roster ? parseRoster(hub.roster) : undefined;
-    const stored = this.#storedHome().roster;
+    const stored = (await this.#storedHome()).roster;
     let onFile: Roster;
     try {
       if (!this.hasFile()) return stored;
@@ -160,7 +155,7 @@ export class RosterPlace {
     if (who.startsWith('@')) {
       const handle = who.slice(1);
       const hub = await this.hub();
-      const participants = hub ? hub.participants : this.#storedHome().participants;
+      const participants = hub ? hub.participants : (await this.#storedHome()).participants;
       if (!hub && participants.length === 0) {
         throw new ParleyError('INVALID_INPUT', `Cannot look up ${who}: no hub runs on ${this.home} and no participant has joined it yet. Give the key instead (ed25519:…), or start the hub.`, {
           field: 'member',
@@ -179,8 +174,9 @@ export class RosterPlace {
   }
 
   /** The home's store, read once (only when no hub runs: a running hub is asked instead). */
-  #storedHome(): StoredHome {
-    this.#stored ??= readStoredHome(this.home);
+  async #storedHome(): Promise<StoredHome> {
+    // Loaded here: with a hub running, a roster command never loads the hub's modules.
+    this.#stored ??= (await import('../hub/index.js')).readStoredHome(this.home);
     return this.#stored;
   }
 
@@ -190,7 +186,7 @@ export class RosterPlace {
     const hub = await this.hub();
     let participants: Array<{ handle: string; pubkey: string }> = hub?.participants ?? [];
     try {
-      if (!hub) participants = this.#storedHome().participants;
+      if (!hub) participants = (await this.#storedHome()).participants;
     } catch {
       // Only names for display: a store that cannot be read leaves keys unnamed ("parley doctor" says why).
     }
@@ -215,8 +211,7 @@ export class RosterPlace {
 export async function push(place: RosterPlace, roster: Roster, confirm = false): Promise<{ accepted: boolean; message: string } | undefined> {
   if (!(await place.hub())) return undefined;
   try {
-    const body = confirm ? { ...roster, confirm: true } : roster;
-    const answer = await place.call<{ accepted: { org_id: string; version: number; members: number } }>('POST', '/api/v1/hub/roster', body);
+    const answer = await place.admin().pushRoster(roster, confirm);
     return { accepted: true, message: `the running hub accepted it: roster ${answer.accepted.org_id} v${answer.accepted.version} (${answer.accepted.members} members) is in force` };
   } catch (error) {
     if (!isParleyError(error)) throw error;

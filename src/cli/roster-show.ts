@@ -2,17 +2,19 @@ import type { Roster } from '../schema/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
 import { pendingDraftNotice } from '../trust/roster-draft.js';
 import { verifyRosterSignature } from '../trust/roster.js';
-import { helped, noExtra, parse, placeOf, say } from './roster-args.js';
-import type { HubRoster } from './roster-place.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { ROSTER_OPTIONS } from './commands.js';
+import { noExtra, placeOf, rosterHelp, say } from './roster-args.js';
+import type { HubRoster } from '../client/hub-admin.js';
 
 /**
  * `parley roster show`: the roster file (the signed version in force, or
  * the one a hub would start on) and, when one is pending, the draft: what it
  * changes and how to put it in force or drop it.
  */
-export async function rosterShow(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv);
-  if (helped('show', values.help)) return 0;
+export const rosterShow: CommandRun<typeof ROSTER_OPTIONS> = { help: rosterHelp('show'), run: showRoster };
+
+async function showRoster({ values, positionals }: CommandArgs<typeof ROSTER_OPTIONS>): Promise<number> {
   noExtra(positionals, 0, 'parley roster show');
   const place = placeOf(values);
   const hub = await place.hub();

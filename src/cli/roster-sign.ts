@@ -7,7 +7,9 @@ import { formatPublicKey, parsePublicKey, participantIdOf, rawPublicKeyOf } from
 import { removeDraftFile, writeDraftFile } from '../trust/roster-draft.js';
 import { writeRosterFile } from '../trust/roster-file.js';
 import { acceptRoster, rosterSigningBytes, signRoster } from '../trust/roster.js';
-import { helped, noExtra, parse, placeOf, say } from './roster-args.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS } from './commands.js';
+import { noExtra, placeOf, rosterHelp, say } from './roster-args.js';
 import { push, type RosterPlace } from './roster-place.js';
 
 /**
@@ -33,9 +35,11 @@ async function signingKey(place: RosterPlace, as: string | undefined): Promise<{
 
 const sameVersion = (a: Roster, b: Roster): boolean => a.org_id === b.org_id && Buffer.compare(rosterSigningBytes(a), rosterSigningBytes(b)) === 0;
 
-export async function rosterSign(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, { as: { type: 'string' }, confirm: { type: 'boolean' } });
-  if (helped('sign', values.help)) return 0;
+export const rosterSign: CommandRun<typeof ROSTER_SIGN_OPTIONS> = { help: rosterHelp('sign'), run: signDraft };
+
+export const rosterDiscard: CommandRun<typeof ROSTER_OPTIONS> = { help: rosterHelp('discard'), run: discardDraft };
+
+async function signDraft({ values, positionals }: CommandArgs<typeof ROSTER_SIGN_OPTIONS>): Promise<number> {
   noExtra(positionals, 0, 'parley roster sign [--as HANDLE] [--confirm]');
   const place = placeOf(values);
   const draft = await place.draftToChange();
@@ -103,9 +107,7 @@ export async function rosterSign(argv: string[]): Promise<number> {
   return 0;
 }
 
-export async function rosterDiscard(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv);
-  if (helped('discard', values.help)) return 0;
+async function discardDraft({ values, positionals }: CommandArgs<typeof ROSTER_OPTIONS>): Promise<number> {
   noExtra(positionals, 0, 'parley roster discard');
   const place = placeOf(values);
   const draft = await place.draftToChange();

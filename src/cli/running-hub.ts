@@ -1,8 +1,8 @@
 import type { TrustMode } from '../schema/views.js';
 import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
 import { readAdminToken } from '../http/admin-token.js';
-import type { LiveHub } from './hub-address.js';
-import { proveHub } from './hub-proof.js';
+import { proveHub } from '../client/hub-proof.js';
+import type { LiveHub } from '../client/live-hub.js';
 
 /**
  * What the hub running on a home says about itself (GET /api/v1/hub with the

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { Coordinator } from '../coordinator/coordinator.js';
@@ -10,6 +9,8 @@ import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
 import { pendingDraftNoticeOf } from '../trust/roster-draft.js';
 import { createStderrLogger } from '../util/logger.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { SERVE_OPTIONS } from './commands.js';
 
 const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--roster FILE] [--set KEY=VALUE ...]
 
@@ -46,24 +47,9 @@ export function parseSets(sets: string[]): Record<string, string> {
 }
 
 /** `parley serve`: runs the hub core on the home until a signal stops it. */
-export async function serve(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      home: { type: 'string' },
-      config: { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      roster: { type: 'string' },
-      set: { type: 'string', multiple: true },
-      help: { type: 'boolean', short: 'h' },
-    },
-    strict: true,
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export const serve: CommandRun<typeof SERVE_OPTIONS> = { help: HELP, run: serveHub };
+
+async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<number> {
   const home = resolveHome(values.home);
   const config = loadConfig({
     home,

@@ -1,9 +1,10 @@
-import { parseArgs } from 'node:util';
 import { resolveHome } from '../config/home.js';
-import { liveHub } from './hub-address.js';
+import { liveHub } from '../client/live-hub.js';
 import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime, type HubStatus } from './running-hub.js';
 import { terminalJson, terminalText } from './terminal-text.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { STATUS_OPTIONS } from './commands.js';
 
 /**
  * `parley status`: whether a hub runs on this home, where it serves, its
@@ -23,15 +24,9 @@ function envelopeSummary(envelopes: NonNullable<HubStatus['envelopes']>): string
   return `${envelopes.accepted} signed elsewhere taken in; ${drops.length === 0 ? 'none dropped' : `dropped: ${drops.map(([reason, n]) => `${n} ${reason}`).join(', ')}`}`;
 }
 
-export async function status(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { home: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    process.stdout.write(STATUS_HELP);
-    return 0;
-  }
+export const status: CommandRun<typeof STATUS_OPTIONS> = { help: STATUS_HELP, run: hubStatus };
+
+async function hubStatus({ values }: CommandArgs<typeof STATUS_OPTIONS>): Promise<number> {
   const home = resolveHome(values.home);
   const holder = liveHub(home);
   if (!holder) {

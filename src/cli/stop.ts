@@ -1,9 +1,10 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_STOP_TIMEOUT_MS, LOCK_INFO_FILENAME } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
 import { ParleyError } from '../errors/parley-error.js';
-import { liveHub, processAlive } from './hub-address.js';
+import { liveHub, processAlive } from '../client/live-hub.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { STOP_OPTIONS } from './commands.js';
 import { askHub } from './running-hub.js';
 
 /**
@@ -23,15 +24,9 @@ says so and exits 0.
 /** How often the exit of the hub's process is checked while waiting. */
 const EXIT_POLL_MS = 50;
 
-export async function stop(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { home: { type: 'string' }, timeout: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    process.stdout.write(STOP_HELP);
-    return 0;
-  }
+export const stop: CommandRun<typeof STOP_OPTIONS> = { help: STOP_HELP, run: stopHub };
+
+async function stopHub({ values }: CommandArgs<typeof STOP_OPTIONS>): Promise<number> {
   const timeoutMs = values.timeout === undefined ? DEFAULT_STOP_TIMEOUT_MS : Number(values.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
     throw new ParleyError('INVALID_INPUT', `Invalid --timeout "${values.timeout}": give a whole number of milliseconds, e.g. --timeout 30000.`, { field: 'timeout' });

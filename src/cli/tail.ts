@@ -1,10 +1,14 @@
-import { parseArgs } from 'node:util';
 import { DEFAULT_TAIL_LAST, MAX_READ_LIMIT } from '../config/defaults.js';
-import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
+import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
-import { tokenFor } from './conversation.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { TAIL_OPTIONS } from './commands.js';
 import { formatEvent, handleBookFor } from './event-lines.js';
-import { callHub, hubUrl } from './hub-client.js';
+import { hubUrl } from '../client/hub-address.js';
+import { readEventStream } from '../client/event-stream.js';
+import { OneShotJson } from '../client/one-shot-json.js';
+import { ParticipantRoutes } from '../client/participant-routes.js';
+import { tokenFor } from './rest-command.js';
 import { styleFor } from './style.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
@@ -27,26 +31,9 @@ reconnects without loss until interrupted. Marks nothing read.
 
 export const RECONNECT_DELAY_MS = 500;
 
-export async function tail(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      inbox: { type: 'boolean' },
-      since: { type: 'string' },
-      last: { type: 'string' },
-      as: { type: 'string' },
-      session: { type: 'string' },
-      home: { type: 'string' },
-      url: { type: 'string' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+export const tail: CommandRun<typeof TAIL_OPTIONS> = { help: HELP, run: follow };
+
+async function follow({ values, positionals }: CommandArgs<typeof TAIL_OPTIONS>): Promise<number> {
   if (positionals.length > 1) {
     process.stderr.write('parley: usage: parley tail [THREAD] [--last N] [--inbox]; run "parley tail --help".\n');
     return 2;
@@ -64,19 +51,17 @@ export async function tail(argv: string[]): Promise<number> {
   }
   const token = tokenFor(values);
   const url = await hubUrl(values);
-  const book = handleBookFor((method, route, body) => callHub(url, method, `/api/v1${route}`, token, body));
+  const api = new ParticipantRoutes(new OneShotJson(url, token));
+  const book = handleBookFor(api);
   const style = styleFor(process.stdout);
   const print = async (event: ParleyEvent): Promise<void> => {
     if (!values.json) await book.learn([event]);
     process.stdout.write(`${values.json ? terminalJson(event) : formatEvent(event, style, book.handleOf)}\n`);
   };
-  const query = new URLSearchParams({ events_only: 'true' });
-  if (thread) query.set('thread', thread);
-  if (values.inbox) query.set('inbox', 'true');
   let lastSeq = values.since ?? '';
   if (thread && !values.inbox && values.since === undefined && last > 0) {
     // The stream then starts after the last event printed: since 0 when the thread had none yet.
-    const recent = await callHub<{ events: ParleyEvent[] }>(url, 'GET', `/api/v1/threads/${encodeURIComponent(thread)}/history?limit=${last}`, token);
+    const recent = await api.history({ thread, limit: last });
     for (const event of recent.events) await print(event);
     lastSeq = String(recent.events.at(-1)?.seq ?? 0);
   }
@@ -85,30 +70,17 @@ export async function tail(argv: string[]): Promise<number> {
   process.once('SIGTERM', () => stop.abort());
   while (!stop.signal.aborted) {
     try {
-      const response = await fetch(`${url}/api/v1/stream?${query}`, {
-        headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastSeq ? { 'last-event-id': lastSeq } : {}) },
-        signal: stop.signal,
+      const choice = { ...(thread ? { thread } : {}), ...(values.inbox ? { inbox: true } : {}), lastSeq };
+      const ended = await readEventStream(url, token, choice, stop.signal, async (event, seq) => {
+        await print(event);
+        lastSeq = seq;
       });
-      if (response.status === 401 || response.status === 400 || response.status === 404 || response.status === 403) {
-        const body: unknown = await response.json().catch(() => ({}));
-        process.stderr.write(`parley: ${terminalText(parleyErrorFromBody(body, response.status).messageFor('cli'), 'one line')}\n`);
+      if (ended?.refused) {
+        process.stderr.write(`parley: ${terminalText(ended.refused.messageFor('cli'), 'one line')}\n`);
         return 1;
       }
-      if (!response.ok || !response.body) throw new Error(`status ${response.status}`);
-      let buffer = '';
-      for await (const chunk of response.body.pipeThrough(new TextDecoderStream())) {
-        buffer += chunk;
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const id = /^id: ?(.*)$/m.exec(frame)?.[1];
-          const data = [...frame.matchAll(/^data: ?(.*)$/gm)].map((m) => m[1]).join('\n');
-          if (!id || !data) continue;
-          await print(JSON.parse(data) as ParleyEvent);
-          lastSeq = id;
-        }
-      }
     } catch {
+      // A dropped connection or a hub restarting: reconnected below, from the last seq printed; an interrupt ends the tail.
       if (stop.signal.aborted) break;
     }
     // The stream ended or failed: wait a moment and resume from the last seq printed.

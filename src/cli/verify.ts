@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import readline from 'node:readline';
-import { parseArgs } from 'node:util';
 import { ParleyError } from '../errors/parley-error.js';
 import { readRosterFile } from '../trust/roster-file.js';
 import { ExportVerifier, VerifyFailure, type VerifyReport } from '../trust/signed-export.js';
+import type { CommandArgs, CommandRun } from './command.js';
+import type { VERIFY_OPTIONS } from './commands.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
 const VERIFY_HELP = `Usage: parley verify FILE [--roster ROSTER] [--no-gaps] [--json]
@@ -32,16 +33,9 @@ Events written with no roster in force (local mode) rest on the exporting
 hub's key, which the export names: compare it with "parley keygen" on that hub.
 `;
 
-export async function verify(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { roster: { type: 'string' }, 'no-gaps': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-  });
-  if (values.help) {
-    process.stdout.write(VERIFY_HELP);
-    return 0;
-  }
+export const verify: CommandRun<typeof VERIFY_OPTIONS> = { help: VERIFY_HELP, run: verifyExport };
+
+async function verifyExport({ values, positionals }: CommandArgs<typeof VERIFY_OPTIONS>): Promise<number> {
   const [file, ...extra] = positionals;
   if (file === undefined || extra.length > 0) {
     throw new ParleyError('INVALID_INPUT', 'Give one file to verify: parley verify FILE.', { field: 'FILE' });

@@ -1,5 +1,6 @@
 import { Pool, errors } from 'undici';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
+import type { JsonTransport } from './json-transport.js';
 
 /**
  * JSON requests to the hub over a pool of keep-alive connections (undici's
@@ -9,7 +10,7 @@ import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
  * callers handle remote and in-process errors alike; a hub that does not
  * answer is HUB_CLOSED.
  */
-export class HttpJsonClient {
+export class HttpJsonClient implements JsonTransport {
   readonly #pool: Pool;
   /** Requests not yet answered, so a client can let them finish before it goes (see settle). */
   readonly #inflight = new Set<Promise<unknown>>();
@@ -24,7 +25,9 @@ export class HttpJsonClient {
   request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
     const sent = this.#request<T>(method, route, body, signal);
     this.#inflight.add(sent);
-    const done = (): void => void this.#inflight.delete(sent);
+    const done = (): void => {
+      this.#inflight.delete(sent);
+    };
     sent.then(done, done);
     return sent;
   }
@@ -97,7 +100,8 @@ export class HttpJsonClient {
   }
 
   close(): void {
-    // close() rejects only on a destroyed pool, and this one is never destroyed.
-    void this.#pool.close();
+    this.#pool.close().catch(() => {
+      // close() rejects only on a destroyed pool, and this one is never destroyed.
+    });
   }
 }

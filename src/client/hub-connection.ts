@@ -19,7 +19,9 @@ export class HubConnection {
   static async open(http: HttpJsonClient): Promise<HubConnection> {
     const connection = new HubConnection(http);
     const { ended } = await http.open('/connection', connection.#controller.signal);
-    void connection.#reopenAfter(ended);
+    connection.#reopenAfter(ended).catch(() => {
+      // It never fails: each attempt's failure is caught and retried after a wait, until the connection is closed.
+    });
     return connection;
   }
 

@@ -20,7 +20,8 @@ export function answerWithin<T>(asked: Promise<T> | ((signal: AbortSignal) => Pr
     }, ms);
   });
   const answer = typeof asked === 'function' ? asked(abort.signal) : asked;
-  // Its own rejection, once aborted, is the timeout's: not an unhandled one.
-  answer.catch(() => undefined);
+  answer.catch(() => {
+    // Its rejection is the race's below (or, once aborted, the timeout's): not an unhandled one.
+  });
   return Promise.race([answer, late]).finally(() => clearTimeout(timer));
 }

@@ -1,6 +1,6 @@
-import { hubUrl } from '../cli/hub-address.js';
-import { loadToken } from '../cli/credentials.js';
-import { registerParticipant } from '../cli/join.js';
+import { loadToken } from '../client/credentials.js';
+import { hubUrl } from '../client/hub-address.js';
+import { registerParticipant } from '../client/registration.js';
 import { RestParticipant } from '../client/rest-participant.js';
 import { DEFAULT_SESSION_NAME } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';

@@ -68,13 +68,15 @@ export class ParleySession {
    */
   #forget(away: HubLink): void {
     const current = this.#link;
-    void current?.then(
+    current?.then(
       (link) => {
         if (link !== away || this.#link !== current) return;
         this.#link = undefined;
         link.close();
       },
-      () => undefined,
+      () => {
+        // A link that never opened has nothing to let go; its failure went to the call that asked for it.
+      },
     );
   }
 
@@ -103,8 +105,11 @@ export class ParleySession {
 
   /** Closes the link's connections (a program that ends does not have to). */
   close(): void {
-    // A link that never opened has nothing to close; its failure went to the call that asked for it.
-    void this.#link?.then((link) => link.close()).catch(() => undefined);
+    this.#link
+      ?.then((link) => link.close())
+      .catch(() => {
+        // A link that never opened has nothing to close; its failure went to the call that asked for it.
+      });
     this.#link = undefined;
   }
 }

@@ -1,9 +1,7 @@
-import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyPolicy, type ChannelPolicy } from '../../src/trust/channel-policy.js';
 import { parsePublicKey } from '../../src/trust/node-id.js';
-import { tempHome } from '../helpers/hub.js';
-import { BIN, childEnv, joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { servedCli } from './served-cli.js';
 
 /**
  * Channel access policies on a running hub: set through the CLI
@@ -11,41 +9,9 @@ import { BIN, childEnv, joinOver, startServe, stopHubs, type RunningHub } from '
  * the thread view and by the CLI, enforced over REST for a non-reader, and
  * refused for a non-admin with nothing stored.
  */
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void;
-const tokens: Record<string, string> = {};
-
-beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  hub = await startServe(home);
-  expect((await cli('join', 'human', '--kind', 'human')).status).toBe(0);
-  tokens.human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
-  tokens.alice = await joinOver(hub, { handle: 'alice' });
-  tokens.bob = await joinOver(hub, { handle: 'bob' });
-}, 120_000);
-
-afterAll(async () => {
-  await stopHubs();
-  cleanup();
-});
-
-function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(home, { PARLEY_URL: hub.url }), stdio: ['ignore', 'pipe', 'pipe'] });
-  let [stdout, stderr] = ['', ''];
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
-}
-
-async function rest(who: string, path: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${hub.url}/api/v1${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${tokens[who]}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
+const served = servedCli({ join: [['human', 'human'], ['alice', 'agent'], ['bob', 'agent']] });
+const cli = served.cli;
+const rest = (who: string, route: string, body?: unknown) => served.rest(who, body === undefined ? 'GET' : 'POST', route, body);
 
 type AccessView = { policy: ChannelPolicy; signer: string; sig: string; channel: string; handles: Record<string, string> };
 const accessOf = async (channel: string): Promise<AccessView | undefined> => (await rest('human', `/threads/${channel}`)).json.access as AccessView | undefined;

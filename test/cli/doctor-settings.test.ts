@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { childEnv, joinOver, startServe, stopHubs } from '../helpers/serve.js';
+import { describe, expect, it } from 'vitest';
+import { childEnv, joinOver, startServe } from '../helpers/serve.js';
 import { runCli } from './run-cli.js';
+import { homePerTest } from './home-per-test.js';
 
 /**
  * `parley doctor` shows the settings of the hub running on the home (its
@@ -11,11 +11,7 @@ import { runCli } from './run-cli.js';
  * GET /api/v1/hub/config, and says so; with no hub it shows the config
  * file's, and says that.
  */
-const cleanups: Array<() => void> = [];
-afterEach(async () => {
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const newHome = homePerTest();
 
 interface Report {
   ok: boolean;
@@ -30,8 +26,7 @@ async function doctor(home: string): Promise<Record<string, string>> {
 
 describe('doctor and the running hub', () => {
   it('doctor - shows the running hub’s retention (set by a flag), then the config file’s once it stops', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ retention: { hours: 48 } }));
     const hub = await startServe(home, { args: ['--set', 'retention.messages=3'] });
 
@@ -46,8 +41,7 @@ describe('doctor and the running hub', () => {
   });
 
   it('hub config route - the admin token reads the settings in force, secrets left out; a participant token is refused', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     const adapterKey = 'sk-adapter-key-never-shown';
     fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ coordinator: { agents: { coder: { command: ['true'], env: { API_KEY: adapterKey } } } } }));
     const password = 'hub-password-never-shown';

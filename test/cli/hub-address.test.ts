@@ -1,29 +1,19 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { hubUrl, liveHub } from '../../src/cli/hub-address.js';
-import { tempHome } from '../helpers/hub.js';
-import { startServe, stopHubs } from '../helpers/serve.js';
+import { describe, expect, it } from 'vitest';
+import { hubUrl } from '../../src/client/hub-address.js';
+import { liveHub } from '../../src/client/live-hub.js';
+import { startServe } from '../helpers/serve.js';
 import { runCli } from './run-cli.js';
+import { homePerTest } from './home-per-test.js';
 
 /**
  * A command given a home talks to the hub running on that home, wherever it
  * listens (its lock file records the address), unless --url or PARLEY_URL
  * names another; and doctor asks that hub whether sign-in is on.
  */
-const cleanups: Array<() => void> = [];
-
-afterEach(async () => {
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
-
-function home(): string {
-  const made = tempHome();
-  cleanups.push(made.cleanup);
-  return made.home;
-}
+const home = homePerTest();
 
 /** The environment of a command run from another terminal: no PARLEY_* at all, not even PARLEY_HOME. */
 function bareEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
-import { childEnv, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
-import { runCli } from './run-cli.js';
+import { restCall, type Json } from '../helpers/serve.js';
+import { servedCli } from './served-cli.js';
 
 /**
  * `parley join` under a roster that leaves the handle's key out: it joins
@@ -9,21 +9,8 @@ import { runCli } from './run-cli.js';
  * --json, with the commands that add the key — which, run as printed, do.
  */
 describe('parley join with a roster in force (a real hub, the CLI in child processes)', () => {
-  let hub: RunningHub;
-  let home: string;
-  let cleanup: () => void = () => undefined;
-  const cli = (...args: string[]) => runCli(args, childEnv(home));
-
-  beforeAll(async () => {
-    ({ home, cleanup } = tempHome());
-    hub = await startServe(home);
-    await joinOver(hub, { handle: 'boss', profile: { kind: 'human' } });
-  }, 30_000);
-
-  afterAll(async () => {
-    await stopHubs();
-    cleanup();
-  });
+  const served = servedCli({ throughHome: true, join: [['boss', 'human']] });
+  const cli = served.cli;
 
   it('join - local mode: no warning; under a roster: a newcomer joins with a warning naming it, NOT_IN_ROSTER and the commands that add its key', async () => {
     const local = await cli('join', 'coder-2');
@@ -31,7 +18,7 @@ describe('parley join with a roster in force (a real hub, the CLI in child proce
     const init = await cli('roster', 'init', '--org', 'acme');
     expect(init.status, init.stderr).toBe(0);
 
-    const joined = await cli('join', 'coder-3', '--home', home);
+    const joined = await cli('join', 'coder-3', '--home', served.home);
     expect(joined.status, joined.stderr).toBe(0);
     const token = /Token \(also saved in the home\): (\S+)/.exec(joined.stdout)?.[1];
     expect(token).toBeDefined();
@@ -39,7 +26,7 @@ describe('parley join with a roster in force (a real hub, the CLI in child proce
     expect(warning).toMatch(
       /^@coder-3 is not in roster acme v1: its calls will fail with NOT_IN_ROSTER until an admin adds its key\. Add it with: parley roster add ed25519:[\w-]{43} --role member --home \S+ && parley roster sign --home \S+$/,
     );
-    expect((await restCall(hub, token!, 'GET', '/threads')).json.error).toMatchObject({ code: 'NOT_IN_ROSTER' });
+    expect((await restCall(served.hub, token!, 'GET', '/threads')).json.error).toMatchObject({ code: 'NOT_IN_ROSTER' });
 
     // The commands, run as printed, put the key in the roster: the same token now works.
     const commands = warning!.slice(warning!.indexOf('parley roster add')).split(' && ');
@@ -48,8 +35,8 @@ describe('parley join with a roster in force (a real hub, the CLI in child proce
       const ran = await cli(...args);
       expect(ran.status, ran.stderr).toBe(0);
     }
-    expect((await restCall(hub, token!, 'GET', '/whoami')).json).toMatchObject({ access: 'member', trust: { mode: 'roster', org: 'acme', version: 2 } });
-    expect((await restCall(hub, token!, 'GET', '/threads')).status).toBe(200);
+    expect((await restCall(served.hub, token!, 'GET', '/whoami')).json).toMatchObject({ access: 'member', trust: { mode: 'roster', org: 'acme', version: 2 } });
+    expect((await restCall(served.hub, token!, 'GET', '/threads')).status).toBe(200);
 
     // A member joining again is not warned.
     const again = await cli('join', 'coder-3');

@@ -4,32 +4,25 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openHub } from '../../src/hub/hub.js';
 import { createSilentLogger } from '../../src/util/logger.js';
-import { tempHome } from '../helpers/hub.js';
-import { childEnv, joinOver, startServe, stopHubs, track } from '../helpers/serve.js';
+import { childEnv, joinOver, startServe, track } from '../helpers/serve.js';
 import { openStream } from '../helpers/sse.js';
 import { runCli } from './run-cli.js';
+import { homePerTest } from './home-per-test.js';
 
 /**
  * The hub lifecycle from the command line (fixed contract): `parley status`
  * says whether a hub runs on the home and what it is doing, `parley stop`
  * stops it gracefully and returns once its store is closed.
  */
-const cleanups: Array<() => void> = [];
+const home = homePerTest();
 
 let stopStream: () => void = () => undefined;
 
-afterEach(async () => {
+// Registered after homePerTest's: after hooks run last-registered first, so the stream ends before the hubs stop.
+afterEach(() => {
   stopStream();
   stopStream = () => undefined;
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-function home(): string {
-  const made = tempHome();
-  cleanups.push(made.cleanup);
-  return made.home;
-}
 
 describe('hub lifecycle', () => {
   it('status - names the URL, pid, uptime and who is connected; exits 1 with a clear line when no hub runs', async () => {

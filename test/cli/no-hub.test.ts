@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { liveHub, processAlive } from '../../src/cli/live-hub.js';
+import { liveHub, processAlive } from '../../src/client/live-hub.js';
 import { claude } from '../fixtures/client-events.js';
 import { tempHome } from '../helpers/hub.js';
 import { wrap } from '../helpers/mcp.js';

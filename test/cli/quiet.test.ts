@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { childEnv, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
-import { runCli } from './run-cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Json } from '../helpers/serve.js';
+import { servedCli } from './served-cli.js';
 
 /**
  * Quieting a thread for oneself from the command line: `parley quiet`
@@ -9,25 +8,12 @@ import { runCli } from './run-cli.js';
  * caller's own subscription, unlike `parley mute`, the steering control that
  * silences someone else, whose help points to `quiet`.
  */
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void;
-let humanToken: string;
+const served = servedCli({ join: [['human', 'human'], ['coder', 'agent']] });
+const cli = served.cli;
 
 beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  hub = await startServe(home);
-  for (const [handle, kind] of [['human', 'human'], ['coder', 'agent']] as const) expect((await cli('join', handle, '--kind', kind)).status).toBe(0);
-  humanToken = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
   expect((await cli('thread', 'create', 'plan', '--member', 'coder', '--as', 'human')).status).toBe(0);
-}, 120_000);
-
-afterAll(async () => {
-  await stopHubs();
-  cleanup();
 });
-
-const cli = (...args: string[]) => runCli(args, childEnv(home, { PARLEY_URL: hub.url }));
 
 async function subscriptionOf(handle: string): Promise<string> {
   const threads = JSON.parse((await cli('threads', '--json', '--as', handle)).stdout) as { threads: Array<{ name: string; subscription?: string }> };
@@ -52,7 +38,7 @@ describe('quiet, subscribe, unsubscribe', () => {
     expect(await inboxItem('while you were quiet')).toMatchObject({ priority: 'low' });
     // Not the steering mute: the coder still posts, and the thread's members show no hard mute.
     expect((await cli('say', 'plan', 'still here', '--as', 'coder')).status).toBe(0);
-    const detail = await restCall(hub, humanToken, 'GET', '/threads/plan');
+    const detail = await served.rest('human', 'GET', '/threads/plan');
     expect((detail.json.members as Json[]).find((m) => m.handle === 'coder')).toMatchObject({ hardMuted: false, subscription: 'muted' });
   });
 

@@ -1,38 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { describe, expect, it } from 'vitest';
+import type { Json } from '../helpers/serve.js';
+import { servedCli } from './served-cli.js';
 
 /**
  * Retention in a served hub, configured from the environment: the hub prunes
  * by itself, and REST search and reads no longer return what it pruned.
  */
-let hub: RunningHub;
-let cleanup: () => void;
-let token: string;
+const served = servedCli({ serve: { env: { PARLEY_RETENTION_MESSAGES: '3', PARLEY_RETENTION_INTERVAL_MS: '50' } }, join: [['alice']] });
 
-beforeAll(async () => {
-  const made = tempHome();
-  cleanup = made.cleanup;
-  hub = await startServe(made.home, { env: { PARLEY_RETENTION_MESSAGES: '3', PARLEY_RETENTION_INTERVAL_MS: '50' } });
-  token = await joinOver(hub, { handle: 'alice' });
-}, 120_000);
-
-afterAll(async () => {
-  await stopHubs();
-  cleanup();
-});
-
-async function rest(path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${hub.url}/api/v1${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  expect(res.ok).toBe(true);
-  return (await res.json()) as Record<string, unknown>;
+async function rest(path: string, body?: unknown): Promise<Json> {
+  const answer = await served.rest('alice', body === undefined ? 'GET' : 'POST', path, body);
+  expect(answer.status).toBeLessThan(300);
+  return answer.json;
 }
 
-const contents = (answer: Record<string, unknown>): unknown[] => (answer.events as Array<{ type: string; content: unknown }>).filter((e) => e.type === 'message').map((e) => e.content);
+const contents = (answer: Json): unknown[] => (answer.events as Array<{ type: string; content: unknown }>).filter((e) => e.type === 'message').map((e) => e.content);
 
 describe('retention served', () => {
   it('retention - a served hub prunes past retention.messages by itself; REST search and history forget it', async () => {

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Roster } from '../../src/schema/roster.js';
 import { ensureKeyFile, hubKeyPathOf } from '../../src/trust/key-files.js';
 import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
 import { rosterFileText } from '../../src/trust/roster-file.js';
 import { signRoster } from '../../src/trust/roster.js';
-import { tempHome } from '../helpers/hub.js';
-import { childEnv, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
+import { childEnv, joinOver, restCall, startServe, type Json, type RunningHub } from '../helpers/serve.js';
 import { runCli } from './run-cli.js';
+import { homePerTest } from './home-per-test.js';
 
 /**
  * The roster draft, kept apart from the roster in force: edits go to
@@ -16,17 +16,7 @@ import { runCli } from './run-cli.js';
  * and says a draft waits; "roster sign" needs no hub; "roster discard" drops it.
  * Real hubs (bin/parley serve) and the CLI in child processes, on temp homes.
  */
-const homes: Array<() => void> = [];
-afterEach(async () => {
-  await stopHubs();
-  for (const cleanup of homes.splice(0)) cleanup();
-});
-
-function freshHome(): string {
-  const { home, cleanup } = tempHome();
-  homes.push(cleanup);
-  return home;
-}
+const freshHome = homePerTest();
 
 const cli = (home: string) => (...args: string[]) => runCli(args, childEnv(home));
 const trustOf = async (hub: RunningHub): Promise<Json> =>

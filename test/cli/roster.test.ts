@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Roster } from '../../src/schema/roster.js';
 import { ensureKeyFile, hubKeyPathOf } from '../../src/trust/key-files.js';
 import { formatPublicKey, rawPublicKeyOf } from '../../src/trust/node-id.js';
@@ -10,6 +10,7 @@ import { tempHome } from '../helpers/hub.js';
 import { childEnv, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
 import { fileSnapshot } from '../helpers/store-snapshot.js';
 import { runCli } from './run-cli.js';
+import { homePerTest } from './home-per-test.js';
 
 /** `parley roster` against a real hub process, as a user runs it; and where the hub finds its roster. */
 describe('parley roster (a real hub, the CLI in child processes)', () => {
@@ -149,16 +150,11 @@ describe('parley roster (a real hub, the CLI in child processes)', () => {
 });
 
 describe('roster path: trust.rosterPath < PARLEY_ROSTER < --roster', () => {
-  const homes: Array<() => void> = [];
-  afterEach(async () => {
-    await stopHubs();
-    for (const cleanup of homes.splice(0)) cleanup();
-  });
+  const newHome = homePerTest();
 
   /** A home with its hub key and three rosters signed by it, one per org, named where each setting points. */
   function homeWithRosters(): { home: string; files: Record<'config' | 'env' | 'flag', string> } {
-    const { home, cleanup } = tempHome();
-    homes.push(cleanup);
+    const home = newHome();
     const key = ensureKeyFile(hubKeyPathOf(home)).privateKey;
     const pubkey = formatPublicKey(rawPublicKeyOf(key));
     const files = { config: path.join(home, 'config-roster.json'), env: path.join(home, 'env-roster.json'), flag: path.join(home, 'flag-roster.json') };

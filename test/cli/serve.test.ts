@@ -4,16 +4,11 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { BIN, childEnv, cliAt, startServe, stopHubs, track } from '../helpers/serve.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { BIN, childEnv, cliAt, startServe, track } from '../helpers/serve.js';
+import { homePerTest } from './home-per-test.js';
 
-const cleanups: Array<() => void> = [];
-
-afterEach(async () => {
-  await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
-});
+const newHome = homePerTest();
 
 const env = (home: string): NodeJS.ProcessEnv => childEnv(home);
 
@@ -29,8 +24,7 @@ describe('cli', () => {
   });
 
   it('cli - serve names where its data lives, refuses a second hub on the home, and stops cleanly on SIGTERM', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     const first = await startServe(home);
     expect(first.output()).toContain(path.join(home, 'parley.db'));
     const url = first.url;
@@ -57,8 +51,7 @@ describe('cli', () => {
   });
 
   it('cli - serve on a port already taken exits 1 naming the port, and leaves the home free', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     const blocker = net.createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as net.AddressInfo).port;
@@ -75,8 +68,7 @@ describe('cli', () => {
   });
 
   it('cli - an invalid config value exits 2 naming the key', () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     const run = spawnSync(process.execPath, [BIN, 'serve'], {
       env: { ...env(home), PARLEY_CHAT_LIMITS_MAX_MESSAGE_CHARS: 'lots' },
       encoding: 'utf8',
@@ -95,8 +87,7 @@ describe('cli', () => {
   });
 
   it('cli - join registers through the running hub and prints a token; joining again keeps the identity; rotate revokes', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     const hub = await startServe(home);
     const url = hub.url;
     const cli = cliAt(home, url);
@@ -129,16 +120,14 @@ describe('cli', () => {
   });
 
   it('cli - join with no hub running on the home says how to start one and exits 1', () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     const run = spawnSync(process.execPath, [BIN, 'join', 'coder-1'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('parley serve');
   });
 
   it('cli - three terminals hold a conversation through the CLI', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     const hub = await startServe(home);
     const url = hub.url;
     const cli = cliAt(home, url);
@@ -178,8 +167,7 @@ describe('cli', () => {
   });
 
   it('cli - a request and its response, a meeting, steering and a side channel, all from the command line', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     const hub = await startServe(home);
     const url = hub.url;
     const cli = cliAt(home, url);
@@ -211,8 +199,7 @@ describe('cli', () => {
   });
 
   it('cli - tail follows a thread live and, across a hub restart, misses nothing and repeats nothing', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     let hub = await startServe(home);
     const url = hub.url;
     const port = new URL(url).port;
@@ -254,12 +241,13 @@ describe('cli', () => {
 
 describe('cli doctor', () => {
   it('doctor - reports each check, passes against a running hub with a password, and says what to do when one fails', async () => {
-    const { home, cleanup } = tempHome();
-    cleanups.push(cleanup);
+    const home = newHome();
     // No hub, and the configured port held by another program.
     const squatter = net.createServer();
     await new Promise<void>((resolve) => squatter.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => squatter.close());
+    onTestFinished(() => {
+      squatter.close();
+    });
     const takenPort = (squatter.address() as net.AddressInfo).port;
     const idle = spawnSync(process.execPath, [BIN, 'doctor', '--json'], {
       env: { ...env(home), PARLEY_URL: 'http://127.0.0.1:9', PARLEY_PORT: String(takenPort) },

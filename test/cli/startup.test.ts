@@ -1,46 +1,18 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, childEnv } from '../helpers/serve.js';
 import { tempHome } from '../helpers/hub.js';
+import { modulesLoaded } from './loaded-modules.js';
 
 /**
  * One-shot commands start fast because they load only what they use. Timing
  * belongs to the benchmark (npm run bench); this checks the cause, which
  * holds on any machine: the modules a command loads.
  */
-/**
- * A loader hook that appends each file URL it loads to the file named by
- * LOAD_LOG_FILE. Hooks run on their own thread: written to stderr, the last
- * lines can be lost when the command exits (seen on Node 24), while a
- * synchronous append is done before the module it names is even evaluated.
- */
-const LOG_LOADS = `data:text/javascript,${encodeURIComponent(`
-import { register } from 'node:module';
-register('data:text/javascript,' + encodeURIComponent(\`
-import { appendFileSync } from 'node:fs';
-export async function load(url, context, next) {
-  if (url.startsWith('file:') || url.startsWith('node:')) appendFileSync(process.env.LOAD_LOG_FILE, url + '\\\\n');
-  return next(url, context);
-}\`));
-`)}`;
 
 /** The files (under dist/ or node_modules/) a `parley` command loads, and the built-ins it imports ("node:…"). */
-function loadedBy(args: string[], env: NodeJS.ProcessEnv): string[] {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-loads-'));
-  const log = path.join(dir, 'loads.txt');
-  try {
-    fs.writeFileSync(log, '');
-    const run = spawnSync(process.execPath, ['--import', LOG_LOADS, BIN, ...args], { env: { ...env, LOAD_LOG_FILE: log }, encoding: 'utf8', timeout: 20_000 });
-    expect(run.error).toBeUndefined();
-    const lines = fs.readFileSync(log, 'utf8').split('\n');
-    return lines.filter((line) => line.startsWith('node:')).concat(lines.filter((line) => line.startsWith('file://')).map((line) => line.slice('file://'.length).replace(/^.*?\/(dist|node_modules)\//, '$1/')));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+const loadedBy = (args: string[], env: NodeJS.ProcessEnv): string[] => modulesLoaded([BIN, ...args], env);
 
 // Two small files are allowed: http/admin-token.js (reading the home's admin token) and schema/limits.js
 // (plain numbers config/defaults hands on); store/ is SQLite, the rest of http/ the server and the rest of schema/ zod.
@@ -86,12 +58,12 @@ describe('start-up', () => {
         expect(loaded.filter((file) => file.startsWith('dist/')).sort(), event).toEqual(
           [
             'dist/src/cli/client-gone.js',
-            'dist/src/cli/credentials.js',
             'dist/src/cli/hook-clients.js',
-            'dist/src/cli/hook-request.js',
             'dist/src/cli/hook.js',
-            'dist/src/cli/live-hub.js',
             'dist/src/cli/main.js',
+            'dist/src/client/credentials.js',
+            'dist/src/client/live-hub.js',
+            'dist/src/client/socket-post.js',
             'dist/src/config/defaults.js',
             'dist/src/config/home.js',
             'dist/src/install/hook-events.js',
@@ -120,13 +92,13 @@ describe('start-up', () => {
       expect(loaded.filter((file) => file.startsWith('dist/')).sort()).toEqual(
         [
           'dist/src/cli/client-gone.js',
-          'dist/src/cli/credentials.js',
           'dist/src/cli/hook-clients.js',
-          'dist/src/cli/hook-request.js',
           'dist/src/cli/hook.js',
-          'dist/src/cli/hub-proof.js',
-          'dist/src/cli/live-hub.js',
           'dist/src/cli/main.js',
+          'dist/src/client/credentials.js',
+          'dist/src/client/hub-proof.js',
+          'dist/src/client/live-hub.js',
+          'dist/src/client/socket-post.js',
           'dist/src/config/defaults.js',
           'dist/src/config/home.js',
           'dist/src/install/hook-events.js',

@@ -1,8 +1,5 @@
-import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
-import { BIN, childEnv, startServe, stopHubs, track, type RunningHub } from '../helpers/serve.js';
-import { runCli } from './run-cli.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { servedCli } from './served-cli.js';
 
 /**
  * Steering from the command line says what was done: `parley resume` prints
@@ -10,25 +7,12 @@ import { runCli } from './run-cli.js';
  * resume is the pause control switched off), and history, the inbox and tail
  * name each control event the same way (a pin reaches history and tail only).
  */
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void;
+const served = servedCli({ join: [['human', 'human'], ['coder', 'agent'], ['reviewer', 'agent']] });
+const cli = served.cli;
 
 beforeAll(async () => {
-  ({ home, cleanup } = tempHome());
-  hub = await startServe(home);
-  for (const [handle, kind] of [['human', 'human'], ['coder', 'agent'], ['reviewer', 'agent']] as const) {
-    expect((await cli('join', handle, '--kind', kind)).status).toBe(0);
-  }
   expect((await cli('thread', 'create', 'plan', '--member', 'coder', '--as', 'human')).status).toBe(0);
-}, 120_000);
-
-afterAll(async () => {
-  await stopHubs();
-  cleanup();
 });
-
-const cli = (...args: string[]) => runCli(args, childEnv(home, { PARLEY_URL: hub.url }));
 
 /** Every steering command, with the line it confirms with and the sentence history shows for its event. */
 const STEPS: Array<{ args: string[]; said: string }> = [
@@ -76,16 +60,10 @@ describe('steering words', () => {
     expect(inbox.stdout).not.toContain('set pin');
 
     // tail prints the thread's last events, then follows: read until the first of them shows, then stop it.
-    const child = track(spawn(process.execPath, [BIN, 'tail', 'plan', '--last', '50', '--as', 'human'], { env: childEnv(home, { PARLEY_URL: hub.url }), stdio: ['ignore', 'pipe', 'pipe'] }));
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        if (out.includes('marked the thread done')) resolve();
-      });
-      child.once('exit', (code) => reject(new Error(`tail exited with ${code}: ${out}`)));
-    });
-    child.kill('SIGTERM');
+    const tail = served.follow('tail', 'plan', '--last', '50', '--as', 'human');
+    await tail.until('marked the thread done');
+    tail.child.kill('SIGTERM');
+    const out = tail.output();
     expect(out).toContain('@human unpinned the thread');
     expect(out).toContain('@human resumed the thread');
     expect(out).not.toContain('set pin');

@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome } from '../helpers/hub.js';
 import { connectHttp, wrap, type McpTestClient } from '../helpers/mcp.js';
-import { BIN, childEnv, joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { BIN, type Json } from '../helpers/serve.js';
+import { servedCli } from './served-cli.js';
 
 /**
  * What a user meets on each surface of one running hub: the thread names
@@ -12,54 +11,31 @@ import { BIN, childEnv, joinOver, startServe, stopHubs, type RunningHub } from '
  * (over HTTP and through `parley mcp` on stdio) accept; and an error says
  * what to do next in the surface's own words, never a library function.
  */
-let hub: RunningHub;
-let home: string;
-let cleanup: () => void;
-const tokens: Record<string, string> = {};
+// The CLI runs without blocking this process, so that the keep-alive sockets of the REST and MCP clients here see the hub close them while it runs.
+const served = servedCli({ join: [['human', 'human'], ['coder-1', 'agent']] });
+const cli = served.cli;
 const clients: McpTestClient[] = [];
 
 beforeAll(async () => {
-  const made = tempHome();
-  ({ home, cleanup } = made);
-  hub = await startServe(home);
-  expect((await cli('join', 'human', '--kind', 'human')).status).toBe(0);
-  expect((await cli('join', 'coder-1')).status).toBe(0);
-  tokens.human = await joinOver(hub, { handle: 'human', profile: { kind: 'human' } });
-  tokens.coder = await joinOver(hub, { handle: 'coder-1' });
   expect((await cli('dm', 'human', 'first words', '--as', 'coder-1')).status).toBe(0);
   expect((await cli('thread', 'side', 'general', 'Cache plan', '--as', 'human')).status).toBe(0);
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const c of clients.splice(0)) await c.close().catch(() => undefined);
-  await stopHubs();
-  cleanup();
 });
 
-async function rest(token: string, path: string, init: { method?: 'POST'; body?: string } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const headers = { authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) };
-  const res = await fetch(`${hub.url}/api/v1${path}`, { ...init, headers });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
-
-/**
- * The CLI as a user runs it in another terminal. Run without blocking this
- * process (unlike spawnSync), so that the keep-alive sockets of the REST and
- * MCP clients here see the hub close them while the CLI runs.
- */
-function cli(...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: childEnv(home, { PARLEY_URL: hub.url }), stdio: ['ignore', 'pipe', 'pipe'] });
-  let [stdout, stderr] = ['', ''];
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
+/** A REST call as a participant: a POST when it has a body. */
+async function rest(who: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  const answer = await served.rest(who, body === undefined ? 'GET' : 'POST', path, body);
+  return { status: answer.status, body: answer.json };
 }
 
 async function stdioAgent(handle: string): Promise<McpTestClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, 'mcp', '--as', handle],
-    env: childEnv(home, { PARLEY_URL: hub.url }) as Record<string, string>,
+    env: served.env as Record<string, string>,
     stderr: 'ignore',
   });
   const client = new Client({ name: 'thread-names-test', version: '1.0.0' });
@@ -91,19 +67,19 @@ describe('thread names on every surface', () => {
 
   it('surfaces - the REST routes take the same names, URL-encoded', async () => {
     for (const ref of ['dm:coder-1,human', '@coder-1', '#general', 'general', 'Cache plan']) {
-      const detail = await rest(tokens.human!, `/threads/${encodeURIComponent(ref)}`);
+      const detail = await rest('human', `/threads/${encodeURIComponent(ref)}`);
       expect(detail.status, ref).toBe(200);
-      const history = await rest(tokens.human!, `/threads/${encodeURIComponent(ref)}/history`);
+      const history = await rest('human', `/threads/${encodeURIComponent(ref)}/history`);
       expect(history.status, ref).toBe(200);
     }
-    const posted = await rest(tokens.coder!, `/threads/${encodeURIComponent('@human')}/messages`, { method: 'POST', body: JSON.stringify({ text: 'over rest' }) });
+    const posted = await rest('coder-1', `/threads/${encodeURIComponent('@human')}/messages`, { text: 'over rest' });
     expect(posted.status).toBe(201);
-    const dm = (await rest(tokens.human!, '/threads')).body.threads as Array<{ id: string; with?: string }>;
+    const dm = (await rest('human', '/threads')).body.threads as Array<{ id: string; with?: string }>;
     expect(dm.find((th) => th.with === 'coder-1')?.id).toBe(posted.body.thread);
   });
 
   it('surfaces - MCP tools take the names chat_threads shows, over HTTP and through parley mcp on stdio', async () => {
-    const overHttp = await connectHttp(hub.url, tokens.human!);
+    const overHttp = await connectHttp(served.hub.url, served.token('human'));
     clients.push(overHttp);
     const overStdio = await stdioAgent('coder-1');
     const threads = (await overHttp.call('chat_threads')).value.threads as Array<{ name: string; kind: string; with?: string }>;
@@ -133,14 +109,14 @@ describe('thread names on every surface', () => {
     expect(cliRequest.stderr).toContain('"parley inbox --peek"');
     expect([cliTail.status, cliTail.stderr.includes('"parley threads"')]).toEqual([1, true]);
 
-    const restThread = await rest(tokens.human!, '/threads/nowhere/history');
+    const restThread = await rest('human', '/threads/nowhere/history');
     expect(restThread.status).toBe(404);
     expect(restThread.body.error).toMatchObject({ code: 'NOT_FOUND', field: 'thread', hint: 'list-threads' });
     expect((restThread.body.error as { message: string }).message).toContain('GET /api/v1/threads');
-    const restRequest = await rest(tokens.human!, '/requests/01ARZ3NDEKTSV4RRFFQ69G5FAV/responses', { method: 'POST', body: JSON.stringify({ status: 'Completed' }) });
+    const restRequest = await rest('human', '/requests/01ARZ3NDEKTSV4RRFFQ69G5FAV/responses', { status: 'Completed' });
     expect((restRequest.body.error as { message: string }).message).toContain('GET /api/v1/requests/open');
 
-    const overHttp = await connectHttp(hub.url, tokens.human!, '?rooms=all');
+    const overHttp = await connectHttp(served.hub.url, served.token('human'), '?rooms=all');
     clients.push(overHttp);
     const overStdio = await stdioAgent('coder-1');
     for (const agent of [overHttp, overStdio]) {

@@ -1,15 +1,16 @@
 import net from 'node:net';
 
 /**
- * The hook's POSTs to the hub (the proof that it is the home's hub, see
- * hub-proof.ts, then the hook's own request). Over a plain socket for http://
- * rather than node:http: the hook runs on every tool call, and loading
- * node:http costs more than the request itself (about 8 ms on Node 20 and 30
- * ms on Node 24, against 1 ms for node:net). The hub speaks HTTP/1.1, so the request is written out
- * and the answer read until the hub closes the connection (`Connection:
- * close`). An https:// hub (not on this machine) goes through node:https.
+ * A POST to the hub over a plain socket: the proof that a process is the
+ * home's hub (hub-proof.ts), and `parley hook`'s own request. Over a plain
+ * socket for http:// rather than node:http: the hook runs on every tool call,
+ * and loading node:http costs more than the request itself (about 8 ms on
+ * Node 20 and 30 ms on Node 24, against 1 ms for node:net). The hub speaks
+ * HTTP/1.1, so the request is written out and the answer read until the hub
+ * closes the connection (`Connection: close`). An https:// hub (not on this
+ * machine) goes through node:https.
  */
-export interface HookResponse {
+export interface PostResponse {
   status: number;
   text: string;
 }
@@ -19,7 +20,7 @@ export const UNREACHABLE = 'unreachable';
 
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ECONNRESET', 'EADDRNOTAVAIL']);
 
-export function postJson(target: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<HookResponse> {
+export function postJson(target: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<PostResponse> {
   if (target.protocol === 'https:') return postOverHttps(target, headers, body, timeoutMs, signal);
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -66,6 +67,28 @@ export function postJson(target: URL, headers: Record<string, string>, body: str
   });
 }
 
+/** What the hub's agent hook route answers: the context text (or, at a stop, the reason to go on), and whether the stop is blocked. */
+export interface AgentHookAnswer {
+  injected?: number;
+  text?: string;
+  block?: boolean;
+}
+
+/** `parley hook`'s one request, as the participant; rejects with UNREACHABLE when no hub answers, or with what the hub said. */
+export async function postAgentHook(hubUrl: string, token: string, body: string, timeoutMs: number, signal: AbortSignal): Promise<AgentHookAnswer> {
+  const response = await postJson(new URL(`${hubUrl}/api/v1/agent/hook`), { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body, timeoutMs, signal);
+  let json: unknown;
+  try {
+    json = JSON.parse(response.text);
+  } catch {
+    // Not JSON: said below as the HTTP status.
+    json = undefined;
+  }
+  if (response.status >= 200 && response.status < 300 && json !== null && typeof json === 'object') return json as AgentHookAnswer;
+  const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  throw new Error(typeof error?.message === 'string' ? `the hub answered ${String(error.code)}: ${error.message}` : `the hub answered HTTP ${response.status}`);
+}
+
 /** Whether the bytes hold a whole answer whose body length the headers give. */
 function isComplete(raw: Buffer): boolean {
   const split = raw.indexOf('\r\n\r\n');
@@ -75,7 +98,7 @@ function isComplete(raw: Buffer): boolean {
 }
 
 /** Status and body of an HTTP/1.1 answer read to its end (a chunked body decoded). */
-export function parseResponse(raw: Buffer): HookResponse {
+export function parseResponse(raw: Buffer): PostResponse {
   const split = raw.indexOf('\r\n\r\n');
   if (split < 0) throw new Error("the hub's answer was cut off");
   const [statusLine = '', ...headerLines] = raw.subarray(0, split).toString('latin1').split('\r\n');
@@ -107,7 +130,7 @@ function dechunked(body: Buffer): Buffer {
   }
 }
 
-async function postOverHttps(target: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<HookResponse> {
+async function postOverHttps(target: URL, headers: Record<string, string>, body: string, timeoutMs: number, signal: AbortSignal): Promise<PostResponse> {
   const { request } = await import('node:https');
   return new Promise((resolve, reject) => {
     const req = request(target, { method: 'POST', agent: false, signal, headers: { ...headers, 'content-length': Buffer.byteLength(body) } }, (res) => {

@@ -4,7 +4,7 @@ import { CREDENTIALS_FILENAME } from '../config/defaults.js';
 
 /**
  * The token `parley join` kept for a handle in a session, from
- * `<home>/credentials.json` (written by saveToken in hub-client.ts). Node's
+ * `<home>/credentials.json` (written by saveToken in registration.ts). Node's
  * built-ins only: `parley hook` reads it on every tool call.
  */
 export function loadToken(home: string, session: string, handle: string): string | undefined {

@@ -1,5 +1,5 @@
 import { HUB_PROOF_PATH, newHubProofNonce, verifyHubProof, type HubProofAnswer } from '../trust/hub-proof.js';
-import { postJson, UNREACHABLE } from './hook-request.js';
+import { postJson, UNREACHABLE } from './socket-post.js';
 import type { LiveHub } from './live-hub.js';
 
 /**

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseResponse, postJson, UNREACHABLE } from '../../src/cli/hook-request.js';
+import { parseResponse, postJson, UNREACHABLE } from '../../src/client/socket-post.js';
 
 /**
  * The hook's request over a plain socket, against Node's own HTTP server on
