@@ -2,7 +2,7 @@ import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { openHub } from '../src/hub/hub.js';
-import { createAdminCredential } from '../src/http/admin-token.js';
+import { createAdminCredential } from '../src/home/admin-token.js';
 import { startHttpServer } from '../src/http/server.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { tempDir, UNLIMITED_WRITES } from './core.js';

@@ -105,7 +105,7 @@ export async function startupBench(options: { runs: number }): Promise<StartupRe
   }
 }
 
-/** The hook runs on every tool call: within this factor of bare Node, process start included (issue 13). */
+/** The hook runs on every tool call: within this factor of bare Node, process start included. */
 export const HOOK_TARGET_RATIO = 1.5;
 
 // Run alone: `node dist/bench/startup.js [RUNS]` (npm run bench runs it too, first).

@@ -2,7 +2,7 @@ import { loadConfig, resolveHome } from '../config/load.js';
 import { Coordinator } from '../coordinator/coordinator.js';
 import { RestHubAccess } from '../coordinator/rest-hub-access.js';
 import { ParleyError } from '../errors/parley-error.js';
-import { readAdminToken } from '../http/admin-token.js';
+import { readAdminToken } from '../home/admin-token.js';
 import { createStderrLogger } from '../util/logger.js';
 import { givenHubUrl, hubUrl } from '../client/hub-address.js';
 import type { CommandArgs, CommandRun } from './command.js';

@@ -7,7 +7,6 @@ import { formatPublicKey } from '../trust/node-id.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { JOIN_OPTIONS, TOKEN_ROTATE_OPTIONS } from './commands.js';
 
-export { registerParticipant } from '../client/registration.js';
 
 const JOIN_HELP = `Usage: parley join HANDLE [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...]
                    [--nickname NAME] [--wake-on all|addressed] [--session NAME] [--home DIR] [--url URL] [--json]

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config/load.js';
 import { ParleyError, isParleyError } from '../errors/parley-error.js';
-import { readAdminToken } from '../http/admin-token.js';
+import { readAdminToken } from '../home/admin-token.js';
 import type { Roster } from '../schema/roster.js';
 import { hubKeyPathOf, readKeyFile } from '../trust/key-files.js';
 import { formatPublicKey, parsePublicKey, rawPublicKeyOf } from '../trust/node-id.js';

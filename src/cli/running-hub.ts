@@ -1,6 +1,6 @@
 import type { TrustMode } from '../schema/views.js';
 import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
-import { readAdminToken } from '../http/admin-token.js';
+import { readAdminToken } from '../home/admin-token.js';
 import { proveHub } from '../client/hub-proof.js';
 import type { LiveHub } from '../client/live-hub.js';
 

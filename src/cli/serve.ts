@@ -4,7 +4,7 @@ import { ParleyError } from '../errors/parley-error.js';
 import { Coordinator } from '../coordinator/coordinator.js';
 import { InProcessHubAccess } from '../coordinator/in-process-hub-access.js';
 import { openHub } from '../hub/index.js';
-import { createAdminCredential } from '../http/admin-token.js';
+import { createAdminCredential } from '../home/admin-token.js';
 import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
 import { pendingDraftNoticeOf } from '../trust/roster-draft.js';

@@ -1,5 +1,5 @@
 import { ParleyError } from '../errors/parley-error.js';
-import { readAdminToken } from '../http/admin-token.js';
+import { readAdminToken } from '../home/admin-token.js';
 import type { Access } from '../schema/access.js';
 import type { Participant } from '../schema/participant.js';
 import type { Roster } from '../schema/roster.js';

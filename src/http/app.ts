@@ -7,7 +7,7 @@ import { getCookie } from 'hono/cookie';
 import { Authenticator, DEFAULT_HUMAN_HANDLE, SESSION_COOKIE, clearSessionCookie, sessionOf, setSessionCookie, type AuthVariables } from './auth.js';
 import { bodyLimit, jsonBody, type BodyVariables } from '../request/body.js';
 import { hostGuard, requestHost } from './host-guard.js';
-import type { AdminCredential } from './admin-token.js';
+import type { AdminCredential } from '../home/admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
 import { McpHttpSessions } from '../mcp/http.js';
 import { openApiDocument } from './openapi.js';

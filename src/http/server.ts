@@ -5,7 +5,7 @@ import { createAdaptorServer } from '@hono/node-server';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Hub } from '../hub/index.js';
 import type { Logger } from '../util/logger.js';
-import type { AdminCredential } from './admin-token.js';
+import type { AdminCredential } from '../home/admin-token.js';
 import { createHttpApp } from './app.js';
 import { hostsFor } from './host-guard.js';
 import { McpHttpSessions } from '../mcp/http.js';

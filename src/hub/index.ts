@@ -30,8 +30,5 @@ export { chatOpenFor } from './chat-exclusion.js';
 export { wakeOnFor } from './wake-on.js';
 export { MIN_REQUEST_ID_ABBREVIATION } from './request-ref.js';
 
-// A home's store read while no hub runs (parley doctor).
-export { estimateRetention, type RetainedThread } from './retention.js';
-
 // What a home's store holds, read while no hub runs on it (parley doctor, the roster commands).
 export { inspectStore, readStoredHome, storedRoster, storeFileOf, vacuumStore, type StoreFileStats, type StoreInspection, type StoredHome } from './offline-home.js';

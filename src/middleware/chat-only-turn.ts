@@ -1,4 +1,4 @@
-import { chatRoom } from '../mcp/rooms/chat.js';
+import { chatRoom } from '../tools/index.js';
 
 /**
  * Maestro's chat-only turn: a model turn whose only tool calls were chat

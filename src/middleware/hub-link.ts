@@ -4,7 +4,7 @@ import { registerParticipant } from '../client/registration.js';
 import { RestParticipant } from '../client/rest-participant.js';
 import { DEFAULT_SESSION_NAME } from '../config/defaults.js';
 import { resolveHome } from '../config/home.js';
-import { readAdminToken } from '../http/admin-token.js';
+import { readAdminToken } from '../home/admin-token.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Participant } from '../schema/participant.js';
 import type { ParleyOptions } from './options.js';

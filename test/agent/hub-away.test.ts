@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type AgentEvent, type AgentResult } from '../../src/agent/index.js';
-import { registerParticipant } from '../../src/cli/join.js';
+import { registerParticipant } from '../../src/client/registration.js';
 import { RestParticipant } from '../../src/client/rest-participant.js';
 import { tempHome } from '../helpers/hub.js';
 import { EventLog, said, scriptedModel, type Reply } from '../helpers/agent-loop.js';

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processAlive } from '../../src/cli/hub-address.js';
+import { processAlive } from '../../src/client/live-hub.js';
 import { parseConfig } from '../../src/config/load.js';
 import { stubRuns, writeStub } from '../helpers/coordinator.js';
 import { tempHome } from '../helpers/hub.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processAlive } from '../../src/cli/hub-address.js';
+import { processAlive } from '../../src/client/live-hub.js';
 import { RestParticipant } from '../../src/client/rest-participant.js';
 import { holdingNoOne, messagesIn, openBench, stubRuns, type Bench } from '../helpers/coordinator.js';
 

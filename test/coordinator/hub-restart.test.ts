@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processAlive } from '../../src/cli/hub-address.js';
+import { processAlive } from '../../src/client/live-hub.js';
 import { stubRuns, writeStub, type StubRun } from '../helpers/coordinator.js';
 import { tempHome } from '../helpers/hub.js';
 import { BIN, childEnv, joinOver, restCall, startServe, stopHubs, track, type RunningHub } from '../helpers/serve.js';

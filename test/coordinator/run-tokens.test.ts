@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { processAlive } from '../../src/cli/hub-address.js';
+import { processAlive } from '../../src/client/live-hub.js';
 import { hashToken } from '../../src/hub/tokens.js';
 import { openBench, stubRuns, type Bench, type StubRun } from '../helpers/coordinator.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { HubAccess } from '../../src/coordinator/hub-access.js';
 import { RestHubAccess } from '../../src/coordinator/rest-hub-access.js';
-import { createAdminCredential, readAdminToken } from '../../src/http/admin-token.js';
+import { createAdminCredential, readAdminToken } from '../../src/home/admin-token.js';
 import { startHttpServer } from '../../src/http/server.js';
 import { createMemoryLogger, createSilentLogger } from '../../src/util/logger.js';
 import { openBench, type Bench } from '../helpers/coordinator.js';

@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { parseInput } from '../../errors/parley-error.js';
 import type { Hub } from '../../hub/index.js';
 import { HandleSchema } from '../../schema/names.js';
-import type { AdminCredential } from '../admin-token.js';
+import type { AdminCredential } from '../../home/admin-token.js';
 import type { AuthVariables, Authenticator } from '../auth.js';
 import { jsonBody } from '../../request/body.js';
 import { SetAccessBodySchema } from '../schemas.js';
