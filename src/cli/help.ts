@@ -102,7 +102,11 @@ export async function printHelp(words: string[]): Promise<number | undefined> {
   }
   const command = named(words);
   if (command) return runCommand(command.name, command.entry, ['--help']);
-  if (sub === undefined && (name === 'help' || name === 'version')) {
+  if (sub === undefined && name === 'version') {
+    process.stdout.write('Usage: parley version (also --version, -v)\n\nPrints the version of this Parley.\n');
+    return 0;
+  }
+  if (sub === undefined && name === 'help') {
     process.stdout.write(globalHelp());
     return 0;
   }

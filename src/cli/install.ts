@@ -258,8 +258,9 @@ async function uninstallClient({ values, positionals }: CommandArgs<typeof UNINS
     else process.stdout.write(`  ${change.path}: ${change.how}\n`);
   }
   // Linked worktrees share one exclude file: a line another install there still needs stays.
-  const needed = installs.flatMap((r) => (r !== record && r.gitExclude?.file === record.gitExclude?.file ? r.gitExclude!.patterns : []));
-  const excluded = record.gitExclude && { file: record.gitExclude.file, patterns: record.gitExclude.patterns.filter((p) => !needed.includes(p)) };
+  const own = record.gitExclude;
+  const needed = own ? installs.flatMap((r) => (r !== record && r.gitExclude?.file === own.file ? r.gitExclude.patterns : [])) : [];
+  const excluded = own && { file: own.file, patterns: own.patterns.filter((p) => !needed.includes(p)) };
   if (excluded && dry) process.stdout.write(`take out of ${excluded.file}: ${excluded.patterns.join(' ')}\n`);
   else if (excluded) {
     try {

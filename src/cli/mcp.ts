@@ -25,8 +25,10 @@ const HELP = `Usage: parley mcp --as HANDLE [--session NAME] [--rooms ROOM,...|a
                   [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...] [--home DIR] [--url URL]
 
 Serves MCP on stdin/stdout for an agent CLI, acting as HANDLE in the session
-(default "default"). Configure it in the agent's MCP settings, e.g.
-  {"command": "npx", "args": ["parley", "mcp", "--as", "coder-1"]}
+(default "default"). Configure it in the agent's MCP settings with the full
+path of bin/parley (a client may not read the shell's PATH), e.g.
+  {"command": "/path/to/parley/bin/parley", "args": ["mcp", "--as", "coder-1"]}
+("parley install CLIENT --as HANDLE" writes this entry for you).
 The hub is the one at --url or PARLEY_URL, else the one running on the home
 (used once it proves it is that home's hub); when none runs there, one is
 started in the background on the home, with the home's settings (its port).

@@ -69,7 +69,7 @@ async function verifyExport({ values, positionals }: CommandArgs<typeof VERIFY_O
   const anchors = [rosters === '' ? '' : `roster ${rosters}`, report.local ? `the hub key ${report.hub} (local mode)` : ''].filter(Boolean).join(' and ');
   const authors = report.handles.map((h) => `@${h}`).join(', ');
   const summary =
-    `verified: ${report.events} events (seq ${report.first_seq}-${report.last_seq}) by ${report.authors} authors (${authors}) in ${report.thread.kind === 'channel' ? '#' : ''}${report.thread.name}, against ${anchors}` +
+    `verified: ${report.events} events (seq ${report.first_seq}-${report.last_seq}) by ${report.authors} author${report.authors === 1 ? '' : 's'} (${authors}) in ${report.thread.kind === 'channel' ? '#' : ''}${report.thread.name}, against ${anchors}` +
       `${report.local ? '' : `; exported by the hub key ${report.hub}`}` +
       `${report.gaps > 0 ? `; ${report.gaps} gaps in sender_seq: events missing, pruned by retention before the export (--no-gaps fails on them)` : ''}`;
   // The names come from a file anyone could have written: nothing in them may act on the terminal.

@@ -36,6 +36,14 @@ export function defaultConfig(): Config {
 /** Every leaf key of the config, as dotted paths, with the type of its default value. */
 type KeyType = 'string' | 'number' | 'boolean' | 'list';
 
+/** The keys a mistyped one may have meant: those of its section, else the sections. */
+function knownKeysNear(key: string, keys: Array<{ key: string }>): string {
+  const section = key.split('.')[0];
+  const inSection = keys.filter((k) => k.key.split('.')[0] === section).map((k) => k.key);
+  if (inSection.length > 0) return `the keys of "${section}" are ${inSection.join(', ')}`;
+  return `the config sections are ${[...new Set(keys.map((k) => k.key.split('.')[0]))].join(', ')}`;
+}
+
 export function configKeys(): Array<{ key: string; type: KeyType; env: string }> {
   const keys: Array<{ key: string; type: KeyType; env: string }> = [];
   const walk = (value: unknown, prefix: string[]): void => {
@@ -83,7 +91,7 @@ export function loadConfig(options: LoadConfigOptions): Config {
     if (value === undefined) continue;
     const spec = byKey.get(key);
     if (!spec) {
-      throw new ParleyError('CONFIG_INVALID', `Unknown config key "${key}" given as a flag. Run "parley --help" for the keys.`, {
+      throw new ParleyError('CONFIG_INVALID', `Unknown config key "${key}" given as a flag; ${knownKeysNear(key, keys)}.`, {
         field: key,
       });
     }

@@ -115,4 +115,17 @@ describe('help', () => {
     expect(say.status).toBe(0);
     expect(say.stdout).toMatch(/^Usage: parley say THREAD TEXT/);
   });
+
+  it('help - "parley help version" says what version does, not the whole list', async () => {
+    const answer = await run('help', 'version');
+    expect(answer.code).toBe(0);
+    expect(answer.out).toBe('Usage: parley version (also --version, -v)\n\nPrints the version of this Parley.\n');
+  });
+
+  it('help - "parley mcp --help" shows an MCP entry with the full path of bin/parley, not npx', async () => {
+    const answer = await run('mcp', '--help');
+    expect(answer.code).toBe(0);
+    expect(answer.out).not.toContain('npx');
+    expect(answer.out).toContain('{"command": "/path/to/parley/bin/parley", "args": ["mcp", "--as", "coder-1"]}');
+  });
 });

@@ -143,6 +143,21 @@ describe('parley install: refusals and edits', () => {
     expect(snapshot(box.home)).toEqual(before);
   });
 
+  it('uninstall - in a folder outside git, with another install recorded, it takes out its own files and exits 0', async () => {
+    const box = sandbox(base, 'no-git-two');
+    const seeded = fs.readFileSync(path.join(box.project, '.mcp.json'), 'utf8');
+    const install = (client: string, handle: string): string[] => ['install', client, '--as', handle, '--dir', box.project, ...hubFlags()];
+    expect((await runParley(install('claude', 'nogit-claude'), box.home, box.project)).status).toBe(0);
+    expect((await runParley(install('cursor', 'nogit-cursor'), box.home, box.project)).status).toBe(0);
+    const removed = await runParley(['uninstall', 'claude', '--dir', box.project, '--home', parleyHome], box.home, box.project);
+    expect(removed.stderr).toBe('');
+    expect(removed.status).toBe(0);
+    expect(fs.readFileSync(path.join(box.project, '.mcp.json'), 'utf8')).toBe(seeded);
+    // The other install is untouched, and goes as cleanly.
+    expect(readJson(path.join(box.project, '.cursor', 'mcp.json')).mcpServers.parley).toBeDefined();
+    expect((await runParley(['uninstall', 'cursor', '--dir', box.project, '--home', parleyHome], box.home, box.project)).status).toBe(0);
+  });
+
   it('install - installing again as another handle is refused until the first is uninstalled', async () => {
     const box = sandbox(base, 'rehandle');
     expect((await runParley(['install', 'gemini', '--as', 'first', '--dir', box.project, ...hubFlags()], box.home, box.project)).status).toBe(0);

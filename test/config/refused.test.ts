@@ -20,6 +20,16 @@ describe('config refused', () => {
     expect(error.message).toMatch(/Cannot read config file/);
   });
 
+  it('config - an unknown key given as a flag is refused naming it and the keys it may have meant', () => {
+    const dir = home();
+    const inSection = refusal(() => load({ home: dir, flags: { 'retention.hourz': '3' } }), 'CONFIG_INVALID');
+    expect(inSection.field).toBe('retention.hourz');
+    expect(inSection.message).toMatch(/^Unknown config key "retention\.hourz" given as a flag; the keys of "retention" are [^;]*retention\.hours/);
+    const noSection = refusal(() => load({ home: dir, flags: { 'retentoin.hours': '3' } }), 'CONFIG_INVALID');
+    expect(noSection.message).toMatch(/the config sections are [^;]*\bretention\b/);
+    expect(noSection.message).not.toContain('parley --help');
+  });
+
   it('config - a string where a number is expected names the key and its source', () => {
     const dir = home();
     const file = writeConfig(dir, { server: { port: 'abc' } });

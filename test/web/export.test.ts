@@ -40,7 +40,7 @@ describe('web page: export', () => {
     const verified = cli('verify', file);
     expect(verified.stderr).toBe('');
     expect(verified.status).toBe(0);
-    expect(verified.stdout).toMatch(/^verified: 2 events \(seq 1-2\) by 1 authors \(@coder\) in #general, against the hub key ed25519:\S+ \(local mode\)\n$/);
+    expect(verified.stdout).toMatch(/^verified: 2 events \(seq 1-2\) by 1 author \(@coder\) in #general, against the hub key ed25519:\S+ \(local mode\)\n$/);
     // The channel's creation and the message: the same file the CLI's signed export writes.
     expect(JSON.parse(cli('verify', file, '--json').stdout)).toMatchObject({ ok: true, events: 2, authors: 1, handles: ['coder'], thread: { name: 'general' } });
     expect(fs.readFileSync(file, 'utf8')).toContain('the plan, for the record');
