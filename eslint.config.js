@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { layerLintRules } from './scripts/layers.mjs';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'test-output/'] },
@@ -26,4 +27,6 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
     },
   },
+  // Imports only downward, and into the hub only through its public module (scripts/layers.mjs).
+  ...layerLintRules(),
 );
