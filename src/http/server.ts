@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import { createAdaptorServer } from '@hono/node-server';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Hub } from '../hub/index.js';
+import { inBackground } from '../util/background.js';
 import type { Logger } from '../util/logger.js';
 import type { AdminCredential } from '../home/admin-token.js';
 import { createHttpApp } from './app.js';
@@ -67,7 +68,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
     close() {
       closing ??= new Promise<void>((resolve) => {
         // MCP sessions end first: their open notification streams are responses in flight.
-        void mcp.closeAll();
+        inBackground(mcp.closeAll(), logger, 'closing the MCP sessions');
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);

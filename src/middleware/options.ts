@@ -47,5 +47,10 @@ export function parleyOptions<T extends ParleyOptions>(options: T, schema: z.Zod
 /** Where the `log` option sends lines: the function given, nowhere for false, else stderr. */
 export function logLineOf(log: ParleyOptions['log']): ((line: string) => void) | undefined {
   if (log === false) return undefined;
-  return log ?? ((line) => void process.stderr.write(`${line}\n`));
+  return (
+    log ??
+    ((line) => {
+      process.stderr.write(`${line}\n`);
+    })
+  );
 }

@@ -66,7 +66,9 @@ describe('architecture', () => {
   });
 
   it('layers - ESLint refuses the same imports, with the rules eslint.config.js holds', async () => {
-    const config = (await import('../../eslint.config.js')).default as unknown[];
+    // A path in a variable: the config is plain JavaScript, without types.
+    const configFile = '../../eslint.config.js';
+    const config = ((await import(configFile)) as { default: unknown[] }).default;
     for (const entry of layerLintRules()) expect(config).toContainEqual(entry);
     const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...layerLintRules()] });
     const refusal = async (file: string, code: string): Promise<string[]> =>
