@@ -42,7 +42,7 @@ export const DEFAULT_SSE_KEEPALIVE_MS = 15_000;
 /** A live-stream client that takes nothing of what waits for it for this long is dropped (it resumes by seq). */
 export const DEFAULT_SSE_STALL_TIMEOUT_MS = 30_000;
 
-// Chat posting rules (Maestro).
+// Chat posting rules.
 export const DEFAULT_CHAT_ENABLED = true;
 export const DEFAULT_MAX_MESSAGE_CHARS = 4096;
 /** Input longer than this is refused outright rather than truncated (protects memory). */
@@ -62,7 +62,7 @@ export const TRUNCATION_MARKER = ' … [truncated]';
 export const REDACTION_PLACEHOLDER = '[redacted]';
 export const REDACTION_NOTE = ' (Note: content redacted by scanner)';
 
-// Requests (Meerkat).
+// Requests.
 export const DEFAULT_MAX_HOP = 3;
 export const DEFAULT_MAX_PARAMS_BYTES = 64 * 1024;
 /** Levels of nesting a request's params or a response's result may have (each string is scanned for secrets). */
@@ -87,20 +87,20 @@ export const DEFAULT_TAIL_LAST = 10;
 /** Live subscribers that fall this many events behind are cut off (they resume by seq). */
 export const DEFAULT_LIVE_QUEUE_LIMIT = 10_000;
 
-// Presence (Meerkat / Agent Bridge).
+// Presence.
 /** A meeting place taken with one-shot calls (no live connection) is freed this long after the holder's last call. */
 export const DEFAULT_PRESENCE_TTL_SECONDS = 300;
 
-// Meetings (Katra).
+// Meetings.
 export const DEFAULT_MEETING_MAX_PARTICIPANTS = 32;
 export const DEFAULT_MEETING_RING_SIZE = 100;
 export const DEFAULT_MEETING_MAX_MESSAGE_CHARS = 1024;
 
-// Participation policy (Agent Bridge): threads with more members than this are conservative.
+// Participation policy: threads with more members than this are conservative.
 export const DEFAULT_PERMISSIVE_MAX_MEMBERS = 3;
 
 // Agents.
-/** What wakes an agent that has not chosen (its profile's wakeOn): every inbox item but muted threads (Meerkat's rule). */
+/** What wakes an agent that has not chosen (its profile's wakeOn): every inbox item but muted threads (the default wake rule). */
 export const DEFAULT_AGENT_WAKE_ON = 'all' as const;
 
 // Agent hooks (`parley hook`: messages between tool calls and at stop).
@@ -116,7 +116,7 @@ export const MAX_AGENTS_STAY_AVAILABLE_SECONDS = 3600;
 export const HOOK_CONTEXT_MAX_CHARS = 10_000;
 /** Items one hook answer carries at most; more are said to wait. */
 export const HOOK_MAX_ITEMS = 20;
-/** Maestro's max_new_messages: new items one LLM call is given at most by the middleware (its maxNewMessages option overrides it). */
+/** The middleware's cap: new items one LLM call is given at most (its maxNewMessages option overrides it). */
 export const DEFAULT_MAX_NEW_MESSAGES = 100;
 /** How long the LLM middleware waits for the hub (to link, to fetch new chat, to take it) before a model call goes on without chat (its hubTimeoutMs option overrides it). */
 export const DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS = 5_000;
@@ -150,10 +150,10 @@ export const DEFAULT_WEBUI_PASSWORD = '';
 // MCP (how agents reach the hub).
 /** Rooms loaded for a new connection besides the global room ("all" loads every available room). */
 export const DEFAULT_MCP_ROOMS: readonly string[] = ['chat'];
-/** Participant kinds or roles excluded from chat on every surface: no chat tools or instructions, chat calls refused (Maestro's architect exclusion). */
+/** Participant kinds or roles excluded from chat on every surface (an architect, say): no chat tools or instructions, chat calls refused. */
 export const DEFAULT_MCP_EXCLUDED_KINDS: readonly string[] = [];
 export const DEFAULT_MCP_COMPAT = false;
-/** The meeting Katra's tool names speak in. */
+/** The meeting the compat room's meeting tools (katra_say, …) speak in. */
 export const DEFAULT_MCP_COMPAT_MEETING = 'meeting';
 /** The MCP `wait` tool's cap: below the usual client request timeout (60 s in the official SDK). */
 export const DEFAULT_MCP_WAIT_TIMEOUT_MS = 25_000;
@@ -168,7 +168,7 @@ export const DEFAULT_MCP_MAX_SESSIONS_PER_TOKEN = 16;
 /** Messages in one JSON-RPC batch at most (clients send one at a time; MCP 2025-06-18 dropped batches). */
 export const DEFAULT_MCP_MAX_BATCH_SIZE = 8;
 
-// The coordinator (Agent Bridge's automation, `parley coordinate`).
+// The coordinator (automation as a visible participant, `parley coordinate`).
 /** Whether `parley serve` runs the coordinator inside the hub (`parley coordinate` runs it alone). */
 export const DEFAULT_COORDINATOR_ENABLED = false;
 /** The coordinator's own participant: it signs every start, finish, timeout and refusal with this handle. */
@@ -247,7 +247,7 @@ export const DEFAULT_TRUST_LOCAL_ACCESS_HUMAN = 'admin';
 export const DEFAULT_TRUST_LOCAL_ACCESS_AGENT = 'operator';
 /** No roster file unless one is configured (trust.rosterPath, PARLEY_ROSTER or --roster): the hub runs in local mode. */
 export const DEFAULT_TRUST_ROSTER_PATH = '';
-/** How long an envelope stays valid after its timestamp (Meerkat's ttl_secs). */
+/** How long an envelope stays valid after its timestamp (its ttl_secs). */
 export const DEFAULT_TRUST_TTL_SECS = 300;
 /** The longest TTL an envelope from outside may ask for (its id is remembered against replay that long). */
 export const DEFAULT_TRUST_MAX_TTL_SECS = 3600;

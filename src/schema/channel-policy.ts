@@ -1,14 +1,15 @@
+/**
+ * A channel access policy: who may read, write and administer one channel,
+ * and how long it keeps history. Not the thread's participation policy
+ * (steer_policy). DMs have none. What the signature covers is the CBOR form
+ * built in src/trust/channel-policy.ts.
+ */
+
 import { z } from 'zod';
 import { DEFAULT_RETENTION_HOURS, DEFAULT_RETENTION_MESSAGES } from './limits.js';
 import { AccessSchema } from './access.js';
 import { PublicKeyTextSchema } from './roster.js';
 
-/**
- * A channel access policy (Meerkat's ChannelPolicy): who may read, write and
- * administer one channel, and how long it keeps history. Not the thread's
- * participation policy (steer_policy). DMs have none. What the signature
- * covers is the CBOR form built in src/trust/channel-policy.ts.
- */
 export const MAX_POLICY_SELECTORS = 256;
 
 /** One key, or everyone whose permission role is at least `access`. */

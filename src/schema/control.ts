@@ -1,14 +1,15 @@
+/**
+ * Steering controls, in the shapes of a control event: an object with exactly
+ * one key. Inputs name participants by handle; the stored event names them by
+ * participant id.
+ */
+
 import { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { MAX_POLICY_SELECTORS, SelectorSchema, type ChannelPolicy } from './channel-policy.js';
 import { HandleSchema } from './names.js';
 import { ProfilePatchSchema } from './participant.js';
 
-/**
- * Steering controls (Agent Bridge), in the shapes of its spec: an object with
- * exactly one key. Inputs name participants by handle; the stored event names
- * them by participant id.
- */
 const Targets = z.array(HandleSchema).min(1, 'must name at least one participant').max(64);
 
 /**

@@ -8,7 +8,7 @@
 export const MAX_INBOX_LIMIT = 500;
 /** The most events one history, read or meeting hear may ask for. */
 export const MAX_READ_LIMIT = 1000;
-/** Events older than this are pruned from a channel (Meerkat's default). */
+/** Events older than this are pruned from a channel (the default retention). */
 export const DEFAULT_RETENTION_HOURS = 72;
-/** A channel keeps at most this many newest events (Meerkat's default). */
+/** A channel keeps at most this many newest events (the default retention). */
 export const DEFAULT_RETENTION_MESSAGES = 10_000;

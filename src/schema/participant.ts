@@ -9,7 +9,7 @@ const shortText = (max: number) => z.string().trim().min(1).max(max).check(oneLi
 
 /**
  * What wakes a participant (ends its `wait`): `all` — everything in its inbox
- * but muted threads, channel messages included (Meerkat's rule); `addressed` —
+ * but muted threads, channel messages included (the default wake rule); `addressed` —
  * only what is addressed to it (DMs, mentions, requests, responses, prods,
  * invites, controls), so a busy channel does not keep it awake; its channel
  * messages still wait in the inbox to be read.
@@ -17,7 +17,7 @@ const shortText = (max: number) => z.string().trim().min(1).max(max).check(oneLi
 export const WakeOnSchema = z.enum(['all', 'addressed']);
 export type WakeOn = z.infer<typeof WakeOnSchema>;
 
-/** What others need to know to interpret who is speaking (Agent Bridge profile). */
+/** What others need to know to interpret who is speaking (the participant profile). */
 const profileFields = {
   client: shortText(64).optional(),
   model: shortText(128).optional(),

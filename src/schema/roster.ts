@@ -1,12 +1,13 @@
+/**
+ * The roster (the trust anchor) as a JSON document: who belongs to the org,
+ * with which permission role, signed by its admins. The JSON field is `role`;
+ * its values are the `access` levels. What the signatures cover is the CBOR
+ * form built in src/trust/roster.ts.
+ */
+
 import { z } from 'zod';
 import { AccessSchema } from './access.js';
 
-/**
- * The roster (Meerkat's trust anchor) as a JSON document: who belongs to the
- * org, with which permission role, signed by its admins. The JSON field is
- * `role`, as in Meerkat; its values are the `access` levels. What the
- * signatures cover is the CBOR form built in src/trust/roster.ts.
- */
 export const MAX_ROSTER_MEMBERS = 10_000;
 export const MAX_ROSTER_SIGNATURES = 64;
 
@@ -32,7 +33,7 @@ export const UtcTimestampSchema = z
 export const RosterMemberSchema = z.strictObject({
   pubkey: PublicKeyTextSchema,
   role: AccessSchema,
-  /** Keeps history past the channels' retention (Meerkat's archive peers). */
+  /** Keeps history past the channels' retention (an archive peer). */
   archive: z.boolean().optional(),
 });
 

@@ -1,3 +1,11 @@
+/**
+ * Signing and verifying events in the v1 signed form (the tuple documented in
+ * src/schema/envelope.ts). Fixed decision: the Ed25519 signature is over the
+ * CBOR bytes themselves, with no pre-hash (Ed25519 hashes internally: not
+ * sign(hash(cbor))). The tuple is an array, so its order is fixed by position
+ * and costs no map sorting; only content and meta maps are sorted.
+ */
+
 import crypto, { type KeyObject } from 'node:crypto';
 import { DEFAULT_TRUST_MAX_ENVELOPE_BYTES } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
@@ -14,14 +22,6 @@ import {
 } from '../schema/envelope.js';
 import { canonicalEncode, decodeStrict, findUnencodable } from './cbor.js';
 import { cachedPublicKey, ED25519_KEY_BYTES, ED25519_SIGNATURE_BYTES, formatPublicKey, parsePublicKey } from './node-id.js';
-
-/**
- * Signing and verifying events in the v1 signed form (the tuple documented in
- * src/schema/envelope.ts). Fixed decision: the Ed25519 signature is over the
- * CBOR bytes themselves, with no pre-hash (Ed25519 hashes internally; unlike
- * Meerkat's sign(hash(cbor))). The tuple is an array, so its order is fixed by
- * position and costs no map sorting; only content and meta maps are sorted.
- */
 
 export interface SignedEventFields {
   id: string;

@@ -1,12 +1,12 @@
-import crypto, { type KeyObject } from 'node:crypto';
-import { ParleyError } from '../errors/parley-error.js';
-
 /**
- * Who a key is: Meerkat's NodeId (a hash of the Ed25519 public key) and the
- * text form a key is written in wherever people and documents see it
+ * Who a key is: its node id (a hash of the Ed25519 public key) and the text
+ * form a key is written in wherever people and documents see it
  * (`ed25519:<base64url, no padding>`, the roster's form). Signed bytes never
  * carry either: they carry the raw 32-byte key.
  */
+
+import crypto, { type KeyObject } from 'node:crypto';
+import { ParleyError } from '../errors/parley-error.js';
 
 export const ED25519_KEY_BYTES = 32;
 export const ED25519_SIGNATURE_BYTES = 64;

@@ -1,12 +1,13 @@
 /**
- * Replay protection for envelopes that cross a boundary (Meerkat's TTL rule):
- * an envelope is refused when `ts + ttl_secs` is past (expired), when its `ts`
- * is ahead of our clock (from the future), or when its id was already taken
+ * Replay protection for envelopes that cross a boundary (the TTL rule): an
+ * envelope is refused when `ts + ttl_secs` is past (expired), when its `ts` is
+ * ahead of our clock (from the future), or when its id was already taken
  * (duplicate), each beyond the allowed clock skew. Ids are remembered only
  * until their envelope would have expired anyway, since TTL refuses anything
  * older. At the cap, new envelopes are refused instead of forgetting ids early,
  * which would let a replay through.
  */
+
 export type ReplayVerdict = 'ok' | 'expired' | 'future' | 'duplicate' | 'full';
 
 export interface ReplayGuardOptions {

@@ -1,14 +1,14 @@
+/**
+ * The roster as a JSON file (src/schema/roster.ts), read and written whole. The
+ * file is the document, not a trust decision: reading it only checks its shape;
+ * acceptRoster decides whether it may be in force.
+ */
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { ParleyError, toParleyError } from '../errors/parley-error.js';
 import { writeFileAtomically } from '../util/atomic-write.js';
 import { parseRoster, type Roster } from './roster.js';
-
-/**
- * The roster as a JSON file (Meerkat's shape), read and written whole. The
- * file is the document, not a trust decision: reading it only checks its
- * shape; acceptRoster decides whether it may be in force.
- */
 
 const PATH_SETTINGS = 'trust.rosterPath, PARLEY_ROSTER or --roster';
 

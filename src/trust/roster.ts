@@ -105,15 +105,15 @@ export function memberOf(roster: Roster, raw: Uint8Array): { access: Access; arc
 }
 
 /**
- * Accepts `next` as the roster in force after `current`, or refuses it with
- * the reason. Rules (Meerkat's): the same org; a higher version (else
- * ROSTER_ROLLBACK); signed; every signature valid (else BAD_SIGNATURE naming
- * the signer); every signer an admin of `current` (so only admins change the
- * roster), or of `next` itself when there is no current roster (the first
- * one is trusted on first use: the operator put the file in place); and at
- * least one admin left in `next`, or the org could never change it again.
- * `domain`: what the signatures must be for (an export's roster is checked
- * under EXPORT_ROSTER_DOMAIN, and is never accepted as a hub's roster).
+ * Accepts `next` as the roster in force after `current`, or refuses it with the
+ * reason. Rules: the same org; a higher version (else ROSTER_ROLLBACK); signed;
+ * every signature valid (else BAD_SIGNATURE naming the signer); every signer an
+ * admin of `current` (so only admins change the roster), or of `next` itself
+ * when there is no current roster (the first one is trusted on first use: the
+ * operator put the file in place); and at least one admin left in `next`, or
+ * the org could never change it again. `domain`: what the signatures must be
+ * for (an export's roster is checked under EXPORT_ROSTER_DOMAIN, and is never
+ * accepted as a hub's roster).
  */
 export function acceptRoster(current: Roster | undefined, next: unknown, domain: RosterDomain = ROSTER_DOMAIN): Roster {
   const doc = parseRoster(next);

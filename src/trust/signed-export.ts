@@ -1,3 +1,14 @@
+/**
+ * `parley verify`: checks a signed export (format in src/schema/signed-export.ts)
+ * offline, without the hub. It trusts nothing the file says unsigned: the
+ * thread and the authors' handles come from the header the hub signed, which
+ * events the file must hold from the trailer the hub signed, each event from
+ * its author's signature, and each author's standing from the signed rosters.
+ *
+ * Keys held by a hub are custodial: a signature proves the hub that holds the
+ * author's key vouched for the event, not that the author's own machine did.
+ */
+
 import type { z } from 'zod';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Access } from '../schema/access.js';
@@ -18,18 +29,7 @@ import { ExportChain, headerSigningBytes, trailerSigningBytes, verifySeal } from
 import { formatPublicKey, parsePublicKey } from './node-id.js';
 import { EXPORT_ROSTER_DOMAIN, acceptRoster, memberOf, rosterSigningBytes } from './roster.js';
 
-/**
- * `parley verify`: checks a signed export (format in src/schema/signed-export.ts)
- * offline, without the hub. It trusts nothing the file says unsigned: the
- * thread and the authors' handles come from the header the hub signed, which
- * events the file must hold from the trailer the hub signed, each event from
- * its author's signature, and each author's standing from the signed rosters.
- *
- * Keys held by a hub are custodial: a signature proves the hub that holds the
- * author's key vouched for the event, not that the author's own machine did.
- */
-
-/** The permission role an event's author needs for its kind (Meerkat's table). */
+/** The permission role an event's author needs for its kind (the role table). */
 export function accessNeededFor(kind: string): Access {
   if (kind === 'request') return 'operator';
   if (kind === 'control') return 'admin';

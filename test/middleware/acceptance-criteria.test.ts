@@ -1,3 +1,10 @@
+/**
+ * The acceptance criteria of chat in model calls, where they touch the LLM
+ * middleware (feature toggle, posting, size, redaction, session isolation,
+ * cursors, prompts; exclusion is in exclusion.test.ts): each through the real
+ * generateText with the mock model, against a real hub over loopback HTTP.
+ */
+
 import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,11 +16,6 @@ import type { HubOptions } from '../../src/hub/hub.js';
 import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
 import { block, channelLine, dmLine, shape, textAnswer, toolCalls } from './model-script.js';
 
-/**
- * Maestro's acceptance criteria 1–8 where they touch the LLM middleware:
- * each through the real generateText with the mock model, against a real
- * hub over loopback HTTP.
- */
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -35,8 +37,8 @@ function modelFor(hub: AgentHub, handle: string, token: string, doGenerate: NonN
 
 const noop = tool({ description: 'does nothing', inputSchema: z.object({}), execute: async () => 'ok' });
 
-describe('Maestro acceptance criteria', () => {
-  it('Maestro AC1 feature toggle - with chat.enabled false the model gets no chat, no addendum and no chat tools; with it on, it gets all three', async () => {
+describe('LLM middleware acceptance criteria', () => {
+  it('feature toggle - with chat.enabled false the model gets no chat, no addendum and no chat tools; with it on, it gets all three', async () => {
     for (const enabled of [true, false]) {
       const hub = await agentHub(['coder-1'], { config: { chat: { enabled } } });
       const request = await hub.human.request({ to: 'coder-1', intent: 'review' });
@@ -54,7 +56,7 @@ describe('Maestro acceptance criteria', () => {
     }
   });
 
-  it('Maestro AC2 posting works - chat_post run with the agent\'s token is stored as the agent, in its session, and is not fed back to it', async () => {
+  it('posting - chat_post run with the agent\'s token is stored as the agent, in its session, and is not fed back to it', async () => {
     const hub = await agentHub();
     const api = new RestParticipant(hub.url, hub.agents['coder-1']!.token);
     cleanups.push(() => api.close());
@@ -78,7 +80,7 @@ describe('Maestro acceptance criteria', () => {
     expect(shape(mock.doGenerateCalls[1]!.prompt).at(-1)).toEqual(['tool', '<tool-result chat_post>']);
   });
 
-  it('Maestro AC3 size enforcement - a message over maxMessageChars reaches the model as stored, ending with " … [truncated]"', async () => {
+  it('size enforcement - a message over maxMessageChars reaches the model as stored, ending with " … [truncated]"', async () => {
     const hub = await agentHub(['coder-1'], { config: { chat: { limits: { maxMessageChars: 40 } } } });
     const dm = await hub.human.dm({ to: 'coder-1', text: 'x'.repeat(100) });
     const stored = (await hub.agents['coder-1']!.actor.peek()).items[0]!.event.content as string;
@@ -92,7 +94,7 @@ describe('Maestro acceptance criteria', () => {
     expect(shape(mock.doGenerateCalls[0]!.prompt).at(-1)).toEqual(['user', block(dmLine(dm, 'human', stored))]);
   });
 
-  it('Maestro AC4 secret redaction - a secret reaches the model as "[redacted]", with the scanner\'s note once at the end', async () => {
+  it('secret redaction - a secret reaches the model as "[redacted]", with the scanner\'s note once at the end', async () => {
     const hub = await agentHub();
     const secret = 'AKIAQ7RZ3MX2LP5TNB8W';
     const dm = await hub.human.dm({ to: 'coder-1', text: `use key ${secret} for the deploy` });
@@ -107,7 +109,7 @@ describe('Maestro acceptance criteria', () => {
     expect(text.split('(Note: content redacted by scanner)')).toHaveLength(2);
   });
 
-  it('Maestro AC5 session isolation - a message in another session is never injected', async () => {
+  it('session isolation - a message in another session is never injected', async () => {
     const hub = await agentHub();
     const otherHuman = await hub.t.hub.join({ handle: 'human', session: 'other', profile: { kind: 'human' } });
     await hub.t.hub.join({ handle: 'coder-1', session: 'other', profile: { kind: 'agent' } });
@@ -127,7 +129,7 @@ describe('Maestro acceptance criteria', () => {
     expect((await hub.t.hub.actor('coder-1', 'other').peek()).items.map((i) => i.event.content)).toEqual(['from the other session', 'other session news']);
   });
 
-  it('Maestro AC6 cursor advancement - after a call the agent\'s next read returns only what is newer than what the call was given', async () => {
+  it('cursor advancement - after a call the agent\'s next read returns only what is newer than what the call was given', async () => {
     const hub = await agentHub();
     const first = await hub.human.dm({ to: 'coder-1', text: 'one' });
     const { mock, model } = modelFor(hub, 'coder-1', hub.agents['coder-1']!.token);
@@ -147,7 +149,7 @@ describe('Maestro acceptance criteria', () => {
     expect((await bot.inject({ peek: true })).items).toEqual([]);
   });
 
-  it('Maestro AC7 prompt behaviours - the addendum for a coder and not for an architect; after a chat-only turn the next call carries the reminder', async () => {
+  it('prompt behaviours - the addendum for a coder and not for an architect; after a chat-only turn the next call carries the reminder', async () => {
     const hub = await agentHub(['coder-1'], { config: { mcp: { excludedKinds: ['architect'] } } });
     await hub.t.hub.join({ handle: 'architect', profile: { roles: ['architect'] } });
     const script = () => [toolCalls(['chat_post', { text: 'tip: run the linter' }]), textAnswer('done')];
@@ -159,7 +161,7 @@ describe('Maestro acceptance criteria', () => {
     const addendum = `S\n\n${promptAddendum('coder-1')}`;
     expect(coder.mock.doGenerateCalls.map((call) => shape(call.prompt)[0])).toEqual([
       ['system', addendum],
-      // Maestro: prepended to the next call's system prelude.
+      // The reminder is prepended to the next call's system prompt (the prelude).
       ['system', `${QUESTION_REMINDER}\n\n${addendum}`],
     ]);
     expect(QUESTION_REMINDER).toBe('Reminder: if this is a blocking question for a human, use request_send — not chat.');
