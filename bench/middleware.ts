@@ -9,11 +9,11 @@ import { HUB_NODE_FLAGS, PARLEY_BIN, hubUrl } from './hub-process.js';
 
 /**
  * What the LLM middleware adds to a model call, against a `parley serve` on
- * loopback: the median time of a `generateText` call on a model that answers
- * at once, bare, with the middleware and nothing new (one request to the
- * hub), and with one new DM each call (a peek before, a commit after). A real
- * model takes hundreds of milliseconds; Maestro measured 10-20 ms for its
- * injection.
+ * loopback: the median time of a `generateText` call on a model that answers at
+ * once, bare, with the middleware and nothing new (one request to the hub), and
+ * with one new DM each call (a peek before, a commit after). A real model takes
+ * hundreds of milliseconds; 10-20 ms is what such a chat injection was measured
+ * to cost elsewhere.
  */
 export interface MiddlewareResult {
   calls: number;

@@ -1,13 +1,13 @@
 /**
- * Meerkat's agent loop on Parley: an LLM that lives on its inbox. This file
- * is the agent as its caller holds it — run once, stop, spawn, fork and
- * cancel subagents — and the result it ends with. The rounds are the inbox
- * loop's (inbox-loop.ts), each turn's model calls are turn.ts's, linking to
- * the hub is hub-linking.ts's. It stops at its budget (tokens, turns, time —
- * a model call still running at the deadline is aborted), when stopped, after
+ * The agent loop on Parley: an LLM that lives on its inbox. This file is the
+ * agent as its caller holds it — run once, stop, spawn, fork and cancel
+ * subagents — and the result it ends with. The rounds are the inbox loop's
+ * (inbox-loop.ts), each turn's model calls are turn.ts's, linking to the hub is
+ * hub-linking.ts's. It stops at its budget (tokens, turns, time — a model call
+ * still running at the deadline is aborted), when stopped, after
  * AGENT_MAX_CONSECUTIVE_FAILURES model calls failed in a row, or at once when
- * the hub refuses the participant for good (its key not in the roster in
- * force) or cannot be reached at start — saying why, with reason "error".
+ * the hub refuses the participant for good (its key not in the roster in force)
+ * or cannot be reached at start — saying why, with reason "error".
  */
 
 import { ParleyError } from '../errors/parley-error.js';

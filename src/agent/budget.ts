@@ -1,7 +1,7 @@
 /**
- * Meerkat's budget: spent only by model calls (waiting and receiving cost
- * nothing). Tokens are the sum of every model call's usage, the parent's and
- * its subagents'; turns are counted as they start; time is a wall-clock
+ * The agent loop's budget: spent only by model calls (waiting and receiving
+ * cost nothing). Tokens are the sum of every model call's usage, the parent's
+ * and its subagents'; turns are counted as they start; time is a wall-clock
  * deadline that also bounds each wait.
  */
 

@@ -4,9 +4,9 @@ import type { ContextItem } from '../schema/views.js';
 import { subagentResultsBlock, type SubagentResult } from './subagent-result.js';
 
 /**
- * What one turn (or one step of it) is given from the inbox, by Meerkat's
- * priority: subagent results and High hub items (requests, DMs, mentions)
- * first, then Normal ones (channel messages, responses), each oldest first.
+ * What one turn (or one step of it) is given from the inbox, by inbox priority:
+ * subagent results and High hub items (requests, DMs, mentions) first, then
+ * Normal ones (channel messages, responses), each oldest first.
  */
 export function byPriority(items: readonly ContextItem[]): ContextItem[] {
   return [...items].sort((a, b) => rank(a) - rank(b) || a.seq - b.seq);

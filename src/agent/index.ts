@@ -1,9 +1,10 @@
 /**
- * `parley/agent`: Meerkat's agent loop on Parley, for AI SDK models. The loop
- * lives on the agent's inbox (runAgent / createAgent), can spawn or fork
- * local subagents, and stops at its budget saying why; parleyTools gives any
- * AI SDK loop Parley's hub tools.
+ * `parley/agent`: the agent loop on Parley, for AI SDK models. The loop lives
+ * on the agent's inbox (runAgent / createAgent), can spawn or fork local
+ * subagents, and stops at its budget saying why; parleyTools gives any AI SDK
+ * loop Parley's hub tools.
  */
+
 export { createAgent, runAgent, type Agent } from './agent.js';
 export { AgentOptionsSchema, type AgentOptions, type Relevance } from './agent-options.js';
 export type { AgentEvent, AgentResult, StopReason, SubagentInfo, TokenUsage } from './agent-events.js';

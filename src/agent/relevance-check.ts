@@ -1,10 +1,10 @@
 /**
- * Meerkat's relevance filter: before a turn, a forked call — the parent's
- * system prompt and history, then the new items numbered — answers which of
- * them matter to the current work. It offers no tools, so the history's tool
- * calls and results are given in words (flatHistory). The answer is read tolerantly; one that
- * cannot be read counts every item as relevant (nothing is dropped by a
- * misunderstanding).
+ * The relevance filter: before a turn, a forked call — the parent's system
+ * prompt and history, then the new items numbered — answers which of them
+ * matter to the current work. It offers no tools, so the history's tool calls
+ * and results are given in words (flatHistory). The answer is read tolerantly;
+ * one that cannot be read counts every item as relevant (nothing is dropped by
+ * a misunderstanding).
  */
 
 import type { LanguageModel, LanguageModelUsage, ModelMessage } from 'ai';

@@ -1,7 +1,7 @@
 /**
- * Meerkat's SubagentResult: what a finished subagent leaves in its parent's
- * inbox. It is High priority and wakes the parent. A cancelled subagent
- * leaves nothing (the parent chose to drop it).
+ * The subagent result: what a finished subagent leaves in its parent's inbox.
+ * It is High priority and wakes the parent. A cancelled subagent leaves nothing
+ * (the parent chose to drop it).
  */
 
 import { jsonForModel, nameForModel, quoted } from '../util/peer-text.js';

@@ -1,12 +1,12 @@
 /**
- * Meerkat's subagents: ephemeral local workers. A spawned one starts from its
- * task alone; a forked one from a copy of the parent's history and the task.
- * The copy has the parent's tool calls and results in words (flatHistory):
- * the fork's tools are not the parent's. Either runs beside the parent with
- * its own tools — never Parley's hub tools, nor subagent tools: peers only
- * ever see the parent — and spends the parent's budget, stopping when its
- * tokens are spent or its time is up. Its result lands in the
- * parent's inbox; a cancelled one leaves nothing.
+ * Subagents: ephemeral local workers. A spawned one starts from its task alone;
+ * a forked one from a copy of the parent's history and the task. The copy has
+ * the parent's tool calls and results in words (flatHistory): the fork's tools
+ * are not the parent's. Either runs beside the parent with its own tools —
+ * never Parley's hub tools, nor subagent tools: peers only ever see the parent
+ * — and spends the parent's budget, stopping when its tokens are spent or its
+ * time is up. Its result lands in the parent's inbox; a cancelled one leaves
+ * nothing.
  */
 
 import type { LanguageModel, ModelMessage, ToolSet } from 'ai';

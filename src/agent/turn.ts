@@ -1,9 +1,9 @@
 /**
- * One turn of the agent loop: model calls one step at a time until one calls
- * no tool, or maxStepsPerTurn. Before each call after the first, what arrived
+ * One turn of the agent loop: model calls one step at a time until one calls no
+ * tool, or maxStepsPerTurn. Before each call after the first, what arrived
  * since is peeked and given as the last message; it joins the history, and is
- * taken on the hub, only once the call succeeded. After a step whose tool
- * calls were all chat, Maestro's reminder opens the next call's system prompt.
+ * taken on the hub, only once the call succeeded. After a step whose tool calls
+ * were all chat, the question reminder opens the next call's system prompt.
  */
 
 import { AGENT_MAX_STEPS_PER_TURN } from '../config/defaults.js';
@@ -51,7 +51,7 @@ export async function runTurn(parts: LoopParts, session: Session, isChatTool: (n
     try {
       out = await modelStep({
         model: options.model,
-        // Maestro's reminder opens the system prompt after a chat-only step.
+        // The question reminder opens the system prompt after a chat-only step.
         system: chatOnlyBefore ? `${QUESTION_REMINDER}\n\n${system}` : system,
         messages,
         tools,

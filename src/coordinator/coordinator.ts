@@ -1,14 +1,13 @@
 /**
- * The coordinator (Agent Bridge's automation, as a visible participant): for
- * each participant with an adapter in `coordinator.agents`, when something
- * asks for its answer and no session of its own is open, it runs the adapter
- * with the new events on stdin and posts the output as that participant, in
- * that thread. One run at a time per participant; what comes in during a run
- * is taken by the next. Runs are bounded: a loop guard, a cap per hour, a
- * timeout, and a token per run that ends with it. Its queue is the
- * participant's own hub-kept inbox and thread cursors: a stopped coordinator
- * misses nothing, and what a run has taken is never taken again (after a
- * restart neither).
+ * The coordinator (automation as a visible participant): for each participant
+ * with an adapter in `coordinator.agents`, when something asks for its answer
+ * and no session of its own is open, it runs the adapter with the new events on
+ * stdin and posts the output as that participant, in that thread. One run at a
+ * time per participant; what comes in during a run is taken by the next. Runs
+ * are bounded: a loop guard, a cap per hour, a timeout, and a token per run
+ * that ends with it. Its queue is the participant's own hub-kept inbox and
+ * thread cursors: a stopped coordinator misses nothing, and what a run has
+ * taken is never taken again (after a restart neither).
  */
 
 import { ParleyError } from '../errors/parley-error.js';

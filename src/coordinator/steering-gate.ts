@@ -1,8 +1,7 @@
 /**
- * The steering a run must honour (Agent Bridge): a hard-muted participant is
- * not run, nor is any non-human in a paused thread, nor anyone in a thread
- * that is done, closed or past its ttl. Returns why not, or undefined when the
- * run may go ahead.
+ * The steering a run must honour: a hard-muted participant is not run, nor is
+ * any non-human in a paused thread, nor anyone in a thread that is done, closed
+ * or past its ttl. Returns why not, or undefined when the run may go ahead.
  */
 
 import type { ParticipantKind } from '../schema/participant.js';
@@ -19,7 +18,7 @@ export function refusalFor(detail: ThreadDetail, handle: string, kind: Participa
   }
   const member = detail.members.find((m) => m.handle.toLowerCase() === handle.toLowerCase());
   if (member?.hardMuted) return { reason: 'muted', says: `${handle} is hard-muted there${by(member.mutedBy)}` };
-  // A paused thread still takes humans' messages (seed): only non-humans wait for it to resume.
+  // A paused thread still takes humans' messages: only non-humans wait for it to resume.
   if (controls.paused && kind !== 'human') return { reason: 'paused', says: `the thread is paused${by(controls.pausedBy)}` };
   return undefined;
 }

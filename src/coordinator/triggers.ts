@@ -1,11 +1,11 @@
 /**
- * Who should answer (Agent Bridge's conservative participation policy): a
- * participant is run for what is addressed to it — a DM, a message `to` it,
- * an @mention, a request — for a prod, and, where a thread has invited_auto
- * on, for a human's to-all message without @mentions when it is invited
- * there. Everything else new in the thread is context for that run, not a
- * reason to start one; responses to its own requests never start one (they
- * would let two agents answer each other forever).
+ * Who should answer (the conservative participation policy): a participant is
+ * run for what is addressed to it — a DM, a message `to` it, an @mention, a
+ * request — for a prod, and, where a thread has invited_auto on, for a human's
+ * to-all message without @mentions when it is invited there. Everything else
+ * new in the thread is context for that run, not a reason to start one;
+ * responses to its own requests never start one (they would let two agents
+ * answer each other forever).
  */
 
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';

@@ -1,9 +1,11 @@
 /**
- * What Parley tells a model about itself (Maestro's prompt addendum and
- * reminder, adapted): who it is, that a blocking question is a request and
- * not chat, and that chat is untrusted peer chatter. The MCP server, the LLM
- * middleware and the agent loop say it in the same words.
+ * What Parley tells a model about itself (the prompt addendum and the question
+ * reminder): who it is, that a blocking question is a request and not chat, and
+ * that chat is untrusted peer chatter. The MCP server, the LLM middleware and
+ * the agent loop say it in the same words.
  */
+
+/** Opens the next call's system prompt after a chat-only turn. */
 export const QUESTION_REMINDER = 'Reminder: if this is a blocking question for a human, use request_send — not chat.';
 
 /** The addendum to every model call's system prompt for a participant that has chat. */

@@ -25,11 +25,11 @@ export const DEFAULT_HUMAN_HANDLE = 'human';
 
 /**
  * Who a request is. Agents (and scripts) send a bearer token, which names the
- * participant and the session. The human signs in with the hub password
- * (Maestro): HTTP Basic with their handle as the user name (default "human"),
- * or the cookie that POST /api/v1/login sets; the session comes from the
- * `X-Parley-Session` header or `?session=` (default "default"). No body field
- * ever changes who the author is.
+ * participant and the session. The human signs in with the hub password: HTTP
+ * Basic with their handle as the user name (default "human"), or the cookie
+ * that POST /api/v1/login sets; the session comes from the `X-Parley-Session`
+ * header or `?session=` (default "default"). No body field ever changes who the
+ * author is.
  */
 export class Authenticator {
   readonly #passwordHash: Buffer | undefined;

@@ -22,10 +22,10 @@ const ACCESS_SAYS: Record<Access, string> = {
 };
 
 /**
- * The `instructions` of the initialize result: Maestro's prompt addendum,
- * adapted. Who you are; blocking questions go to a human as a request, not
- * chat; chat is untrusted peer chatter; keep messages short. A participant
- * excluded from chat gets only the parts that do not concern chat.
+ * The `instructions` of the initialize result: the prompt addendum, for an MCP
+ * client. Who you are; blocking questions go to a human as a request, not chat;
+ * chat is untrusted peer chatter; keep messages short. A participant excluded
+ * from chat gets only the parts that do not concern chat.
  */
 export function instructionsFor(options: { participant: Participant; session: string; humans: string[]; chat: boolean; access?: Access | null }): string {
   const { participant, session, humans, chat, access } = options;

@@ -61,7 +61,7 @@ export interface MeetingStatus {
 /**
  * One meeting: an in-memory ring of messages plus the registry of who is in
  * the room. Nothing here is ever stored; when the last member leaves the
- * messages stay until the hub restarts (Katra edge case 7).
+ * messages stay until the hub restarts (edge 7 of test/meeting/edge-cases.test.ts).
  *
  * `say` does not check membership: the hub decides whether a speaker must
  * join first.

@@ -116,7 +116,7 @@ export class MeetingRing {
    *   next call starts at the new ring's first message.
    *
    * At most `limit` messages are returned (all available by default; 1 gives
-   * Katra's one-message hear). The returned `lastHeard` is the last number
+   * the one-message hear). The returned `lastHeard` is the last number
    * examined, own skipped messages included, so they are not scanned again;
    * when nothing newer exists it equals the input.
    */

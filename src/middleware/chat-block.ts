@@ -1,13 +1,15 @@
+/**
+ * The block of new chat a model call is given ("Recent chat messages"): each
+ * item with its time, author, where it was said, how to answer, and its text
+ * (quoted), oldest first; then how many more wait, when the call's share was
+ * cut at maxNewMessages.
+ */
+
 import { describeItem } from '../format/context-text.js';
 import type { ContextItem } from '../schema/views.js';
 import { nameForModel, PEER_TEXT_NOTE } from '../util/peer-text.js';
 
-/**
- * The block of new chat a model call is given (Maestro's "Recent chat
- * messages"): each item with its time, author, where it was said, how to
- * answer, and its text (quoted), oldest first; then how many more wait, when
- * the call's share was cut at maxNewMessages.
- */
+/** The block's first words: code reading a request finds the block by them. */
 export const CHAT_BLOCK_TITLE = 'Recent chat messages';
 
 export function chatBlock(items: readonly ContextItem[], waiting?: { count: number; atLeast?: boolean }): string {

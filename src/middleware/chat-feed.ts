@@ -1,3 +1,13 @@
+/**
+ * The agent's new chat, fetched before a model call and taken after it
+ * (read-new and its cursor advance, on the hub's injection): `peek` looks
+ * without marking anything, `commit` takes exactly the items the peek showed —
+ * nothing posted while the model ran, nothing its tools made waking (a thread
+ * unmuted) — marking targeted items injected and moving the cursors. A call
+ * that fails commits nothing, so the same messages come with the next call:
+ * nothing is lost.
+ */
+
 import type { ContextItem } from '../schema/views.js';
 import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
@@ -5,15 +15,7 @@ import { answerWithin } from './hub-answer.js';
 import { chatBlock } from './chat-block.js';
 import type { HubLink } from './hub-link.js';
 
-/**
- * The agent's new chat, fetched before a model call and taken after it
- * (Maestro's get-new and cursor advance, on the hub's injection): `peek`
- * looks without marking anything, `commit` takes exactly the items the peek
- * showed — nothing posted while the model ran, nothing its tools made
- * waking (a thread unmuted) — marking targeted items injected and moving
- * the cursors. A call that fails commits nothing, so the same
- * messages come with the next call: nothing is lost.
- */
+/** What one peek found: the new chat for one model call, to commit after it. */
 export interface ChatBatch {
   items: ContextItem[];
   /** The hub's seq the peek read up to. */

@@ -48,7 +48,7 @@ export function parleyMiddleware(options: ParleyOptions): ParleyMiddleware {
       if (params.providerOptions?.parley?.skip === true) return params;
       const call = await session.prepare(chatOnly(lastTurnToolNames(params.prompt), session.isChatTool));
       if (!call.chat) {
-        // Maestro's excluded kind sees neither chat nor chat tools.
+        // An excluded kind sees neither chat nor chat tools.
         if (params.toolChoice?.type === 'tool' && session.isChatTool(params.toolChoice.toolName)) throw forcedChatTool('toolChoice', params.toolChoice.toolName, options.handle);
         return params.tools ? { ...params, tools: params.tools.filter((t) => !session.isChatTool(t.name)) } : params;
       }

@@ -1,3 +1,12 @@
+/**
+ * What the AI SDK middleware and the plain wrapper share: the link to the hub
+ * (made at the first call, and again after one that failed), the chat feed, and
+ * what goes into each call — the addendum in the system prompt, the reminder
+ * opening it after a chat-only turn, the block of new chat last. A participant
+ * without chat (the hub's toggle is off, or its kind is excluded) gets none of
+ * it.
+ */
+
 import { QUESTION_REMINDER, promptAddendum } from '../format/agent-prompts.js';
 import { ChatFeed, hubClosed, refused, type ChatBatch, type LogLine } from './chat-feed.js';
 import { chatToolMatcher } from './chat-only-turn.js';
@@ -6,14 +15,7 @@ import { DEFAULT_MIDDLEWARE_HUB_TIMEOUT_MS } from '../config/defaults.js';
 import { answerWithin } from './hub-answer.js';
 import { DEFAULT_MAX_NEW_MESSAGES, logLineOf, type ParleyOptions } from './options.js';
 
-/**
- * What the AI SDK middleware and the plain wrapper share: the link to the hub
- * (made at the first call, and again after one that failed), the chat feed,
- * and what goes into each call — the addendum in the system prompt, the
- * reminder opening it after a chat-only turn, the block of new chat last. A participant
- * without chat (the hub's toggle is off, or its kind is excluded) gets none
- * of it.
- */
+/** What goes into one model call. */
 export interface CallContext {
   /**
    * False for a participant without chat: the call goes out as it came, less
@@ -23,7 +25,7 @@ export interface CallContext {
   chat: boolean;
   /** Text for the end of the system prompt: the addendum. */
   system?: string;
-  /** Text for its start (Maestro's prelude): the reminder, after a chat-only turn. */
+  /** Text for its start (the prelude): the reminder, after a chat-only turn. */
   prelude?: string;
   /** The new chat, to put last; committed after the call succeeds. */
   batch?: ChatBatch;

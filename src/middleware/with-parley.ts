@@ -10,12 +10,12 @@ import { ParleySession } from './parley-session.js';
  * What Parley changes in one request: text for the system prompt and the
  * block of new chat to put last; or, for a participant without chat (an
  * excluded kind, chat off), only `withoutTools` — its chat tools, to take
- * out of the request (Maestro: the architect sees no chat tools).
+ * out of the request (an excluded architect sees no chat tools).
  */
 export interface ParleyAddition {
   /** For the end of the system prompt (the addendum). */
   system?: string;
-  /** For its start: the reminder, after a chat-only turn (Maestro's prelude). */
+  /** For its start (the prelude): the reminder, after a chat-only turn. */
   prelude?: string;
   chat?: string;
   withoutTools?: (toolName: string) => boolean;

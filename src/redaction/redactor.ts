@@ -1,14 +1,14 @@
+/**
+ * The posting rules of one message: truncate, then redact secrets, then say so.
+ * Scanning the truncated text rather than the original keeps the cost bounded
+ * by maxMessageChars and never redacts text that is not stored.
+ */
+
 import { REDACTION_NOTE, REDACTION_PLACEHOLDER, TRUNCATION_MARKER } from '../config/defaults.js';
 import type { Logger } from '../util/logger.js';
 import { ALL_RULES, candidateRules, mightContainSecret } from './prefilter.js';
 import { createSecretlintScanner, type SecretScanner, type SecretSpan } from './scanner.js';
 import { truncateText } from './truncate.js';
-
-/**
- * The posting rules of one message (Maestro): truncate, then redact secrets,
- * then say so. Scanning the truncated text rather than the original keeps the
- * cost bounded by maxMessageChars and never redacts text that is not stored.
- */
 
 export interface RedactionOptions {
   maxMessageChars: number;

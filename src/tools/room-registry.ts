@@ -1,9 +1,9 @@
 /**
- * Rooms: groups of tools loaded and unloaded together (the Room-based
- * design). The registry is keyed, never filtered: a room by id and a tool by
- * name are one map lookup each, and a tool's JSON listing is computed once.
- * Rooms may nest: a child names its parent and loads with it when it says so
- * (`loadWithParent`) or when asked (`room_load` with `with_children`).
+ * Rooms: groups of tools loaded and unloaded together. The registry is keyed,
+ * never filtered: a room by id and a tool by name are one map lookup each, and
+ * a tool's JSON listing is computed once. Rooms may nest: a child names its
+ * parent and loads with it when it says so (`loadWithParent`) or when asked
+ * (`room_load` with `with_children`).
  */
 
 import { z } from 'zod';

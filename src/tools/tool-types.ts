@@ -15,7 +15,7 @@ export interface ToolSettings {
   defaultChannel: string;
   /** `wait` never blocks longer than this (below clients' request timeouts). */
   maxWaitMs: number;
-  /** The meeting Katra's tool names (compat room) speak in. */
+  /** The meeting the compat room's meeting tools (katra_say, …) speak in. */
   compatMeeting: string;
 }
 

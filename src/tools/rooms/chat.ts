@@ -1,7 +1,7 @@
 /**
- * The chat room (Maestro's post / get-new with hub-kept cursors, and the
- * channels, DMs and subscriptions of Agent Bridge and Meerkat). `thread`
- * defaults to the session's default channel everywhere.
+ * The chat room (post and read-new with hub-kept cursors; channels, DMs and
+ * subscriptions). `thread` defaults to the session's default channel
+ * everywhere.
  */
 
 import { z } from 'zod';
@@ -69,7 +69,7 @@ export const chatPost = tool({
       ...(result.truncated ? { truncated: true } : {}),
       ...(result.redacted ? { redacted: true } : {}),
       ...(result.mentions.length ? { mentions: result.mentions } : {}),
-      // Maestro's reminder after a chat-only turn, where a question may belong elsewhere.
+      // The question reminder, as after a chat-only turn: a question may belong in a request.
       ...(rest.text.includes('?') ? { reminder: QUESTION_REMINDER } : {}),
     };
   },
@@ -159,9 +159,9 @@ export const chatRoom: RoomDef = {
 };
 
 /**
- * Side channels (Agent Bridge): a focused sub-discussion off a thread, its
- * summary posted back when it closes. Nested in the chat room, and a member's
- * (writing), unlike steering.
+ * Side channels: a focused sub-discussion off a thread, its summary posted back
+ * when it closes. Nested in the chat room, and a member's (writing), unlike
+ * steering.
  */
 export const sideRoom: RoomDef = {
   id: 'side',

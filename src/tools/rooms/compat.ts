@@ -1,8 +1,9 @@
 /**
- * The seeds' own tool names, so prompts written for those systems work
- * unchanged: Katra's meeting tools (one meeting, `mcp.compatMeeting`),
- * Meerkat's comms tools, and Maestro's chat_post / chat_read (the chat room's
- * own tools, listed here too). Available when `mcp.compat` is on.
+ * Compatibility tool names, so prompts written for other agent-chat systems
+ * work unchanged: the katra_* meeting tools (one meeting, `mcp.compatMeeting`),
+ * the comms tools (send_message, send_request, …), and chat_post / chat_read
+ * (the chat room's own tools, listed here too). Available when `mcp.compat` is
+ * on.
  */
 
 import { z } from 'zod';
@@ -17,7 +18,7 @@ import type { RoomDef } from '../tool-types.js';
 const Channel = z.string().min(1).max(128).describe('A channel name (a leading # is ignored).');
 const bare = (name: string): string => name.replace(/^[#@]/, '');
 
-/** Meerkat's presence states map onto Parley's; Parley's own are accepted as they are. */
+/** The comms tools' presence states (Online, Away, Offline) map onto Parley's; Parley's own are accepted as they are. */
 function presenceOf(state: string): PresenceState {
   const lower = state.toLowerCase();
   if (lower === 'online' || lower === 'active') return 'listening';

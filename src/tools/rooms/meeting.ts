@@ -1,9 +1,9 @@
 /**
- * Meetings (Katra): an ephemeral room in memory only, a ring of the last
- * messages numbered from 1. `meeting_hear` returns what others said since
- * the line the hub kept for the participant (or after `last_heard` when
- * given; your own are skipped) and `messages_lost` when the ring overwrote
- * some of it. The kept line is the hub's, so REST and the CLI share it.
+ * Meetings: an ephemeral room in memory only, a ring of the last messages
+ * numbered from 1. `meeting_hear` returns what others said since the line the
+ * hub kept for the participant (or after `last_heard` when given; your own are
+ * skipped) and `messages_lost` when the ring overwrote some of it. The kept
+ * line is the hub's, so REST and the CLI share it.
  */
 
 import { z } from 'zod';

@@ -7,10 +7,9 @@ import { stripUndefined } from '../../util/objects.js';
 import type { RoomDef } from '../tool-types.js';
 
 /**
- * Requests and responses (Meerkat): a passive ask with an intent and
- * parameters, answered Accepted (still open), Rejected, Completed or Failed.
- * A request made while handling another carries reply_to; past the hop limit
- * the hub refuses it.
+ * Requests and responses: a passive ask with an intent and parameters, answered
+ * Accepted (still open), Rejected, Completed or Failed. A request made while
+ * handling another carries reply_to; past the hop limit the hub refuses it.
  */
 export const requestsRoom: RoomDef = {
   id: 'requests',

@@ -1,9 +1,9 @@
 /**
- * Steering (Agent Bridge): hard mute, pause, prod, invite, done and the
- * thread's participation policy, for admins only (the room is not listed to
- * anyone else; side channels are in the chat room). Nested in the chat room:
- * `room_load {room: "chat", with_children: true}` brings it too. Every
- * control is an event in the thread, authored by you.
+ * Steering: hard mute, pause, prod, invite, done and the thread's participation
+ * policy, for admins only (the room is not listed to anyone else; side channels
+ * are in the chat room). Nested in the chat room:
+ * `room_load {room: "chat", with_children: true}` brings it too. Every control
+ * is an event in the thread, authored by you.
  */
 
 import { z } from 'zod';

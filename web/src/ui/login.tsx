@@ -4,7 +4,7 @@ import type { Me } from '../types.js';
 import { inBackground } from '../state/background.js';
 
 /**
- * Sign-in with the hub password (Maestro): handle and session default to "human" and "default".
+ * Sign-in with the hub password: handle and session default to "human" and "default".
  * A handle no human has is refused by the hub unless the person confirms creating it here,
  * so a typo does not sign them in as a second, empty human.
  */

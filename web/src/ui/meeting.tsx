@@ -7,9 +7,9 @@ import { Markdown } from './message.js';
 import { Time } from './time.js';
 
 /**
- * A meeting room (Katra): who is here, the live ring with each message's
- * number, and a marker where the ring has dropped older messages. Nothing of
- * a meeting is stored; the ring lives in the hub's memory.
+ * A meeting room: who is here, the live ring with each message's number, and a
+ * marker where the ring has dropped older messages. Nothing of a meeting is
+ * stored; the ring lives in the hub's memory.
  */
 export function MeetingView({ name }: { name: string }) {
   const ring = meetingRing.value;

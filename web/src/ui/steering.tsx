@@ -6,10 +6,10 @@ import type { ThreadDetail, ThreadInfo } from '../types.js';
 import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 
 /**
- * Steering a thread (Agent Bridge controls): pause, done, discussion mode,
- * invited_auto and pin (kept from retention) for the thread; mute, unmute and prod for each member; invite
- * with a profile; a channel's access policy (readers, writers, retention). Every control shows its state and who set it; the change
- * lands in the thread's log, so agents see it too.
+ * Steering a thread (its controls): pause, done, discussion mode, invited_auto and pin (kept from retention)
+ * for the thread; mute, unmute and prod for each member; invite with a profile; a channel's access policy
+ * (readers, writers, retention). Every control shows its state and who set it; the change lands in the
+ * thread's log, so agents see it too.
  */
 export function SteeringPanel({ thread }: { thread: ThreadInfo }) {
   const d = detail.value;
