@@ -1,3 +1,10 @@
+/**
+ * The chat feature toggle against the real hub: with `chat.enabled=false` every
+ * chat endpoint answers CHAT_DISABLED and stores nothing, on REST as on MCP,
+ * while requests, meetings and presence (not chat) keep working and the inbox,
+ * wait and live stream carry them.
+ */
+
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -5,12 +12,6 @@ import { joinOver, restCall } from '../helpers/serve.js';
 import { servedHubForFile } from '../helpers/served-hub.js';
 import { openStream } from '../helpers/sse.js';
 
-/**
- * Maestro's feature toggle against the real hub: with `chat.enabled=false`
- * every chat endpoint answers CHAT_DISABLED and stores nothing, on REST as on
- * MCP, while requests, meetings and presence (not chat) keep working and the
- * inbox, wait and live stream carry them.
- */
 const served = servedHubForFile({ env: { PARLEY_CHAT_ENABLED: 'false' } });
 const tokens: Record<'human' | 'coder', string> = { human: '', coder: '' };
 

@@ -1,14 +1,15 @@
+/**
+ * Excluded kinds (an architect, here) against the real hub: the exclusion is
+ * something the excluded agent cannot lift itself, and it holds on every
+ * surface (MCP and REST), while requests still reach it.
+ */
+
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { McpTestClient } from '../helpers/mcp.js';
 import { joinOver, restCall } from '../helpers/serve.js';
 import { servedHubForFile } from '../helpers/served-hub.js';
 import { openStream } from '../helpers/sse.js';
 
-/**
- * Excluded kinds (Maestro's architect) against the real hub: the exclusion is
- * something the excluded agent cannot lift itself, and it holds on every
- * surface (MCP and REST), while requests still reach it.
- */
 const served = servedHubForFile({ env: { PARLEY_MCP_EXCLUDED_KINDS: 'architect' } });
 const tokens: Record<'human' | 'coder' | 'arch', string> = { human: '', coder: '', arch: '' };
 

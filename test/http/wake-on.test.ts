@@ -1,17 +1,18 @@
+/**
+ * What wakes an agent is its choice (`wakeOn`), against the real hub over HTTP
+ * and MCP: with `addressed`, a channel message neither ends a wait nor is
+ * pushed on the inbox stream, yet stays readable in the inbox and chat_read; a
+ * DM or mention still wakes. With `all` (the default) a channel message wakes
+ * too. Each test waits until the hub reports the waiter as waiting before
+ * posting, so the channel message reaches a wait that is listening, and checks
+ * what the wait returned rather than when.
+ */
+
 import { describe, expect, it } from 'vitest';
 import { cliAt, joinOver, restCall, type Json, type RunningHub } from '../helpers/serve.js';
 import { servedHubForFile, servedHubsPerTest } from '../helpers/served-hub.js';
 import { openStream } from '../helpers/sse.js';
 
-/**
- * What wakes an agent is its choice (`wakeOn`), against the real hub over
- * HTTP and MCP: with `addressed`, a channel message neither ends a wait nor is
- * pushed on the inbox stream, yet stays readable in the inbox and chat_read;
- * a DM or mention still wakes. With `all` (the default) a channel message
- * wakes, as Meerkat has it. Each test waits until the hub reports the waiter
- * as waiting before posting, so the channel message reaches a wait that is
- * listening, and checks what the wait returned rather than when.
- */
 const served = servedHubForFile();
 const otherHubs = servedHubsPerTest();
 

@@ -10,7 +10,7 @@ async function setup(config = {}): Promise<{ t: TestHub; human: Actor; alice: Ac
 }
 
 describe('controls', () => {
-  it('controls - every control is a control event with the spec shape', async () => {
+  it('controls - every control is a control event whose content is { kind: value }, naming participants by id', async () => {
     const { t, human, alice } = await setup();
     const aliceId = alice.participant.id;
     await human.hardMute('general', ['alice']);

@@ -1,3 +1,5 @@
+// Permission roles through the in-process Actor: the one place every surface's calls are checked.
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +12,6 @@ import { signedEnvelope } from '../helpers/envelope.js';
 import { caught, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 import { connectInMemory } from '../helpers/mcp.js';
 
-/** Permission roles through the in-process Actor: the one place every surface's calls are checked. */
 const hubs = testHubsClosedAfterEach();
 
 const UNKNOWN_ID = '01JZZZZZZZZZZZZZZZZZZZZZZZ';
@@ -80,7 +81,7 @@ describe('permission table', () => {
     for (const [method, action] of Object.entries(API_ACTIONS)) expect(ACCESS_LEVELS, method).toContain(PERMISSIONS[action]);
   });
 
-  it('permissions - Meerkat\'s table: reading is an observer\'s, writing a member\'s, requests an operator\'s, steering an admin\'s', () => {
+  it('permissions - the role table: reading is an observer\'s, writing a member\'s, requests an operator\'s, steering an admin\'s', () => {
     const need = (method: keyof ParticipantApi): Access => PERMISSIONS[API_ACTIONS[method]];
     for (const m of ['threads', 'history', 'readNew', 'search', 'inbox', 'peek', 'wait', 'who', 'meetings', 'meetingHear', 'meetingWho', 'meetingStatus'] as const) expect(need(m), m).toBe('observer');
     for (const m of ['post', 'dm', 'createChannel', 'renameThread', 'openSide', 'closeSide', 'subscribe', 'unsubscribe', 'mute', 'ack', 'inject', 'respond', 'setPresence', 'meetingJoin', 'meetingSay', 'meetingLeave', 'updateProfile'] as const) expect(need(m), m).toBe('member');

@@ -1,3 +1,9 @@
+/**
+ * Where a participant stopped hearing a meeting is kept by the hub, in the
+ * meeting: REST, the MCP meeting tools and the compat meeting tools all hear
+ * from it, against a real hub process.
+ */
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -5,11 +11,6 @@ import type { McpTestClient } from '../helpers/mcp.js';
 import { mcpServedHub } from '../helpers/mcp-fixtures.js';
 import { restCall, type Json } from '../helpers/serve.js';
 
-/**
- * Where a participant stopped hearing a meeting is kept by the hub, in the
- * meeting: REST, the MCP meeting tools and Katra's compat names all hear
- * from it, against a real hub process.
- */
 const served = mcpServedHub([{ handle: 'human', session: 'proj' }, { handle: 'coder', session: 'proj' }], (home) =>
   fs.writeFileSync(path.join(home, 'config.json'), JSON.stringify({ mcp: { compat: true, compatMeeting: 'katra' } })),
 );
@@ -56,14 +57,14 @@ describe('meeting last-heard kept by the hub', () => {
     expect(texts(await tool(coder, 'meeting_hear', { meeting: 'standup' }))).toEqual([]);
   }, 60_000);
 
-  it("meeting last-heard - Katra's katra_hear and katra_meeting_status without last_heard use the same kept line", async () => {
+  it("meeting last-heard - the compat katra_hear and katra_meeting_status without last_heard use the same kept line", async () => {
     const coder = await mcp('coder');
     await tool(coder, 'meeting_join', { meeting: 'katra' });
     expect(await tool(coder, 'katra_hear')).toMatchObject({ status: 'no_new_messages' });
     await rest('human', 'POST', '/meetings/katra/say', { text: 'one' });
     await rest('human', 'POST', '/meetings/katra/say', { text: 'two' });
     expect(await tool(coder, 'katra_meeting_status')).toMatchObject({ unread_count: 2 });
-    // Katra hears one line at a time, moving the kept line one step each.
+    // katra_hear hears one line at a time, moving the kept line one step each.
     expect(await tool(coder, 'katra_hear')).toMatchObject({ message_number: 1, content: 'one' });
     expect(await rest('coder', 'GET', '/meetings/katra/status')).toMatchObject({ unread: 1, last_heard: 1 });
     expect(await tool(coder, 'katra_hear')).toMatchObject({ message_number: 2, content: 'two' });

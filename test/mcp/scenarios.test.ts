@@ -1,9 +1,10 @@
+// Scenarios of meetings, chat and requests, played by agents and a human through the MCP tools.
+
 import { describe, expect, it } from 'vitest';
 import { QUESTION_REMINDER } from '../../src/format/agent-prompts.js';
 import type { McpTestClient } from '../helpers/mcp.js';
 import { mcpOnHub } from '../helpers/mcp-fixtures.js';
 
-/** The seeds' scenarios, played by agents and a human through the MCP tools. */
 const mcp = mcpOnHub();
 
 async function hubWith(config: Record<string, unknown>, people: Array<[string, string, Record<string, unknown>?]>) {
@@ -23,8 +24,8 @@ async function value(client: McpTestClient, name: string, args: Record<string, u
   return result.value;
 }
 
-describe('katra edge cases through the meeting tools', () => {
-  it('katra - the seven edge cases', async () => {
+describe('meeting edge cases through the meeting tools', () => {
+  it('meeting tools - the seven meeting edge cases hold through the MCP tools', async () => {
     // 150 lines in a row on purpose: the write limit is off.
     await hubWith({ chat: { limits: { writesPerMinute: 0 } } }, [['alice', 'proj'], ['bob', 'proj'], ['casey', 'proj']]);
     const [alice, bob, casey] = [await agent('alice'), await agent('bob'), await agent('casey')];
@@ -62,8 +63,8 @@ describe('katra edge cases through the meeting tools', () => {
   });
 });
 
-describe('maestro acceptance criteria through the chat tools', () => {
-  it('maestro 1 - with chat.enabled=false no chat tools or rooms are registered', async () => {
+describe('chat acceptance criteria through the chat tools', () => {
+  it('feature toggle - with chat.enabled=false no chat tools or rooms are registered', async () => {
     await hubWith({ chat: { enabled: false } }, [['coder', 'proj']]);
     const coder = await agent('coder');
     const names = await coder.toolNames();
@@ -73,16 +74,16 @@ describe('maestro acceptance criteria through the chat tools', () => {
     expect(coder.client.getInstructions()).not.toContain('chat_post');
   });
 
-  it('maestro 2-6 - posting, size, redaction, session isolation, cursors', async () => {
+  it('chat tools - posting, size, redaction, session isolation, cursors', async () => {
     const hub = await hubWith({ chat: { limits: { maxMessageChars: 64 } } }, [['coder', 'proj'], ['tester', 'proj'], ['other', 'elsewhere']]);
     const [coder, tester, other] = [await agent('coder'), await agent('tester'), await agent('other', 'elsewhere')];
-    // 2. Posting: an id back; stored with the author and session of the connection.
+    // Posting: an id back; stored with the author and session of the connection.
     const hello = await value(coder, 'chat_post', { text: 'hello' });
     const stored = hub.internals.store.db.prepare('SELECT author, session_id FROM events WHERE id = ?').get(hello.id) as { author: string; session_id: string };
     expect(stored).toEqual({ author: 'coder', session_id: hub.actor('coder', 'proj').session.id });
-    // 3. Size: cut, ending with the marker.
+    // Size: cut, ending with the marker.
     await value(coder, 'chat_post', { text: 'x'.repeat(200) });
-    // 4. Redaction: the secret span replaced, the note once.
+    // Redaction: the secret span replaced, the note once.
     await value(coder, 'chat_post', { text: 'use key AKIAQ3EGRP7SJ4XK2VQF for the bucket' });
     const read = await value(tester, 'chat_read');
     const texts = read.messages.map((m: { text: string }) => m.text);
@@ -92,10 +93,10 @@ describe('maestro acceptance criteria through the chat tools', () => {
     expect(texts[2]).toContain('[redacted]');
     expect(texts[2]).not.toContain('AKIAQ3EGRP7SJ4XK2VQF');
     expect(texts[2].match(/\(Note: content redacted by scanner\)/g)).toHaveLength(1);
-    // 5. Session isolation: nothing of "proj" in "elsewhere".
+    // Session isolation: nothing of "proj" in "elsewhere".
     expect((await value(other, 'chat_read')).messages).toEqual([]);
     expect((await value(other, 'chat_search', { query: 'hello' })).messages).toEqual([]);
-    // 6. Cursors: the next read returns only what is newer than newPointer.
+    // Cursors: the next read returns only what is newer than newPointer.
     expect((await value(tester, 'chat_read')).messages).toEqual([]);
     const later = await value(coder, 'chat_post', { text: 'later' });
     const next = await value(tester, 'chat_read');
@@ -103,7 +104,7 @@ describe('maestro acceptance criteria through the chat tools', () => {
     expect(next.newPointer).toBe(later.seq);
   });
 
-  it('maestro 7-8 - the instructions and the question reminder; excluded kinds get no chat at all', async () => {
+  it('instructions and exclusion - the instructions and the question reminder; excluded kinds get no chat at all', async () => {
     await hubWith({ mcp: { excludedKinds: ['architect'] } }, [['human', 'proj', { kind: 'human' }], ['coder', 'proj'], ['arch', 'proj', { roles: ['architect'] }]]);
     const [coder, arch] = [await agent('coder', 'proj', ['chat']), await agent('arch', 'proj', 'all')];
     const instructions = coder.client.getInstructions() ?? '';

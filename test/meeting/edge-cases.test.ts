@@ -1,13 +1,14 @@
+// The seven edge cases of a meeting room, one test each, with Parley's defaults (ring of 100).
+
 import { describe, expect, it } from 'vitest';
 import { Meeting } from '../../src/meeting/meeting.js';
 import { alice, bob } from './participants.js';
 
-/** The seven edge cases of the Katra meeting room design, one test each, with Parley's defaults (ring of 100). */
 function meeting(): Meeting {
   return new Meeting({ id: 'm_test', name: 'standup', sessionId: 's1', createdAt: 0 });
 }
 
-describe('meeting edge cases (Katra design)', () => {
+describe('meeting edge cases', () => {
   it('meeting - edge 1: only participant hears nothing', () => {
     const m = meeting();
     m.join(alice, 1);

@@ -1,3 +1,10 @@
+/**
+ * parleyMiddleware through the real generateText with the AI SDK's mock
+ * model, against a real hub over loopback HTTP: where the chat and the
+ * addendum go, when the chat is taken, the reminder after a chat-only turn,
+ * the cap, the log line and the delivery states.
+ */
+
 import { generateText, stepCountIs, tool, wrapLanguageModel, type LanguageModelMiddleware, type ModelMessage } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,12 +14,6 @@ import { parleyMiddleware, type ParleyOptions } from '../../src/middleware/index
 import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
 import { block, dmLine, shape, textAnswer, toolCalls } from './model-script.js';
 
-/**
- * parleyMiddleware through the real generateText with the AI SDK's mock
- * model, against a real hub over loopback HTTP: where the chat and the
- * addendum go, when the chat is taken, the reminder after a chat-only turn,
- * the cap, the log line and the delivery states.
- */
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -359,7 +360,7 @@ describe('parleyMiddleware with generateText', () => {
     ]);
   });
 
-  it('cap - by default (Maestro\'s max_new_messages) a call is given at most 100 new messages, and the line says how many more wait', async () => {
+  it('cap - by default (maxNewMessages unset) a call is given at most 100 new messages, and the line says how many more wait', async () => {
     const hub = await agentHub({ chat: { limits: { writesPerMinute: 0 } } });
     const logs: string[] = [];
     for (let i = 1; i <= 102; i++) await hub.human.dm({ to: 'bot', text: `note ${i}` });

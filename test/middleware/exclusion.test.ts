@@ -1,3 +1,11 @@
+/**
+ * Chat exclusion: a participant whose kind or role the hub excludes from chat
+ * (mcp.excludedKinds), or everyone when chat.enabled is false, gets nothing
+ * from the middleware or the wrapper — no chat block, no addendum, no reminder,
+ * no chat tools — and nothing is marked injected for it: the request addressed
+ * to it stays pending for its own tools.
+ */
+
 import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,13 +14,6 @@ import { parleyMiddleware, withParley } from '../../src/middleware/index.js';
 import { openAgentHub, type AgentHub } from '../helpers/agent-hub.js';
 import { shape, textAnswer, toolCalls } from './model-script.js';
 
-/**
- * Maestro's exclusion: a participant whose kind or role the hub excludes
- * from chat (mcp.excludedKinds), or everyone when chat.enabled is false,
- * gets nothing from the middleware or the wrapper — no chat block, no
- * addendum, no reminder, no chat tools — and nothing is marked injected for
- * it: the request addressed to it stays pending for its own tools.
- */
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -71,7 +72,7 @@ const cases: Array<[string, () => Promise<Closed>]> = [
 
 describe('exclusion', () => {
   for (const [name, open] of cases) {
-    it(`Maestro AC8 architect exclusion - for ${name}, parleyMiddleware adds nothing, removes the chat tools, marks nothing injected, and says nothing`, async () => {
+    it(`exclusion - for ${name}, parleyMiddleware adds nothing, removes the chat tools, marks nothing injected, and says nothing`, async () => {
       const { hub, handle, token, requestId } = await open();
       const logs: string[] = [];
       const mw = parleyMiddleware({ handle, url: hub.url, token, log: (line) => logs.push(line) });
@@ -95,7 +96,7 @@ describe('exclusion', () => {
       expect(logs).toEqual([]);
     });
 
-    it(`Maestro AC8 architect exclusion - for ${name}, withParley sends the request as it came and marks nothing injected`, async () => {
+    it(`exclusion - for ${name}, withParley sends the request as it came and marks nothing injected`, async () => {
       const { hub, handle, token, requestId } = await open();
       const logs: string[] = [];
       const sent: unknown[] = [];
@@ -117,7 +118,7 @@ describe('exclusion', () => {
       expect(logs).toEqual([]);
     });
 
-    it(`Maestro AC8 architect exclusion - for ${name}, withParley takes the chat tools out of an OpenAI- or Anthropic-shaped request, and nothing else`, async () => {
+    it(`exclusion - for ${name}, withParley takes the chat tools out of an OpenAI- or Anthropic-shaped request, and nothing else`, async () => {
       const { hub, handle, token } = await open();
       const { sent, call } = recordingCall(hub, handle, token);
       const openaiRequest = { model: 'gpt', messages: [{ role: 'user', content: 'go' }], tools: [fn('chat_post'), fn('read_file'), fn('mcp__parley__chat_dm')] };
@@ -132,7 +133,7 @@ describe('exclusion', () => {
       ]);
     });
 
-    it(`Maestro AC8 architect exclusion - for ${name}, a call that forces a chat tool is refused before it is sent, naming the option; one forcing another tool goes`, async () => {
+    it(`exclusion - for ${name}, a call that forces a chat tool is refused before it is sent, naming the option; one forcing another tool goes`, async () => {
       const { hub, handle, token } = await open();
       const mw = parleyMiddleware({ handle, url: hub.url, token, log: false });
       cleanups.push(() => mw.close());
