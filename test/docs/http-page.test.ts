@@ -23,7 +23,9 @@ describe('docs', () => {
       expect(bare.status).toBe(401);
       expect(((await bare.json()) as { error: { message: string } }).error.message).toContain('parley join');
       // The page's commands, literally, against this hub: each prints the document.
+      // stdin not a socket: bash would read /etc/bash.bashrc as if run by sshd (when SHLVL is unset), and -u fails there.
       const run = spawnSync('bash', ['-euo', 'pipefail', '-c', forHub(block, hub.url)], {
+        stdio: ['ignore', 'pipe', 'pipe'],
         env: childEnv(home, { PARLEY_URL: hub.url, PARLEY_WEBUI_PASSWORD: password }),
         encoding: 'utf8',
         timeout: 20_000,
@@ -64,7 +66,7 @@ describe('docs', () => {
           check();
         });
       await waitFor('event: presence');
-      const posted = spawnSync('bash', ['-euo', 'pipefail', '-c', `${forHub(tokenLine, hub.url)}\n${forHub(post, hub.url)}`], { env, encoding: 'utf8', timeout: 20_000 });
+      const posted = spawnSync('bash', ['-euo', 'pipefail', '-c', `${forHub(tokenLine, hub.url)}\n${forHub(post, hub.url)}`], { stdio: ['ignore', 'pipe', 'pipe'], env, encoding: 'utf8', timeout: 20_000 });
       expect(posted.stderr).toBe('');
       expect(JSON.parse(posted.stdout)).toMatchObject({ seq: expect.any(Number), thread: expect.any(String), truncated: false, redacted: false });
       await waitFor('build is green');

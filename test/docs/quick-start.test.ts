@@ -32,11 +32,11 @@ describe('docs', () => {
       await startServe(parleyHome);
       const env: NodeJS.ProcessEnv = { ...childEnv(parleyHome, { HOME: user }), PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin` };
       delete env.PARLEY_HOME;
-      expect(spawnSync('bash', ['-c', 'command -v parley'], { env, encoding: 'utf8' }).status).not.toBe(0);
+      expect(spawnSync('bash', ['-c', 'command -v parley'], { stdio: ['ignore', 'pipe', 'pipe'], env, encoding: 'utf8' }).status).not.toBe(0);
 
       const follow = commands.find((line) => line.startsWith('parley tail'))!;
       const oneShots = commands.filter((line) => line !== follow);
-      const run = spawnSync('bash', ['-euo', 'pipefail', '-c', [pathStep, ...oneShots].join('\n')], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
+      const run = spawnSync('bash', ['-euo', 'pipefail', '-c', [pathStep, ...oneShots].join('\n')], { stdio: ['ignore', 'pipe', 'pipe'], cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
       expect(run.stderr).not.toMatch(/error|unknown command/i);
       expect(run.status).toBe(0);
       expect(run.stdout).toContain('hi @coder-1');
