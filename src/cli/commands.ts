@@ -1,5 +1,7 @@
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
 import type { CommandEntry, OptionSpecs } from './command.js';
+import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
+
 
 /**
  * Every command of the `parley` CLI, in one table: main.ts dispatches from it
@@ -8,34 +10,6 @@ import type { CommandEntry, OptionSpecs } from './command.js';
  * command nothing: it imports no module of its own. A command in a group is
  * keyed by its words ("thread create"). The order is the help's.
  */
-
-const string = { type: 'string' } as const;
-const strings = { type: 'string', multiple: true } as const;
-const flag = { type: 'boolean' } as const;
-
-// The options of the commands with modules of their own, which name their values' types by these.
-export const SERVE_OPTIONS = { home: string, config: string, host: string, port: string, roster: string, set: strings } as const;
-export const STATUS_OPTIONS = { home: string, json: flag } as const;
-export const STOP_OPTIONS = { home: string, timeout: string } as const;
-export const JOIN_OPTIONS = { kind: string, client: string, model: string, role: strings, nickname: string, 'wake-on': string, session: string, home: string, url: string, json: flag } as const;
-export const MCP_OPTIONS = { as: string, session: string, rooms: string, kind: string, client: string, model: string, role: strings, home: string, url: string } as const;
-export const INSTALL_OPTIONS = { as: string, dir: string, user: flag, 'dry-run': flag, session: string, home: string, url: string, 'follow-symlinks': flag } as const;
-export const UNINSTALL_OPTIONS = { dir: string, user: flag, 'dry-run': flag, home: string, 'follow-symlinks': flag } as const;
-// The hook reads these itself (its entry is raw): loading this table would cost every tool call a module.
-export const HOOK_OPTIONS = { as: string, session: string, home: string, url: string } as const;
-export const COORDINATE_OPTIONS = { home: string, config: string, url: string, set: strings } as const;
-export const DOCTOR_OPTIONS = { home: string, url: string, config: string, json: flag, vacuum: flag } as const;
-export const TAIL_OPTIONS = { inbox: flag, since: string, last: string, as: string, session: string, home: string, url: string, json: flag } as const;
-export const KEYGEN_OPTIONS = { home: string, json: flag } as const;
-export const VERIFY_OPTIONS = { roster: string, 'no-gaps': flag, json: flag } as const;
-export const ROSTER_OPTIONS = { home: string, config: string, roster: string, url: string, json: flag } as const;
-export const ROSTER_INIT_OPTIONS = { ...ROSTER_OPTIONS, org: string } as const;
-export const ROSTER_ADD_OPTIONS = { ...ROSTER_OPTIONS, role: string, archive: flag } as const;
-export const ROSTER_SIGN_OPTIONS = { ...ROSTER_OPTIONS, as: string, confirm: flag } as const;
-export const TOKEN_ROTATE_OPTIONS = { session: string, home: string, url: string, json: flag } as const;
-
-/** What every participant's REST command takes: who it acts as, where the hub is, and JSON output. */
-export const PARTICIPANT_OPTIONS = { as: string, session: string, home: string, url: string, json: flag } as const;
 
 /** A participant's REST command: one request (or a few) as the participant, printed by rest-command.ts. */
 function talk(entry: Omit<CommandEntry, 'participant' | 'options'> & { options?: OptionSpecs }): CommandEntry {

@@ -6,7 +6,7 @@ import { readAdminToken } from '../home/admin-token.js';
 import { createStderrLogger } from '../util/logger.js';
 import { givenHubUrl, hubUrl } from '../client/hub-address.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { COORDINATE_OPTIONS } from './commands.js';
+import type { COORDINATE_OPTIONS } from './command-options.js';
 import { parseSets } from './serve.js';
 
 const HELP = `Usage: parley coordinate [--home DIR] [--config FILE] [--url URL] [--set KEY=VALUE ...]

@@ -16,7 +16,7 @@ import { isDraftInRosterFile, pendingDraftNotice, pendingDraftNoticeOf } from '.
 import type { Roster } from '../schema/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { DOCTOR_OPTIONS } from './commands.js';
+import type { DOCTOR_OPTIONS } from './command-options.js';
 
 /**
  * `parley doctor`: checks what usually goes wrong — the home, the config, the

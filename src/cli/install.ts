@@ -14,7 +14,7 @@ import { hookTiming } from '../install/timing.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { ensureHub } from './background-hub.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { INSTALL_OPTIONS, UNINSTALL_OPTIONS } from './commands.js';
+import type { INSTALL_OPTIONS, UNINSTALL_OPTIONS } from './command-options.js';
 import { loadToken } from '../client/credentials.js';
 import { givenHubUrl } from '../client/hub-address.js';
 import { OneShotJson } from '../client/one-shot-json.js';

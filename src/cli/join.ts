@@ -5,7 +5,7 @@ import { resolveHome } from '../config/home.js';
 import { shellQuote } from '../install/command-line.js';
 import { formatPublicKey } from '../trust/node-id.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { JOIN_OPTIONS, TOKEN_ROTATE_OPTIONS } from './commands.js';
+import type { JOIN_OPTIONS, TOKEN_ROTATE_OPTIONS } from './command-options.js';
 
 
 const JOIN_HELP = `Usage: parley join HANDLE [--kind agent|human] [--client NAME] [--model NAME] [--role ROLE ...]

@@ -3,7 +3,7 @@ import { makeHomePrivate } from '../home/private-home.js';
 import { ensureKeyFile, hubKeyPathOf } from '../trust/key-files.js';
 import { formatPublicKey, hubIdOf, rawPublicKeyOf } from '../trust/node-id.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { KEYGEN_OPTIONS } from './commands.js';
+import type { KEYGEN_OPTIONS } from './command-options.js';
 
 const KEYGEN_HELP = `Usage: parley keygen [--home DIR] [--json]
 

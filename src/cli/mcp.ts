@@ -11,7 +11,7 @@ import { inBackground } from '../util/background.js';
 import { createStderrLogger } from '../util/logger.js';
 import { ensureHub } from './background-hub.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { MCP_OPTIONS } from './commands.js';
+import type { MCP_OPTIONS } from './command-options.js';
 
 /**
  * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its

@@ -4,7 +4,7 @@ import type { Access } from '../schema/access.js';
 import { writeDraftFile } from '../trust/roster-draft.js';
 import { parseRoster } from '../trust/roster.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { ROSTER_ADD_OPTIONS, ROSTER_OPTIONS } from './commands.js';
+import type { ROSTER_ADD_OPTIONS, ROSTER_OPTIONS } from './command-options.js';
 import { HELPS, noExtra, nowStamp, placeOf, roleOf, rosterHelp, say } from './roster-args.js';
 import type { RosterPlace } from './roster-place.js';
 

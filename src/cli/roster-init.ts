@@ -7,7 +7,7 @@ import { formatPublicKey, rawPublicKeyOf } from '../trust/node-id.js';
 import { writeRosterFile } from '../trust/roster-file.js';
 import { parseRoster, signRoster } from '../trust/roster.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { ROSTER_INIT_OPTIONS } from './commands.js';
+import type { ROSTER_INIT_OPTIONS } from './command-options.js';
 import { noExtra, nowStamp, placeOf, rosterHelp, say } from './roster-args.js';
 import { push } from './roster-place.js';
 

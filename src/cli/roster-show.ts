@@ -3,7 +3,7 @@ import { trustSummary } from '../format/trust-summary.js';
 import { pendingDraftNotice } from '../trust/roster-draft.js';
 import { verifyRosterSignature } from '../trust/roster.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { ROSTER_OPTIONS } from './commands.js';
+import type { ROSTER_OPTIONS } from './command-options.js';
 import { noExtra, placeOf, rosterHelp, say } from './roster-args.js';
 import type { HubRoster } from '../client/hub-admin.js';
 

@@ -8,7 +8,7 @@ import { removeDraftFile, writeDraftFile } from '../trust/roster-draft.js';
 import { writeRosterFile } from '../trust/roster-file.js';
 import { acceptRoster, rosterSigningBytes, signRoster } from '../trust/roster.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS } from './commands.js';
+import type { ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS } from './command-options.js';
 import { noExtra, placeOf, rosterHelp, say } from './roster-args.js';
 import { push, type RosterPlace } from './roster-place.js';
 

@@ -3,7 +3,7 @@ import { ParleyError, isParleyError } from '../errors/parley-error.js';
 import { readRosterFile } from '../trust/roster-file.js';
 import { acceptRoster, parseRoster, rosterSigningBytes } from '../trust/roster.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { ROSTER_OPTIONS } from './commands.js';
+import type { ROSTER_OPTIONS } from './command-options.js';
 import { noExtra, placeOf, rosterHelp, say } from './roster-args.js';
 
 /**

@@ -10,7 +10,7 @@ import { startHttpServer } from '../http/server.js';
 import { pendingDraftNoticeOf } from '../trust/roster-draft.js';
 import { createStderrLogger } from '../util/logger.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { SERVE_OPTIONS } from './commands.js';
+import type { SERVE_OPTIONS } from './command-options.js';
 
 const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--roster FILE] [--set KEY=VALUE ...]
 

@@ -4,7 +4,7 @@ import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime, type HubStatus } from './running-hub.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { STATUS_OPTIONS } from './commands.js';
+import type { STATUS_OPTIONS } from './command-options.js';
 
 /**
  * `parley status`: whether a hub runs on this home, where it serves, its

@@ -4,7 +4,7 @@ import { resolveHome } from '../config/home.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { liveHub, processAlive } from '../client/live-hub.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { STOP_OPTIONS } from './commands.js';
+import type { STOP_OPTIONS } from './command-options.js';
 import { askHub } from './running-hub.js';
 
 /**

@@ -2,7 +2,7 @@ import { DEFAULT_TAIL_LAST, MAX_READ_LIMIT } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { TAIL_OPTIONS } from './commands.js';
+import type { TAIL_OPTIONS } from './command-options.js';
 import { formatEvent, handleBookFor } from './event-lines.js';
 import { hubUrl } from '../client/hub-address.js';
 import { readEventStream } from '../client/event-stream.js';

@@ -4,7 +4,7 @@ import { ParleyError } from '../errors/parley-error.js';
 import { readRosterFile } from '../trust/roster-file.js';
 import { ExportVerifier, VerifyFailure, type VerifyReport } from '../trust/signed-export.js';
 import type { CommandArgs, CommandRun } from './command.js';
-import type { VERIFY_OPTIONS } from './commands.js';
+import type { VERIFY_OPTIONS } from './command-options.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 
 const VERIFY_HELP = `Usage: parley verify FILE [--roster ROSTER] [--no-gaps] [--json]
