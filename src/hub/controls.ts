@@ -1,14 +1,14 @@
-import { ParleyError, parseInput } from '../errors/parley-error.js';
-import { controlKindOf, parseControl, type ControlInput, type ControlKind, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
+import { ParleyError } from '../errors/parley-error.js';
+import { controlKindOf, type ControlKind, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
 import { TO_ALL } from '../schema/event.js';
-import { ThreadRefSchema } from '../schema/names.js';
 import { redactInput } from './authored-input.js';
 import { nextSignedPolicy } from './channel-access.js';
 import { assertReachableByChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { enterSession, ensureParticipant } from './directory.js';
 import { assertCanSee } from './posting.js';
-import { assertMaySteer, resolveFor, resolveMember, type Caller } from './caller.js';
+import { assertMaySteer, resolveMember, type Caller } from './caller.js';
+import { current, type Admitted } from './gate.js';
 import { membershipOf, saveMembership, saveThreadState } from './threads.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { transact, type DeliveryReason, type Transaction } from './writer.js';
@@ -25,9 +25,8 @@ export interface ControlResult {
   control: ControlKind;
 }
 
-export async function applyControl(ctx: HubContext, caller: Caller, threadRef: string, input: ControlInput): Promise<ControlResult> {
-  const ref = parseInput(ThreadRefSchema, threadRef, 'thread');
-  const control = parseControl(input);
+export async function applyControl(ctx: HubContext, { caller, thread: named, input }: Admitted<{ thread: string; control: ControlParsed }, ThreadRecord>): Promise<ControlResult> {
+  const { control } = input;
   // An invitation's profile is free text from the inviter: scanned like any other.
   let redacted = false;
   if ('invite' in control && control.invite.profile !== undefined) {
@@ -35,7 +34,7 @@ export async function applyControl(ctx: HubContext, caller: Caller, threadRef: s
     control.invite.profile = profile.value;
     redacted = profile.redacted;
   }
-  const thread = resolveFor(ctx, caller, ref);
+  const thread = current(ctx, named);
   const me = caller.participant;
   const kind = controlKindOf(control);
 
@@ -72,7 +71,6 @@ export async function applyControl(ctx: HubContext, caller: Caller, threadRef: s
   // Built and signed before the write: a refusal stores nothing.
   const signed = 'access' in control ? nextSignedPolicy(ctx, caller, thread, control.access) : undefined;
 
-  ctx.rateLimiter.take(me.id, me.handle);
   const event = await transact(ctx, (tx) => {
     const { content, deliveries } = applyEffect(ctx, tx, caller, thread, control, targets, signed);
     return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, ...(redacted ? { meta: { redacted: true } } : {}), targets: deliveries });

@@ -4,7 +4,7 @@ import { parseConfig } from '../config/load.js';
 import type { Config, ConfigInput } from '../config/schema.js';
 import { ParleyError, parseInput, toParleyError } from '../errors/parley-error.js';
 import { MeetingRegistry } from '../meeting/meeting-registry.js';
-import { createRedactor, type Redactor } from '../redaction/redactor.js';
+import { createRedactor } from '../redaction/redactor.js';
 import type { SecretScanner } from '../redaction/scanner.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { JoinInputSchema, type JoinInput, type Participant } from '../schema/participant.js';
@@ -33,7 +33,10 @@ import type { TrustMode } from '../schema/views.js';
 import type { Access } from '../schema/access.js';
 import { Actor } from './actor.js';
 import { redactInput } from './authored-input.js';
+import type { Caller } from './caller.js';
 import type { HubContext } from './context.js';
+import { Gate } from './gate.js';
+import { PeerEntry } from './peer-entry.js';
 import { ensureParticipant, ensureSession, enterSession } from './directory.js';
 import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
@@ -41,6 +44,7 @@ import { dropGhosts } from './meeting-ops.js';
 import { PresenceTracker } from './presence.js';
 import { StopContinuations } from './stop-continuations.js';
 import { HubState, participantView } from './state.js';
+import { setAccessOf } from './participant-views.js';
 import { RateLimiter } from './rate-limit.js';
 import { ReadGate } from './read-gate.js';
 import { policyRetentionLimits } from './channel-access.js';
@@ -100,7 +104,8 @@ export class Hub {
   readonly config: Config;
   readonly #ctx: HubContext;
   readonly #lock: HomeLock;
-  readonly #meetingRedactor: Redactor;
+  /** The entry objects this hub hands out, each passing the one gate made for this hub. */
+  readonly #entries: { actor: (caller: Caller) => Actor; peers: PeerEntry };
   readonly #sweeper: NodeJS.Timeout;
   readonly #pruner: RetentionPruner;
   /** The roster file: each roster accepted while the hub runs is written there. */
@@ -111,13 +116,17 @@ export class Hub {
   #closing: Promise<void> | undefined;
 
   /** @internal use openHub */
-  constructor(home: string, config: Config, ctx: HubContext, lock: HomeLock, meetingRedactor: Redactor, retention: RetentionSeams = {}) {
+  constructor(home: string, config: Config, ctx: HubContext, lock: HomeLock, retention: RetentionSeams = {}) {
     this.home = home;
     this.#rosterFile = rosterFileOf(config.trust.rosterPath, home).file;
     this.config = config;
     this.#ctx = ctx;
     this.#lock = lock;
-    this.#meetingRedactor = meetingRedactor;
+    const gate = new Gate(ctx);
+    this.#entries = {
+      actor: (caller) => new Actor(ctx, gate, { participantId: caller.participant.id, sessionId: caller.session.id }),
+      peers: new PeerEntry(ctx, gate),
+    };
     this.openedAt = ctx.now();
     // Meeting places of members that are gone (see dropGhosts) are freed within a quarter of the presence TTL,
     // and an agent whose hooks stopped reporting is shown back in its declared state as soon.
@@ -176,7 +185,7 @@ export class Hub {
         return { session, participant };
       }),
     );
-    return new Actor(ctx, caller, this.#meetingRedactor);
+    return this.#actorOf(caller);
   }
 
   /**
@@ -207,10 +216,7 @@ export class Hub {
   /** Local mode: sets a participant's access (the admin token's route and CLI); returns the participant with it. */
   async setAccess(handle: string, access: Access): Promise<Participant & { access: Access }> {
     this.#assertOpen();
-    const participant = this.#ctx.state.participantByHandle(parseInput(HandleSchema, handle, 'handle'));
-    if (!participant) throw new ParleyError('NOT_FOUND', `No participant "@${handle}" on this hub; check the handle.`, { field: 'handle' });
-    await this.#ctx.access.setLocal(participant, access);
-    return { ...participantView(participant), access };
+    return setAccessOf(this.#ctx, handle, access);
   }
 
   /** Local mode, or the roster in force: how permissions are decided (doctor and status show it). */
@@ -270,7 +276,7 @@ export class Hub {
     const participant = this.#ctx.state.participants.get(caller.participantId);
     const session = this.#ctx.state.sessions.get(caller.sessionId);
     if (!participant || !session) return undefined;
-    return new Actor(this.#ctx, { participant, session }, this.#meetingRedactor);
+    return this.#actorOf({ participant, session });
   }
 
   /** A token's id (its hash) and the signal that aborts when it is revoked (see TokenRegistry.revocationSignal). */
@@ -292,7 +298,7 @@ export class Hub {
     if (!participant || !sessionRecord.members.has(participant.id)) {
       throw new ParleyError('NOT_FOUND', `"@${handleName}" has not joined session "${sessionName}"; join first.`, { field: 'handle' });
     }
-    return new Actor(this.#ctx, { participant, session: sessionRecord }, this.#meetingRedactor);
+    return this.#actorOf({ participant, session: sessionRecord });
   }
 
   /**
@@ -419,13 +425,18 @@ export class Hub {
     }
   }
 
+  /** The entry of a participant in a session: every call of it passes the hub's gate. */
+  #actorOf(caller: Caller): Actor {
+    return this.#entries.actor(caller);
+  }
+
   #assertOpen(): void {
     if (this.#closed) throw new ParleyError('HUB_CLOSED', 'The hub is closed; open it again to continue.');
   }
 
-  /** @internal for tests and the benchmark in this repository. */
-  get internals(): { ctx: HubContext; store: Store } {
-    return { ctx: this.#ctx, store: this.#ctx.store };
+  /** @internal for tests and the benchmark in this repository; `peers` is where the peer links will hand envelopes in. */
+  get internals(): { ctx: HubContext; store: Store; peers: PeerEntry } {
+    return { ctx: this.#ctx, store: this.#ctx.store, peers: this.#entries.peers };
   }
 }
 
@@ -509,6 +520,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
         maxMessageChars: config.meeting.maxMessageChars + REDACTION_NOTE.length,
       }),
       redactor,
+      meetingRedactor,
       search,
       logger,
       lifecycle: new Lifecycle(),
@@ -529,7 +541,7 @@ export async function openHub(options: HubOptions): Promise<Hub> {
     // The hub's own key marked archive in the roster in force keeps history for retention.archiveHours.
     const hubKey = keys.hub().raw;
     const retention: RetentionSeams = { isArchive: () => access.isArchive(hubKey), ...options.retention };
-    return new Hub(home, config, ctx, lock, meetingRedactor, retention);
+    return new Hub(home, config, ctx, lock, retention);
   } catch (error) {
     store?.db.close();
     await search?.close();

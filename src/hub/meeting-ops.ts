@@ -4,11 +4,10 @@ import type { MeetingMessage } from '../meeting/ring.js';
 import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, MeetingStatusInputSchema, type MeetingHearInput } from '../schema/inputs.js';
 import type { HeardMessage, HearView, MeetingStatusView, MeetingSummary, MeetingView, RingView } from '../schema/views.js';
 import type { HubContext } from './context.js';
-import { assertTextSize } from './posting.js';
+import { assertTextSize } from './text-size.js';
 import type { Caller } from './caller.js';
-import type { Redactor } from '../redaction/redactor.js';
 
-export type { HearView, HeardMessage, MeetingStatusView, MeetingView, RingView };
+export type { HearView, HeardMessage, MeetingStatusView, MeetingSummary, MeetingView, RingView };
 
 /**
  * Meetings (Katra): ephemeral `meeting` threads that live only in memory and
@@ -21,12 +20,9 @@ export type { HearView, HeardMessage, MeetingStatusView, MeetingView, RingView }
 const memberView = (m: MeetingMember) => ({ handle: m.handle, role: m.role, joinedAt: new Date(m.joinedAt).toISOString() });
 const messageView = (m: MeetingMessage): HeardMessage => ({ number: m.number, speaker: m.speaker, ts: new Date(m.ts).toISOString(), content: m.content });
 
-/** Entering a meeting (creating it if new) counts as a write; joining one already joined does not. */
+/** Enters a meeting (creating it if new): a write, unless already in it (see entries.ts). `name` is parsed. */
 export function joinMeeting(ctx: HubContext, caller: Caller, name: string): MeetingView {
-  const parsed = parseInput(MeetingNameSchema, name, 'meeting');
-  const me = caller.participant;
-  if (!ctx.meetings.find(caller.session.id, parsed)?.isMember(me.id)) ctx.rateLimiter.take(me.id, me.handle);
-  return enterMeeting(ctx, caller, parsed);
+  return enterMeeting(ctx, caller, name);
 }
 
 function enterMeeting(ctx: HubContext, caller: Caller, name: string): MeetingView {
@@ -66,18 +62,12 @@ export function dropGhosts(ctx: HubContext, meeting: Meeting): void {
   }
 }
 
-export async function sayInMeeting(
-  ctx: HubContext,
-  caller: Caller,
-  redactor: Redactor,
-  input: { meeting: string; text: string },
-): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
+/** One write per line said: saying enters the meeting if need be, at no extra cost. */
+export async function sayInMeeting(ctx: HubContext, caller: Caller, input: { meeting: string; text: string }): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
   const parsed = parseInput(MeetingSayInputSchema, input);
   assertTextSize(ctx, parsed.text, 'text');
-  // One write per line said: saying enters the meeting if need be, at no extra cost.
-  ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
   enterMeeting(ctx, caller, parsed.meeting);
-  const redaction = await redactor.apply(parsed.text);
+  const redaction = await ctx.meetingRedactor.apply(parsed.text);
   const meeting = ctx.meetings.get(caller.session.id, parsed.meeting);
   if (!meeting.isMember(caller.participant.id)) enterMeeting(ctx, caller, parsed.meeting);
   const said = meeting.say({ id: caller.participant.id, handle: caller.participant.handle }, redaction.text, ctx.now());

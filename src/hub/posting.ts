@@ -1,12 +1,15 @@
+import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { TO_ALL, type EventMeta } from '../schema/event.js';
-import { DmInputSchema, PostInputSchema, type DmInput, type PostInput } from '../schema/inputs.js';
+import { DmInputSchema, type DmInput, type PostInputSchema } from '../schema/inputs.js';
 import { redactInput } from './authored-input.js';
 import { assertReachableByChat, chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { findMentions } from './mentions.js';
-import { assertMayPost, resolveFor, resolveMember, type Caller } from './caller.js';
-import { assertMayWrite, mayRead } from './channel-access.js';
+import { assertMayPost, resolveMember, type Caller } from './caller.js';
+import { mayRead } from './channel-access.js';
+import { current, type Admitted } from './gate.js';
+import { assertTextSize } from './text-size.js';
 import { assertEventInThread, canSee, createThread, dmKeyOf, ensureSubscribed } from './threads.js';
 import type { ThreadRecord } from './state.js';
 import { transact, type DeliveryReason, type EventDraft, type Transaction } from './writer.js';
@@ -27,32 +30,18 @@ export interface PostResult {
   mentions: string[];
 }
 
-export function assertTextSize(ctx: HubContext, text: string, field: string): void {
-  if (text.length > ctx.config.chat.limits.maxInputChars) {
-    throw new ParleyError(
-      'PAYLOAD_TOO_LARGE',
-      `${field} is ${text.length} characters, over the hub's input limit of ${ctx.config.chat.limits.maxInputChars}. Send a shorter text or reference a file.`,
-      { field },
-    );
-  }
-  if (text.trim() === '') throw new ParleyError('INVALID_INPUT', `Invalid ${field}: must not be empty.`, { field });
-}
-
-export async function post(ctx: HubContext, caller: Caller, input: PostInput): Promise<PostResult> {
-  const parsed = parseInput(PostInputSchema, input);
-  assertTextSize(ctx, parsed.text, 'text');
+export async function post(ctx: HubContext, { caller, thread, input }: Admitted<z.output<typeof PostInputSchema>, ThreadRecord>): Promise<PostResult> {
+  assertTextSize(ctx, input.text, 'text');
   // Check before the (async) scan so refused posts cost nothing; check again after it.
-  assertMayPost(caller, resolveFor(ctx, caller, parsed.thread));
-  ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
-  const redaction = await ctx.redactor.apply(parsed.text);
-  const tags = parsed.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, parsed.tags);
-  const thread = resolveFor(ctx, caller, parsed.thread);
-  return appendMessage(ctx, caller, thread, {
+  assertMayPost(caller, thread);
+  const redaction = await ctx.redactor.apply(input.text);
+  const tags = input.tags === undefined ? { value: undefined, redacted: false } : await redactInput(ctx, input.tags);
+  return appendMessage(ctx, caller, current(ctx, thread), {
     text: redaction.text,
     truncated: redaction.truncated,
     redacted: redaction.redacted || tags.redacted,
-    to: parsed.to,
-    replyTo: parsed.reply_to,
+    to: input.to,
+    replyTo: input.reply_to,
     tags: tags.value,
   });
 }
@@ -67,7 +56,6 @@ export async function dm(ctx: HubContext, caller: Caller, input: DmInput): Promi
   // Checked before the DM thread is created, so a refused message leaves nothing behind.
   assertReachableByChat(ctx.config, other, 'to');
   ctx.access.requireAddressee(other, 'to');
-  ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
   if (parsed.reply_to !== undefined) {
     // Check before the DM thread is created, so a refused message leaves nothing behind.
     const existing = ctx.state.dm(caller.session.id, dmKeyOf(me(caller), other.id));
@@ -147,7 +135,6 @@ export interface MessageSpec {
 export function messageDraft(ctx: HubContext, caller: Caller, thread: ThreadRecord, spec: MessageSpec): { draft: EventDraft; mentions: string[] } {
   const fields = spec.fields ?? { to: 'to', replyTo: 'reply_to' };
   assertMayPost(caller, thread);
-  assertMayWrite(ctx, caller, thread);
   const me = caller.participant;
   const to = spec.to === undefined ? undefined : resolveMember(ctx, caller, spec.to, fields.to);
   assertCanSee(thread, to?.id, fields.to);

@@ -1,14 +1,17 @@
+import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { TERMINAL_STATUSES, type RequestContent, type RequestStatus, type ResponseContent } from '../schema/event.js';
-import { RequestInputSchema, RespondInputSchema, type RequestInput, type RespondInput } from '../schema/inputs.js';
+import { RespondInputSchema, type RequestInputSchema, type RespondInput } from '../schema/inputs.js';
 import type { RequestRow } from '../store/request-store.js';
 import { jsonDepthExceeds } from '../redaction/authored.js';
 import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
-import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
-import { assertMayPost, resolveFor, resolveMember, type Caller } from './caller.js';
+import { assertCanSee, dmWithin } from './posting.js';
+import { assertMayPost, resolveMember, type Caller } from './caller.js';
+import { current, type Admitted } from './gate.js';
 import { findRequest } from './request-ref.js';
-import { assertAddresseeMayRead, assertMayWrite, mayRead } from './channel-access.js';
+import { assertAddresseeMayRead, mayRead } from './channel-access.js';
+import { assertTextSize } from './text-size.js';
 import { dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
@@ -36,8 +39,7 @@ export interface ResponseResult {
 export type { OpenRequest } from '../schema/views.js';
 import type { OpenRequest } from '../schema/views.js';
 
-export async function sendRequest(ctx: HubContext, caller: Caller, input: RequestInput): Promise<RequestResult> {
-  const parsed = parseInput(RequestInputSchema, input);
+export async function sendRequest(ctx: HubContext, { caller, thread: named, input: parsed }: Admitted<z.output<typeof RequestInputSchema>>): Promise<RequestResult> {
   const me = caller.participant;
   const target = resolveMember(ctx, caller, parsed.to, 'to');
   if (target.id === me.id) throw new ParleyError('INVALID_INPUT', 'Invalid to: a request must be addressed to someone else.', { field: 'to' });
@@ -64,7 +66,6 @@ export async function sendRequest(ctx: HubContext, caller: Caller, input: Reques
     );
   }
   assertFreshRequestId(ctx, parsed.request_id);
-  ctx.rateLimiter.take(me.id, me.handle);
   if (parsed.request_id !== undefined) await refuseSecretName(ctx, parsed.request_id, 'request_id');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   const intent = await redactInput(ctx, parsed.intent);
@@ -73,10 +74,9 @@ export async function sendRequest(ctx: HubContext, caller: Caller, input: Reques
   // Everything below runs without an await: checks, then one write (with the DM if it is new).
   // Again after the awaits: a roster put in force meanwhile may have left the addressee out.
   ctx.access.requireAddressee(target, 'to');
-  const given = parsed.thread === undefined ? undefined : resolveFor(ctx, caller, parsed.thread);
+  const given = named && current(ctx, named);
   if (given) {
     assertMayPost(caller, given);
-    assertMayWrite(ctx, caller, given);
     assertCanSee(given, target.id, 'to');
     assertAddresseeMayRead(ctx, given, target, 'to');
   } else {
@@ -133,7 +133,6 @@ export async function respond(ctx: HubContext, caller: Caller, input: RespondInp
     });
   }
   assertOpen(request);
-  ctx.rateLimiter.take(me.id, me.handle);
   if (parsed.result !== undefined) assertJsonSize(ctx, parsed.result, 'result');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);

@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import type { RosterView } from '../../src/hub/access-resolver.js';
 import type { ParticipantApi } from '../../src/hub/participant-api.js';
-import { API_ACTIONS, PERMISSIONS } from '../../src/hub/permissions.js';
+import { PARTICIPANT_ENTRIES } from '../../src/hub/entries.js';
+import { PERMISSIONS, type Action } from '../../src/hub/permissions.js';
 import { ACCESS_LEVELS, accessAtLeast, type Access } from '../../src/schema/access.js';
 import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
 import { connectInMemory } from '../helpers/mcp.js';
@@ -39,6 +40,11 @@ function selfSigned(a: Actor, threadName: string, text: string): { envelope: str
   };
   return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: signEvent(key.privateKey, fields).toString('base64url') };
 }
+
+/** The action each ParticipantApi method performs, from the gate's table (an entry open to anyone counts as whoami's, the least). */
+const API_ACTIONS = Object.fromEntries(
+  Object.entries(PARTICIPANT_ENTRIES).map(([method, entry]) => [method, entry.action === 'open' ? 'whoami' : entry.action]),
+) as Record<keyof ParticipantApi, Action>;
 
 /** One call of every ParticipantApi method (the type makes a missing one a compile error), as valid as the call allows. */
 const CALLS: Record<keyof ParticipantApi, (a: Actor, n: number) => Promise<unknown>> = {
