@@ -24,6 +24,8 @@ export interface Admitted<I = unknown, T extends ThreadRecord | undefined = Thre
   thread: T;
   /** The envelope the entry takes, opened (its signature verified). */
   envelope: V;
+  /** Whether a write was taken from the caller's rate limit for it. */
+  charged?: boolean;
 }
 
 type ThreadOf<E> = E extends { thread: { optional: true } } ? ThreadRecord | undefined : E extends { thread: ThreadField } ? ThreadRecord : undefined;
@@ -90,13 +92,16 @@ export class Gate {
     const ctx = this.#ctx;
     const { caller } = admitted;
     const run = entry.heavy ? () => ctx.reads.run(caller.participant.id, () => operation(admitted)) : () => operation(admitted);
-    let result: Promise<R>;
-    if (entry.presence === 'touch' || entry.presence === 'none') {
-      if (entry.presence === 'touch') ctx.presence.touch(caller.session.id, caller.participant);
-      result = Promise.resolve().then(run);
-    } else {
-      const release = holdPresence(ctx, caller, entry.presence);
-      result = Promise.resolve().then(run).finally(release);
+    if (entry.presence === 'touch') ctx.presence.touch(caller.session.id, caller.participant);
+    const release = entry.presence === 'touch' || entry.presence === 'none' ? undefined : holdPresence(ctx, caller, entry.presence);
+    let result = Promise.resolve().then(run);
+    if (release) result = result.finally(release);
+    // The write taken at the gate is given back when the operation refuses: only what is done counts.
+    if (admitted.charged) {
+      result = result.catch((error: unknown) => {
+        ctx.rateLimiter.refund(caller.participant.id);
+        throw error;
+      });
     }
     return entry.inflight === 'track' ? ctx.lifecycle.track(result) : result;
   }
@@ -131,8 +136,9 @@ export class Gate {
     if (entry.action !== 'open') ctx.access.require(caller.participant, entry.action, entry.label?.(raw));
     const input = (entry.input && !entry.envelope ? entry.input(raw) : raw) as InputOf<E>;
     const thread = entry.thread ? this.#target(entry.thread, caller, input, envelope) : undefined;
-    if (typeof entry.rate === 'function' ? entry.rate(ctx, caller, input) : entry.rate) ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
-    return { caller, input, thread, envelope } as AdmittedBy<E>;
+    const charged = typeof entry.rate === 'function' ? entry.rate(ctx, caller, input) : entry.rate;
+    if (charged) ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
+    return { caller, input, thread, envelope, charged } as AdmittedBy<E>;
   }
 
   #identify(who: Principal): Caller {

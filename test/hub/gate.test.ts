@@ -141,6 +141,24 @@ describe('gate - checks once, in one place', () => {
     await expect(alice.closeSide({ thread: side.id, summary: 'settled' })).resolves.toMatchObject({ parent: expect.any(String) });
   });
 
+  it('gate - a write refused after the gate took it from the rate limit is given back: only what is done counts', async () => {
+    let now = 1_000_000;
+    t = await openTestHub({ now: () => now, config: { chat: { limits: { writeBurst: 2, writesPerMinute: 1 } } } });
+    const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
+    const alice = await t.hub.join({ handle: 'alice', session: 's' });
+    const side = await human.openSide({ parent: 'general', title: 'closed early' });
+    await human.closeSide({ thread: side.id, summary: 'done' });
+    for (let i = 0; i < 5; i++) {
+      expect(await caught(() => alice.post({ thread: side.id, text: `late ${i}` }))).toMatchObject({ code: 'THREAD_CLOSED' });
+      expect(await caught(() => alice.dm({ to: 'human', text: 'hi', reply_to: '01JZZZZZZZZZZZZZZZZZZZZZZZ' }))).toMatchObject({ code: 'NOT_FOUND', field: 'reply_to' });
+    }
+    await alice.post({ thread: 'general', text: 'first' });
+    await alice.post({ thread: 'general', text: 'second' });
+    expect(await caught(() => alice.post({ thread: 'general', text: 'third' }))).toMatchObject({ code: 'RATE_LIMITED' });
+    now += 60_000;
+    await expect(alice.post({ thread: 'general', text: 'refilled' })).resolves.toMatchObject({ seq: expect.any(Number) });
+  });
+
   it('gate - closing waits for a presence update in flight (its note in the scanner) instead of leaving it half done', async () => {
     const held = heldScanner();
     t = await openTestHub({ scanner: held.scanner, config: { chat: { scanner: { timeoutMs: 60_000 } } } });
