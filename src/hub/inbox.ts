@@ -15,7 +15,8 @@ import { dmPeer } from './thread-ref.js';
 import { mayRead } from './channel-access.js';
 import { wakeOnFor } from './wake-on.js';
 import type { ThreadKind, ThreadRecord } from './state.js';
-import { writeNow, type DeliveryReason } from './writer.js';
+import type { DeliveryReason } from './delivery-reason.js';
+import { writeNow } from './writer.js';
 
 /**
  * The inbox: everything that needs one participant's attention in one session.

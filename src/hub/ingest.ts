@@ -2,11 +2,16 @@ import { ParleyError } from '../errors/parley-error.js';
 import type { HubContext } from './context.js';
 import { dropped, participantOf, type OpenedEnvelope } from './envelope-opening.js';
 import { current, type Admitted } from './gate.js';
-import { assertCanSee, messageDraft } from './posting.js';
-import { assertMayPost } from './caller.js';
+import { acceptEnvelope, acceptMessage, heldAlready, messageDraft, type MessageSpec } from './message-rules.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { ensureSubscribed } from './threads.js';
-import { transact, type EventDraft } from './writer.js';
+import { transact } from './writer.js';
+
+/** How errors name what an envelope carries. */
+const ENVELOPE_FIELDS = { to: 'envelope.to', replyTo: 'envelope.meta.reply_to', thread: 'envelope.thread' };
+
+/** Refusals of where an envelope goes (counted as forbidden); any other refusal of its message is of what it says (malformed). */
+const STEERING_CODES: ReadonlySet<string> = new Set(['THREAD_CLOSED', 'THREAD_PAUSED', 'PARTICIPANT_MUTED']);
 
 export interface IngestResult {
   id: string;
@@ -37,60 +42,27 @@ export async function takeEnvelope(ctx: HubContext, admitted: Admitted<unknown, 
     throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its ${field.slice('envelope.'.length)} holds a secret, and a signed message cannot be redacted; it was dropped.`, { field }));
   }
   // From here to the write nothing awaits: what is checked is what is stored.
-  if (envelope.mode === 'sync') {
-    const held = ctx.store.events.byId(fields.id);
-    if (held) {
-      gate.drop('duplicate', new ParleyError('ENVELOPE_REJECTED', `Envelope ${fields.id} is already held.`, { field: 'envelope.id' }));
-      return { id: held.id, seq: held.seq, thread: held.thread_id, duplicate: true };
-    }
-  }
+  const held = heldAlready(ctx, envelope);
+  if (held) return { id: held.id, seq: held.seq, thread: held.thread_id, duplicate: true };
   const thread = current(ctx, admitted.thread, 'envelope.thread');
   let to: ParticipantRecord | undefined;
+  if (fields.to !== null) {
+    // As a post's: an addressee of its session.
+    const addressee = participantOf(ctx, fields.to);
+    to = addressee && caller.session.members.has(addressee.id) ? addressee : undefined;
+    if (!to) throw gate.drop('forbidden', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: it is addressed to a key that is not a participant of this session.`, { field: 'envelope.to' }));
+  }
+  const spec: MessageSpec = { text, truncated: false, redacted: false, to, replyTo: meta.reply_to, tags: meta.tags, fields: ENVELOPE_FIELDS };
   try {
-    // As a post: an addressee of its session, who can see the thread; steering as for a post.
-    if (fields.to !== null) {
-      const addressee = participantOf(ctx, fields.to);
-      to = addressee && caller.session.members.has(addressee.id) ? addressee : undefined;
-      if (!to) throw new ParleyError('NOT_FOUND', `Envelope ${fields.id}: it is addressed to a key that is not a participant of this session.`, { field: 'envelope.to' });
-      assertCanSee(thread, to.id, 'envelope.to');
-    }
-    assertMayPost(caller, thread, 'envelope.thread');
+    acceptMessage(ctx, caller, thread, spec);
   } catch (error) {
-    throw dropped(ctx, 'forbidden', error);
+    throw dropped(ctx, error instanceof ParleyError && STEERING_CODES.has(error.code) ? 'forbidden' : 'malformed', error);
   }
-  let draft: EventDraft;
-  try {
-    ({ draft } = messageDraft(ctx, caller, thread, {
-      text,
-      truncated: false,
-      redacted: false,
-      to: to?.handle,
-      replyTo: meta.reply_to,
-      tags: meta.tags,
-      fields: { to: 'envelope.to', replyTo: 'envelope.meta.reply_to', thread: 'envelope.thread' },
-    }));
-  } catch (error) {
-    throw dropped(ctx, 'malformed', error);
-  }
-  if (envelope.mode === 'live') {
-    // After every other check, so that an envelope refused for its content does not use up its id: fixed, it may come again.
-    gate.admit(fields.id, fields.ts, fields.ttl_secs);
-    if (ctx.store.events.byId(fields.id)) {
-      throw gate.drop('duplicate', new ParleyError('ENVELOPE_REJECTED', `Envelope ${fields.id} is already stored (a replay); it was dropped.`, { field: 'envelope.id' }));
-    }
-    // sender_seq only grows per author, thread and epoch: a number given again is a replay of another event.
-    const lastSeq = ctx.store.events.lastSenderSeq(caller.participant.id, thread.id, Buffer.from(fields.sender_epoch));
-    if (lastSeq !== undefined && fields.sender_seq <= lastSeq) {
-      throw gate.drop(
-        'duplicate',
-        new ParleyError('ENVELOPE_REJECTED', `Envelope ${fields.id}: sender_seq ${fields.sender_seq} is not after ${lastSeq}, already used in this epoch; it was dropped.`, { field: 'envelope.sender_seq' }),
-      );
-    }
-  }
+  acceptEnvelope(ctx, caller.participant.id, thread, envelope);
   const event = await transact(ctx, (tx) => {
     ensureSubscribed(ctx, thread, caller.participant.id);
     return tx.append({
-      ...draft,
+      ...messageDraft(ctx, caller, thread, spec).draft,
       sealed: {
         id: fields.id,
         ts: fields.ts,

@@ -1,6 +1,7 @@
 import type { MeetingMessage } from '../meeting/ring.js';
 import type { ParleyEvent } from '../schema/event.js';
-import type { CommittedEvent, DeliveryReason } from './writer.js';
+import type { DeliveryReason } from './delivery-reason.js';
+import type { CommittedEvent } from './writer.js';
 import type { PresenceInfo } from './presence.js';
 
 /**

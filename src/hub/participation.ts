@@ -4,7 +4,7 @@ import { controlReachesMembers } from './control-reach.js';
 import type { HubContext } from './context.js';
 import type { WakeOn } from '../schema/participant.js';
 import type { ThreadRecord } from './state.js';
-import type { DeliveryReason } from './writer.js';
+import type { DeliveryReason } from './delivery-reason.js';
 
 /**
  * Where an event lands in one participant's inbox, and whether they are

@@ -1,16 +1,17 @@
 import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
-import { TERMINAL_STATUSES, type RequestContent, type RequestStatus, type ResponseContent } from '../schema/event.js';
+import { type RequestContent, type RequestStatus, type ResponseContent } from '../schema/event.js';
 import { RespondInputSchema, type RequestInputSchema, type RespondInput } from '../schema/inputs.js';
 import type { RequestRow } from '../store/request-store.js';
 import { jsonDepthExceeds } from '../redaction/authored.js';
 import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
-import { assertCanSee, dmWithin } from './posting.js';
-import { assertMayPost, resolveMember, type Caller } from './caller.js';
+import { dmWithin } from './posting.js';
+import { resolveMember, type Caller } from './caller.js';
 import { current, type Admitted } from './gate.js';
+import { acceptRequest, acceptResponse, reachOf } from './message-rules.js';
 import { findRequest } from './request-ref.js';
-import { assertAddresseeMayRead, mayRead } from './channel-access.js';
+import { mayRead } from './channel-access.js';
 import { assertTextSize } from './text-size.js';
 import { dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
@@ -43,7 +44,6 @@ export async function sendRequest(ctx: HubContext, { caller, thread: named, inpu
   const me = caller.participant;
   const target = resolveMember(ctx, caller, parsed.to, 'to');
   if (target.id === me.id) throw new ParleyError('INVALID_INPUT', 'Invalid to: a request must be addressed to someone else.', { field: 'to' });
-  ctx.access.requireAddressee(target, 'to');
   assertJsonSize(ctx, parsed.params ?? {}, 'params');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   let hop = 0;
@@ -65,25 +65,14 @@ export async function sendRequest(ctx: HubContext, { caller, thread: named, inpu
       { field: 'reply_to', details: { hop, maxHop: ctx.config.requests.maxHop } },
     );
   }
-  assertFreshRequestId(ctx, parsed.request_id);
   if (parsed.request_id !== undefined) await refuseSecretName(ctx, parsed.request_id, 'request_id');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   const intent = await redactInput(ctx, parsed.intent);
   const params = await redactInput(ctx, parsed.params ?? {});
   const redacted = (redaction?.redacted ?? false) || intent.redacted || params.redacted;
-  // Everything below runs without an await: checks, then one write (with the DM if it is new).
-  // Again after the awaits: a roster put in force meanwhile may have left the addressee out.
-  ctx.access.requireAddressee(target, 'to');
-  const given = named && current(ctx, named);
-  if (given) {
-    assertMayPost(caller, given);
-    assertCanSee(given, target.id, 'to');
-    assertAddresseeMayRead(ctx, given, target, 'to');
-  } else {
-    const existingDm = ctx.state.dm(caller.session.id, dmKeyOf(me.id, target.id));
-    if (existingDm) assertMayPost(caller, existingDm);
-  }
-  assertFreshRequestId(ctx, parsed.request_id);
+  // Everything below runs without an await: the rules, then one write (with the DM if it is new).
+  const place = named ? current(ctx, named) : (ctx.state.dm(caller.session.id, dmKeyOf(me.id, target.id)) ?? { newDmWith: target });
+  acceptRequest(ctx, caller, target, place, parsed.request_id);
   const requestId = parsed.request_id ?? ctx.newId();
   const content: RequestContent = {
     request_id: requestId,
@@ -94,7 +83,7 @@ export async function sendRequest(ctx: HubContext, { caller, thread: named, inpu
     ...(redaction === undefined ? {} : { text: redaction.text }),
   };
   const { event, thread } = await transact(ctx, (tx) => {
-    const thread = given ?? dmWithin(ctx, tx, caller, target.id);
+    const thread = 'newDmWith' in place ? dmWithin(ctx, tx, caller, target.id) : place;
     ensureSubscribed(ctx, thread, me.id);
     const appended = tx.append({
       thread,
@@ -103,7 +92,7 @@ export async function sendRequest(ctx: HubContext, { caller, thread: named, inpu
       to: target.id,
       content,
       ...(redacted ? { meta: { redacted: true } } : {}),
-      targets: [{ participantId: target.id, reason: 'request' }],
+      reach: reachOf(ctx, thread, me.id, [{ participantId: target.id, reason: 'request' }]),
     });
     ctx.store.requests.insert({
       request_id: requestId,
@@ -132,16 +121,15 @@ export async function respond(ctx: HubContext, caller: Caller, input: RespondInp
       field: 'request_id',
     });
   }
-  assertOpen(request);
   if (parsed.result !== undefined) assertJsonSize(ctx, parsed.result, 'result');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   const result = await redactInput(ctx, parsed.result);
-  const again = lookupRequest(ctx, caller, request.request_id);
-  assertOpen(again);
-  const thread = ctx.state.threads.get(request.thread_id);
+  // As it is now: another response may have closed it meanwhile.
+  const now = lookupRequest(ctx, caller, request.request_id);
+  const thread = ctx.state.threads.get(now.thread_id);
   if (!thread) throw new ParleyError('NOT_FOUND', `The thread of request ${request.request_id} no longer exists.`, { field: 'request_id' });
-  assertMayPost(caller, thread);
+  acceptResponse(caller, thread, now);
   const content: ResponseContent = {
     request_id: request.request_id,
     status: parsed.status,
@@ -157,7 +145,7 @@ export async function respond(ctx: HubContext, caller: Caller, input: RespondInp
       to: request.from_id,
       content,
       ...(redacted ? { meta: { redacted: true } } : {}),
-      targets: [{ participantId: request.from_id, reason: 'response' }],
+      reach: reachOf(ctx, thread, me.id, [{ participantId: request.from_id, reason: 'response' }]),
     });
     ctx.store.requests.updateStatus(request.request_id, parsed.status, appended.seq);
     return appended;
@@ -226,15 +214,6 @@ function assertJsonSize(ctx: HubContext, value: unknown, field: string): void {
   }
 }
 
-/** A caller-chosen request id must be unused; the message does not say where it is used. */
-function assertFreshRequestId(ctx: HubContext, requestId: string | undefined): void {
-  if (requestId !== undefined && ctx.store.requests.get(requestId)) {
-    throw new ParleyError('CONFLICT', `request_id ${requestId} cannot be used; choose another (a new ULID, say) or omit it.`, {
-      field: 'request_id',
-    });
-  }
-}
-
 /** A request of another session, or in a DM of others, is not found, like one that does not exist. */
 function lookupRequest(ctx: HubContext, caller: Caller, requestId: string): RequestRow {
   const request = findRequest(ctx, caller, requestId, 'request_id');
@@ -243,12 +222,4 @@ function lookupRequest(ctx: HubContext, caller: Caller, requestId: string): Requ
     throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${caller.session.name}".`, { field: 'request_id', hint: 'list-open-requests' });
   }
   return request;
-}
-
-function assertOpen(request: RequestRow): void {
-  if (TERMINAL_STATUSES.has(request.status as RequestStatus)) {
-    throw new ParleyError('REQUEST_CLOSED', `Request ${request.request_id} is already ${request.status}; it takes no further response.`, {
-      field: 'request_id',
-    });
-  }
 }

@@ -11,7 +11,7 @@ import { mayRead } from './channel-access.js';
 import { Ending, type Admitted, type Held } from './gate.js';
 import { wakeOnFor } from './wake-on.js';
 import type { ThreadRecord } from './state.js';
-import type { DeliveryReason } from './writer.js';
+import type { DeliveryReason } from './delivery-reason.js';
 
 /**
  * A live subscription as an AsyncIterable: first the stored events after

@@ -11,7 +11,8 @@ import {
 } from '../schema/inputs.js';
 import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
-import { assertMayPost, resolveMember, type Caller } from './caller.js';
+import { resolveMember, type Caller } from './caller.js';
+import { assertMayPost } from './message-rules.js';
 import { current, type Admitted } from './gate.js';
 import type { ThreadRecord } from './state.js';
 import { assertTextSize } from './text-size.js';
