@@ -33,12 +33,14 @@ import type { Caller } from './caller.js';
 import type { HubContext } from './context.js';
 import { inject, type InjectResult } from './context-items.js';
 import { applyControl, type ControlResult } from './controls.js';
-import { deliveryFilterOf, sentDeliveries, type ReceivedDelivery, type SentDelivery } from './delivery-view.js';
+import { deliveriesIn, deliveryFilterOf, sentDeliveries, type ReceivedDelivery, type SentDelivery } from './delivery-view.js';
 import { accessCheck, PARTICIPANT_ENTRIES as API, SURFACE_ENTRIES as SURFACE } from './entries.js';
 import { exportThread } from './export.js';
 import type { ThreadExport } from './export-pages.js';
 import { callerOf, Ending, type Gate } from './gate.js';
-import { acknowledge, deliveriesIn, readInbox, waitForInbox, type AckResult, type InboxResult, type WaitResult } from './inbox.js';
+import { acknowledge, type AckResult } from './acknowledgement.js';
+import { readInbox, type InboxResult } from './inbox.js';
+import { waitForInbox, type WaitResult } from './inbox-wait.js';
 import { takeEnvelope, type IngestResult } from './ingest.js';
 import {
   hearInMeeting,

@@ -4,7 +4,8 @@ import { AgentHookInputSchema, type AgentHookInput, type AgentHookResult } from 
 import type { PresenceState } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
 import { hookContextText } from '../format/context-text.js';
-import { readInbox, untilWaking } from './inbox.js';
+import { readInbox } from './inbox.js';
+import { untilWaking } from './inbox-wait.js';
 import { inject } from './context-items.js';
 import { announcePresence, holdPresence } from './presence-hold.js';
 import type { Caller } from './caller.js';

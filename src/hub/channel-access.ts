@@ -1,3 +1,10 @@
+// Channel access policies: who may read, write and administer a channel.
+// A channel without one follows the role table alone. Side channels have no
+// policy of their own: they follow their parent channel's (what is said
+// beside a channel is as private as the channel). DMs have none: their two
+// participants are their audience. The role table applies on top: an
+// observer listed as a writer still cannot post (Meerkat's roles are coarse).
+
 import { ParleyError } from '../errors/parley-error.js';
 import { AccessSchema, type Access } from '../schema/access.js';
 import type { ControlParsed, SignedChannelPolicy } from '../schema/control.js';
@@ -9,15 +16,6 @@ import type { Caller } from './caller.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { canSee } from './threads.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';
-
-/**
- * Channel access policies: who may read, write and administer a channel.
- * A channel without one follows the role table alone. Side channels have no
- * policy of their own: they follow their parent channel's (what is said
- * beside a channel is as private as the channel). DMs have none: their two
- * participants are their audience. The role table applies on top: an
- * observer listed as a writer still cannot post (Meerkat's roles are coarse).
- */
 
 /** Side channels nest; a loop in the parent links (a corrupt store) must not hang a read. */
 const MAX_PARENT_DEPTH = 32;

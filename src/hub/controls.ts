@@ -1,3 +1,7 @@
+// Steering controls (Agent Bridge). Each is stored as a `control` event whose
+// content has the spec's shape, with participants named by id; its effect on
+// the thread (mute set, pause, policy…) is applied in the same write.
+
 import { controlKindOf, type ControlKind, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
 import { TO_ALL } from '../schema/event.js';
 import { redactInput } from './authored-input.js';
@@ -12,11 +16,6 @@ import { membershipOf, saveMembership, saveThreadState } from './threads.js';
 import type { ParticipantRecord, ThreadRecord } from './state.js';
 import { transact, type Transaction } from './writer.js';
 
-/**
- * Steering controls (Agent Bridge). Each is stored as a `control` event whose
- * content has the spec's shape, with participants named by id; its effect on
- * the thread (mute set, pause, policy…) is applied in the same write.
- */
 export interface ControlResult {
   id: string;
   seq: number;

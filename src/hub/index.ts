@@ -1,16 +1,17 @@
-/**
- * The hub's public module: everything above the hub (the HTTP API, the MCP
- * server, the CLI, the coordinator, the library, the middleware and the agent
- * loop) imports the hub from here and from nowhere else in src/hub, so what
- * lies behind it can move without touching them. The lint rules enforce it.
- */
+// The hub's public module: everything above the hub (the HTTP API, the MCP
+// server, the CLI, the coordinator, the library, the middleware and the agent
+// loop) imports the hub from here and from nowhere else in src/hub, so what
+// lies behind it can move without touching them. The lint rules enforce it.
+
 export { openHub, Hub, DEFAULT_SESSION, type HubOptions, type Credential, type RosterPushOptions, type SessionInfo } from './hub.js';
 export { Actor } from './actor.js';
 export type { ParticipantApi } from './participant-api.js';
 
 // What an operation answers.
 export type { PostResult } from './posting.js';
-export type { InboxItem, InboxResult, WaitResult, AckResult } from './inbox.js';
+export type { InboxItem, InboxResult } from './inbox.js';
+export type { WaitResult } from './inbox-wait.js';
+export type { AckResult } from './acknowledgement.js';
 export type { ReadNewResult, HistoryResult } from './reading.js';
 export type { RequestResult, ResponseResult, OpenRequest } from './requests.js';
 export type { ControlResult } from './controls.js';

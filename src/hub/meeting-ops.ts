@@ -1,3 +1,9 @@
+// Meetings (Katra): ephemeral `meeting` threads that live only in memory and
+// never touch the store. Saying something joins the meeting if needed; the
+// text goes through the same secret scanner as chat, with the meeting's limit.
+// Each participant's last-heard line is kept in the meeting, so REST, MCP and
+// the CLI hear from the same place unless a caller names a number.
+
 import { parseInput } from '../errors/parley-error.js';
 import type { Meeting, MeetingMember } from '../meeting/meeting.js';
 import type { MeetingMessage } from '../meeting/ring.js';
@@ -8,14 +14,6 @@ import { assertTextSize } from './text-size.js';
 import type { Caller } from './caller.js';
 
 export type { HearView, HeardMessage, MeetingStatusView, MeetingSummary, MeetingView, RingView };
-
-/**
- * Meetings (Katra): ephemeral `meeting` threads that live only in memory and
- * never touch the store. Saying something joins the meeting if needed; the
- * text goes through the same secret scanner as chat, with the meeting's limit.
- * Each participant's last-heard line is kept in the meeting, so REST, MCP and
- * the CLI hear from the same place unless a caller names a number.
- */
 
 const memberView = (m: MeetingMember) => ({ handle: m.handle, role: m.role, joinedAt: new Date(m.joinedAt).toISOString() });
 const messageView = (m: MeetingMessage): HeardMessage => ({ number: m.number, speaker: m.speaker, ts: new Date(m.ts).toISOString(), content: m.content });

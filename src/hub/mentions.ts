@@ -1,10 +1,9 @@
+// `@handle` mentions in message text, resolved to participants of the session.
+// A mention must start the text or follow a character that cannot be part of a
+// handle or an e-mail address (so `bob@example.com` mentions nobody).
+
 import type { SessionRecord, HubState } from './state.js';
 
-/**
- * `@handle` mentions in message text, resolved to participants of the session.
- * A mention must start the text or follow a character that cannot be part of a
- * handle or an e-mail address (so `bob@example.com` mentions nobody).
- */
 const MENTION = /(^|[^A-Za-z0-9_.@-])@([A-Za-z0-9][A-Za-z0-9_.-]{0,63})/g;
 
 export function findMentions(text: string, session: SessionRecord, state: HubState): string[] {

@@ -26,7 +26,9 @@ import type { Participant, SelfProfilePatch, WakeOn } from '../schema/participan
 import type { ControlResult } from './controls.js';
 import type { IngestResult } from './ingest.js';
 import type { EnvelopeInput } from '../schema/inputs.js';
-import type { AckResult, InboxResult, WaitResult } from './inbox.js';
+import type { AckResult } from './acknowledgement.js';
+import type { InboxResult } from './inbox.js';
+import type { WaitResult } from './inbox-wait.js';
 import type { SentDelivery } from './delivery-view.js';
 import type { InjectResult } from './context-items.js';
 import type { HearView, MeetingStatusView, MeetingView } from './meeting-ops.js';

@@ -1,3 +1,5 @@
+// What a participant sees of itself, its sessions and the participants beside it.
+
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { AccessSchema, type Access } from '../schema/access.js';
 import { HandleSchema } from '../schema/names.js';
@@ -10,8 +12,6 @@ import { ensureParticipant } from './directory.js';
 import { participantView } from './state.js';
 import { wakeOnFor } from './wake-on.js';
 import { transact } from './writer.js';
-
-/** What a participant sees of itself, its sessions and the participants beside it. */
 
 export interface SessionView {
   id: string;

@@ -1,3 +1,7 @@
+// Where an event lands in one participant's inbox, and whether they are
+// expected to respond (Agent Bridge's participation policy, computed by the
+// hub and shown to agents as a hint).
+
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import { reachesWithoutChat } from './chat-exclusion.js';
 import { controlReachesMembers } from './control-reach.js';
@@ -6,11 +10,6 @@ import type { WakeOn } from '../schema/participant.js';
 import type { ThreadRecord } from './state.js';
 import type { DeliveryReason } from './delivery-reason.js';
 
-/**
- * Where an event lands in one participant's inbox, and whether they are
- * expected to respond (Agent Bridge's participation policy, computed by the
- * hub and shown to agents as a hint).
- */
 export type Priority = 'high' | 'normal' | 'low';
 export type InboxReason = DeliveryReason | 'channel' | 'muted';
 

@@ -1,3 +1,7 @@
+// Posting a message (Maestro's rules): cut what is too long, redact secrets
+// (in the text and the tags), then, after the scan, the message rules once,
+// and the append. The author is always the caller.
+
 import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { DmInputSchema, type DmInput, type PostInputSchema } from '../schema/inputs.js';
@@ -11,11 +15,6 @@ import { createThread, dmKeyOf, ensureSubscribed } from './threads.js';
 import type { ThreadRecord } from './state.js';
 import { transact, type Transaction } from './writer.js';
 
-/**
- * Posting a message (Maestro's rules): cut what is too long, redact secrets
- * (in the text and the tags), then, after the scan, the message rules once,
- * and the append. The author is always the caller.
- */
 export interface PostResult {
   id: string;
   seq: number;

@@ -1,11 +1,11 @@
+// Declaring one's presence, and seeing everyone's in the session.
+
 import type { PresenceInput } from '../schema/inputs.js';
 import { redactInput } from './authored-input.js';
 import type { Caller } from './caller.js';
 import type { HubContext } from './context.js';
 import type { Admitted } from './gate.js';
 import type { PresenceInfo } from './presence.js';
-
-/** Declaring one's presence, and seeing everyone's in the session. */
 
 /** Applies the caller's declared presence (a newer seq already applied wins) and announces it. */
 export async function setPresence(

@@ -1,3 +1,5 @@
+// Reading threads: new since the hub-kept cursor, history by seq, full-text search, thread list.
+
 import type { z } from 'zod';
 import { ParleyError } from '../errors/parley-error.js';
 import { DEFAULT_READ_LIMIT } from '../config/defaults.js';
@@ -13,7 +15,6 @@ import { mayRead } from './channel-access.js';
 import { threadInfo, type ThreadInfo } from './threads.js';
 import { writeNow } from './writer.js';
 
-/** Reading threads: new since the hub-kept cursor, history by seq, full-text search, thread list. */
 export interface ReadNewResult {
   events: ParleyEvent[];
   /** The cursor after this read: the highest seq examined (or the old cursor when nothing was new). */

@@ -1,3 +1,7 @@
+// Requests and responses (Meerkat): a request is passive data addressed to one
+// participant; it carries a hop counter so follow-up chains cannot loop.
+// Responses name the request and a status; Accepted keeps it open.
+
 import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { type RequestContent, type RequestStatus, type ResponseContent } from '../schema/event.js';
@@ -16,11 +20,6 @@ import { assertTextSize } from './text-size.js';
 import { dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
-/**
- * Requests and responses (Meerkat): a request is passive data addressed to one
- * participant; it carries a hop counter so follow-up chains cannot loop.
- * Responses name the request and a status; Accepted keeps it open.
- */
 export interface RequestResult {
   request_id: string;
   id: string;

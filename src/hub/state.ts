@@ -1,14 +1,13 @@
+// The hub's in-memory view of the directory and the threads: every lookup on
+// the posting path is a map access. It is derived from the store, written
+// through on every change, and rebuilt from the store if a batch fails.
+
 import { ParleyError } from '../errors/parley-error.js';
 import { initialControlState, type ThreadControlState } from '../schema/control.js';
 import type { Participant, Profile } from '../schema/participant.js';
 import type { Store } from '../store/store.js';
 import type { Subscription } from '../store/thread-store.js';
 
-/**
- * The hub's in-memory view of the directory and the threads: every lookup on
- * the posting path is a map access. It is derived from the store, written
- * through on every change, and rebuilt from the store if a batch fails.
- */
 export interface SessionRecord {
   id: string;
   name: string;

@@ -1,3 +1,10 @@
+// A live subscription as an AsyncIterable: first the stored events after
+// `since` (replayed from the store, in seq order), then live ones, with no gap
+// and no duplicate. Replay reads the store page by page; while it runs, live
+// events are not queued, because they are already committed and the next page
+// will find them. A consumer that falls `liveQueueLimit` items behind is cut
+// off with SLOW_CONSUMER and resumes with `since` = the last seq it saw.
+
 import { ParleyError } from '../errors/parley-error.js';
 import type { LiveFilterInputSchema } from '../schema/inputs.js';
 import { rowToEvent, type EventRow } from '../store/event-log.js';
@@ -13,14 +20,6 @@ import { wakeOnFor } from './wake-on.js';
 import type { ThreadRecord } from './state.js';
 import type { DeliveryReason } from './delivery-reason.js';
 
-/**
- * A live subscription as an AsyncIterable: first the stored events after
- * `since` (replayed from the store, in seq order), then live ones, with no gap
- * and no duplicate. Replay reads the store page by page; while it runs, live
- * events are not queued, because they are already committed and the next page
- * will find them. A consumer that falls `liveQueueLimit` items behind is cut
- * off with SLOW_CONSUMER and resumes with `since` = the last seq it saw.
- */
 export interface LiveFilter {
   /** Only this thread (resolved by the caller). */
   thread?: ThreadRecord;

@@ -1,3 +1,5 @@
+// Creating, renaming, subscribing to, and opening and closing side channels (each a write but subscribing: see entries.ts).
+
 import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { TO_ALL } from '../schema/event.js';
@@ -29,8 +31,6 @@ import {
   type ThreadInfo,
 } from './threads.js';
 import { transact } from './writer.js';
-
-/** Creating, renaming, subscribing to, and opening and closing side channels (each a write but subscribing: see entries.ts). */
 
 export async function createChannel(ctx: HubContext, caller: Caller, input: CreateChannelInput): Promise<ThreadInfo> {
   const parsed = parseInput(CreateChannelInputSchema, input);

@@ -1,3 +1,18 @@
+// The one place a thread reference becomes a thread. Every name Parley shows
+// for a thread is accepted wherever a thread is named (library, REST, MCP,
+// CLI), so each surface passes what the user typed through unchanged:
+//
+// - the thread id (a ULID);
+// - `@handle`: the DM between the caller and that participant;
+// - a DM's shown name, `dm:a,b`, with the handles in any order (and `dm:b`
+//   alone meaning the caller's DM with b);
+// - a channel's name, with or without `#`;
+// - any other thread's shown name (a side channel's title, a renamed DM), when
+//   exactly one thread the caller can see has it.
+//
+// A thread the caller cannot see (another session's, a DM of others) is not
+// found, exactly like one that does not exist.
+
 import { ParleyError } from '../errors/parley-error.js';
 import { ChannelNameSchema, HandleSchema } from '../schema/names.js';
 import type { HubContext } from './context.js';
@@ -5,22 +20,6 @@ import type { Caller } from './caller.js';
 import { dmKeyOf, type ThreadRecord } from './state.js';
 import { canSee } from './threads.js';
 
-/**
- * The one place a thread reference becomes a thread. Every name Parley shows
- * for a thread is accepted wherever a thread is named (library, REST, MCP,
- * CLI), so each surface passes what the user typed through unchanged:
- *
- * - the thread id (a ULID);
- * - `@handle`: the DM between the caller and that participant;
- * - a DM's shown name, `dm:a,b`, with the handles in any order (and `dm:b`
- *   alone meaning the caller's DM with b);
- * - a channel's name, with or without `#`;
- * - any other thread's shown name (a side channel's title, a renamed DM), when
- *   exactly one thread the caller can see has it.
- *
- * A thread the caller cannot see (another session's, a DM of others) is not
- * found, exactly like one that does not exist.
- */
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const DM_PREFIX = 'dm:';
 

@@ -1,3 +1,7 @@
+// Threads: channels (named), DMs (two participants) and side channels (linked
+// from a parent, visible, closed with a summary threaded back). Creation and
+// renames are `system` events in the log; the threads table is derived.
+
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { initialControlState } from '../schema/control.js';
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
@@ -8,11 +12,6 @@ import type { MembershipRecord, SessionRecord, ThreadKind, ThreadRecord } from '
 import { dmKeyOf } from './state.js';
 import type { Transaction } from './writer.js';
 
-/**
- * Threads: channels (named), DMs (two participants) and side channels (linked
- * from a parent, visible, closed with a summary threaded back). Creation and
- * renames are `system` events in the log; the threads table is derived.
- */
 export type { ThreadInfo } from '../schema/views.js';
 
 /** Whether a participant may see a thread: everyone in the session, except for DMs (their two members only). */
