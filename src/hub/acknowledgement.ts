@@ -2,16 +2,11 @@
 
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { AckInputSchema, type AckInput } from '../schema/inputs.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { mayRead } from './channel-access.js';
 import type { HubContext } from './context.js';
 import { writeNow } from './writer.js';
-
-export interface AckResult {
-  acknowledged: number;
-  /** Ids that were not targeted at the caller (nothing to acknowledge). */
-  not_targeted: string[];
-}
+import type { AckResult } from './answers.js';
 
 export async function acknowledge(ctx: HubContext, caller: Caller, input: AckInput): Promise<AckResult> {
   const parsed = parseInput(AckInputSchema, input);

@@ -29,47 +29,34 @@ import type { TrustMode } from '../schema/views.js';
 import type { DeliveryStateFilter } from '../store/delivery-store.js';
 import { agentHook } from './agent-hook.js';
 import { openConnection, type Connection } from './connection.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
-import { inject, type InjectResult } from './context-items.js';
-import { applyControl, type ControlResult } from './controls.js';
-import { deliveriesIn, deliveryFilterOf, sentDeliveries, type ReceivedDelivery, type SentDelivery } from './delivery-view.js';
+import { inject } from './context-items.js';
+import { applyControl } from './controls.js';
+import { deliveriesIn, deliveryFilterOf, sentDeliveries } from './delivery-view.js';
 import { accessCheck, PARTICIPANT_ENTRIES as API, SURFACE_ENTRIES as SURFACE } from './entries.js';
 import { exportThread } from './export.js';
 import type { ThreadExport } from './export-pages.js';
 import { callerOf, Ending, type Gate } from './gate.js';
-import { acknowledge, type AckResult } from './acknowledgement.js';
-import { readInbox, type InboxResult } from './inbox.js';
-import { waitForInbox, type WaitResult } from './inbox-wait.js';
-import { takeEnvelope, type IngestResult } from './ingest.js';
-import {
-  hearInMeeting,
-  joinMeeting,
-  leaveMeeting,
-  listMeetings,
-  meetingRing,
-  meetingStatus,
-  meetingWho,
-  sayInMeeting,
-  type HearView,
-  type MeetingStatusView,
-  type MeetingSummary,
-  type MeetingView,
-  type RingView,
-} from './meeting-ops.js';
+import { acknowledge } from './acknowledgement.js';
+import { readInbox } from './inbox.js';
+import { waitForInbox } from './inbox-wait.js';
+import { takeEnvelope } from './ingest.js';
+import { hearInMeeting, joinMeeting, leaveMeeting, listMeetings, meetingRing, meetingStatus, meetingWho, sayInMeeting, type HearView, type MeetingStatusView, type MeetingSummary, type MeetingView, type RingView } from './meeting-ops.js';
 import type { ParticipantApi } from './participant-api.js';
 import { participantsOf, sessionsOf, setAccessOf, updateProfile, whoami, type SessionView } from './participant-views.js';
 import type { Action } from './permissions.js';
 import type { PresenceInfo } from './presence.js';
 import { setPresence, whoIsHere } from './presence-ops.js';
-import { dm, post, type PostResult } from './posting.js';
-import { history, listThreads, readNew, search, type HistoryResult, type ReadNewResult } from './reading.js';
-import { openRequests, respond, sendRequest, type OpenRequest, type RequestResult, type ResponseResult } from './requests.js';
-import { participantView } from './state.js';
+import { dm, post } from './posting.js';
+import { history, listThreads, readNew, search } from './reading.js';
+import { openRequests, respond, sendRequest, type OpenRequest } from './requests.js';
+import { participantView } from './records.js';
 import { openLive, type LiveSubscription } from './subscription.js';
-import { closeSide, createChannel, openSide, renameThread, setSubscription, type SideClosed, type SideOpened } from './thread-ops.js';
+import { closeSide, createChannel, openSide, renameThread, setSubscription } from './thread-ops.js';
 import type { ThreadInfo } from './threads.js';
 import { markRead, threadDetail, type ThreadDetail } from './thread-view.js';
+import type { AckResult, ControlResult, HistoryResult, InboxResult, IngestResult, InjectResult, PostResult, ReadNewResult, ReceivedDelivery, RequestResult, ResponseResult, SentDelivery, SideClosed, SideOpened, WaitResult } from './answers.js';
 
 /**
  * One participant acting in one session: the library's API for everything a

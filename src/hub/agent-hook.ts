@@ -8,7 +8,7 @@ import { readInbox } from './inbox.js';
 import { untilWaking } from './inbox-wait.js';
 import { inject } from './context-items.js';
 import { announcePresence, holdPresence } from './presence-hold.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 
 /**
  * What an agent CLI's hook asks of the hub (`parley hook`), one request per

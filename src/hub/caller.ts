@@ -1,16 +1,13 @@
+// Finding what a caller names: a participant of its session by handle, a
+// thread by any name it is shown with.
+
 import { ParleyError } from '../errors/parley-error.js';
 import type { HubContext } from './context.js';
-import type { ParticipantRecord, SessionRecord, ThreadRecord } from './state.js';
+import type { Caller, ParticipantRecord, ThreadRecord } from './records.js';
 import { resolveThreadRef } from './thread-ref.js';
 
-/** Who acts, and in which session: every operation runs in exactly one. */
-export interface Caller {
-  participant: ParticipantRecord;
-  session: SessionRecord;
-}
-
 /** Finds a participant of the caller's session by handle. */
-export function resolveMember(ctx: HubContext, caller: Caller, handle: string, field: string): ParticipantRecord {
+export function resolveMember(ctx: Pick<HubContext, 'state'>, caller: Caller, handle: string, field: string): ParticipantRecord {
   const participant = ctx.state.participantByHandle(handle);
   if (!participant || !caller.session.members.has(participant.id)) {
     throw new ParleyError(
@@ -27,6 +24,6 @@ export function resolveMember(ctx: HubContext, caller: Caller, handle: string, f
  * thread-ref.ts). A DM is visible only to its two participants: to anyone
  * else it does not exist.
  */
-export function resolveFor(ctx: HubContext, caller: Caller, ref: string, field = 'thread'): ThreadRecord {
+export function resolveFor(ctx: Pick<HubContext, 'state'>, caller: Caller, ref: string, field = 'thread'): ThreadRecord {
   return resolveThreadRef(ctx, caller, ref, field);
 }

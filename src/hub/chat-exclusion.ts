@@ -14,7 +14,7 @@
 import type { Config } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Profile } from '../schema/participant.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 
 /** Whether the participant's kind or one of its roles excludes it from chat on this hub. */
 export function excludedFromChat(config: Config, profile: Profile): boolean {

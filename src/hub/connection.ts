@@ -1,4 +1,4 @@
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
 import { Ending, type Held } from './gate.js';
 

@@ -8,19 +8,10 @@ import { MAX_INBOX_LIMIT } from '../config/defaults.js';
 import { parseInput } from '../errors/parley-error.js';
 import { InjectInputSchema, type InjectInput } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
-import { readInbox, takeShown, type InboxItem } from './inbox.js';
-import type { Caller } from './caller.js';
+import { readInbox, takeShown } from './inbox.js';
+import type { Caller } from './records.js';
 import type { ContextItem } from '../schema/views.js';
-
-export interface InjectResult {
-  items: ContextItem[];
-  /** More items are waiting beyond this answer (the next call gets them). */
-  more?: true;
-  /** How many waking items wait beyond this answer (counted up to the inbox's largest page; `atLeast` past it). */
-  waiting?: { count: number; atLeast?: true };
-  /** The last event this answer considered. */
-  head: number;
-}
+import type { InboxItem, InjectResult } from './answers.js';
 
 /**
  * With `peek`, nothing is marked and no cursor moves (the middleware looks

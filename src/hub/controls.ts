@@ -2,26 +2,21 @@
 // content has the spec's shape, with participants named by id; its effect on
 // the thread (mute set, pause, policy…) is applied in the same write.
 
-import { controlKindOf, type ControlKind, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
+import { controlKindOf, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
 import { TO_ALL } from '../schema/event.js';
 import { redactInput } from './authored-input.js';
 import { nextSignedPolicy } from './channel-access.js';
 import type { HubContext } from './context.js';
 import type { DeliveryReason } from './delivery-reason.js';
 import { enterSession, ensureParticipant } from './directory.js';
-import { resolveMember, type Caller } from './caller.js';
+import { resolveMember } from './caller.js';
+import type { Caller } from './records.js';
 import { acceptControl, reachOf } from './message-rules.js';
 import { current, type Admitted } from './gate.js';
 import { membershipOf, saveMembership, saveThreadState } from './threads.js';
-import type { ParticipantRecord, ThreadRecord } from './state.js';
+import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { transact, type Transaction } from './writer.js';
-
-export interface ControlResult {
-  id: string;
-  seq: number;
-  thread: string;
-  control: ControlKind;
-}
+import type { ControlResult } from './answers.js';
 
 export async function applyControl(ctx: HubContext, { caller, thread: named, input }: Admitted<{ thread: string; control: ControlParsed }, ThreadRecord>): Promise<ControlResult> {
   const { control } = input;

@@ -4,39 +4,14 @@
 
 import { parseInput } from '../errors/parley-error.js';
 import { DeliveriesInputSchema, type DeliveriesInput } from '../schema/inputs.js';
-import type { ParleyEvent } from '../schema/event.js';
-import type { DeliveryState } from '../schema/delivery.js';
 import type { DeliveryFilter, DeliveryRow, SentDeliveryRow } from '../store/delivery-store.js';
 import { rowToEvent } from '../store/event-log.js';
 import { mayRead } from './channel-access.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { dmPeer } from './thread-ref.js';
-import type { ThreadKind } from './state.js';
-
-export interface DeliveryTimes {
-  state: DeliveryState;
-  /** ISO times each state was reached; absent until it is. */
-  delivered_at?: string;
-  injected_at?: string;
-  acknowledged_at?: string;
-}
-
-export interface ReceivedDelivery extends DeliveryTimes {
-  reason: string;
-  event: ParleyEvent;
-}
-
-export interface SentDelivery extends DeliveryTimes {
-  /** The sent event. */
-  id: string;
-  seq: number;
-  thread: { id: string; name: string; kind: ThreadKind; with?: string };
-  /** The recipient's handle. */
-  to: string;
-  reason: string;
-}
+import type { DeliveryTimes, ReceivedDelivery, SentDelivery } from './answers.js';
 
 /** Which deliveries a list shows: a state (default: unacknowledged ones) held for at least older_than_ms. */
 export function deliveryFilterOf(ctx: HubContext, input: DeliveriesInput): DeliveryFilter {

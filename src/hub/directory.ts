@@ -5,7 +5,7 @@ import { ProfileSchema, type Profile, type ProfileInput } from '../schema/partic
 import { stripUndefined } from '../util/objects.js';
 import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import type { ParticipantRecord, SessionRecord } from './state.js';
+import type { ParticipantRecord, SessionRecord } from './records.js';
 import { createThread, ensureSubscribed } from './threads.js';
 import type { Transaction } from './writer.js';
 

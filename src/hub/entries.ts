@@ -20,7 +20,7 @@ import {
   SubscriptionInputSchema,
 } from '../schema/inputs.js';
 import { SeqSchema, ThreadRefSchema } from '../schema/names.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
 import type { EnvelopeMode } from './envelope-opening.js';
 import type { ParticipantApi } from './participant-api.js';
@@ -57,7 +57,7 @@ export interface Entry<I = unknown> {
   /** The thread the input names: resolved once, checked, and handed to the operation. */
   thread?: ThreadField;
   /** Takes one write from the caller's rate limit (a function: only when it says so). */
-  rate: boolean | ((ctx: HubContext, caller: Caller, input: I) => boolean);
+  rate: boolean | ((ctx: Pick<HubContext, 'meetings'>, caller: Caller, input: I) => boolean);
   /** A heavy read: runs in the caller's read turn (ReadGate). */
   heavy: boolean;
   /** `track`: closing waits for it; `ends`: it ends (HUB_CLOSED, or its stream ends) when the hub closes, holding nothing up. */
@@ -97,7 +97,7 @@ function controlLabel(raw: unknown): string {
 }
 
 /** Entering a meeting is a write; joining one already joined is not. */
-function entersMeeting(ctx: HubContext, caller: Caller, meeting: string): boolean {
+function entersMeeting(ctx: Pick<HubContext, 'meetings'>, caller: Caller, meeting: string): boolean {
   return !ctx.meetings.find(caller.session.id, meeting)?.isMember(caller.participant.id);
 }
 

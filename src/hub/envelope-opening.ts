@@ -9,12 +9,15 @@ import { textFault } from '../schema/text.js';
 import { canonicalEncode } from '../trust/cbor.js';
 import { decodeEventTuple, verifyEvent, type SignedEventFields } from '../trust/envelope.js';
 import { participantIdOf } from '../trust/node-id.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
+
+/** What opening an envelope uses: the limits, the participants, and the drop counts. */
+type OpeningContext = Pick<HubContext, 'config' | 'state' | 'envelopes'>;
 import type { DropReason } from './envelope-gate.js';
 import { rawKeyOf } from './participant-key.js';
 import { assertTextSize } from './text-size.js';
-import type { ParticipantRecord, SessionRecord } from './state.js';
+import type { ParticipantRecord, SessionRecord } from './records.js';
 
 /**
  * How an envelope arrives: `live`, handed in as it is written (its author's,
@@ -46,7 +49,7 @@ const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.s
  * keeps and come with the peer links), in the form a post takes, within the
  * TTL this hub allows (live).
  */
-export function envelopeCaller(ctx: HubContext, raw: unknown, mode: EnvelopeMode, handedInBy: Caller | undefined): { caller: Caller; envelope: OpenedEnvelope } {
+export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode, handedInBy: Caller | undefined): { caller: Caller; envelope: OpenedEnvelope } {
   const gate = ctx.envelopes;
   const parsed = parseInput(EnvelopeInputSchema, raw);
   const bytes = Buffer.from(parsed.envelope, 'base64url');
@@ -137,7 +140,7 @@ function authoredMeta(fields: SignedEventFields): AuthoredMeta {
 }
 
 /** The envelope's text, when it passes the rules of a post's text (src/schema/text.ts); a signed text cannot be truncated either. */
-function postText(ctx: HubContext, fields: SignedEventFields): string {
+function postText(ctx: Pick<HubContext, 'config'>, fields: SignedEventFields): string {
   const text = fields.content as string;
   const fault = textFault(text, 'lines');
   if (fault !== undefined) {
@@ -151,7 +154,7 @@ function postText(ctx: HubContext, fields: SignedEventFields): string {
 }
 
 /** The session of a thread, for an envelope handed in by no participant (a linked hub's). */
-function sessionOfThread(ctx: HubContext, threadId: string): SessionRecord | undefined {
+function sessionOfThread(ctx: Pick<HubContext, 'state'>, threadId: string): SessionRecord | undefined {
   const thread = ctx.state.threads.get(threadId);
   return thread ? ctx.state.sessions.get(thread.sessionId) : undefined;
 }

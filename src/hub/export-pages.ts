@@ -5,8 +5,8 @@
 
 import type { EventRow } from '../store/event-log.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
-import type { ThreadRecord } from './state.js';
+import type { Caller } from './records.js';
+import type { ThreadRecord } from './records.js';
 
 const PAGE_ROWS = 200;
 const PAGE_BYTES = 64 * 1024;

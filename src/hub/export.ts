@@ -7,7 +7,7 @@ import { rowPages, type ThreadExport } from './export-pages.js';
 import { signedExport } from './signed-export.js';
 import type { HubContext } from './context.js';
 import type { Admitted } from './gate.js';
-import type { ThreadRecord } from './state.js';
+import type { ThreadRecord } from './records.js';
 
 /**
  * A thread's whole log for people to review (Markdown, Katra's "meeting

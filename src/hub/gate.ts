@@ -3,8 +3,8 @@
 // an envelope signed elsewhere, handed in by its author or by a linked hub.
 
 import { ParleyError } from '../errors/parley-error.js';
-import type { ThreadRecord } from './state.js';
-import type { Caller } from './caller.js';
+import type { ThreadRecord } from './records.js';
+import type { Caller } from './records.js';
 import { resolveFor } from './caller.js';
 import { assertMayRead, assertMayWrite } from './channel-access.js';
 import { assertChatAllowed } from './chat-exclusion.js';
@@ -74,10 +74,13 @@ export function closingError(): ParleyError {
  * (heavy reads), tracked in flight so that closing waits for it (waits and
  * streams instead end when the hub closes), with presence touched or held.
  */
-export class Gate {
-  readonly #ctx: HubContext;
+/** What the gate uses of the hub: these components only. */
+export type GateContext = Pick<HubContext, 'config' | 'state' | 'access' | 'lifecycle' | 'rateLimiter' | 'reads' | 'presence' | 'bus' | 'meetings' | 'envelopes'>;
 
-  constructor(ctx: HubContext) {
+export class Gate {
+  readonly #ctx: GateContext;
+
+  constructor(ctx: GateContext) {
     this.#ctx = ctx;
   }
 

@@ -6,10 +6,10 @@ import type { Access } from '../schema/access.js';
 import { HandleSchema, SessionNameSchema } from '../schema/names.js';
 import { JoinInputSchema, type JoinInput, type Participant } from '../schema/participant.js';
 import { redactInput } from './authored-input.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
 import { ensureParticipant, ensureSession, enterSession } from './directory.js';
-import { participantView, type SessionRecord } from './state.js';
+import { participantView, type SessionRecord } from './records.js';
 import { transact } from './writer.js';
 
 export interface SessionInfo {

@@ -19,7 +19,7 @@ import { signHubProof, type HubProofAnswer } from '../trust/hub-proof.js';
 import { formatPublicKey } from '../trust/node-id.js';
 import { rosterFileOf } from '../trust/roster-file.js';
 import { Actor } from './actor.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { policyRetentionLimits } from './channel-access.js';
 import type { HubContext } from './context.js';
 import type { EnvelopeGate } from './envelope-gate.js';
@@ -32,7 +32,7 @@ import { setAccessOf } from './participant-views.js';
 import { PeerEntry } from './peer-entry.js';
 import { RetentionPruner, type PruneReport, type RetentionSeams } from './retention.js';
 import type { RosterPushOptions } from './roster-push.js';
-import { participantView } from './state.js';
+import { participantView } from './records.js';
 import { markStore } from './store-mark.js';
 
 /** The session a participant joins when none is named. */

@@ -2,18 +2,15 @@
 
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { WaitInputSchema, type WaitInput } from '../schema/inputs.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { mayRead } from './channel-access.js';
 import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import { readInbox, type InboxResult } from './inbox.js';
+import { readInbox } from './inbox.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf } from './participation.js';
 import { wakeOnFor } from './wake-on.js';
-
-export interface WaitResult extends InboxResult {
-  timedOut: boolean;
-}
+import type { WaitResult } from './answers.js';
 
 /**
  * Resolves as soon as a waking item is in the inbox (returning the inbox, as

@@ -12,34 +12,15 @@ import type { DeliveryState } from '../schema/delivery.js';
 import { rowSize, rowToEvent, type EventRow } from '../store/event-log.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
-import type { Caller } from './caller.js';
+import { placementOf, respondHint, type Placement } from './participation.js';
+import type { Caller } from './records.js';
 import { dmPeer } from './thread-ref.js';
 import { mayRead } from './channel-access.js';
 import { wakeOnFor } from './wake-on.js';
-import type { ThreadKind, ThreadRecord } from './state.js';
+import type { ThreadRecord } from './records.js';
 import type { DeliveryReason } from './delivery-reason.js';
 import { writeNow } from './writer.js';
-
-export interface InboxItem {
-  priority: Priority;
-  reason: InboxReason;
-  /** Whether this item wakes a waiting participant (Low items never do). */
-  wakes: boolean;
-  /** Whether the reader is expected to respond (participation policy). */
-  respondHint: boolean;
-  /** Delivery state, for targeted (High) items. */
-  delivery?: DeliveryState;
-  /** `with`: a DM's other participant, by whom DMs are shown. */
-  thread: { id: string; name: string; kind: ThreadKind; with?: string };
-  event: ParleyEvent;
-}
-
-export interface InboxResult {
-  items: InboxItem[];
-  /** More items are waiting beyond the limit. */
-  more: boolean;
-}
+import type { InboxItem, InboxReason, InboxResult, Priority } from './answers.js';
 
 const PRIORITY_RANK: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
 

@@ -3,23 +3,16 @@ import type { HubContext } from './context.js';
 import { dropped, participantOf, type OpenedEnvelope } from './envelope-opening.js';
 import { current, type Admitted } from './gate.js';
 import { acceptEnvelope, acceptMessage, heldAlready, messageDraft, type MessageSpec } from './message-rules.js';
-import type { ParticipantRecord, ThreadRecord } from './state.js';
+import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
+import type { IngestResult } from './answers.js';
 
 /** How errors name what an envelope carries. */
 const ENVELOPE_FIELDS = { to: 'envelope.to', replyTo: 'envelope.meta.reply_to', thread: 'envelope.thread' };
 
 /** Refusals of where an envelope goes (counted as forbidden); any other refusal of its message is of what it says (malformed). */
 const STEERING_CODES: ReadonlySet<string> = new Set(['THREAD_CLOSED', 'THREAD_PAUSED', 'PARTICIPANT_MUTED']);
-
-export interface IngestResult {
-  id: string;
-  seq: number;
-  thread: string;
-  /** Already held (sync): the same event, taken once. */
-  duplicate?: true;
-}
 
 /**
  * Takes in an event its author signed elsewhere, once the gate opened it (its

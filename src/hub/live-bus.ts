@@ -6,7 +6,7 @@
 import type { MeetingMessage } from '../meeting/ring.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type { DeliveryReason } from './delivery-reason.js';
-import type { CommittedEvent } from './writer.js';
+import type { CommittedEvent } from './event-draft.js';
 import type { PresenceInfo } from './presence.js';
 
 export type LiveItem =

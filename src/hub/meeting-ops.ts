@@ -11,7 +11,7 @@ import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, Meeti
 import type { HeardMessage, HearView, MeetingStatusView, MeetingSummary, MeetingView, RingView } from '../schema/views.js';
 import type { HubContext } from './context.js';
 import { assertTextSize } from './text-size.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 
 export type { HearView, HeardMessage, MeetingStatusView, MeetingSummary, MeetingView, RingView };
 
@@ -42,7 +42,7 @@ export function leaveMeeting(ctx: HubContext, caller: Caller, name: string): { l
 }
 
 /** A participant that went offline leaves every meeting of the session it was in. */
-export function leaveEveryMeeting(ctx: HubContext, session: string, participant: { id: string; handle: string }): void {
+export function leaveEveryMeeting(ctx: Pick<HubContext, 'meetings' | 'bus'>, session: string, participant: { id: string; handle: string }): void {
   for (const meeting of ctx.meetings.list(session)) {
     if (meeting.leave(participant.id)) ctx.bus.publish({ kind: 'meeting', session, meeting: meeting.name, action: 'left', participant: participant.handle });
   }

@@ -10,17 +10,18 @@ import { controlKindOf, type ControlParsed } from '../schema/control.js';
 import { TERMINAL_STATUSES, TO_ALL, type EventMeta, type RequestStatus } from '../schema/event.js';
 import { assertAddresseeMayRead, mayRead } from './channel-access.js';
 import { assertReachableByChat, chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
 import { REASON_RANK, type DeliveryReason, type Reach } from './delivery-reason.js';
 import { findMentions } from './mentions.js';
-import type { ParticipantRecord, ThreadRecord } from './state.js';
+import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { assertEventInThread, canSee } from './threads.js';
-import type { EventDraft } from './writer.js';
+import type { EventDraft } from './event-draft.js';
 import type { EventRow } from '../store/event-log.js';
 import type { OpenedEnvelope } from './envelope-opening.js';
 
-type RulesContext = HubContext;
+/** What the rules read: the config, the records, the log (reply_to, request ids) and each participant's standing. */
+type RulesContext = Pick<HubContext, 'config' | 'state' | 'store' | 'access'>;
 type EnvelopeRulesContext = Pick<HubContext, 'store' | 'envelopes'>;
 
 // Steering -------------------------------------------------------------------

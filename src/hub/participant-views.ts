@@ -6,10 +6,10 @@ import { HandleSchema } from '../schema/names.js';
 import { REGISTERED_PROFILE_FIELDS, SelfProfilePatchSchema, type Participant, type SelfProfilePatch, type WakeOn } from '../schema/participant.js';
 import type { TrustMode } from '../schema/views.js';
 import { redactInput } from './authored-input.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
 import { ensureParticipant } from './directory.js';
-import { participantView } from './state.js';
+import { participantView } from './records.js';
 import { wakeOnFor } from './wake-on.js';
 import { transact } from './writer.js';
 

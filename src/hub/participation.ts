@@ -7,11 +7,9 @@ import { reachesWithoutChat } from './chat-exclusion.js';
 import { controlReachesMembers } from './control-reach.js';
 import type { HubContext } from './context.js';
 import type { WakeOn } from '../schema/participant.js';
-import type { ThreadRecord } from './state.js';
+import type { ThreadRecord } from './records.js';
 import type { DeliveryReason } from './delivery-reason.js';
-
-export type Priority = 'high' | 'normal' | 'low';
-export type InboxReason = DeliveryReason | 'channel' | 'muted';
+import type { InboxReason, Priority } from './answers.js';
 
 export interface Placement {
   priority: Priority;

@@ -2,7 +2,8 @@ import type { EnvelopeInput } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
 import { PEER_ENTRIES } from './entries.js';
 import type { Gate } from './gate.js';
-import { takeEnvelope, type IngestResult } from './ingest.js';
+import { takeEnvelope } from './ingest.js';
+import type { IngestResult } from './answers.js';
 
 /**
  * Where linked hubs hand in what they carry (the peer links, next): through

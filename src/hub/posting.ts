@@ -7,24 +7,15 @@ import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { DmInputSchema, type DmInput, type PostInputSchema } from '../schema/inputs.js';
 import { redactInput } from './authored-input.js';
 import type { HubContext } from './context.js';
-import { resolveMember, type Caller } from './caller.js';
+import { resolveMember } from './caller.js';
+import type { Caller } from './records.js';
 import { current, type Admitted } from './gate.js';
 import { acceptMessage, messageDraft, type MessagePlace, type MessageSpec } from './message-rules.js';
 import { assertTextSize } from './text-size.js';
 import { createThread, dmKeyOf, ensureSubscribed } from './threads.js';
-import type { ThreadRecord } from './state.js';
+import type { ThreadRecord } from './records.js';
 import { transact, type Transaction } from './writer.js';
-
-export interface PostResult {
-  id: string;
-  seq: number;
-  thread: string;
-  ts: string;
-  truncated: boolean;
-  redacted: boolean;
-  /** Handles of the participants the message @mentions. */
-  mentions: string[];
-}
+import type { PostResult } from './answers.js';
 
 /** A message in a thread the gate resolved and found writable. */
 export async function post(ctx: HubContext, { caller, thread, input }: Admitted<z.output<typeof PostInputSchema>, ThreadRecord>): Promise<PostResult> {

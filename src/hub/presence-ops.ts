@@ -2,7 +2,7 @@
 
 import type { PresenceInput } from '../schema/inputs.js';
 import { redactInput } from './authored-input.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
 import type { Admitted } from './gate.js';
 import type { PresenceInfo } from './presence.js';

@@ -7,20 +7,14 @@ import type { ParleyEvent } from '../schema/event.js';
 import type { HistoryInputSchema, ReadNewInputSchema, SearchInputSchema } from '../schema/inputs.js';
 import { rowSize, rowToEvent } from '../store/event-log.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import type { Admitted } from './gate.js';
-import type { ThreadRecord } from './state.js';
+import type { ThreadRecord } from './records.js';
 import { dmPeer } from './thread-ref.js';
 import { mayRead } from './channel-access.js';
 import { threadInfo, type ThreadInfo } from './threads.js';
 import { writeNow } from './writer.js';
-
-export interface ReadNewResult {
-  events: ParleyEvent[];
-  /** The cursor after this read: the highest seq examined (or the old cursor when nothing was new). */
-  newPointer: number;
-  more: boolean;
-}
+import type { HistoryResult, ReadNewResult } from './answers.js';
 
 const UNREAD_COUNT_CAP = 1000;
 
@@ -47,12 +41,6 @@ export function readNew(ctx: HubContext, { caller, thread, input: parsed }: Admi
   const events: ParleyEvent[] = [];
   for (const row of page) if (row.from_id !== me) events.push(rowToEvent(row));
   return { events, newPointer, more };
-}
-
-export interface HistoryResult {
-  events: ParleyEvent[];
-  /** More events exist beyond this page (older when paging backwards, newer when forwards). */
-  more: boolean;
 }
 
 /**

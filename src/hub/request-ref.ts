@@ -7,7 +7,7 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { RequestRow } from '../store/request-store.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { mayRead } from './channel-access.js';
 
 export const MIN_REQUEST_ID_ABBREVIATION = 4;

@@ -4,14 +4,15 @@
 
 import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
-import { type RequestContent, type RequestStatus, type ResponseContent } from '../schema/event.js';
+import type { RequestContent, ResponseContent } from '../schema/event.js';
 import { RespondInputSchema, type RequestInputSchema, type RespondInput } from '../schema/inputs.js';
 import type { RequestRow } from '../store/request-store.js';
 import { jsonDepthExceeds } from '../redaction/authored.js';
 import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
 import { dmWithin } from './posting.js';
-import { resolveMember, type Caller } from './caller.js';
+import { resolveMember } from './caller.js';
+import type { Caller } from './records.js';
 import { current, type Admitted } from './gate.js';
 import { acceptRequest, acceptResponse, reachOf } from './message-rules.js';
 import { findRequest } from './request-ref.js';
@@ -20,24 +21,9 @@ import { assertTextSize } from './text-size.js';
 import { dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
-export interface RequestResult {
-  request_id: string;
-  id: string;
-  seq: number;
-  thread: string;
-  hop: number;
-}
-
-export interface ResponseResult {
-  request_id: string;
-  id: string;
-  seq: number;
-  thread: string;
-  status: RequestStatus;
-}
-
 export type { OpenRequest } from '../schema/views.js';
 import type { OpenRequest } from '../schema/views.js';
+import type { RequestResult, ResponseResult } from './answers.js';
 
 export async function sendRequest(ctx: HubContext, { caller, thread: named, input: parsed }: Admitted<z.output<typeof RequestInputSchema>>): Promise<RequestResult> {
   const me = caller.participant;

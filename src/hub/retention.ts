@@ -13,7 +13,7 @@ import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Config } from '../config/schema.js';
 import type { PrunableEvent, RetentionStore } from '../store/retention-store.js';
 import type { HubContext } from './context.js';
-import type { ThreadKind, ThreadRecord } from './state.js';
+import type { ThreadKind, ThreadRecord } from './records.js';
 
 export interface RetentionLimits {
   hours: number;

@@ -15,7 +15,7 @@ import type { Roster } from '../schema/roster.js';
 import { memberOf } from '../trust/roster.js';
 import type { HubContext } from './context.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';
-import type { ParticipantRecord } from './state.js';
+import type { ParticipantRecord } from './records.js';
 
 /** Who hands a roster in (`owner`: the home's admin token, the library; `participant`: a participant's token), and whether leaving out live members is confirmed. */
 export interface RosterPushOptions {

@@ -13,11 +13,11 @@ import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, pushes } from './participation.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { mayRead } from './channel-access.js';
 import { Ending, type Admitted, type Held } from './gate.js';
 import { wakeOnFor } from './wake-on.js';
-import type { ThreadRecord } from './state.js';
+import type { ThreadRecord } from './records.js';
 import type { DeliveryReason } from './delivery-reason.js';
 
 export interface LiveFilter {

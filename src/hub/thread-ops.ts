@@ -13,24 +13,15 @@ import {
 } from '../schema/inputs.js';
 import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
-import { resolveMember, type Caller } from './caller.js';
+import { resolveMember } from './caller.js';
+import type { Caller } from './records.js';
 import { assertMayPost } from './message-rules.js';
 import { current, type Admitted } from './gate.js';
-import type { ThreadRecord } from './state.js';
+import type { ThreadRecord } from './records.js';
 import { assertTextSize } from './text-size.js';
-import {
-  assertEventInThread,
-  createThread,
-  ensureSubscribed,
-  membershipOf,
-  parseChannelName,
-  parseThreadTitle,
-  saveMembership,
-  saveThreadState,
-  threadInfo,
-  type ThreadInfo,
-} from './threads.js';
+import { assertEventInThread, createThread, ensureSubscribed, membershipOf, parseChannelName, parseThreadTitle, saveMembership, saveThreadState, threadInfo, type ThreadInfo } from './threads.js';
 import { transact } from './writer.js';
+import type { SideClosed, SideOpened } from './answers.js';
 
 export async function createChannel(ctx: HubContext, caller: Caller, input: CreateChannelInput): Promise<ThreadInfo> {
   const parsed = parseInput(CreateChannelInputSchema, input);
@@ -92,11 +83,6 @@ export async function setSubscription(ctx: HubContext, { caller, thread, input }
   return threadInfo(thread, caller.participant.id);
 }
 
-export interface SideOpened extends ThreadInfo {
-  /** The event in the parent thread that links to the side channel. */
-  link_event: string;
-}
-
 export async function openSide(ctx: HubContext, { caller, thread: named, input }: Admitted<z.output<typeof OpenSideInputSchema>, ThreadRecord>): Promise<SideOpened> {
   if (named.kind === 'dm') {
     throw new ParleyError('INVALID_INPUT', 'Invalid parent: open side channels from a channel or another side channel, not a DM.', {
@@ -133,16 +119,6 @@ export async function openSide(ctx: HubContext, { caller, thread: named, input }
     return { thread, link };
   });
   return { ...threadInfo(result.thread, caller.participant.id), link_event: result.link.id };
-}
-
-export interface SideClosed {
-  thread: string;
-  parent: string;
-  /** The summary message posted into the parent, linking back to the side channel. */
-  summary_event: string;
-  summary_seq: number;
-  redacted: boolean;
-  truncated: boolean;
 }
 
 export async function closeSide(ctx: HubContext, { caller, thread: side, input }: Admitted<z.output<typeof CloseSideInputSchema>, ThreadRecord>): Promise<SideClosed> {

@@ -16,14 +16,15 @@
 import { ParleyError } from '../errors/parley-error.js';
 import { ChannelNameSchema, HandleSchema } from '../schema/names.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
-import { dmKeyOf, type ThreadRecord } from './state.js';
+import type { Caller } from './records.js';
+import { dmKeyOf } from './state.js';
+import type { ThreadRecord } from './records.js';
 import { canSee } from './threads.js';
 
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const DM_PREFIX = 'dm:';
 
-export function resolveThreadRef(ctx: HubContext, caller: Caller, ref: string, field = 'thread'): ThreadRecord {
+export function resolveThreadRef(ctx: Pick<HubContext, 'state'>, caller: Caller, ref: string, field = 'thread'): ThreadRecord {
   const trimmed = ref.trim();
   const found = lookUp(ctx, caller, trimmed, field);
   if (!found || found.sessionId !== caller.session.id || !canSee(found, caller.participant.id)) {
@@ -32,7 +33,7 @@ export function resolveThreadRef(ctx: HubContext, caller: Caller, ref: string, f
   return found;
 }
 
-function lookUp(ctx: HubContext, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
+function lookUp(ctx: Pick<HubContext, 'state'>, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
   if (ULID_PATTERN.test(ref)) return ctx.state.threads.get(ref);
   // A DM by its handles; what names none may still be a side channel's title ("dm: next steps").
   const handles = ref.startsWith('@') ? [ref] : isDmRef(ref) ? ref.slice(DM_PREFIX.length).split(',') : [];
@@ -51,7 +52,7 @@ function isDmRef(ref: string): boolean {
 }
 
 /** The DM between the participants `handles` name, the caller included when only one other is named. */
-function dmWith(ctx: HubContext, caller: Caller, handles: string[]): ThreadRecord | undefined {
+function dmWith(ctx: Pick<HubContext, 'state'>, caller: Caller, handles: string[]): ThreadRecord | undefined {
   const ids = new Set<string>();
   for (const handle of handles) {
     const parsed = HandleSchema.safeParse(handle);
@@ -66,7 +67,7 @@ function dmWith(ctx: HubContext, caller: Caller, handles: string[]): ThreadRecor
 }
 
 /** A side channel or renamed DM by the name it is shown with; two with one name are named by id instead. */
-function byShownName(ctx: HubContext, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
+function byShownName(ctx: Pick<HubContext, 'state'>, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
   const wanted = ref.toLowerCase();
   const matches = ctx.state
     .threadsOf(caller.session.id)
@@ -87,7 +88,7 @@ export function threadNotFound(caller: Caller, ref: string, field: string, hint:
 }
 
 /** The other participant of a DM, as the caller sees it: DMs are shown by that handle. */
-export function dmPeer(ctx: HubContext, thread: ThreadRecord, viewerId: string): string | undefined {
+export function dmPeer(ctx: Pick<HubContext, 'state'>, thread: ThreadRecord, viewerId: string): string | undefined {
   if (thread.kind !== 'dm') return undefined;
   for (const id of thread.members.keys()) {
     if (id !== viewerId) return ctx.state.participants.get(id)?.handle;

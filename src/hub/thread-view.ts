@@ -1,6 +1,6 @@
 import type { ChannelAccessView, ThreadDetail, ThreadMemberView } from '../schema/views.js';
 import type { HubContext } from './context.js';
-import type { ThreadRecord } from './state.js';
+import type { ThreadRecord } from './records.js';
 import { governingChannel } from './channel-access.js';
 import type { Admitted } from './gate.js';
 import { advanceReadCursor } from './reading.js';
