@@ -37,7 +37,8 @@ import { deliveriesIn, deliveryFilterOf, sentDeliveries } from './delivery-view.
 import { accessCheck, PARTICIPANT_ENTRIES as API, SURFACE_ENTRIES as SURFACE } from './entries.js';
 import { exportThread } from './export.js';
 import type { ThreadExport } from './export-pages.js';
-import { callerOf, Ending, type Gate } from './gate.js';
+import { callerOf, type Gate } from './gate.js';
+import { Ending } from './held.js';
 import { acknowledge } from './acknowledgement.js';
 import { readInbox } from './inbox.js';
 import { waitForInbox } from './inbox-wait.js';

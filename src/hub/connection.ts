@@ -1,6 +1,6 @@
 import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
-import { Ending, type Held } from './gate.js';
+import { Ending, type Held } from './held.js';
 
 /** An MCP session served in another process (`parley mcp` over stdio), as the hub holds it. */
 export interface Connection {

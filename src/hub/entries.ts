@@ -108,93 +108,88 @@ const see = (field: string): ThreadField => ({ field, need: 'see' });
 const read = (field: string): ThreadField => ({ field, need: 'read' });
 const write = (field: string): ThreadField => ({ field, need: 'write' });
 
-/** A one-shot call: tracked in flight (closing waits for it) and a sign of life. */
-const CALL = { inflight: 'track', presence: 'touch' } as const;
-const PLAIN = { chat: false, rate: false, heavy: false, ...CALL } as const;
-const CHAT = { chat: true, rate: false, heavy: false, ...CALL } as const;
-const CHAT_WRITE = { chat: true, rate: true, heavy: false, ...CALL } as const;
-const CHAT_READ = { chat: true, rate: false, heavy: true, ...CALL } as const;
-
 /**
  * The participant API (participant-api.ts): one entry per method, no more and
- * no fewer (the type says so). Read across: action, chat, input, thread,
- * rate, heavy read, in flight, presence.
+ * no fewer (the type says so). Each row reads in the gate's order: chat, the
+ * action its access must cover, the input parsed, the thread it names and
+ * what it must allow, a write taken from the rate limit, a heavy read's turn,
+ * in flight (`track`ed, or it `ends` at shutdown) and presence.
  */
 export const PARTICIPANT_ENTRIES = {
-  whoami: { action: 'open', ...PLAIN },
-  updateProfile: { action: 'profile_update', ...PLAIN },
-  participants: { action: 'participants', ...PLAIN },
+  whoami: { chat: false, action: 'open', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  updateProfile: { chat: false, action: 'profile_update', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  participants: { chat: false, action: 'participants', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
 
-  post: { action: 'post', ...CHAT_WRITE, input: parse(PostInputSchema), thread: write('thread') },
-  ingest: { action: 'post', ...CHAT_WRITE, envelope: 'live', thread: write('envelope.thread') },
-  dm: { action: 'dm', ...CHAT_WRITE },
-  threads: { action: 'threads', ...CHAT },
-  createChannel: { action: 'thread_create', ...CHAT_WRITE },
-  renameThread: { action: 'thread_rename', ...CHAT_WRITE, input: parse(RenameThreadInputSchema), thread: write('thread') },
-  openSide: { action: 'side_open', ...CHAT_WRITE, input: parse(OpenSideInputSchema), thread: write('parent') },
-  closeSide: { action: 'side_close', ...CHAT_WRITE, input: parse(CloseSideInputSchema), thread: write('thread') },
-  subscribe: { action: 'subscribe', ...CHAT, input: parse(SubscriptionInputSchema), thread: see('thread') },
-  unsubscribe: { action: 'unsubscribe', ...CHAT, input: parse(SubscriptionInputSchema), thread: see('thread') },
-  mute: { action: 'self_mute', ...CHAT, input: parse(SubscriptionInputSchema), thread: see('thread') },
+  post: { chat: true, action: 'post', input: parse(PostInputSchema), thread: write('thread'), rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  ingest: { envelope: 'live', chat: true, action: 'post', thread: write('envelope.thread'), rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  dm: { chat: true, action: 'dm', rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  threads: { chat: true, action: 'threads', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  createChannel: { chat: true, action: 'thread_create', rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  renameThread: { chat: true, action: 'thread_rename', input: parse(RenameThreadInputSchema), thread: write('thread'), rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  openSide: { chat: true, action: 'side_open', input: parse(OpenSideInputSchema), thread: write('parent'), rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  closeSide: { chat: true, action: 'side_close', input: parse(CloseSideInputSchema), thread: write('thread'), rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  subscribe: { chat: true, action: 'subscribe', input: parse(SubscriptionInputSchema), thread: see('thread'), rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  unsubscribe: { chat: true, action: 'unsubscribe', input: parse(SubscriptionInputSchema), thread: see('thread'), rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  mute: { chat: true, action: 'self_mute', input: parse(SubscriptionInputSchema), thread: see('thread'), rate: false, heavy: false, inflight: 'track', presence: 'touch' },
 
-  readNew: { action: 'read_new', ...CHAT_READ, input: parse(ReadNewInputSchema), thread: read('thread') },
-  history: { action: 'history', ...CHAT_READ, input: parse(HistoryInputSchema), thread: read('thread') },
-  search: { action: 'search', ...CHAT_READ, input: parse(SearchInputSchema), thread: { ...read('thread'), optional: true } },
+  readNew: { chat: true, action: 'read_new', input: parse(ReadNewInputSchema), thread: read('thread'), rate: false, heavy: true, inflight: 'track', presence: 'touch' },
+  history: { chat: true, action: 'history', input: parse(HistoryInputSchema), thread: read('thread'), rate: false, heavy: true, inflight: 'track', presence: 'touch' },
+  search: { chat: true, action: 'search', input: parse(SearchInputSchema), thread: { ...read('thread'), optional: true }, rate: false, heavy: true, inflight: 'track', presence: 'touch' },
 
-  inbox: { action: 'inbox', ...PLAIN, heavy: true },
-  peek: { action: 'peek', ...PLAIN, heavy: true },
-  wait: { action: 'wait', ...PLAIN, inflight: 'ends', presence: 'wait' },
-  ack: { action: 'ack', ...PLAIN },
-  inject: { action: 'inject', ...PLAIN, heavy: true },
-  sentDeliveries: { action: 'sent_deliveries', ...PLAIN },
+  inbox: { chat: false, action: 'inbox', rate: false, heavy: true, inflight: 'track', presence: 'touch' },
+  peek: { chat: false, action: 'peek', rate: false, heavy: true, inflight: 'track', presence: 'touch' },
+  wait: { chat: false, action: 'wait', rate: false, heavy: false, inflight: 'ends', presence: 'wait' },
+  ack: { chat: false, action: 'ack', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  inject: { chat: false, action: 'inject', rate: false, heavy: true, inflight: 'track', presence: 'touch' },
+  sentDeliveries: { chat: false, action: 'sent_deliveries', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
 
-  control: { action: 'steer', label: controlLabel, ...CHAT_WRITE, input: controlInput, thread: see('thread') },
+  control: { chat: true, action: 'steer', label: controlLabel, input: controlInput, thread: see('thread'), rate: true, heavy: false, inflight: 'track', presence: 'touch' },
 
-  request: { action: 'request_send', ...PLAIN, rate: true, input: parse(RequestInputSchema), thread: { ...write('thread'), optional: true } },
-  respond: { action: 'request_respond', ...PLAIN, rate: true },
-  openRequests: { action: 'open_requests', ...PLAIN },
+  request: { chat: false, action: 'request_send', input: parse(RequestInputSchema), thread: { ...write('thread'), optional: true }, rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  respond: { chat: false, action: 'request_respond', rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  openRequests: { chat: false, action: 'open_requests', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
 
-  setPresence: { action: 'presence_set', ...PLAIN, input: parse(PresenceInputSchema), thread: { ...see('thread'), optional: true } },
-  who: { action: 'who', ...PLAIN },
+  setPresence: { chat: false, action: 'presence_set', input: parse(PresenceInputSchema), thread: { ...see('thread'), optional: true }, rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  who: { chat: false, action: 'who', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
 
-  meetings: { action: 'meetings', ...PLAIN },
-  meetingJoin: { action: 'meeting_join', ...PLAIN, input: (raw: unknown) => parseInput(MeetingNameSchema, raw, 'meeting'), rate: entersMeeting },
-  meetingLeave: { action: 'meeting_leave', ...PLAIN },
-  meetingSay: { action: 'meeting_say', ...PLAIN, rate: true },
-  meetingHear: { action: 'meeting_hear', ...PLAIN },
-  meetingWho: { action: 'meeting_who', ...PLAIN },
-  meetingStatus: { action: 'meeting_status', ...PLAIN },
+  meetings: { chat: false, action: 'meetings', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  meetingJoin: { chat: false, action: 'meeting_join', input: (raw: unknown) => parseInput(MeetingNameSchema, raw, 'meeting'), rate: entersMeeting, heavy: false, inflight: 'track', presence: 'touch' },
+  meetingLeave: { chat: false, action: 'meeting_leave', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  meetingSay: { chat: false, action: 'meeting_say', rate: true, heavy: false, inflight: 'track', presence: 'touch' },
+  meetingHear: { chat: false, action: 'meeting_hear', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  meetingWho: { chat: false, action: 'meeting_who', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  meetingStatus: { chat: false, action: 'meeting_status', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
 } as const satisfies Record<keyof ParticipantApi, AnyEntry>;
 
 /** What the hub's own surfaces (REST, MCP, the page, hooks, the coordinator) reach besides the participant API. */
 export const SURFACE_ENTRIES = {
-  sessions: { action: 'sessions', ...PLAIN },
-  setAccess: { action: 'access_set', ...PLAIN },
+  sessions: { chat: false, action: 'sessions', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  setAccess: { chat: false, action: 'access_set', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
   /** Listening for changes of one's own access (live MCP tool lists): open to anyone holding a credential. */
-  watchAccess: { action: 'open', ...PLAIN, inflight: 'ends', presence: 'none' },
-  threadDetail: { action: 'thread_detail', ...CHAT, input: parse(ThreadNamedSchema), thread: read('thread') },
-  markRead: { action: 'mark_read', ...CHAT, input: parse(MarkReadSchema), thread: see('thread') },
-  export: { action: 'export', ...CHAT, input: parse(ExportInputSchema), thread: read('thread') },
-  deliveries: { action: 'deliveries', ...PLAIN },
-  meetingRing: { action: 'meeting_ring', ...PLAIN },
+  watchAccess: { chat: false, action: 'open', rate: false, heavy: false, inflight: 'ends', presence: 'none' },
+  threadDetail: { chat: true, action: 'thread_detail', input: parse(ThreadNamedSchema), thread: read('thread'), rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  markRead: { chat: true, action: 'mark_read', input: parse(MarkReadSchema), thread: see('thread'), rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  export: { chat: true, action: 'export', input: parse(ExportInputSchema), thread: read('thread'), rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  deliveries: { chat: false, action: 'deliveries', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
+  meetingRing: { chat: false, action: 'meeting_ring', rate: false, heavy: false, inflight: 'track', presence: 'touch' },
   /** A live stream: present while it is open; the hub's shutdown ends it. */
-  live: { action: 'live', chat: liveIsChat, rate: false, heavy: false, input: parse(LiveFilterInputSchema), thread: { ...read('thread'), optional: true }, inflight: 'ends', presence: 'stream' },
+  live: { chat: liveIsChat, action: 'live', input: parse(LiveFilterInputSchema), thread: { ...read('thread'), optional: true }, rate: false, heavy: false, inflight: 'ends', presence: 'stream' },
   /** An MCP session served in another process (`parley mcp`): present while it lasts. */
-  connect: { action: 'connect', ...PLAIN, inflight: 'ends', presence: 'mcp' },
+  connect: { chat: false, action: 'connect', rate: false, heavy: false, inflight: 'ends', presence: 'mcp' },
   /** An MCP session served here (/mcp), or one the coordinator runs in process: open to anyone holding a credential, so it can learn who it is. */
-  mcpSession: { action: 'open', ...PLAIN, inflight: 'ends', presence: 'mcp' },
-  streamSession: { action: 'open', ...PLAIN, inflight: 'ends', presence: 'stream' },
+  mcpSession: { chat: false, action: 'open', rate: false, heavy: false, inflight: 'ends', presence: 'mcp' },
+  streamSession: { chat: false, action: 'open', rate: false, heavy: false, inflight: 'ends', presence: 'stream' },
   /** An agent CLI's hook: a stop hook's wait ends at shutdown (its reads are tracked, see agent-hook.ts). */
-  agentHook: { action: 'agent_hook', ...PLAIN, inflight: 'ends' },
+  agentHook: { chat: false, action: 'agent_hook', rate: false, heavy: false, inflight: 'ends', presence: 'touch' },
 } as const satisfies Record<string, AnyEntry>;
 
 /** What linked hubs hand in (the peer links): each envelope's own signature says who it is from. */
 export const PEER_ENTRIES = {
   /** History and fan-out from another hub of the roster: deduplicated by id, no TTL, no rate limit, no presence. */
-  syncEnvelope: { action: 'post', chat: true, envelope: 'sync', thread: write('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
+  syncEnvelope: { envelope: 'sync', chat: true, action: 'post', thread: write('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
 } as const satisfies Record<string, AnyEntry>;
 
 /** Refusing (FORBIDDEN_ROLE, NOT_IN_ROSTER) an action the caller's access does not cover, for what the hub then does on its behalf. */
 export function accessCheck(action: Action): AnyEntry {
-  return { action, ...PLAIN, presence: 'none' };
+  return { chat: false, action, rate: false, heavy: false, inflight: 'track', presence: 'none' };
 }

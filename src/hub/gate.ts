@@ -3,14 +3,14 @@
 // an envelope signed elsewhere, handed in by its author or by a linked hub.
 
 import { ParleyError } from '../errors/parley-error.js';
-import type { ThreadRecord } from './records.js';
-import type { Caller } from './records.js';
+import type { Caller, ThreadRecord } from './records.js';
 import { resolveFor } from './caller.js';
 import { assertMayRead, assertMayWrite } from './channel-access.js';
 import { assertChatAllowed } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { AnyEntry, InputOf, ThreadField } from './entries.js';
 import { envelopeCaller, type OpenedEnvelope } from './envelope-opening.js';
+import type { Held } from './held.js';
 import { holdPresence } from './presence-hold.js';
 
 /** Who knocks: a participant, by the ids its credential names; or whoever signed the envelope handed in. */
@@ -34,36 +34,12 @@ type EnvelopeOf<E> = E extends { envelope: string } ? OpenedEnvelope : undefined
 /** What the gate hands the operation of entry E (its thread is there when E names one it does not leave optional). */
 export type AdmittedBy<E> = Admitted<InputOf<E>, ThreadOf<E>, EnvelopeOf<E>>;
 
-/** How a stream or connection tells that it ended: once, to everyone listening, at once to those who come late. */
-export class Ending {
-  #ended = false;
-  readonly #callbacks: Array<() => void> = [];
-
-  get ended(): boolean {
-    return this.#ended;
-  }
-
-  readonly end = (): void => {
-    if (this.#ended) return;
-    this.#ended = true;
-    for (const callback of this.#callbacks.splice(0)) callback();
-  };
-
-  onEnd(callback: () => void): void {
-    if (this.#ended) callback();
-    else this.#callbacks.push(callback);
-  }
-}
-
-/** A stream or connection an entry opens: its value, and its ending (which may have come already, as the hub closes). */
-export interface Held<R> {
-  value: R;
-  ending: Ending;
-}
-
-export function closingError(): ParleyError {
+function closingError(): ParleyError {
   return new ParleyError('HUB_CLOSED', 'The hub is shutting down; nothing was done. Retry against the running hub.');
 }
+
+/** What the gate uses of the hub: these components only. */
+export type GateContext = Pick<HubContext, 'config' | 'state' | 'access' | 'lifecycle' | 'rateLimiter' | 'reads' | 'presence' | 'bus' | 'meetings' | 'envelopes'>;
 
 /**
  * Admits or refuses a call in one order, each check once: the hub closing;
@@ -74,9 +50,6 @@ export function closingError(): ParleyError {
  * (heavy reads), tracked in flight so that closing waits for it (waits and
  * streams instead end when the hub closes), with presence touched or held.
  */
-/** What the gate uses of the hub: these components only. */
-export type GateContext = Pick<HubContext, 'config' | 'state' | 'access' | 'lifecycle' | 'rateLimiter' | 'reads' | 'presence' | 'bus' | 'meetings' | 'envelopes'>;
-
 export class Gate {
   readonly #ctx: GateContext;
 
