@@ -26,9 +26,19 @@ import type { ParticipantRecord, SessionRecord } from './records.js';
  */
 export type EnvelopeMode = 'live' | 'sync';
 
+/**
+ * The kinds of event taken in as envelopes, each in its own form: messages so
+ * far. Requests, responses and controls carry state the hub keeps (a request
+ * index, a thread's steering) and come with the peer links: a kind added here
+ * gets its form below and its taking in ingest.ts.
+ */
+export const ENVELOPE_KINDS = ['message'] as const;
+export type EnvelopeKind = (typeof ENVELOPE_KINDS)[number];
+
 /** An envelope whose signature verified, by a participant of this hub, in a form this hub takes. */
 export interface OpenedEnvelope {
   mode: EnvelopeMode;
+  kind: EnvelopeKind;
   fields: SignedEventFields;
   sig: Buffer;
   /** What its author wrote of the meta (reply_to, tags); the rest of a stored event's meta is the hub's. */
@@ -45,8 +55,7 @@ const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.s
  * a drop: it decodes strictly, its signature verifies against its `from`
  * key, that key is a participant here (and the one who hands it in, when a
  * participant does), of the thread's session; it is a kind this hub takes
- * (messages, so far: requests, responses and controls carry state the hub
- * keeps and come with the peer links), in the form a post takes, within the
+ * (ENVELOPE_KINDS), in that kind's form (a message's: a post's), within the
  * TTL this hub allows (live).
  */
 export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode, handedInBy: Caller | undefined): { caller: Caller; envelope: OpenedEnvelope } {
@@ -80,7 +89,8 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
       new ParleyError('FORBIDDEN', `Envelope ${fields.id} is signed by @${author.handle}; only its author may hand it in (you are @${handedInBy.participant.handle}).`, { field: 'envelope.from' }),
     );
   }
-  if (fields.kind !== 'message') {
+  const kind = ENVELOPE_KINDS.find((taken) => taken === fields.kind);
+  if (kind === undefined) {
     throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; only messages are taken in as signed envelopes.`, { field: 'envelope.kind' }));
   }
   const session = handedInBy?.session ?? sessionOfThread(ctx, fields.thread);
@@ -102,7 +112,7 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
   } catch (error) {
     throw error instanceof ParleyError ? gate.drop('malformed', error) : error;
   }
-  return { caller: { participant: author, session }, envelope: { mode, fields, sig, meta, text } };
+  return { caller: { participant: author, session }, envelope: { mode, kind, fields, sig, meta, text } };
 }
 
 /** Counts a refused envelope under `reason` and gives the error to throw (anything but a ParleyError is thrown as it is). */

@@ -24,7 +24,14 @@ const STEERING_CODES: ReadonlySet<string> = new Set(['THREAD_CLOSED', 'THREAD_PA
  * before (EnvelopeGate); in sync, what is already held is taken once, by id.
  * Each refusal is counted.
  */
-export async function takeEnvelope(ctx: HubContext, admitted: Admitted<unknown, ThreadRecord, OpenedEnvelope>): Promise<IngestResult> {
+export function takeEnvelope(ctx: HubContext, admitted: Admitted<unknown, ThreadRecord, OpenedEnvelope>): Promise<IngestResult> {
+  switch (admitted.envelope.kind) {
+    case 'message':
+      return takeMessage(ctx, admitted);
+  }
+}
+
+async function takeMessage(ctx: HubContext, admitted: Admitted<unknown, ThreadRecord, OpenedEnvelope>): Promise<IngestResult> {
   const { caller, envelope } = admitted;
   const { fields, meta, text } = envelope;
   const gate = ctx.envelopes;
