@@ -4,7 +4,8 @@ import { accessAtLeast, type Access } from '../schema/access.js';
 import type { TrustMode } from '../schema/views.js';
 import type { Store } from '../store/store.js';
 import { accessNeeded, type Action } from './permissions.js';
-import type { HubState, ParticipantRecord } from './state.js';
+import type { HubState } from './state.js';
+import type { ParticipantRecord } from './records.js';
 import { rawKeyOf } from './participant-key.js';
 
 /**

@@ -4,10 +4,11 @@ import { AgentHookInputSchema, type AgentHookInput, type AgentHookResult } from 
 import type { PresenceState } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
 import { hookContextText } from '../format/context-text.js';
-import { readInbox, untilWaking } from './inbox.js';
+import { readInbox } from './inbox.js';
+import { untilWaking } from './inbox-wait.js';
 import { inject } from './context-items.js';
 import { announcePresence, holdPresence } from './presence-hold.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 
 /**
  * What an agent CLI's hook asks of the hub (`parley hook`), one request per

@@ -1,13 +1,11 @@
+// What an author supplies besides message text passes the secret scanner
+// before it is stored or published. Message texts (and side-channel summaries,
+// request and response notes, meeting lines) go through `ctx.redactor.apply`,
+// which also truncates and appends the note.
+
 import { ParleyError } from '../errors/parley-error.js';
 import { redactAuthored, type AuthoredRedaction } from '../redaction/authored.js';
 import type { HubContext } from './context.js';
-
-/**
- * What an author supplies besides message text passes the secret scanner
- * before it is stored or published. Message texts (and side-channel summaries,
- * request and response notes, meeting lines) go through `ctx.redactor.apply`,
- * which also truncates and appends the note.
- */
 
 /** Free text and JSON (titles, tags, notes, profiles, params, results): secrets become `[redacted]` in place. */
 export function redactInput<T>(ctx: HubContext, value: T): Promise<AuthoredRedaction<T>> {

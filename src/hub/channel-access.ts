@@ -1,29 +1,30 @@
+// Channel access policies: who may read, write and administer a channel.
+// A channel without one follows the role table alone. Side channels have no
+// policy of their own: they follow their parent channel's (what is said
+// beside a channel is as private as the channel). DMs have none: their two
+// participants are their audience. The role table applies on top: an
+// observer listed as a writer still cannot post (Meerkat's roles are coarse).
+
 import { ParleyError } from '../errors/parley-error.js';
 import { AccessSchema, type Access } from '../schema/access.js';
 import type { ControlParsed, SignedChannelPolicy } from '../schema/control.js';
 import { parseChannelPolicy, policyAllows, signPolicy, type ChannelPolicy, type PolicySubject, type Selector } from '../trust/channel-policy.js';
 import { formatPublicKey } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
+
+/** What deciding access to a channel uses: its record, and each participant's standing. */
+type PolicyContext = Pick<HubContext, 'state' | 'access'>;
 import type { RetentionSeams } from './retention.js';
-import type { Caller } from './caller.js';
-import type { ParticipantRecord, ThreadRecord } from './state.js';
+import type { Caller } from './records.js';
+import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { canSee } from './threads.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';
-
-/**
- * Channel access policies: who may read, write and administer a channel.
- * A channel without one follows the role table alone. Side channels have no
- * policy of their own: they follow their parent channel's (what is said
- * beside a channel is as private as the channel). DMs have none: their two
- * participants are their audience. The role table applies on top: an
- * observer listed as a writer still cannot post (Meerkat's roles are coarse).
- */
 
 /** Side channels nest; a loop in the parent links (a corrupt store) must not hang a read. */
 const MAX_PARENT_DEPTH = 32;
 
 /** The channel whose policy governs the thread (itself, or the channel a side channel hangs from); undefined for a DM. */
-export function governingChannel(ctx: HubContext, thread: ThreadRecord): ThreadRecord | undefined {
+export function governingChannel(ctx: PolicyContext, thread: ThreadRecord): ThreadRecord | undefined {
   let owner = thread;
   for (let depth = 0; owner.kind === 'side' && owner.parentId !== undefined && depth < MAX_PARENT_DEPTH; depth += 1) {
     const parent = ctx.state.threads.get(owner.parentId);
@@ -34,16 +35,16 @@ export function governingChannel(ctx: HubContext, thread: ThreadRecord): ThreadR
 }
 
 /** The access policy in force for the thread, if any. */
-export function policyOf(ctx: HubContext, thread: ThreadRecord): SignedChannelPolicy | undefined {
+export function policyOf(ctx: PolicyContext, thread: ThreadRecord): SignedChannelPolicy | undefined {
   return governingChannel(ctx, thread)?.state.access;
 }
 
-function subjectOf(ctx: HubContext, participant: ParticipantRecord): PolicySubject {
+function subjectOf(ctx: PolicyContext, participant: ParticipantRecord): PolicySubject {
   return { raw: rawKeyOf(participant), access: ctx.access.accessOf(participant) };
 }
 
 /** Whether the participant may see the thread's events: a DM's two participants; a channel's readers (everyone without a policy). */
-export function mayRead(ctx: HubContext, thread: ThreadRecord, participantId: string): boolean {
+export function mayRead(ctx: PolicyContext, thread: ThreadRecord, participantId: string): boolean {
   if (!canSee(thread, participantId)) return false;
   const signed = policyOf(ctx, thread);
   if (!signed) return true;
@@ -52,16 +53,16 @@ export function mayRead(ctx: HubContext, thread: ThreadRecord, participantId: st
 }
 
 /** Refuses (FORBIDDEN_ROLE) a participant the thread's policy does not list among its readers; nothing is done. */
-export function assertMayRead(ctx: HubContext, caller: Caller, thread: ThreadRecord, field = 'thread'): void {
+export function assertMayRead(ctx: PolicyContext, caller: Caller, thread: ThreadRecord, field = 'thread'): void {
   assertListed(ctx, caller, thread, 'readers', field);
 }
 
 /** Refuses (FORBIDDEN_ROLE) a post by a participant the thread's policy does not list among its writers; nothing is stored. */
-export function assertMayWrite(ctx: HubContext, caller: Caller, thread: ThreadRecord, field = 'thread'): void {
+export function assertMayWrite(ctx: PolicyContext, caller: Caller, thread: ThreadRecord, field = 'thread'): void {
   assertListed(ctx, caller, thread, 'writers', field);
 }
 
-function assertListed(ctx: HubContext, caller: Caller, thread: ThreadRecord, list: 'readers' | 'writers', field: string): void {
+function assertListed(ctx: PolicyContext, caller: Caller, thread: ThreadRecord, list: 'readers' | 'writers', field: string): void {
   const channel = governingChannel(ctx, thread);
   const signed = channel?.state.access;
   if (!channel || !signed) return;
@@ -80,7 +81,7 @@ function assertListed(ctx: HubContext, caller: Caller, thread: ThreadRecord, lis
  * participant its policy does not let read it: they would never see it, nor
  * be able to answer it, and it would stay open for good. Nothing is stored.
  */
-export function assertAddresseeMayRead(ctx: HubContext, thread: ThreadRecord, addressee: ParticipantRecord, field: string): void {
+export function assertAddresseeMayRead(ctx: PolicyContext, thread: ThreadRecord, addressee: ParticipantRecord, field: string): void {
   const channel = governingChannel(ctx, thread);
   const signed = channel?.state.access;
   if (!channel || !signed || policyAllows(signed.policy.readers, subjectOf(ctx, addressee))) return;
@@ -102,7 +103,7 @@ function adminWords(admins: string[]): string {
 }
 
 /** Handles of the participants the policy's admins list names (any admin when it names the role), humans first. */
-function channelAdmins(ctx: HubContext, policy: ChannelPolicy): string[] {
+function channelAdmins(ctx: PolicyContext, policy: ChannelPolicy): string[] {
   const everyone = [...ctx.state.participants.values()];
   const handles = everyone
     .filter((p) => ctx.access.accessOf(p) === 'admin' && policyAllows(policy.admins, subjectOf(ctx, p)))
@@ -125,7 +126,7 @@ const ROLE_TABLE_LISTS: Pick<ChannelPolicy, 'readers' | 'writers' | 'admins'> = 
  * resolved, defaults filled in, checked (only admins set it; every admin it
  * lists is an admin of the hub), signed with the setter's custodial key.
  */
-export function nextSignedPolicy(ctx: HubContext, caller: Caller, thread: ThreadRecord, input: AccessInput): SignedChannelPolicy {
+export function nextSignedPolicy(ctx: PolicyContext & Pick<HubContext, 'keys'>, caller: Caller, thread: ThreadRecord, input: AccessInput): SignedChannelPolicy {
   if (thread.kind === 'dm') {
     throw new ParleyError('INVALID_INPUT', 'Invalid control.access: a direct-message thread needs no access policy (its two participants are its audience); set one on a channel.', {
       field: 'control.access',
@@ -184,7 +185,7 @@ function parseChannelPolicyAt(draft: Record<string, unknown>): ChannelPolicy {
 }
 
 /** "@handle" → that participant's key; "ed25519:…" → that key; a role name → that role and above. */
-function selectorOf(ctx: HubContext, caller: Caller, written: string | Selector, field: string): Selector {
+function selectorOf(ctx: PolicyContext & Pick<HubContext, 'keys'>, caller: Caller, written: string | Selector, field: string): Selector {
   if (typeof written !== 'string') return written;
   if (written.startsWith('@')) {
     const participant = ctx.state.participantByHandle(written.slice(1));
@@ -200,7 +201,7 @@ function selectorOf(ctx: HubContext, caller: Caller, written: string | Selector,
 }
 
 /** Meerkat: a channel's admins must be roster admins. A role selector in the list must therefore be admin itself. */
-function assertAdminsAreAdmins(ctx: HubContext, admins: readonly Selector[]): void {
+function assertAdminsAreAdmins(ctx: PolicyContext, admins: readonly Selector[]): void {
   admins.forEach((selector, i) => {
     const field = `control.access.admins.${i}`;
     if ('access' in selector) {
@@ -219,7 +220,7 @@ function assertAdminsAreAdmins(ctx: HubContext, admins: readonly Selector[]): vo
 }
 
 /** Retention's seam: a channel's access policy sets its limits (its side channels follow, see retention.ts). */
-export function policyRetentionLimits(ctx: HubContext): NonNullable<RetentionSeams['channelLimits']> {
+export function policyRetentionLimits(ctx: PolicyContext): NonNullable<RetentionSeams['channelLimits']> {
   return (channel) => {
     const policy = ctx.state.threads.get(channel.id)?.state.access?.policy;
     return policy && { hours: policy.retention_hours, messages: policy.retention_messages };

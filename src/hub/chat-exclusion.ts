@@ -1,22 +1,22 @@
+// Who has chat (Maestro: the feature toggle, and the architect who takes no
+// part in chat). Chat is closed on every surface for everyone when
+// `chat.enabled` is false, and for a participant whose kind or one of whose
+// roles is in `mcp.excludedKinds`: MCP lists no chat tools, the hub refuses
+// its chat calls over REST and the library alike, and nothing of chat reaches
+// it (inbox, wait, live stream). Kind and roles are set by whoever registers
+// the participant (`parley join --kind … --role …`), never by the participant
+// itself, so it cannot lift its own exclusion.
+//
+// Chat is channels, DMs, side channels, their messages, mentions, history,
+// search, export, subscriptions and the steering of those threads. Requests
+// and responses, meetings and presence are not chat: they stay open.
+
 import type { Config } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Profile } from '../schema/participant.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 
-/**
- * Who has chat (Maestro: the feature toggle, and the architect who takes no
- * part in chat). Chat is closed on every surface for everyone when
- * `chat.enabled` is false, and for a participant whose kind or one of whose
- * roles is in `mcp.excludedKinds`: MCP lists no chat tools, the hub refuses
- * its chat calls over REST and the library alike, and nothing of chat reaches
- * it (inbox, wait, live stream). Kind and roles are set by whoever registers
- * the participant (`parley join --kind … --role …`), never by the participant
- * itself, so it cannot lift its own exclusion.
- *
- * Chat is channels, DMs, side channels, their messages, mentions, history,
- * search, export, subscriptions and the steering of those threads. Requests
- * and responses, meetings and presence are not chat: they stay open.
- */
+/** Whether the participant's kind or one of its roles excludes it from chat on this hub. */
 export function excludedFromChat(config: Config, profile: Profile): boolean {
   return exclusionOf(config, profile) !== undefined;
 }

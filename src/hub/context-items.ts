@@ -1,27 +1,17 @@
+// Context items: what a client hook (or the LLM middleware) puts into an
+// agent's context (the API calls it injecting). It takes the caller's new waking (High and Normal) inbox items that
+// no read has given it yet, each once: targeted ones are marked injected, and
+// thread cursors move as a consuming read moves them. The answer is compact,
+// ready to be turned into a few lines of context text.
+
 import { MAX_INBOX_LIMIT } from '../config/defaults.js';
 import { parseInput } from '../errors/parley-error.js';
 import { InjectInputSchema, type InjectInput } from '../schema/inputs.js';
 import type { HubContext } from './context.js';
-import { readInbox, takeShown, type InboxItem } from './inbox.js';
-import type { Caller } from './caller.js';
+import { readInbox, takeShown } from './inbox.js';
+import type { Caller } from './records.js';
 import type { ContextItem } from '../schema/views.js';
-
-/**
- * Context items: what a client hook (or the LLM middleware) puts into an
- * agent's context (the API calls it injecting). It takes the caller's new waking (High and Normal) inbox items that
- * no read has given it yet, each once: targeted ones are marked injected, and
- * thread cursors move as a consuming read moves them. The answer is compact,
- * ready to be turned into a few lines of context text.
- */
-export interface InjectResult {
-  items: ContextItem[];
-  /** More items are waiting beyond this answer (the next call gets them). */
-  more?: true;
-  /** How many waking items wait beyond this answer (counted up to the inbox's largest page; `atLeast` past it). */
-  waiting?: { count: number; atLeast?: true };
-  /** The last event this answer considered. */
-  head: number;
-}
+import type { InboxItem, InjectResult } from './answers.js';
 
 /**
  * With `peek`, nothing is marked and no cursor moves (the middleware looks

@@ -29,6 +29,8 @@ export interface HubContext {
   stopContinuations: StopContinuations;
   meetings: MeetingRegistry;
   redactor: Redactor;
+  /** The redactor of meeting lines: the meeting's own length limit. */
+  meetingRedactor: Redactor;
   search: SearchIndex;
   logger: Logger;
   lifecycle: Lifecycle;

@@ -1,33 +1,25 @@
-import { ParleyError, parseInput } from '../errors/parley-error.js';
-import { controlKindOf, parseControl, type ControlInput, type ControlKind, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
+// Steering controls (Agent Bridge). Each is stored as a `control` event whose
+// content has the spec's shape, with participants named by id; its effect on
+// the thread (mute set, pause, policy…) is applied in the same write.
+
+import { controlKindOf, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
 import { TO_ALL } from '../schema/event.js';
-import { ThreadRefSchema } from '../schema/names.js';
 import { redactInput } from './authored-input.js';
 import { nextSignedPolicy } from './channel-access.js';
-import { assertReachableByChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
+import type { DeliveryReason } from './delivery-reason.js';
 import { enterSession, ensureParticipant } from './directory.js';
-import { assertCanSee } from './posting.js';
-import { assertMaySteer, resolveFor, resolveMember, type Caller } from './caller.js';
+import { resolveMember } from './caller.js';
+import type { Caller } from './records.js';
+import { acceptControl, reachOf } from './message-rules.js';
+import { current, type Admitted } from './gate.js';
 import { membershipOf, saveMembership, saveThreadState } from './threads.js';
-import type { ParticipantRecord, ThreadRecord } from './state.js';
-import { transact, type DeliveryReason, type Transaction } from './writer.js';
+import type { ParticipantRecord, ThreadRecord } from './records.js';
+import { transact, type Transaction } from './writer.js';
+import type { ControlResult } from './answers.js';
 
-/**
- * Steering controls (Agent Bridge). Each is stored as a `control` event whose
- * content has the spec's shape, with participants named by id; its effect on
- * the thread (mute set, pause, policy…) is applied in the same write.
- */
-export interface ControlResult {
-  id: string;
-  seq: number;
-  thread: string;
-  control: ControlKind;
-}
-
-export async function applyControl(ctx: HubContext, caller: Caller, threadRef: string, input: ControlInput): Promise<ControlResult> {
-  const ref = parseInput(ThreadRefSchema, threadRef, 'thread');
-  const control = parseControl(input);
+export async function applyControl(ctx: HubContext, { caller, thread: named, input }: Admitted<{ thread: string; control: ControlParsed }, ThreadRecord>): Promise<ControlResult> {
+  const { control } = input;
   // An invitation's profile is free text from the inviter: scanned like any other.
   let redacted = false;
   if ('invite' in control && control.invite.profile !== undefined) {
@@ -35,47 +27,29 @@ export async function applyControl(ctx: HubContext, caller: Caller, threadRef: s
     control.invite.profile = profile.value;
     redacted = profile.redacted;
   }
-  const thread = resolveFor(ctx, caller, ref);
+  const thread = current(ctx, named);
   const me = caller.participant;
   const kind = controlKindOf(control);
 
-  // Resolve every participant named before writing anything.
-  const targetsOf = (handles: string[], field: string): ParticipantRecord[] =>
-    handles.map((h, i) => resolveMember(ctx, caller, h, `control.${field}.${i}`));
-  let targets: ParticipantRecord[] = [];
-  if ('mute' in control) targets = targetsOf(control.mute.targets, 'mute.targets');
-  if ('unmute' in control) {
-    targets = targetsOf(control.unmute.targets, 'unmute.targets');
-    // An admin lifts any mute, its own too (no one locks the admins out). Anyone else who may steer (a
-    // channel's own admins, later) never lifts a mute put on themselves: that rule is not about access.
-    if (ctx.access.accessOf(me) !== 'admin' && targets.some((t) => t.id === me.id) && thread.members.get(me.id)?.hardMuted) {
-      throw new ParleyError('FORBIDDEN', 'You cannot unmute yourself; ask the participant who muted you, or an admin.', {
-        field: 'control.unmute.targets',
-      });
-    }
-  }
-  if ('prod' in control) {
-    targets = targetsOf(control.prod, 'prod');
-    // A prod asks for an answer in chat: one without chat could never give it.
-    targets.forEach((t, i) => assertReachableByChat(ctx.config, t, `control.prod.${i}`));
-  }
-  if ('invite' in control) {
-    const invitee = ctx.state.participantByHandle(control.invite.participant_id);
-    if (invitee) assertReachableByChat(ctx.config, invitee, 'control.invite.participant_id');
-  }
-  for (const target of targets) assertCanSee(thread, target.id, `control.${kind}`);
-  assertMaySteer(thread);
-  if (thread.kind === 'dm' && ('invite' in control || 'mute' in control)) {
-    throw new ParleyError('INVALID_INPUT', `Invalid control: ${kind} does not apply to a direct-message thread; use it on a channel or side channel.`, { field: 'control' });
-  }
+  // Every participant named, found before anything is written.
+  const targetsOf = (handles: string[], field: string): ParticipantRecord[] => handles.map((h, i) => resolveMember(ctx, caller, h, `control.${field}.${i}`));
+  const targets =
+    'mute' in control
+      ? targetsOf(control.mute.targets, 'mute.targets')
+      : 'unmute' in control
+        ? targetsOf(control.unmute.targets, 'unmute.targets')
+        : 'prod' in control
+          ? targetsOf(control.prod, 'prod')
+          : [];
+  acceptControl(ctx, caller, thread, control, targets);
 
   // Built and signed before the write: a refusal stores nothing.
   const signed = 'access' in control ? nextSignedPolicy(ctx, caller, thread, control.access) : undefined;
 
-  ctx.rateLimiter.take(me.id, me.handle);
   const event = await transact(ctx, (tx) => {
     const { content, deliveries } = applyEffect(ctx, tx, caller, thread, control, targets, signed);
-    return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, ...(redacted ? { meta: { redacted: true } } : {}), targets: deliveries });
+    const reach = reachOf(ctx, thread, me.id, deliveries);
+    return tx.append({ thread, type: 'control', from: me.id, to: TO_ALL, content, ...(redacted ? { meta: { redacted: true } } : {}), reach });
   });
   return { id: event.id, seq: event.seq, thread: thread.id, control: kind };
 }

@@ -1,41 +1,17 @@
+// Delivery states as participants see them: for what they received (which
+// items still await an acknowledgement) and for what they sent (per
+// recipient: delivered, put into the agent's context, acknowledged, and when).
+
 import { parseInput } from '../errors/parley-error.js';
 import { DeliveriesInputSchema, type DeliveriesInput } from '../schema/inputs.js';
-import type { ParleyEvent } from '../schema/event.js';
-import type { DeliveryState } from '../schema/delivery.js';
 import type { DeliveryFilter, DeliveryRow, SentDeliveryRow } from '../store/delivery-store.js';
+import { rowToEvent } from '../store/event-log.js';
+import { mayRead } from './channel-access.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { dmPeer } from './thread-ref.js';
-import type { ThreadKind } from './state.js';
-
-/**
- * Delivery states as participants see them: for what they received (which
- * items still await an acknowledgement) and for what they sent (per
- * recipient: delivered, put into the agent's context, acknowledged, and when).
- */
-export interface DeliveryTimes {
-  state: DeliveryState;
-  /** ISO times each state was reached; absent until it is. */
-  delivered_at?: string;
-  injected_at?: string;
-  acknowledged_at?: string;
-}
-
-export interface ReceivedDelivery extends DeliveryTimes {
-  reason: string;
-  event: ParleyEvent;
-}
-
-export interface SentDelivery extends DeliveryTimes {
-  /** The sent event. */
-  id: string;
-  seq: number;
-  thread: { id: string; name: string; kind: ThreadKind; with?: string };
-  /** The recipient's handle. */
-  to: string;
-  reason: string;
-}
+import type { DeliveryTimes, ReceivedDelivery, SentDelivery } from './answers.js';
 
 /** Which deliveries a list shows: a state (default: unacknowledged ones) held for at least older_than_ms. */
 export function deliveryFilterOf(ctx: HubContext, input: DeliveriesInput): DeliveryFilter {
@@ -76,5 +52,18 @@ export function sentDeliveries(ctx: HubContext, caller: Caller, filter: Delivery
         ...deliveryTimes(row),
       },
     ];
+  });
+}
+
+/** The caller's targeted items in a delivery state (e.g. delivered but not acknowledged for some minutes), newest first. */
+export function deliveriesIn(ctx: HubContext, caller: Caller, filter: DeliveryFilter): ReceivedDelivery[] {
+  const me = caller.participant.id;
+  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
+  return ctx.store.deliveries.received(me, caller.session.id, ctx.store.events.visibleUpTo, filter).flatMap((d) => {
+    const row = ctx.store.events.bySeq(d.seq);
+    const thread = ctx.state.threads.get(d.thread_id);
+    if (!row || !thread || !mayRead(ctx, thread, me)) return [];
+    if (!chatOpen && !reachesWithoutChat(d.reason)) return [];
+    return [{ reason: d.reason, ...deliveryTimes(d), event: rowToEvent(row) }];
   });
 }

@@ -1,15 +1,13 @@
+// Sessions and participants. These functions write synchronously and must run
+// inside a write (a `transact` callback), so they join its group commit.
+
 import { ProfileSchema, type Profile, type ProfileInput } from '../schema/participant.js';
 import { stripUndefined } from '../util/objects.js';
 import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import type { ParticipantRecord, SessionRecord } from './state.js';
+import type { ParticipantRecord, SessionRecord } from './records.js';
 import { createThread, ensureSubscribed } from './threads.js';
 import type { Transaction } from './writer.js';
-
-/**
- * Sessions and participants. These functions write synchronously and must run
- * inside a write (a `transact` callback), so they join its group commit.
- */
 
 export function ensureSession(ctx: HubContext, name: string): SessionRecord {
   const existing = ctx.state.sessionByName(name);

@@ -4,10 +4,15 @@ import { ParleyError } from '../errors/parley-error.js';
 import type { EventRow } from '../store/event-log.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
 import { eventSigningBytes, signEvent } from '../trust/envelope.js';
-import type { HubContext } from './context.js';
+import type { Config } from '../config/schema.js';
+import type { Store } from '../store/store.js';
+import type { KeyRing } from '../trust/key-ring.js';
+import type { Logger } from '../util/logger.js';
+import type { AccessResolver } from './access-resolver.js';
+import type { HubState } from './state.js';
 import { rawKeyOf } from './participant-key.js';
 import { SignaturePipeline } from './signature-pipeline.js';
-import type { SignedElsewhere } from './writer.js';
+import type { SignedElsewhere } from './event-draft.js';
 
 /**
  * Signs every event as it is appended, with its author's custodial key (see
@@ -22,15 +27,25 @@ import type { SignedElsewhere } from './writer.js';
  * be read gets its event stored unsigned, and the error is logged (once per
  * author) for the operator; `parley verify` then names the unsigned event.
  */
+/** What the sealer uses of the hub: these components only. */
+export interface SealerComponents {
+  store: Store;
+  keys: KeyRing;
+  state: HubState;
+  config: Config;
+  logger: Logger;
+  access: Pick<AccessResolver, 'rosterVersion'>;
+}
+
 export class EventSealer {
-  readonly #ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger' | 'access'>;
+  readonly #ctx: SealerComponents;
   readonly #lastSeq = new Map<string, number>();
   readonly #epochs = new Map<string, Buffer>();
   readonly #unsignable = new Set<string>();
   readonly #sign: boolean;
   readonly #pipeline: SignaturePipeline;
 
-  constructor(ctx: Pick<HubContext, 'store' | 'keys' | 'state' | 'config' | 'logger' | 'access'>, options: { sign: boolean } = { sign: true }) {
+  constructor(ctx: SealerComponents, options: { sign: boolean } = { sign: true }) {
     this.#ctx = ctx;
     this.#sign = options.sign;
     this.#pipeline = new SignaturePipeline({ store: ctx.store, logger: ctx.logger, headSeq: () => ctx.state.nextSeq - 1 });

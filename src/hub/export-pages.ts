@@ -1,14 +1,13 @@
+// How every export reads its thread: the log a page at a time, each page
+// handed on before the next is read, so memory stays flat whatever the
+// thread's size. Each page is one heavy read of the participant's (see
+// ReadGate), so writers and the participant's other reads go between pages.
+
 import type { EventRow } from '../store/event-log.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
-import type { ThreadRecord } from './state.js';
+import type { Caller } from './records.js';
+import type { ThreadRecord } from './records.js';
 
-/**
- * How every export reads its thread: the log a page at a time, each page
- * handed on before the next is read, so memory stays flat whatever the
- * thread's size. Each page is one heavy read of the participant's (see
- * ReadGate), so writers and the participant's other reads go between pages.
- */
 const PAGE_ROWS = 200;
 const PAGE_BYTES = 64 * 1024;
 

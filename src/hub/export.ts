@@ -1,13 +1,13 @@
-import { parseInput } from '../errors/parley-error.js';
-import { ExportInputSchema, type ExportInput } from '../schema/inputs.js';
+import type { z } from 'zod';
+import type { ExportInputSchema } from '../schema/inputs.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { describeEvent, type HandleOf } from '../format/event-text.js';
 import { rowToEvent } from '../store/event-log.js';
 import { rowPages, type ThreadExport } from './export-pages.js';
 import { signedExport } from './signed-export.js';
 import type { HubContext } from './context.js';
-import { assertMayRead } from './channel-access.js';
-import { resolveFor, type Caller } from './caller.js';
+import type { Admitted } from './gate.js';
+import type { ThreadRecord } from './records.js';
 
 /**
  * A thread's whole log for people to review (Markdown, Katra's "meeting
@@ -16,10 +16,7 @@ import { resolveFor, type Caller } from './caller.js';
  * Exports stream a page at a time (see export-pages.ts). An export is a
  * snapshot: it holds the events committed when it started.
  */
-export function exportThread(ctx: HubContext, caller: Caller, input: ExportInput): ThreadExport {
-  const parsed = parseInput(ExportInputSchema, input);
-  const thread = resolveFor(ctx, caller, parsed.thread);
-  assertMayRead(ctx, caller, thread);
+export function exportThread(ctx: HubContext, { caller, thread, input: parsed }: Admitted<z.output<typeof ExportInputSchema>, ThreadRecord>): ThreadExport {
   const upTo = ctx.store.events.visibleUpTo;
   if (parsed.format === 'signed') return signedExport(ctx, caller, thread, upTo);
   async function* pages(): AsyncGenerator<ParleyEvent[], void, undefined> {

@@ -1,52 +1,26 @@
-import { ParleyError, parseInput } from '../errors/parley-error.js';
+// The inbox: everything that needs one participant's attention in one session.
+// High items (DMs, requests, responses, mentions, prods, invites, controls on
+// me) are tracked per recipient (pending → delivered → acknowledged); Normal
+// (subscribed threads) and Low (muted threads) items are what lies past the
+// participant's cursor in each thread. One's own events never appear.
+
+import { parseInput } from '../errors/parley-error.js';
 import { DEFAULT_INBOX_LIMIT } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
-import { AckInputSchema, InboxInputSchema, WaitInputSchema, type AckInput, type InboxInput, type WaitInput } from '../schema/inputs.js';
+import { InboxInputSchema, type InboxInput } from '../schema/inputs.js';
 import type { DeliveryState } from '../schema/delivery.js';
-import type { DeliveryFilter } from '../store/delivery-store.js';
-import { deliveryTimes, type ReceivedDelivery } from './delivery-view.js';
 import { rowSize, rowToEvent, type EventRow } from '../store/event-log.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
-import type { LiveItem } from './live-bus.js';
-import { placementOf, respondHint, type InboxReason, type Placement, type Priority } from './participation.js';
-import type { Caller } from './caller.js';
+import { placementOf, respondHint, type Placement } from './participation.js';
+import type { Caller } from './records.js';
 import { dmPeer } from './thread-ref.js';
 import { mayRead } from './channel-access.js';
 import { wakeOnFor } from './wake-on.js';
-import type { ThreadKind, ThreadRecord } from './state.js';
-import { writeNow, type DeliveryReason } from './writer.js';
-
-/**
- * The inbox: everything that needs one participant's attention in one session.
- * High items (DMs, requests, responses, mentions, prods, invites, controls on
- * me) are tracked per recipient (pending → delivered → acknowledged); Normal
- * (subscribed threads) and Low (muted threads) items are what lies past the
- * participant's cursor in each thread. One's own events never appear.
- */
-export interface InboxItem {
-  priority: Priority;
-  reason: InboxReason;
-  /** Whether this item wakes a waiting participant (Low items never do). */
-  wakes: boolean;
-  /** Whether the reader is expected to respond (participation policy). */
-  respondHint: boolean;
-  /** Delivery state, for targeted (High) items. */
-  delivery?: DeliveryState;
-  /** `with`: a DM's other participant, by whom DMs are shown. */
-  thread: { id: string; name: string; kind: ThreadKind; with?: string };
-  event: ParleyEvent;
-}
-
-export interface InboxResult {
-  items: InboxItem[];
-  /** More items are waiting beyond the limit. */
-  more: boolean;
-}
-
-export interface WaitResult extends InboxResult {
-  timedOut: boolean;
-}
+import type { ThreadRecord } from './records.js';
+import type { DeliveryReason } from './delivery-reason.js';
+import { writeNow } from './writer.js';
+import type { InboxItem, InboxReason, InboxResult, Priority } from './answers.js';
 
 const PRIORITY_RANK: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
 
@@ -288,117 +262,4 @@ function itemOf(
     thread: { id: thread.id, name: thread.name, kind: thread.kind, ...withPeer(ctx, thread, me) },
     event,
   };
-}
-
-/**
- * Resolves as soon as a waking item is in the inbox (returning the inbox, as
- * delivered, or untouched with `peek`), or with no items after the bounded
- * timeout.
- */
-export async function waitForInbox(ctx: HubContext, caller: Caller, input: WaitInput, signal?: AbortSignal): Promise<WaitResult> {
-  const parsed = parseInput(WaitInputSchema, input);
-  const max = ctx.config.inbox.maxWaitTimeoutMs;
-  const timeout = parsed.timeout_ms ?? ctx.config.inbox.waitTimeoutMs;
-  if (timeout > max) {
-    throw new ParleyError('INVALID_INPUT', `Invalid timeout_ms: ${timeout} is over the hub's maximum wait of ${max} ms. Wait at most ${max} ms and call again.`, {
-      field: 'timeout_ms',
-    });
-  }
-  const inboxInput = parsed.limit === undefined ? {} : { limit: parsed.limit };
-  const answer = { peek: parsed.peek === true };
-  const peek = readInbox(ctx, caller, inboxInput, { peek: true });
-  if (peek.items.some((i) => i.wakes)) return { ...(answer.peek ? peek : readInbox(ctx, caller, inboxInput, answer)), timedOut: false };
-  if (timeout === 0 || signal?.aborted) return { items: [], more: false, timedOut: timeout === 0 };
-
-  const outcome = await untilWaking(ctx, caller, timeout, signal);
-  if (outcome === 'closed') throw new ParleyError('HUB_CLOSED', 'The hub shut down during the wait; reconnect and wait again.');
-  if (outcome !== 'woke') return { items: [], more: false, timedOut: outcome === 'timeout' };
-  return { ...readInbox(ctx, caller, inboxInput, answer), timedOut: false };
-}
-
-/**
- * Resolves when a waking item for the participant is posted ("woke"), after
- * `timeoutMs` ("timeout"), when `signal` aborts ("aborted") or when the hub
- * shuts down ("closed"). It listens on the live bus: nothing is polled. The
- * caller checks the inbox first, in the same turn, so nothing posted before
- * the listener is in place is missed.
- */
-export function untilWaking(ctx: HubContext, caller: Caller, timeoutMs: number, signal?: AbortSignal): Promise<'woke' | 'timeout' | 'aborted' | 'closed'> {
-  if (signal?.aborted) return Promise.resolve('aborted');
-  const me = caller.participant.id;
-  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
-  return new Promise((resolve) => {
-    let done = false;
-    let timer: NodeJS.Timeout | undefined = undefined;
-    let unlisten: () => void = () => undefined;
-    const finish = (outcome: 'woke' | 'timeout' | 'aborted' | 'closed'): void => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      unlisten();
-      signal?.removeEventListener('abort', onAbort);
-      resolve(outcome);
-    };
-    const onAbort = (): void => finish('aborted');
-    // A bus already closed calls back at once: `finish` is ready for it.
-    unlisten = ctx.bus.listen(
-      caller.session.id,
-      (item: LiveItem) => {
-        if (item.kind !== 'event') return;
-        const thread = ctx.state.threads.get(item.event.thread);
-        // Nothing of a channel whose access policy does not let the participant read it wakes them.
-        if (!thread || !mayRead(ctx, thread, me)) return;
-        // The participant's choice as it is now: changing it during a wait applies to that wait.
-        const placement = placementOf(thread, item.event, me, item.targets.get(me), chatOpen, wakeOnFor(ctx.config, caller.participant.profile));
-        if (placement?.wakes) finish('woke');
-      },
-      () => finish('closed'),
-    );
-    if (done) {
-      unlisten();
-      return;
-    }
-    timer = setTimeout(() => finish('timeout'), timeoutMs);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-export interface AckResult {
-  acknowledged: number;
-  /** Ids that were not targeted at the caller (nothing to acknowledge). */
-  not_targeted: string[];
-}
-
-export async function acknowledge(ctx: HubContext, caller: Caller, input: AckInput): Promise<AckResult> {
-  const parsed = parseInput(AckInputSchema, input);
-  const me = caller.participant.id;
-  const seqs: number[] = [];
-  const notTargeted: string[] = [];
-  parsed.ids.forEach((id, i) => {
-    const row = ctx.store.events.byId(id);
-    const thread = row ? ctx.state.threads.get(row.thread_id) : undefined;
-    if (!row || row.session_id !== caller.session.id || (thread && !mayRead(ctx, thread, me))) {
-      throw new ParleyError('NOT_FOUND', `No event ${id} in session "${caller.session.name}"; check ids.${i}.`, { field: `ids.${i}` });
-    }
-    if (ctx.store.deliveries.get(me, row.seq)) seqs.push(row.seq);
-    else notTargeted.push(id);
-  });
-  const now = ctx.now();
-  const { value, committed } = writeNow(ctx, () => seqs.filter((seq) => ctx.store.deliveries.acknowledge(me, seq, now)).length);
-  // An acknowledgement is reported only once it is durable.
-  await committed;
-  return { acknowledged: value, not_targeted: notTargeted };
-}
-
-/** The caller's targeted items in a delivery state (e.g. delivered but not acknowledged for some minutes), newest first. */
-export function deliveriesIn(ctx: HubContext, caller: Caller, filter: DeliveryFilter): ReceivedDelivery[] {
-  const me = caller.participant.id;
-  const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
-  return ctx.store.deliveries.received(me, caller.session.id, ctx.store.events.visibleUpTo, filter).flatMap((d) => {
-    const row = ctx.store.events.bySeq(d.seq);
-    const thread = ctx.state.threads.get(d.thread_id);
-    if (!row || !thread || !mayRead(ctx, thread, me)) return [];
-    if (!chatOpen && !reachesWithoutChat(d.reason)) return [];
-    return [{ reason: d.reason, ...deliveryTimes(d), event: rowToEvent(row) }];
-  });
 }

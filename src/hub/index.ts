@@ -1,27 +1,25 @@
-/**
- * The hub's public module: everything above the hub (the HTTP API, the MCP
- * server, the CLI, the coordinator, the library, the middleware and the agent
- * loop) imports the hub from here and from nowhere else in src/hub, so what
- * lies behind it can move without touching them. The lint rules enforce it.
- */
+export type { AckResult, ControlResult, HistoryResult, InboxItem, InboxReason, InboxResult, PostResult, Priority, ReadNewResult, RequestResult, ResponseResult, SentDelivery, SideClosed, SideOpened, WaitResult } from './answers.js';
+// The hub's public module: everything above the hub (the HTTP API, the MCP
+// server, the CLI, the coordinator, the library, the middleware and the agent
+// loop) imports the hub from here and from nowhere else in src/hub, so what
+// lies behind it can move without touching them. The lint rules enforce it.
+
 export { openHub, Hub, DEFAULT_SESSION, type HubOptions, type Credential, type RosterPushOptions, type SessionInfo } from './hub.js';
 export { Actor } from './actor.js';
 export type { ParticipantApi } from './participant-api.js';
 
 // What an operation answers.
-export type { PostResult } from './posting.js';
-export type { InboxItem, InboxResult, WaitResult, AckResult } from './inbox.js';
-export type { ReadNewResult, HistoryResult } from './reading.js';
-export type { RequestResult, ResponseResult, OpenRequest } from './requests.js';
-export type { ControlResult } from './controls.js';
+
+export type { OpenRequest } from './requests.js';
+
 export type { ThreadInfo } from './threads.js';
-export type { SideOpened, SideClosed } from './thread-ops.js';
+
 export type { PresenceInfo } from './presence.js';
 export type { LiveItem } from './live-bus.js';
 export type { LiveSubscription } from './subscription.js';
 export type { HearView, MeetingStatusView, MeetingView, HeardMessage } from './meeting-ops.js';
-export type { Priority, InboxReason, ThreadPolicy } from './participation.js';
-export type { SentDelivery } from './delivery-view.js';
+export type { ThreadPolicy } from './participation.js';
+
 export type { ContextItem } from '../schema/views.js';
 
 // Rules that entry points show before they ask (which tools to list, what a profile says).

@@ -1,14 +1,14 @@
+// In-process fan-out of what happens in the hub: committed events (with the
+// participants they target), presence changes and meeting traffic. Listeners
+// are grouped by session, so a publication only visits the listeners of its
+// own session. Listeners must not throw; a throwing one is dropped.
+
 import type { MeetingMessage } from '../meeting/ring.js';
 import type { ParleyEvent } from '../schema/event.js';
-import type { CommittedEvent, DeliveryReason } from './writer.js';
+import type { DeliveryReason } from './delivery-reason.js';
+import type { CommittedEvent } from './event-draft.js';
 import type { PresenceInfo } from './presence.js';
 
-/**
- * In-process fan-out of what happens in the hub: committed events (with the
- * participants they target), presence changes and meeting traffic. Listeners
- * are grouped by session, so a publication only visits the listeners of its
- * own session. Listeners must not throw; a throwing one is dropped.
- */
 export type LiveItem =
   | { kind: 'event'; session: string; event: ParleyEvent; targets: ReadonlyMap<string, DeliveryReason> }
   | { kind: 'presence'; session: string; presence: PresenceInfo }

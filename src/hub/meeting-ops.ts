@@ -1,32 +1,26 @@
+// Meetings (Katra): ephemeral `meeting` threads that live only in memory and
+// never touch the store. Saying something joins the meeting if needed; the
+// text goes through the same secret scanner as chat, with the meeting's limit.
+// Each participant's last-heard line is kept in the meeting, so REST, MCP and
+// the CLI hear from the same place unless a caller names a number.
+
 import { parseInput } from '../errors/parley-error.js';
 import type { Meeting, MeetingMember } from '../meeting/meeting.js';
 import type { MeetingMessage } from '../meeting/ring.js';
 import { MeetingHearInputSchema, MeetingNameSchema, MeetingSayInputSchema, MeetingStatusInputSchema, type MeetingHearInput } from '../schema/inputs.js';
 import type { HeardMessage, HearView, MeetingStatusView, MeetingSummary, MeetingView, RingView } from '../schema/views.js';
 import type { HubContext } from './context.js';
-import { assertTextSize } from './posting.js';
-import type { Caller } from './caller.js';
-import type { Redactor } from '../redaction/redactor.js';
+import { assertTextSize } from './text-size.js';
+import type { Caller } from './records.js';
 
-export type { HearView, HeardMessage, MeetingStatusView, MeetingView, RingView };
-
-/**
- * Meetings (Katra): ephemeral `meeting` threads that live only in memory and
- * never touch the store. Saying something joins the meeting if needed; the
- * text goes through the same secret scanner as chat, with the meeting's limit.
- * Each participant's last-heard line is kept in the meeting, so REST, MCP and
- * the CLI hear from the same place unless a caller names a number.
- */
+export type { HearView, HeardMessage, MeetingStatusView, MeetingSummary, MeetingView, RingView };
 
 const memberView = (m: MeetingMember) => ({ handle: m.handle, role: m.role, joinedAt: new Date(m.joinedAt).toISOString() });
 const messageView = (m: MeetingMessage): HeardMessage => ({ number: m.number, speaker: m.speaker, ts: new Date(m.ts).toISOString(), content: m.content });
 
-/** Entering a meeting (creating it if new) counts as a write; joining one already joined does not. */
+/** Enters a meeting (creating it if new): a write, unless already in it (see entries.ts). `name` is parsed. */
 export function joinMeeting(ctx: HubContext, caller: Caller, name: string): MeetingView {
-  const parsed = parseInput(MeetingNameSchema, name, 'meeting');
-  const me = caller.participant;
-  if (!ctx.meetings.find(caller.session.id, parsed)?.isMember(me.id)) ctx.rateLimiter.take(me.id, me.handle);
-  return enterMeeting(ctx, caller, parsed);
+  return enterMeeting(ctx, caller, name);
 }
 
 function enterMeeting(ctx: HubContext, caller: Caller, name: string): MeetingView {
@@ -48,7 +42,7 @@ export function leaveMeeting(ctx: HubContext, caller: Caller, name: string): { l
 }
 
 /** A participant that went offline leaves every meeting of the session it was in. */
-export function leaveEveryMeeting(ctx: HubContext, session: string, participant: { id: string; handle: string }): void {
+export function leaveEveryMeeting(ctx: Pick<HubContext, 'meetings' | 'bus'>, session: string, participant: { id: string; handle: string }): void {
   for (const meeting of ctx.meetings.list(session)) {
     if (meeting.leave(participant.id)) ctx.bus.publish({ kind: 'meeting', session, meeting: meeting.name, action: 'left', participant: participant.handle });
   }
@@ -66,18 +60,12 @@ export function dropGhosts(ctx: HubContext, meeting: Meeting): void {
   }
 }
 
-export async function sayInMeeting(
-  ctx: HubContext,
-  caller: Caller,
-  redactor: Redactor,
-  input: { meeting: string; text: string },
-): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
+/** One write per line said: saying enters the meeting if need be, at no extra cost. */
+export async function sayInMeeting(ctx: HubContext, caller: Caller, input: { meeting: string; text: string }): Promise<{ number: number; truncated: boolean; redacted: boolean }> {
   const parsed = parseInput(MeetingSayInputSchema, input);
   assertTextSize(ctx, parsed.text, 'text');
-  // One write per line said: saying enters the meeting if need be, at no extra cost.
-  ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
   enterMeeting(ctx, caller, parsed.meeting);
-  const redaction = await redactor.apply(parsed.text);
+  const redaction = await ctx.meetingRedactor.apply(parsed.text);
   const meeting = ctx.meetings.get(caller.session.id, parsed.meeting);
   if (!meeting.isMember(caller.participant.id)) enterMeeting(ctx, caller, parsed.meeting);
   const said = meeting.say({ id: caller.participant.id, handle: caller.participant.handle }, redaction.text, ctx.now());

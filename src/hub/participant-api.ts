@@ -1,5 +1,4 @@
 import type { Access } from '../schema/access.js';
-import type { TrustMode } from '../schema/views.js';
 import type { ControlInput } from '../schema/control.js';
 import type { ParleyEvent } from '../schema/event.js';
 import type {
@@ -7,6 +6,7 @@ import type {
   CloseSideInput,
   CreateChannelInput,
   DmInput,
+  EnvelopeInput,
   HistoryInput,
   DeliveriesInput,
   InboxInput,
@@ -23,19 +23,9 @@ import type {
   WaitInput,
 } from '../schema/inputs.js';
 import type { Participant, SelfProfilePatch, WakeOn } from '../schema/participant.js';
-import type { ControlResult } from './controls.js';
-import type { IngestResult } from './ingest.js';
-import type { EnvelopeInput } from '../schema/inputs.js';
-import type { AckResult, InboxResult, WaitResult } from './inbox.js';
-import type { SentDelivery } from './delivery-view.js';
-import type { InjectResult } from './context-items.js';
-import type { HearView, MeetingStatusView, MeetingView } from './meeting-ops.js';
-import type { PostResult } from './posting.js';
-import type { PresenceInfo } from './presence.js';
-import type { HistoryResult, ReadNewResult } from './reading.js';
-import type { OpenRequest, RequestResult, ResponseResult } from './requests.js';
-import type { SideClosed, SideOpened } from './thread-ops.js';
-import type { ThreadInfo } from './threads.js';
+
+import type { HearView, MeetingStatusView, MeetingView, OpenRequest, PresenceInfo, ThreadInfo, TrustMode } from '../schema/views.js';
+import type { AckResult, ControlResult, HistoryResult, InboxResult, IngestResult, InjectResult, PostResult, ReadNewResult, RequestResult, ResponseResult, SentDelivery, SideClosed, SideOpened, WaitResult } from './answers.js';
 
 /**
  * What one participant in one session can do, as promises. The hub's `Actor`

@@ -1,11 +1,10 @@
+// A participant's public key in the two forms the hub uses: the raw 32 bytes
+// (signed fields, roster lookups) and the `ed25519:…` text (rosters, policies,
+// what people see). The record keeps it as base64; the bytes are decoded once
+// per participant.
+
 import { formatPublicKey } from '../trust/node-id.js';
 
-/**
- * A participant's public key in the two forms the hub uses: the raw 32 bytes
- * (signed fields, roster lookups) and the `ed25519:…` text (rosters, policies,
- * what people see). The record keeps it as base64; the bytes are decoded once
- * per participant.
- */
 const rawKeys = new WeakMap<{ publicKey: string }, Buffer>();
 
 export function rawKeyOf(participant: { publicKey: string }): Buffer {

@@ -1,18 +1,15 @@
+// Where an event lands in one participant's inbox, and whether they are
+// expected to respond (Agent Bridge's participation policy, computed by the
+// hub and shown to agents as a hint).
+
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import { reachesWithoutChat } from './chat-exclusion.js';
 import { controlReachesMembers } from './control-reach.js';
 import type { HubContext } from './context.js';
 import type { WakeOn } from '../schema/participant.js';
-import type { ThreadRecord } from './state.js';
-import type { DeliveryReason } from './writer.js';
-
-/**
- * Where an event lands in one participant's inbox, and whether they are
- * expected to respond (Agent Bridge's participation policy, computed by the
- * hub and shown to agents as a hint).
- */
-export type Priority = 'high' | 'normal' | 'low';
-export type InboxReason = DeliveryReason | 'channel' | 'muted';
+import type { ThreadRecord } from './records.js';
+import type { DeliveryReason } from './delivery-reason.js';
+import type { InboxReason, Priority } from './answers.js';
 
 export interface Placement {
   priority: Priority;

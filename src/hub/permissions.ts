@@ -1,5 +1,4 @@
 import type { Access } from '../schema/access.js';
-import type { ParticipantApi } from './participant-api.js';
 
 /**
  * The permission table (Meerkat's roles): each action a participant can take,
@@ -64,46 +63,6 @@ export const PERMISSIONS = {
 } as const satisfies Record<string, Access>;
 
 export type Action = keyof typeof PERMISSIONS;
-
-/** The action each method of the participant API performs (the type makes a missing method a compile error too). */
-export const API_ACTIONS: Record<keyof ParticipantApi, Action> = {
-  whoami: 'whoami',
-  updateProfile: 'profile_update',
-  participants: 'participants',
-  post: 'post',
-  ingest: 'post',
-  dm: 'dm',
-  threads: 'threads',
-  createChannel: 'thread_create',
-  renameThread: 'thread_rename',
-  openSide: 'side_open',
-  closeSide: 'side_close',
-  subscribe: 'subscribe',
-  unsubscribe: 'unsubscribe',
-  mute: 'self_mute',
-  readNew: 'read_new',
-  history: 'history',
-  search: 'search',
-  inbox: 'inbox',
-  peek: 'peek',
-  wait: 'wait',
-  ack: 'ack',
-  inject: 'inject',
-  sentDeliveries: 'sent_deliveries',
-  control: 'steer',
-  request: 'request_send',
-  respond: 'request_respond',
-  openRequests: 'open_requests',
-  setPresence: 'presence_set',
-  who: 'who',
-  meetings: 'meetings',
-  meetingJoin: 'meeting_join',
-  meetingLeave: 'meeting_leave',
-  meetingSay: 'meeting_say',
-  meetingHear: 'meeting_hear',
-  meetingWho: 'meeting_who',
-  meetingStatus: 'meeting_status',
-};
 
 /** The least access an action needs. */
 export function accessNeeded(action: Action): Access {

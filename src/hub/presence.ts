@@ -1,22 +1,21 @@
+// Presence: kept in memory only (Agent Bridge: ephemeral by default, derived
+// from live connections), per session and participant. A participant is
+// present while it holds a live connection: an MCP session or a live stream
+// makes it `connected`, a `wait` in progress makes it `waiting` (Meerkat's
+// standby). A one-shot call only records when it was last seen. While present
+// its state is the one it declared (Agent Bridge's listening, thinking, …;
+// listening by default); without a connection it is offline. Declared updates
+// resolve by the highest per-participant seq (Meerkat), not by clock.
+//
+// An agent CLI's hooks also report what the agent is doing (a tool run or a
+// prompt: thinking; a stop hook's wait: listening). A report is shown over the
+// declared state, and keeps the agent present, for the presence TTL unless
+// another report or a declaration comes first.
+
 import type { PresenceState } from '../schema/inputs.js';
 import type { Profile } from '../schema/participant.js';
 import type { PresenceConnection } from '../schema/views.js';
 
-/**
- * Presence: kept in memory only (Agent Bridge: ephemeral by default, derived
- * from live connections), per session and participant. A participant is
- * present while it holds a live connection: an MCP session or a live stream
- * makes it `connected`, a `wait` in progress makes it `waiting` (Meerkat's
- * standby). A one-shot call only records when it was last seen. While present
- * its state is the one it declared (Agent Bridge's listening, thinking, …;
- * listening by default); without a connection it is offline. Declared updates
- * resolve by the highest per-participant seq (Meerkat), not by clock.
- *
- * An agent CLI's hooks also report what the agent is doing (a tool run or a
- * prompt: thinking; a stop hook's wait: listening). A report is shown over the
- * declared state, and keeps the agent present, for the presence TTL unless
- * another report or a declaration comes first.
- */
 export type { PresenceInfo } from '../schema/views.js';
 import type { PresenceInfo } from '../schema/views.js';
 

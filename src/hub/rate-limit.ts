@@ -10,7 +10,9 @@ import { ParleyError } from '../errors/parley-error.js';
  * renamed, a side channel opened or closed, any control (prod and invite
  * included). Not counted, because they only keep one's own place or must never
  * be refused: reading, subscriptions, read marks, acks, profile, presence
- * (heartbeats) and leaving a meeting.
+ * (heartbeats) and leaving a meeting. The hub's gate takes a write as it
+ * admits a call, so that calls in flight together cannot all pass, and gives
+ * it back if the call is refused.
  */
 export class RateLimiter {
   readonly #buckets = new Map<string, { tokens: number; at: number }>();
@@ -38,5 +40,11 @@ export class RateLimiter {
       );
     }
     bucket.tokens -= 1;
+  }
+
+  /** Gives back a write taken for a call that was then refused: only what is done counts. */
+  refund(participantId: string): void {
+    const bucket = this.#buckets.get(participantId);
+    if (bucket) bucket.tokens = Math.min(this.limit.burst, bucket.tokens + 1);
   }
 }

@@ -1,16 +1,15 @@
-/**
- * Heavy reads (history, new messages, search, inbox, export pages) are
- * scheduled so they never crowd out writers or other participants:
- *
- * - per participant, at most `perParticipant` run at once and the rest wait
- *   in order, so one participant firing many big reads holds a bounded amount
- *   of memory and queues behind itself;
- * - hub-wide, read steps (each bounded by chat.limits.maxReadBytes) run back
- *   to back for at most READ_SLICE_MS, then the event loop gets a turn, so the
- *   I/O of a post arriving meanwhile waits at most about one slice however
- *   many reads are queued. Store reads are synchronous: without this, a burst
- *   of them back to back would hold every writer up.
- */
+// Heavy reads (history, new messages, search, inbox, export pages) are
+// scheduled so they never crowd out writers or other participants:
+//
+// - per participant, at most `perParticipant` run at once and the rest wait
+//   in order, so one participant firing many big reads holds a bounded amount
+//   of memory and queues behind itself;
+// - hub-wide, read steps (each bounded by chat.limits.maxReadBytes) run back
+//   to back for at most READ_SLICE_MS, then the event loop gets a turn, so the
+//   I/O of a post arriving meanwhile waits at most about one slice however
+//   many reads are queued. Store reads are synchronous: without this, a burst
+//   of them back to back would hold every writer up.
+
 /** How long read steps may run back to back before the event loop gets a turn (a post waits at most about this). */
 const READ_SLICE_MS = 4;
 

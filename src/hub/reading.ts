@@ -1,22 +1,20 @@
-import { ParleyError, parseInput } from '../errors/parley-error.js';
+// Reading threads: new since the hub-kept cursor, history by seq, full-text search, thread list.
+
+import type { z } from 'zod';
+import { ParleyError } from '../errors/parley-error.js';
 import { DEFAULT_READ_LIMIT } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
-import { HistoryInputSchema, ReadNewInputSchema, SearchInputSchema, type HistoryInput, type ReadNewInput, type SearchInput } from '../schema/inputs.js';
+import type { HistoryInputSchema, ReadNewInputSchema, SearchInputSchema } from '../schema/inputs.js';
 import { rowSize, rowToEvent } from '../store/event-log.js';
 import type { HubContext } from './context.js';
-import { resolveFor, type Caller } from './caller.js';
+import type { Caller } from './records.js';
+import type { Admitted } from './gate.js';
+import type { ThreadRecord } from './records.js';
 import { dmPeer } from './thread-ref.js';
-import { assertMayRead, mayRead } from './channel-access.js';
+import { mayRead } from './channel-access.js';
 import { threadInfo, type ThreadInfo } from './threads.js';
 import { writeNow } from './writer.js';
-
-/** Reading threads: new since the hub-kept cursor, history by seq, full-text search, thread list. */
-export interface ReadNewResult {
-  events: ParleyEvent[];
-  /** The cursor after this read: the highest seq examined (or the old cursor when nothing was new). */
-  newPointer: number;
-  more: boolean;
-}
+import type { HistoryResult, ReadNewResult } from './answers.js';
 
 const UNREAD_COUNT_CAP = 1000;
 
@@ -33,10 +31,7 @@ export function advanceReadCursor(ctx: HubContext, participantId: string, thread
   });
 }
 
-export function readNew(ctx: HubContext, caller: Caller, input: ReadNewInput): ReadNewResult {
-  const parsed = parseInput(ReadNewInputSchema, input);
-  const thread = resolveFor(ctx, caller, parsed.thread);
-  assertMayRead(ctx, caller, thread);
+export function readNew(ctx: HubContext, { caller, thread, input: parsed }: Admitted<z.output<typeof ReadNewInputSchema>, ThreadRecord>): ReadNewResult {
   const me = caller.participant.id;
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const cursor = ctx.store.deliveries.cursor(me, thread.id);
@@ -48,20 +43,11 @@ export function readNew(ctx: HubContext, caller: Caller, input: ReadNewInput): R
   return { events, newPointer, more };
 }
 
-export interface HistoryResult {
-  events: ParleyEvent[];
-  /** More events exist beyond this page (older when paging backwards, newer when forwards). */
-  more: boolean;
-}
-
 /**
  * A page of a thread's log in seq order. Without `after`, the newest page
  * (before `before`). Pages stop at `limit` events or chat.limits.maxReadBytes.
  */
-export function history(ctx: HubContext, caller: Caller, input: HistoryInput): HistoryResult {
-  const parsed = parseInput(HistoryInputSchema, input);
-  const thread = resolveFor(ctx, caller, parsed.thread);
-  assertMayRead(ctx, caller, thread);
+export function history(ctx: HubContext, { thread, input: parsed }: Admitted<z.output<typeof HistoryInputSchema>, ThreadRecord>): HistoryResult {
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const maxBytes = ctx.config.chat.limits.maxReadBytes;
   if (parsed.after !== undefined) {
@@ -77,8 +63,7 @@ export function history(ctx: HubContext, caller: Caller, input: HistoryInput): H
  * words (all must match; a trailing `*` matches a prefix), never as raw FTS
  * syntax, so no input can make it fail.
  */
-export async function search(ctx: HubContext, caller: Caller, input: SearchInput): Promise<{ events: ParleyEvent[] }> {
-  const parsed = parseInput(SearchInputSchema, input);
+export async function search(ctx: HubContext, { caller, thread, input: parsed }: Admitted<z.output<typeof SearchInputSchema>>): Promise<{ events: ParleyEvent[] }> {
   // Word characters as the index's tokenizer sees them: one term each, so no phrase is needed.
   const words = parsed.query.match(/[\p{L}\p{N}]+\*?/gu) ?? [];
   if (words.length === 0) {
@@ -88,8 +73,6 @@ export async function search(ctx: HubContext, caller: Caller, input: SearchInput
     .slice(0, 32)
     .map((w) => (w.endsWith('*') ? `"${w.slice(0, -1)}"*` : `"${w}"`))
     .join(' ');
-  const thread = parsed.thread === undefined ? undefined : resolveFor(ctx, caller, parsed.thread);
-  if (thread) assertMayRead(ctx, caller, thread);
   const scope = { sessionId: caller.session.id, viewerId: caller.participant.id, ...(thread ? { threadId: thread.id } : {}) };
   const seqs = await ctx.search.search(match, scope, parsed.limit ?? 50);
   const events: ParleyEvent[] = [];

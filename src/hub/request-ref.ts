@@ -1,16 +1,15 @@
+// A request named by its id or by an unambiguous part of it: its start or its
+// end, as people copy it from a listing (the CLI shows a ULID's last
+// characters, which tell requests apart; its first ones are the time). Only
+// requests the caller can see count, so an abbreviation says nothing about
+// others' requests.
+
 import { ParleyError } from '../errors/parley-error.js';
 import type { RequestRow } from '../store/request-store.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { mayRead } from './channel-access.js';
 
-/**
- * A request named by its id or by an unambiguous part of it: its start or its
- * end, as people copy it from a listing (the CLI shows a ULID's last
- * characters, which tell requests apart; its first ones are the time). Only
- * requests the caller can see count, so an abbreviation says nothing about
- * others' requests.
- */
 export const MIN_REQUEST_ID_ABBREVIATION = 4;
 
 /** Listed in an ambiguity error, at most. */

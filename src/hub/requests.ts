@@ -1,47 +1,34 @@
+// Requests and responses (Meerkat): a request is passive data addressed to one
+// participant; it carries a hop counter so follow-up chains cannot loop.
+// Responses name the request and a status; Accepted keeps it open.
+
+import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
-import { TERMINAL_STATUSES, type RequestContent, type RequestStatus, type ResponseContent } from '../schema/event.js';
-import { RequestInputSchema, RespondInputSchema, type RequestInput, type RespondInput } from '../schema/inputs.js';
+import type { RequestContent, ResponseContent } from '../schema/event.js';
+import { RespondInputSchema, type RequestInputSchema, type RespondInput } from '../schema/inputs.js';
 import type { RequestRow } from '../store/request-store.js';
 import { jsonDepthExceeds } from '../redaction/authored.js';
 import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
-import { assertCanSee, assertTextSize, dmWithin } from './posting.js';
-import { assertMayPost, resolveFor, resolveMember, type Caller } from './caller.js';
+import { dmWithin } from './posting.js';
+import { resolveMember } from './caller.js';
+import type { Caller } from './records.js';
+import { current, type Admitted } from './gate.js';
+import { acceptRequest, acceptResponse, reachOf } from './message-rules.js';
 import { findRequest } from './request-ref.js';
-import { assertAddresseeMayRead, assertMayWrite, mayRead } from './channel-access.js';
+import { mayRead } from './channel-access.js';
+import { assertTextSize } from './text-size.js';
 import { dmKeyOf, ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 
-/**
- * Requests and responses (Meerkat): a request is passive data addressed to one
- * participant; it carries a hop counter so follow-up chains cannot loop.
- * Responses name the request and a status; Accepted keeps it open.
- */
-export interface RequestResult {
-  request_id: string;
-  id: string;
-  seq: number;
-  thread: string;
-  hop: number;
-}
-
-export interface ResponseResult {
-  request_id: string;
-  id: string;
-  seq: number;
-  thread: string;
-  status: RequestStatus;
-}
-
 export type { OpenRequest } from '../schema/views.js';
 import type { OpenRequest } from '../schema/views.js';
+import type { RequestResult, ResponseResult } from './answers.js';
 
-export async function sendRequest(ctx: HubContext, caller: Caller, input: RequestInput): Promise<RequestResult> {
-  const parsed = parseInput(RequestInputSchema, input);
+export async function sendRequest(ctx: HubContext, { caller, thread: named, input: parsed }: Admitted<z.output<typeof RequestInputSchema>>): Promise<RequestResult> {
   const me = caller.participant;
   const target = resolveMember(ctx, caller, parsed.to, 'to');
   if (target.id === me.id) throw new ParleyError('INVALID_INPUT', 'Invalid to: a request must be addressed to someone else.', { field: 'to' });
-  ctx.access.requireAddressee(target, 'to');
   assertJsonSize(ctx, parsed.params ?? {}, 'params');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   let hop = 0;
@@ -63,27 +50,14 @@ export async function sendRequest(ctx: HubContext, caller: Caller, input: Reques
       { field: 'reply_to', details: { hop, maxHop: ctx.config.requests.maxHop } },
     );
   }
-  assertFreshRequestId(ctx, parsed.request_id);
-  ctx.rateLimiter.take(me.id, me.handle);
   if (parsed.request_id !== undefined) await refuseSecretName(ctx, parsed.request_id, 'request_id');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   const intent = await redactInput(ctx, parsed.intent);
   const params = await redactInput(ctx, parsed.params ?? {});
   const redacted = (redaction?.redacted ?? false) || intent.redacted || params.redacted;
-  // Everything below runs without an await: checks, then one write (with the DM if it is new).
-  // Again after the awaits: a roster put in force meanwhile may have left the addressee out.
-  ctx.access.requireAddressee(target, 'to');
-  const given = parsed.thread === undefined ? undefined : resolveFor(ctx, caller, parsed.thread);
-  if (given) {
-    assertMayPost(caller, given);
-    assertMayWrite(ctx, caller, given);
-    assertCanSee(given, target.id, 'to');
-    assertAddresseeMayRead(ctx, given, target, 'to');
-  } else {
-    const existingDm = ctx.state.dm(caller.session.id, dmKeyOf(me.id, target.id));
-    if (existingDm) assertMayPost(caller, existingDm);
-  }
-  assertFreshRequestId(ctx, parsed.request_id);
+  // Everything below runs without an await: the rules, then one write (with the DM if it is new).
+  const place = named ? current(ctx, named) : (ctx.state.dm(caller.session.id, dmKeyOf(me.id, target.id)) ?? { newDmWith: target });
+  acceptRequest(ctx, caller, target, place, parsed.request_id);
   const requestId = parsed.request_id ?? ctx.newId();
   const content: RequestContent = {
     request_id: requestId,
@@ -94,7 +68,7 @@ export async function sendRequest(ctx: HubContext, caller: Caller, input: Reques
     ...(redaction === undefined ? {} : { text: redaction.text }),
   };
   const { event, thread } = await transact(ctx, (tx) => {
-    const thread = given ?? dmWithin(ctx, tx, caller, target.id);
+    const thread = 'newDmWith' in place ? dmWithin(ctx, tx, caller, target.id) : place;
     ensureSubscribed(ctx, thread, me.id);
     const appended = tx.append({
       thread,
@@ -103,7 +77,7 @@ export async function sendRequest(ctx: HubContext, caller: Caller, input: Reques
       to: target.id,
       content,
       ...(redacted ? { meta: { redacted: true } } : {}),
-      targets: [{ participantId: target.id, reason: 'request' }],
+      reach: reachOf(ctx, thread, me.id, [{ participantId: target.id, reason: 'request' }]),
     });
     ctx.store.requests.insert({
       request_id: requestId,
@@ -132,17 +106,15 @@ export async function respond(ctx: HubContext, caller: Caller, input: RespondInp
       field: 'request_id',
     });
   }
-  assertOpen(request);
-  ctx.rateLimiter.take(me.id, me.handle);
   if (parsed.result !== undefined) assertJsonSize(ctx, parsed.result, 'result');
   if (parsed.text !== undefined) assertTextSize(ctx, parsed.text, 'text');
   const redaction = parsed.text === undefined ? undefined : await ctx.redactor.apply(parsed.text);
   const result = await redactInput(ctx, parsed.result);
-  const again = lookupRequest(ctx, caller, request.request_id);
-  assertOpen(again);
-  const thread = ctx.state.threads.get(request.thread_id);
+  // As it is now: another response may have closed it meanwhile.
+  const now = lookupRequest(ctx, caller, request.request_id);
+  const thread = ctx.state.threads.get(now.thread_id);
   if (!thread) throw new ParleyError('NOT_FOUND', `The thread of request ${request.request_id} no longer exists.`, { field: 'request_id' });
-  assertMayPost(caller, thread);
+  acceptResponse(caller, thread, now);
   const content: ResponseContent = {
     request_id: request.request_id,
     status: parsed.status,
@@ -158,7 +130,7 @@ export async function respond(ctx: HubContext, caller: Caller, input: RespondInp
       to: request.from_id,
       content,
       ...(redacted ? { meta: { redacted: true } } : {}),
-      targets: [{ participantId: request.from_id, reason: 'response' }],
+      reach: reachOf(ctx, thread, me.id, [{ participantId: request.from_id, reason: 'response' }]),
     });
     ctx.store.requests.updateStatus(request.request_id, parsed.status, appended.seq);
     return appended;
@@ -227,15 +199,6 @@ function assertJsonSize(ctx: HubContext, value: unknown, field: string): void {
   }
 }
 
-/** A caller-chosen request id must be unused; the message does not say where it is used. */
-function assertFreshRequestId(ctx: HubContext, requestId: string | undefined): void {
-  if (requestId !== undefined && ctx.store.requests.get(requestId)) {
-    throw new ParleyError('CONFLICT', `request_id ${requestId} cannot be used; choose another (a new ULID, say) or omit it.`, {
-      field: 'request_id',
-    });
-  }
-}
-
 /** A request of another session, or in a DM of others, is not found, like one that does not exist. */
 function lookupRequest(ctx: HubContext, caller: Caller, requestId: string): RequestRow {
   const request = findRequest(ctx, caller, requestId, 'request_id');
@@ -244,12 +207,4 @@ function lookupRequest(ctx: HubContext, caller: Caller, requestId: string): Requ
     throw new ParleyError('NOT_FOUND', `No request ${requestId} in session "${caller.session.name}".`, { field: 'request_id', hint: 'list-open-requests' });
   }
   return request;
-}
-
-function assertOpen(request: RequestRow): void {
-  if (TERMINAL_STATUSES.has(request.status as RequestStatus)) {
-    throw new ParleyError('REQUEST_CLOSED', `Request ${request.request_id} is already ${request.status}; it takes no further response.`, {
-      field: 'request_id',
-    });
-  }
 }

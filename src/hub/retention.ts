@@ -1,21 +1,20 @@
+// Retention: a channel keeps its last `retention.hours` or its newest
+// `retention.messages` events, whichever is smaller (Meerkat), and the hub
+// prunes the rest in the background. Pruning never holds the writer long: it
+// deletes in chunks through the same group commit as posts, each chunk sized
+// to `retention.chunkBudgetMs`, and yields between chunks so posts go first.
+//
+// Kept whatever the limits: pinned threads (and the side channels of a pinned
+// channel), each thread's creation event, open requests with their responses,
+// and the store's newest event (see RetentionStore).
+
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Config } from '../config/schema.js';
 import type { PrunableEvent, RetentionStore } from '../store/retention-store.js';
 import type { HubContext } from './context.js';
-import type { ThreadKind, ThreadRecord } from './state.js';
+import type { ThreadKind, ThreadRecord } from './records.js';
 
-/**
- * Retention: a channel keeps its last `retention.hours` or its newest
- * `retention.messages` events, whichever is smaller (Meerkat), and the hub
- * prunes the rest in the background. Pruning never holds the writer long: it
- * deletes in chunks through the same group commit as posts, each chunk sized
- * to `retention.chunkBudgetMs`, and yields between chunks so posts go first.
- *
- * Kept whatever the limits: pinned threads (and the side channels of a pinned
- * channel), each thread's creation event, open requests with their responses,
- * and the store's newest event (see RetentionStore).
- */
 export interface RetentionLimits {
   hours: number;
   /** Infinity: no cap on the count. */

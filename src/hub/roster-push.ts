@@ -1,23 +1,21 @@
+// Who may hand the hub a roster, and when it asks for a confirmation.
+//
+// A first roster decides who everyone is, and any human is an admin in local
+// mode: only the hub's owner (the home's admin token, the roster file, the
+// library) may end local mode, never a participant's token, whatever the
+// roster's signatures (an export carries one signed by the hub key).
+//
+// A version that leaves out participants who are using the hub right now
+// locks them out on their next call (NOT_IN_ROSTER). That may be the point
+// (removing a member), or a roster made from the wrong list: the hub asks for
+// a confirmation before it puts such a version in force.
+
 import { ParleyError } from '../errors/parley-error.js';
 import type { Roster } from '../schema/roster.js';
 import { memberOf } from '../trust/roster.js';
 import type { HubContext } from './context.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';
-import type { ParticipantRecord } from './state.js';
-
-/**
- * Who may hand the hub a roster, and when it asks for a confirmation.
- *
- * A first roster decides who everyone is, and any human is an admin in local
- * mode: only the hub's owner (the home's admin token, the roster file, the
- * library) may end local mode, never a participant's token, whatever the
- * roster's signatures (an export carries one signed by the hub key).
- *
- * A version that leaves out participants who are using the hub right now
- * locks them out on their next call (NOT_IN_ROSTER). That may be the point
- * (removing a member), or a roster made from the wrong list: the hub asks for
- * a confirmation before it puts such a version in force.
- */
+import type { ParticipantRecord } from './records.js';
 
 /** Who hands a roster in (`owner`: the home's admin token, the library; `participant`: a participant's token), and whether leaving out live members is confirmed. */
 export interface RosterPushOptions {

@@ -6,8 +6,8 @@ import { formatPublicKey, hubIdOf } from '../trust/node-id.js';
 import { EXPORT_ROSTER_DOMAIN, signRoster } from '../trust/roster.js';
 import type { HubContext } from './context.js';
 import { rowPages, type ThreadExport } from './export-pages.js';
-import type { Caller } from './caller.js';
-import type { ParticipantRecord, ThreadRecord } from './state.js';
+import type { Caller } from './records.js';
+import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';
 
 /**

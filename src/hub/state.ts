@@ -1,58 +1,12 @@
+// The hub's in-memory view of the directory and the threads: every lookup on
+// the posting path is a map access. It is derived from the store, written
+// through on every change, and rebuilt from the store if a batch fails.
+
 import { ParleyError } from '../errors/parley-error.js';
 import { initialControlState, type ThreadControlState } from '../schema/control.js';
-import type { Participant, Profile } from '../schema/participant.js';
+import type { Profile } from '../schema/participant.js';
 import type { Store } from '../store/store.js';
-import type { Subscription } from '../store/thread-store.js';
-
-/**
- * The hub's in-memory view of the directory and the threads: every lookup on
- * the posting path is a map access. It is derived from the store, written
- * through on every change, and rebuilt from the store if a batch fails.
- */
-export interface SessionRecord {
-  id: string;
-  name: string;
-  createdAt: number;
-  members: Set<string>;
-}
-
-export interface ParticipantRecord extends Participant {
-  kind: Profile['kind'];
-}
-
-/**
- * A participant as the API shows it (the record minus the hub's own fields),
- * with its public key also as rosters write it (`pubkey`, "ed25519:…").
- */
-export function participantView(p: Participant): Participant & { pubkey: string } {
-  return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, pubkey: keyTextOf(p), createdAt: p.createdAt };
-}
-
-export interface MembershipRecord {
-  participantId: string;
-  subscription: Subscription;
-  invited: boolean;
-  inviteProfile?: Partial<Profile>;
-  hardMuted: boolean;
-  mutedBy?: string;
-}
-
-export type { ThreadKind } from '../schema/views.js';
-import type { ThreadKind } from '../schema/views.js';
-import { keyTextOf } from './participant-key.js';
-
-export interface ThreadRecord {
-  id: string;
-  sessionId: string;
-  kind: ThreadKind;
-  name: string;
-  parentId?: string;
-  dmKey?: string;
-  createdBy: string;
-  createdSeq: number;
-  state: ThreadControlState;
-  members: Map<string, MembershipRecord>;
-}
+import type { ParticipantRecord, SessionRecord, ThreadRecord } from './records.js';
 
 export class HubState {
   readonly sessions = new Map<string, SessionRecord>();

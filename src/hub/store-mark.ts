@@ -1,16 +1,15 @@
+// How the hub notices that its store went back in time while its keys did not
+// (a store restored from a backup): the keys directory keeps, at each clean
+// close, the store's id and last seq. A store that opens with the same id but
+// fewer events lost what came after, including its authors' sender_seq
+// counters, which would then be given again with different content. So every
+// author gets a new sender epoch: receivers see the reset instead of a replay.
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { keysDirOf } from '../trust/key-files.js';
 import type { Store } from '../store/store.js';
 
-/**
- * How the hub notices that its store went back in time while its keys did not
- * (a store restored from a backup): the keys directory keeps, at each clean
- * close, the store's id and last seq. A store that opens with the same id but
- * fewer events lost what came after, including its authors' sender_seq
- * counters, which would then be given again with different content. So every
- * author gets a new sender epoch: receivers see the reset instead of a replay.
- */
 const MARK_FILENAME = 'store-mark.json';
 
 interface StoreMark {

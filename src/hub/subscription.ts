@@ -1,23 +1,26 @@
+// A live subscription as an AsyncIterable: first the stored events after
+// `since` (replayed from the store, in seq order), then live ones, with no gap
+// and no duplicate. Replay reads the store page by page; while it runs, live
+// events are not queued, because they are already committed and the next page
+// will find them. A consumer that falls `liveQueueLimit` items behind is cut
+// off with SLOW_CONSUMER and resumes with `since` = the last seq it saw.
+
 import { ParleyError } from '../errors/parley-error.js';
+import type { LiveFilterInputSchema } from '../schema/inputs.js';
 import { rowToEvent, type EventRow } from '../store/event-log.js';
+import type { z } from 'zod';
 import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { LiveItem } from './live-bus.js';
 import { placementOf, pushes } from './participation.js';
-import type { Caller } from './caller.js';
+import type { Caller } from './records.js';
 import { mayRead } from './channel-access.js';
+import type { Admitted } from './gate.js';
+import { Ending, type Held } from './held.js';
 import { wakeOnFor } from './wake-on.js';
-import type { ThreadRecord } from './state.js';
-import type { DeliveryReason } from './writer.js';
+import type { ThreadRecord } from './records.js';
+import type { DeliveryReason } from './delivery-reason.js';
 
-/**
- * A live subscription as an AsyncIterable: first the stored events after
- * `since` (replayed from the store, in seq order), then live ones, with no gap
- * and no duplicate. Replay reads the store page by page; while it runs, live
- * events are not queued, because they are already committed and the next page
- * will find them. A consumer that falls `liveQueueLimit` items behind is cut
- * off with SLOW_CONSUMER and resumes with `since` = the last seq it saw.
- */
 export interface LiveFilter {
   /** Only this thread (resolved by the caller). */
   thread?: ThreadRecord;
@@ -159,4 +162,40 @@ export function subscribe(ctx: HubContext, caller: Caller, filter: LiveFilter, o
     },
   };
   return iterator;
+}
+
+/**
+ * A live stream of the caller's session as the gate opens it (the filter
+ * parsed and its thread checked there). Access is checked when it opens and
+ * again whenever it changes (a new roster, an admin's override): a
+ * participant who may no longer read, or no longer read the stream's channel
+ * (its policy naming a role), has its open stream ended, not fed.
+ */
+export function openLive(ctx: HubContext, { caller, thread, input }: Admitted<z.output<typeof LiveFilterInputSchema>>): Held<LiveSubscription> {
+  const ending = new Ending();
+  const subscription = subscribe(
+    ctx,
+    caller,
+    {
+      ...(thread ? { thread } : {}),
+      ...(input.inbox === undefined ? {} : { inbox: input.inbox }),
+      ...(input.since === undefined ? {} : { since: input.since }),
+      ...(input.ephemeral === undefined ? {} : { ephemeral: input.ephemeral }),
+    },
+    ending.end,
+  );
+  if (!ending.ended) {
+    const stopWatching = ctx.access.onChange((participantId) => {
+      if (participantId !== undefined && participantId !== caller.participant.id) return;
+      try {
+        ctx.access.require(caller.participant, 'live');
+      } catch {
+        subscription.close();
+        return;
+      }
+      if (thread && !mayRead(ctx, thread, caller.participant.id)) subscription.close();
+    });
+    ending.onEnd(stopWatching);
+  }
+  return { value: subscription, ending };
 }

@@ -1,40 +1,27 @@
+// Creating, renaming, subscribing to, and opening and closing side channels (each a write but subscribing: see entries.ts).
+
+import type { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { TO_ALL } from '../schema/event.js';
 import {
-  CloseSideInputSchema,
   CreateChannelInputSchema,
-  OpenSideInputSchema,
-  RenameThreadInputSchema,
-  SubscriptionInputSchema,
-  type CloseSideInput,
+  type CloseSideInputSchema,
   type CreateChannelInput,
-  type OpenSideInput,
-  type RenameThreadInput,
-  type SubscriptionInput,
+  type OpenSideInputSchema,
+  type RenameThreadInputSchema,
+  type SubscriptionInputSchema,
 } from '../schema/inputs.js';
 import { redactInput, refuseSecretName } from './authored-input.js';
 import type { HubContext } from './context.js';
-import { assertTextSize } from './posting.js';
-import { assertMayPost, resolveFor, resolveMember, type Caller } from './caller.js';
-import {
-  assertEventInThread,
-  createThread,
-  ensureSubscribed,
-  membershipOf,
-  parseChannelName,
-  parseThreadTitle,
-
-  saveMembership,
-  saveThreadState,
-  threadInfo,
-  type ThreadInfo,
-} from './threads.js';
+import { resolveMember } from './caller.js';
+import type { Caller } from './records.js';
+import { assertMayPost } from './message-rules.js';
+import { current, type Admitted } from './gate.js';
+import type { ThreadRecord } from './records.js';
+import { assertTextSize } from './text-size.js';
+import { assertEventInThread, createThread, ensureSubscribed, membershipOf, parseChannelName, parseThreadTitle, saveMembership, saveThreadState, threadInfo, type ThreadInfo } from './threads.js';
 import { transact } from './writer.js';
-
-/** Creating, renaming, subscribing to, and opening and closing side channels. */
-
-/** Each of these writes but subscribing counts against the participant's write limit. */
-const takeWrite = (ctx: HubContext, caller: Caller): void => ctx.rateLimiter.take(caller.participant.id, caller.participant.handle);
+import type { SideClosed, SideOpened } from './answers.js';
 
 export async function createChannel(ctx: HubContext, caller: Caller, input: CreateChannelInput): Promise<ThreadInfo> {
   const parsed = parseInput(CreateChannelInputSchema, input);
@@ -45,16 +32,13 @@ export async function createChannel(ctx: HubContext, caller: Caller, input: Crea
     });
   }
   const members = (parsed.members ?? []).map((h, i) => resolveMember(ctx, caller, h, `members.${i}`).id);
-  takeWrite(ctx, caller);
   const thread = await transact(ctx, (tx) =>
     createThread(ctx, tx, { session: caller.session, kind: 'channel', name: parsed.name, createdBy: caller.participant.id, members }).thread,
   );
   return threadInfo(thread, caller.participant.id);
 }
 
-export async function renameThread(ctx: HubContext, caller: Caller, input: RenameThreadInput): Promise<ThreadInfo> {
-  const parsed = parseInput(RenameThreadInputSchema, input);
-  const named = resolveFor(ctx, caller, parsed.thread);
+export async function renameThread(ctx: HubContext, { caller, thread: named, input }: Admitted<z.output<typeof RenameThreadInputSchema>, ThreadRecord>): Promise<ThreadInfo> {
   if (named.kind === 'dm') {
     throw new ParleyError('INVALID_INPUT', 'Invalid thread: direct-message threads cannot be renamed; rename a channel or side channel instead.', { field: 'thread' });
   }
@@ -62,22 +46,20 @@ export async function renameThread(ctx: HubContext, caller: Caller, input: Renam
   let name: string;
   let redacted = false;
   if (named.kind === 'channel') {
-    name = parseChannelName(parsed.name);
+    name = parseChannelName(input.name);
     await refuseSecretName(ctx, name, 'name');
   } else {
-    const title = await redactInput(ctx, parseThreadTitle(parsed.name));
+    const title = await redactInput(ctx, parseThreadTitle(input.name));
     name = title.value;
     redacted = title.redacted;
   }
-  // Look again after the await: the records may have been reloaded meanwhile.
-  const thread = resolveFor(ctx, caller, parsed.thread);
+  const thread = current(ctx, named);
   if (thread.kind === 'channel' && name !== thread.name && ctx.state.channel(caller.session.id, name)) {
     throw new ParleyError('CONFLICT', `Channel "#${name}" already exists in this session; pick another name.`, { field: 'name' });
   }
   assertMayPost(caller, thread);
   const from = thread.name;
   if (name === from) return threadInfo(thread, caller.participant.id);
-  takeWrite(ctx, caller);
   await transact(ctx, (tx) => {
     ctx.store.threads.rename(thread.id, name);
     ctx.state.renameChannel(thread, name);
@@ -93,34 +75,25 @@ export async function renameThread(ctx: HubContext, caller: Caller, input: Renam
   return threadInfo(thread, caller.participant.id);
 }
 
-export async function setSubscription(ctx: HubContext, caller: Caller, input: SubscriptionInput): Promise<ThreadInfo> {
-  const parsed = parseInput(SubscriptionInputSchema, input);
-  const thread = resolveFor(ctx, caller, parsed.thread);
+export async function setSubscription(ctx: HubContext, { caller, thread, input }: Admitted<z.output<typeof SubscriptionInputSchema>, ThreadRecord>): Promise<ThreadInfo> {
   const membership = membershipOf(thread, caller.participant.id);
-  if (!thread.members.has(caller.participant.id) || membership.subscription !== parsed.state) {
-    await transact(ctx, () => saveMembership(ctx, thread, { ...membership, subscription: parsed.state }));
+  if (!thread.members.has(caller.participant.id) || membership.subscription !== input.state) {
+    await transact(ctx, () => saveMembership(ctx, thread, { ...membership, subscription: input.state }));
   }
   return threadInfo(thread, caller.participant.id);
 }
 
-export interface SideOpened extends ThreadInfo {
-  /** The event in the parent thread that links to the side channel. */
-  link_event: string;
-}
-
-export async function openSide(ctx: HubContext, caller: Caller, input: OpenSideInput): Promise<SideOpened> {
-  const parsed = parseInput(OpenSideInputSchema, input);
-  const title = await redactInput(ctx, parsed.title);
-  const parent = resolveFor(ctx, caller, parsed.parent, 'parent');
-  if (parent.kind === 'dm') {
+export async function openSide(ctx: HubContext, { caller, thread: named, input }: Admitted<z.output<typeof OpenSideInputSchema>, ThreadRecord>): Promise<SideOpened> {
+  if (named.kind === 'dm') {
     throw new ParleyError('INVALID_INPUT', 'Invalid parent: open side channels from a channel or another side channel, not a DM.', {
       field: 'parent',
     });
   }
+  const title = await redactInput(ctx, input.title);
+  const parent = current(ctx, named, 'parent');
   assertMayPost(caller, parent, 'parent');
-  if (parsed.from_event !== undefined) assertEventInThread(ctx, parent, parsed.from_event, 'from_event');
-  const members = (parsed.members ?? []).map((h, i) => resolveMember(ctx, caller, h, `members.${i}`).id);
-  takeWrite(ctx, caller);
+  if (input.from_event !== undefined) assertEventInThread(ctx, parent, input.from_event, 'from_event');
+  const members = (input.members ?? []).map((h, i) => resolveMember(ctx, caller, h, `members.${i}`).id);
   const result = await transact(ctx, (tx) => {
     const { thread } = createThread(ctx, tx, {
       session: caller.session,
@@ -139,7 +112,7 @@ export async function openSide(ctx: HubContext, caller: Caller, input: OpenSideI
       content: { action: 'side.opened', side: thread.id, title: thread.name, members: members.length + 1 },
       meta: {
         link: thread.id,
-        ...(parsed.from_event === undefined ? {} : { reply_to: parsed.from_event }),
+        ...(input.from_event === undefined ? {} : { reply_to: input.from_event }),
         ...(title.redacted ? { redacted: true } : {}),
       },
     });
@@ -148,20 +121,8 @@ export async function openSide(ctx: HubContext, caller: Caller, input: OpenSideI
   return { ...threadInfo(result.thread, caller.participant.id), link_event: result.link.id };
 }
 
-export interface SideClosed {
-  thread: string;
-  parent: string;
-  /** The summary message posted into the parent, linking back to the side channel. */
-  summary_event: string;
-  summary_seq: number;
-  redacted: boolean;
-  truncated: boolean;
-}
-
-export async function closeSide(ctx: HubContext, caller: Caller, input: CloseSideInput): Promise<SideClosed> {
-  const parsed = parseInput(CloseSideInputSchema, input);
-  assertTextSize(ctx, parsed.summary, 'summary');
-  const side = resolveFor(ctx, caller, parsed.thread);
+export async function closeSide(ctx: HubContext, { caller, thread: side, input }: Admitted<z.output<typeof CloseSideInputSchema>, ThreadRecord>): Promise<SideClosed> {
+  assertTextSize(ctx, input.summary, 'summary');
   if (side.kind !== 'side' || side.parentId === undefined) {
     throw new ParleyError('INVALID_INPUT', `Invalid thread: "${side.name}" is not a side channel; only side channels are closed with a summary.`, {
       field: 'thread',
@@ -170,22 +131,19 @@ export async function closeSide(ctx: HubContext, caller: Caller, input: CloseSid
   if (side.state.closed) {
     throw new ParleyError('THREAD_CLOSED', `Side channel "${side.name}" is already closed; its summary is in the parent thread. Nothing more to do.`, { field: 'thread' });
   }
-  assertMayPost(caller, side);
-  takeWrite(ctx, caller);
   // The whole summary message obeys the posting rules (limit and scanner), not just the summary.
-  const redaction = await ctx.redactor.apply(`Side channel "${side.name}" closed. Summary: ${parsed.summary}`);
-  // Look again after the await: the records may have been reloaded meanwhile.
-  const current = resolveFor(ctx, caller, side.id);
-  if (current.state.closed) throw new ParleyError('THREAD_CLOSED', `Side channel "${current.name}" is already closed.`, { field: 'thread' });
+  const redaction = await ctx.redactor.apply(`Side channel "${side.name}" closed. Summary: ${input.summary}`);
+  const sideNow = current(ctx, side);
+  if (sideNow.state.closed) throw new ParleyError('THREAD_CLOSED', `Side channel "${sideNow.name}" is already closed.`, { field: 'thread' });
   const parent = ctx.state.threads.get(side.parentId);
   if (!parent) throw new ParleyError('NOT_FOUND', `The parent of side channel "${side.name}" no longer exists.`, { field: 'thread' });
-  assertMayPost(caller, current);
+  assertMayPost(caller, sideNow);
   assertMayPost(caller, parent, 'parent');
   const me = caller.participant.id;
   const summary = await transact(ctx, (tx) => {
-    tx.append({ thread: current, type: 'system', from: me, to: TO_ALL, content: { action: 'thread.closed', summary: redaction.text } });
-    current.state = { ...current.state, closed: true, summary: redaction.text };
-    saveThreadState(ctx, current);
+    tx.append({ thread: sideNow, type: 'system', from: me, to: TO_ALL, content: { action: 'thread.closed', summary: redaction.text } });
+    sideNow.state = { ...sideNow.state, closed: true, summary: redaction.text };
+    saveThreadState(ctx, sideNow);
     ensureSubscribed(ctx, parent, me);
     return tx.append({
       thread: parent,

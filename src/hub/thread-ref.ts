@@ -1,30 +1,30 @@
+// The one place a thread reference becomes a thread. Every name Parley shows
+// for a thread is accepted wherever a thread is named (library, REST, MCP,
+// CLI), so each surface passes what the user typed through unchanged:
+//
+// - the thread id (a ULID);
+// - `@handle`: the DM between the caller and that participant;
+// - a DM's shown name, `dm:a,b`, with the handles in any order (and `dm:b`
+//   alone meaning the caller's DM with b);
+// - a channel's name, with or without `#`;
+// - any other thread's shown name (a side channel's title, a renamed DM), when
+//   exactly one thread the caller can see has it.
+//
+// A thread the caller cannot see (another session's, a DM of others) is not
+// found, exactly like one that does not exist.
+
 import { ParleyError } from '../errors/parley-error.js';
 import { ChannelNameSchema, HandleSchema } from '../schema/names.js';
 import type { HubContext } from './context.js';
-import type { Caller } from './caller.js';
-import { dmKeyOf, type ThreadRecord } from './state.js';
+import type { Caller } from './records.js';
+import { dmKeyOf } from './state.js';
+import type { ThreadRecord } from './records.js';
 import { canSee } from './threads.js';
 
-/**
- * The one place a thread reference becomes a thread. Every name Parley shows
- * for a thread is accepted wherever a thread is named (library, REST, MCP,
- * CLI), so each surface passes what the user typed through unchanged:
- *
- * - the thread id (a ULID);
- * - `@handle`: the DM between the caller and that participant;
- * - a DM's shown name, `dm:a,b`, with the handles in any order (and `dm:b`
- *   alone meaning the caller's DM with b);
- * - a channel's name, with or without `#`;
- * - any other thread's shown name (a side channel's title, a renamed DM), when
- *   exactly one thread the caller can see has it.
- *
- * A thread the caller cannot see (another session's, a DM of others) is not
- * found, exactly like one that does not exist.
- */
 const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const DM_PREFIX = 'dm:';
 
-export function resolveThreadRef(ctx: HubContext, caller: Caller, ref: string, field = 'thread'): ThreadRecord {
+export function resolveThreadRef(ctx: Pick<HubContext, 'state'>, caller: Caller, ref: string, field = 'thread'): ThreadRecord {
   const trimmed = ref.trim();
   const found = lookUp(ctx, caller, trimmed, field);
   if (!found || found.sessionId !== caller.session.id || !canSee(found, caller.participant.id)) {
@@ -33,7 +33,7 @@ export function resolveThreadRef(ctx: HubContext, caller: Caller, ref: string, f
   return found;
 }
 
-function lookUp(ctx: HubContext, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
+function lookUp(ctx: Pick<HubContext, 'state'>, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
   if (ULID_PATTERN.test(ref)) return ctx.state.threads.get(ref);
   // A DM by its handles; what names none may still be a side channel's title ("dm: next steps").
   const handles = ref.startsWith('@') ? [ref] : isDmRef(ref) ? ref.slice(DM_PREFIX.length).split(',') : [];
@@ -52,7 +52,7 @@ function isDmRef(ref: string): boolean {
 }
 
 /** The DM between the participants `handles` name, the caller included when only one other is named. */
-function dmWith(ctx: HubContext, caller: Caller, handles: string[]): ThreadRecord | undefined {
+function dmWith(ctx: Pick<HubContext, 'state'>, caller: Caller, handles: string[]): ThreadRecord | undefined {
   const ids = new Set<string>();
   for (const handle of handles) {
     const parsed = HandleSchema.safeParse(handle);
@@ -67,7 +67,7 @@ function dmWith(ctx: HubContext, caller: Caller, handles: string[]): ThreadRecor
 }
 
 /** A side channel or renamed DM by the name it is shown with; two with one name are named by id instead. */
-function byShownName(ctx: HubContext, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
+function byShownName(ctx: Pick<HubContext, 'state'>, caller: Caller, ref: string, field: string): ThreadRecord | undefined {
   const wanted = ref.toLowerCase();
   const matches = ctx.state
     .threadsOf(caller.session.id)
@@ -88,7 +88,7 @@ export function threadNotFound(caller: Caller, ref: string, field: string, hint:
 }
 
 /** The other participant of a DM, as the caller sees it: DMs are shown by that handle. */
-export function dmPeer(ctx: HubContext, thread: ThreadRecord, viewerId: string): string | undefined {
+export function dmPeer(ctx: Pick<HubContext, 'state'>, thread: ThreadRecord, viewerId: string): string | undefined {
   if (thread.kind !== 'dm') return undefined;
   for (const id of thread.members.keys()) {
     if (id !== viewerId) return ctx.state.participants.get(id)?.handle;

@@ -1,10 +1,8 @@
-import { parseInput } from '../errors/parley-error.js';
-import { SeqSchema } from '../schema/names.js';
 import type { ChannelAccessView, ThreadDetail, ThreadMemberView } from '../schema/views.js';
 import type { HubContext } from './context.js';
-import type { ThreadRecord } from './state.js';
-import { assertMayRead, governingChannel } from './channel-access.js';
-import { resolveFor, type Caller } from './caller.js';
+import type { ThreadRecord } from './records.js';
+import { governingChannel } from './channel-access.js';
+import type { Admitted } from './gate.js';
 import { advanceReadCursor } from './reading.js';
 import { dmPeer } from './thread-ref.js';
 import { threadInfo } from './threads.js';
@@ -18,9 +16,7 @@ export type { ThreadDetail };
  * with who set each control, and every member with their own standing (muted
  * by whom, invited). Participants are named by handle, as people speak of them.
  */
-export function threadDetail(ctx: HubContext, caller: Caller, ref: string): ThreadDetail {
-  const thread = resolveFor(ctx, caller, ref);
-  assertMayRead(ctx, caller, thread);
+export function threadDetail(ctx: HubContext, { caller, thread }: Admitted<unknown, ThreadRecord>): ThreadDetail {
   const peer = dmPeer(ctx, thread, caller.participant.id);
   const state = thread.state;
   const members: ThreadMemberView[] = [];
@@ -85,9 +81,8 @@ function accessViewOf(ctx: HubContext, thread: ThreadRecord): { access?: Channel
  * the hub-kept cursor moves forward (never back) and targeted items up to
  * there count as delivered, exactly as after reading them with readNew.
  */
-export function markRead(ctx: HubContext, caller: Caller, ref: string, upTo: number): { readUpTo: number } {
-  const thread = resolveFor(ctx, caller, ref);
-  const seq = Math.min(parseInput(SeqSchema, upTo, 'up_to'), ctx.store.events.visibleUpTo);
+export function markRead(ctx: HubContext, { caller, thread, input }: Admitted<{ up_to: number }, ThreadRecord>): { readUpTo: number } {
+  const seq = Math.min(input.up_to, ctx.store.events.visibleUpTo);
   const me = caller.participant.id;
   const cursor = ctx.store.deliveries.cursor(me, thread.id);
   if (seq > cursor) advanceReadCursor(ctx, me, thread.id, seq);

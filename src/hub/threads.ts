@@ -1,18 +1,17 @@
+// Threads: channels (named), DMs (two participants) and side channels (linked
+// from a parent, visible, closed with a summary threaded back). Creation and
+// renames are `system` events in the log; the threads table is derived.
+
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { initialControlState } from '../schema/control.js';
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';
 import { ChannelNameSchema, ThreadTitleSchema, UlidSchema } from '../schema/names.js';
 import type { ThreadInfo } from '../schema/views.js';
 import type { HubContext } from './context.js';
-import type { MembershipRecord, SessionRecord, ThreadKind, ThreadRecord } from './state.js';
+import type { MembershipRecord, SessionRecord, ThreadKind, ThreadRecord } from './records.js';
 import { dmKeyOf } from './state.js';
 import type { Transaction } from './writer.js';
 
-/**
- * Threads: channels (named), DMs (two participants) and side channels (linked
- * from a parent, visible, closed with a summary threaded back). Creation and
- * renames are `system` events in the log; the threads table is derived.
- */
 export type { ThreadInfo } from '../schema/views.js';
 
 /** Whether a participant may see a thread: everyone in the session, except for DMs (their two members only). */
@@ -141,7 +140,7 @@ export function parseThreadTitle(title: string, field = 'name'): string {
   return parseInput(ThreadTitleSchema, title, field);
 }
 
-export function assertEventInThread(ctx: HubContext, thread: ThreadRecord, eventId: string, field: string): void {
+export function assertEventInThread(ctx: Pick<HubContext, 'store'>, thread: ThreadRecord, eventId: string, field: string): void {
   parseInput(UlidSchema, eventId, field);
   const row = ctx.store.events.byId(eventId);
   if (!row || row.thread_id !== thread.id) {

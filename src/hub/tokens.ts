@@ -1,14 +1,13 @@
+// Bearer tokens: each names one participant in one session. The plaintext is
+// shown once, to whoever asked for it; the store keeps only its SHA-256 (the
+// token is 256 random bits, so a fast hash is enough). Lookups go through an
+// in-memory map, so authenticating a request costs one hash and one map get.
+
 import crypto from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import type { TokenKind } from '../schema/token.js';
 import type { Store } from '../store/store.js';
 
-/**
- * Bearer tokens: each names one participant in one session. The plaintext is
- * shown once, to whoever asked for it; the store keeps only its SHA-256 (the
- * token is 256 random bits, so a fast hash is enough). Lookups go through an
- * in-memory map, so authenticating a request costs one hash and one map get.
- */
 export interface TokenOwner {
   participantId: string;
   sessionId: string;

@@ -1,66 +1,18 @@
+// The one write path of the conversation log. An operation validates first
+// (the gate, then the message rules), then calls `transact`, whose callback
+// appends events (and updates derived tables) synchronously; the returned
+// promise resolves once the group commit that holds them is durable, and only
+// then are the events published live.
+
 import type { SearchDoc } from '../search/search-index.js';
 import { searchTextOf } from '../search/search-text.js';
 import { eventToRow } from '../store/event-log.js';
-import type { EventMeta, EventType, ParleyEvent } from '../schema/event.js';
-import { mayRead } from './channel-access.js';
-import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
+import type { EventType, ParleyEvent } from '../schema/event.js';
 import type { HubContext } from './context.js';
-import type { ThreadRecord } from './state.js';
+import type { Reach } from './delivery-reason.js';
+import type { CommittedEvent, EventDraft } from './event-draft.js';
 
-/**
- * The one write path of the conversation log. An operation validates first,
- * then calls `transact`, whose callback appends events (and updates derived
- * tables) synchronously; the returned promise resolves once the group commit
- * that holds them is durable, and only then are the events published live.
- */
-export type DeliveryReason = 'request' | 'response' | 'dm' | 'direct' | 'mention' | 'prod' | 'invite' | 'control';
-
-/** Order in which one reason wins over another for the same recipient. */
-const REASON_RANK: Record<DeliveryReason, number> = {
-  request: 0,
-  response: 1,
-  dm: 2,
-  direct: 3,
-  mention: 4,
-  prod: 5,
-  invite: 6,
-  control: 7,
-};
-
-export interface EventDraft {
-  thread: ThreadRecord;
-  type: EventType;
-  from: string;
-  to: string;
-  content: unknown;
-  meta?: EventMeta;
-  /** Participants this event targets, with why (fan-out on write of the High inbox items). */
-  targets?: Array<{ participantId: string; reason: DeliveryReason }>;
-  /**
-   * An event its author signed elsewhere (src/hub/ingest.ts): its id, counters and signature are
-   * kept as they are; it is shown with the hub's receipt time and meta, its signed ts and meta kept beside them.
-   */
-  sealed?: SignedElsewhere;
-}
-
-/** What an author who signed an event elsewhere fixed: everything it signed that the hub would otherwise choose. */
-export interface SignedElsewhere {
-  id: string;
-  /** The author's ts, as signed (the event's ts is the hub's receipt time). */
-  ts: number;
-  /** The author's meta, as signed (the event's meta is the hub's). */
-  meta: Record<string, unknown> | null;
-  ttl_secs: number;
-  sender_seq: number;
-  sender_epoch: Buffer;
-  sig: Buffer;
-}
-
-/** A committed event with the targets computed for it (the live bus carries both). */
-export interface CommittedEvent {
-  event: ParleyEvent;
-  targets: ReadonlyMap<string, DeliveryReason>;
-}
+const NO_ONE: Reach = new Map();
 
 /** Event types by which an author answers in a thread (not controls, presence or system notes). */
 const ANSWERING_TYPES: ReadonlySet<EventType> = new Set(['message', 'request', 'response', 'result']);
@@ -94,18 +46,7 @@ export class Transaction {
     else ctx.sealer.seal(row);
     ctx.store.events.append(row);
     state.nextSeq += 1;
-    const targets = new Map<string, DeliveryReason>();
-    for (const target of draft.targets ?? []) {
-      if (target.participantId === draft.from) continue;
-      // No inbox item of a channel for someone its access policy does not let read it.
-      if (!mayRead(ctx, draft.thread, target.participantId)) continue;
-      // Without chat, a participant is targeted by requests and responses only: no mention, DM or prod is queued for it.
-      if (!reachesWithoutChat(target.reason) && !chatOpenFor(ctx.config, state.participant(target.participantId).profile)) continue;
-      const existing = targets.get(target.participantId);
-      if (existing === undefined || REASON_RANK[target.reason] < REASON_RANK[existing]) {
-        targets.set(target.participantId, target.reason);
-      }
-    }
+    const targets = draft.reach ?? NO_ONE;
     for (const [participantId, reason] of targets) {
       ctx.store.deliveries.add(participantId, event.seq, event.session, event.thread, reason);
     }

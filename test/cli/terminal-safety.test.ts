@@ -34,7 +34,7 @@ async function hostileStore(home: string): Promise<void> {
   const { ctx } = before.hub.internals;
   const general = [...ctx.state.threads.values()].find((th) => th.name === 'general')!;
   await transact(ctx, (tx) =>
-    tx.append({ thread: general, type: 'message', from: mallory.participant.id, to: 'all', content: `@human ${HOSTILE}`, targets: [{ participantId: human.participant.id, reason: 'mention' }] }),
+    tx.append({ thread: general, type: 'message', from: mallory.participant.id, to: 'all', content: `@human ${HOSTILE}`, reach: new Map([[human.participant.id, 'mention']]) }),
   );
   await before.close();
   const db = new Database(path.join(home, STORE_FILENAME));

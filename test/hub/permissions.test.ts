@@ -1,29 +1,58 @@
-// Permission roles through the in-process Actor: the one place every surface's calls are checked.
-
+import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import type { RosterView } from '../../src/hub/access-resolver.js';
 import type { ParticipantApi } from '../../src/hub/participant-api.js';
-import { API_ACTIONS, PERMISSIONS } from '../../src/hub/permissions.js';
+import { PARTICIPANT_ENTRIES } from '../../src/hub/entries.js';
+import { PERMISSIONS, type Action } from '../../src/hub/permissions.js';
 import { ACCESS_LEVELS, accessAtLeast, type Access } from '../../src/schema/access.js';
-import { signedEnvelope } from '../helpers/envelope.js';
-import { caught, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
+import { caught, openTestHub, type TestHub } from '../helpers/hub.js';
 import { connectInMemory } from '../helpers/mcp.js';
 
-const hubs = testHubsClosedAfterEach();
+/** Permission roles through the in-process Actor: the one place every surface's calls are checked. */
+let t: TestHub | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
 
 const UNKNOWN_ID = '01JZZZZZZZZZZZZZZZZZZZZZZZ';
 
-/** One call of every ParticipantApi method on `t`'s hub (the type makes a missing one a compile error), as valid as the call allows. */
-const callsOn = (t: TestHub): Record<keyof ParticipantApi, (a: Actor, n: number) => Promise<unknown>> => ({
+/** A message signed with the actor's own key (held in the test hub's home), as a client holding its key hands it in. */
+function selfSigned(a: Actor, threadName: string, text: string): { envelope: string; sig: string } {
+  const { ctx } = t!.hub.internals;
+  const thread = [...ctx.state.threads.values()].find((th) => th.name === threadName && th.sessionId === a.session.id)!;
+  const key = ctx.keys.participant(a.participant.id);
+  const fields: SignedEventFields = {
+    id: ctx.newId(),
+    from: key.raw,
+    thread: thread.id,
+    to: null,
+    kind: 'message',
+    content: text,
+    meta: null,
+    ts: Date.now(),
+    ttl_secs: 300,
+    sender_seq: 1,
+    sender_epoch: Buffer.alloc(16, 9),
+  };
+  return { envelope: Buffer.from(eventSigningBytes(fields)).toString('base64url'), sig: signEvent(key.privateKey, fields).toString('base64url') };
+}
+
+/** The action each ParticipantApi method performs, from the gate's table (an entry open to anyone counts as whoami's, the least). */
+const API_ACTIONS = Object.fromEntries(
+  Object.entries(PARTICIPANT_ENTRIES).map(([method, entry]) => [method, entry.action === 'open' ? 'whoami' : entry.action]),
+) as Record<keyof ParticipantApi, Action>;
+
+/** One call of every ParticipantApi method (the type makes a missing one a compile error), as valid as the call allows. */
+const CALLS: Record<keyof ParticipantApi, (a: Actor, n: number) => Promise<unknown>> = {
   whoami: (a) => a.whoami(),
   updateProfile: (a) => a.updateProfile({ model: 'a-model' }),
   participants: (a) => a.participants(),
   post: (a) => a.post({ thread: 'general', text: 'hello' }),
-  // A message signed with the actor's own key (held in the test hub's home), as a client holding its key hands it in.
-  ingest: (a) => a.ingest(signedEnvelope(t, a, { content: 'hello, signed by me' })),
+  ingest: (a) => a.ingest(selfSigned(a, 'general', 'hello, signed by me')),
   dm: (a) => a.dm({ to: 'boss', text: 'hello' }),
   threads: (a) => a.threads(),
   createChannel: (a, n) => a.createChannel({ name: `channel-${n}` }),
@@ -55,11 +84,11 @@ const callsOn = (t: TestHub): Record<keyof ParticipantApi, (a: Actor, n: number)
   meetingHear: (a) => a.meetingHear({ meeting: 'standup' }),
   meetingWho: (a) => a.meetingWho('standup'),
   meetingStatus: (a) => a.meetingStatus('standup'),
-});
+};
 
 /** One agent of each access (set by trust.access), and a human (admin in local mode). */
-async function roles(extra: Record<string, unknown> = {}): Promise<{ t: TestHub; actors: Record<Access, Actor>; boss: Actor; events: () => number }> {
-  const t = await hubs.open({ config: { trust: { access: { watcher: 'observer', writer: 'member', asker: 'operator', chief: 'admin' } }, ...extra } });
+async function roles(extra: Record<string, unknown> = {}): Promise<{ actors: Record<Access, Actor>; boss: Actor; events: () => number }> {
+  t = await openTestHub({ config: { trust: { access: { watcher: 'observer', writer: 'member', asker: 'operator', chief: 'admin' } }, ...extra } });
   const hub = t.hub;
   const boss = await hub.join({ handle: 'boss', session: 's', profile: { kind: 'human' } });
   const actors = {
@@ -68,7 +97,7 @@ async function roles(extra: Record<string, unknown> = {}): Promise<{ t: TestHub;
     operator: await hub.join({ handle: 'asker', session: 's' }),
     admin: await hub.join({ handle: 'chief', session: 's' }),
   };
-  return { t, actors, boss, events: () => hub.stats().events };
+  return { actors, boss, events: () => hub.stats().events };
 }
 
 describe('permission table', () => {
@@ -81,7 +110,7 @@ describe('permission table', () => {
     for (const [method, action] of Object.entries(API_ACTIONS)) expect(ACCESS_LEVELS, method).toContain(PERMISSIONS[action]);
   });
 
-  it('permissions - the role table: reading is an observer\'s, writing a member\'s, requests an operator\'s, steering an admin\'s', () => {
+  it('permissions - Meerkat\'s table: reading is an observer\'s, writing a member\'s, requests an operator\'s, steering an admin\'s', () => {
     const need = (method: keyof ParticipantApi): Access => PERMISSIONS[API_ACTIONS[method]];
     for (const m of ['threads', 'history', 'readNew', 'search', 'inbox', 'peek', 'wait', 'who', 'meetings', 'meetingHear', 'meetingWho', 'meetingStatus'] as const) expect(need(m), m).toBe('observer');
     for (const m of ['post', 'dm', 'createChannel', 'renameThread', 'openSide', 'closeSide', 'subscribe', 'unsubscribe', 'mute', 'ack', 'inject', 'respond', 'setPresence', 'meetingJoin', 'meetingSay', 'meetingLeave', 'updateProfile'] as const) expect(need(m), m).toBe('member');
@@ -94,11 +123,10 @@ describe('permission table', () => {
 
 describe('roles through the Actor', () => {
   it('roles - {observer, member, operator, admin} × every ParticipantApi method: refused with FORBIDDEN_ROLE below the level, nothing stored; never refused for access at or above it', async () => {
-    const { t, actors, events } = await roles();
-    const calls = callsOn(t);
+    const { actors, events } = await roles();
     let n = 0;
     for (const access of ACCESS_LEVELS) {
-      for (const [method, call] of Object.entries(calls) as Array<[keyof ParticipantApi, (a: Actor, n: number) => Promise<unknown>]>) {
+      for (const [method, call] of Object.entries(CALLS) as Array<[keyof ParticipantApi, (a: Actor, n: number) => Promise<unknown>]>) {
         const need = PERMISSIONS[API_ACTIONS[method]];
         const before = events();
         let code: string | undefined;
@@ -122,7 +150,7 @@ describe('roles through the Actor', () => {
   });
 
   it('roles - a member\'s request_send is refused; an observer\'s post is refused and nothing is stored; an agent\'s pause is refused', async () => {
-    const { t, actors, boss, events } = await roles();
+    const { actors, boss, events } = await roles();
     const before = events();
     const request = await caught(() => actors.member.request({ to: 'boss', intent: 'approve-deploy' }));
     expect(request).toMatchObject({ code: 'FORBIDDEN_ROLE', message: expect.stringContaining('request_send needs operator; you (@writer) are member') });
@@ -131,14 +159,14 @@ describe('roles through the Actor', () => {
     expect(events()).toBe(before);
     expect((await boss.history({ thread: 'general' })).events.map((e) => e.content)).not.toContain('can I speak?');
     // An agent in local mode, with nothing configured for it: an operator, who may not pause.
-    const agent = await t.hub.join({ handle: 'plain-agent', session: 's' });
+    const agent = await t!.hub.join({ handle: 'plain-agent', session: 's' });
     expect(await caught(() => agent.pause('general'))).toMatchObject({ code: 'FORBIDDEN_ROLE', message: expect.stringContaining('pause needs admin; you (@plain-agent) are operator') });
     expect((await boss.threadDetail('general')).controls.paused).toBe(false);
     expect(events()).toBe(before);
   });
 
   it('roles - in local mode an agent (operator) can still put a blocking question to a human with request_send', async () => {
-    const t = await hubs.open();
+    t = await openTestHub();
     const human = await t.hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
     const agent = await t.hub.join({ handle: 'coder', session: 's' });
     expect((await agent.whoami()).access).toBe('operator');
@@ -148,7 +176,7 @@ describe('roles through the Actor', () => {
   });
 
   it('roles - resolution in local mode: an admin\'s stored override, then trust.access by handle (any case), then trust.localAccess by kind', async () => {
-    const t = await hubs.open({ config: { trust: { localAccess: { human: 'member', agent: 'observer' }, access: { Named: 'operator' } } } });
+    t = await openTestHub({ config: { trust: { localAccess: { human: 'member', agent: 'observer' }, access: { Named: 'operator' } } } });
     const hub = t.hub;
     const human = await hub.join({ handle: 'human', session: 's', profile: { kind: 'human' } });
     const agent = await hub.join({ handle: 'agent', session: 's' });
@@ -159,9 +187,18 @@ describe('roles through the Actor', () => {
     await hub.setAccess('agent', 'admin');
     expect([(await named.whoami()).access, (await agent.whoami()).access]).toEqual(['observer', 'admin']);
     // The override is stored: a hub opened again on the same home keeps it.
-    const again = await hubs.reopen(t, { config: { trust: { localAccess: { human: 'member', agent: 'observer' }, access: { Named: 'operator' } } } });
-    expect((await again.hub.actor('named', 's').whoami()).access).toBe('observer');
-    expect((await again.hub.actor('agent', 's').whoami()).access).toBe('admin');
+    const home = t.home;
+    await hub.close();
+    const again = await openTestHub({ home, config: { trust: { localAccess: { human: 'member', agent: 'observer' }, access: { Named: 'operator' } } } });
+    try {
+      expect((await again.hub.actor('named', 's').whoami()).access).toBe('observer');
+      expect((await again.hub.actor('agent', 's').whoami()).access).toBe('admin');
+    } finally {
+      await again.close();
+      // The first hub is closed already; closing it again removes the home both used.
+      await t.close();
+      t = undefined;
+    }
   });
 
   it('roles - a role change takes effect on the next call; only an admin may change one, and a bad access names the field', async () => {
@@ -200,7 +237,7 @@ describe('roles through the Actor', () => {
       admins: () => [...members].filter(([, access]) => access === 'admin').map(([key]) => Buffer.from(key, 'base64')),
       isArchive: () => false,
     };
-    const t = await hubs.open({ roster });
+    t = await openTestHub({ roster });
     const boss = await t.hub.join({ handle: 'boss', session: 's', profile: { kind: 'human' } });
     const writer = await t.hub.join({ handle: 'writer', session: 's' });
     const stranger = await t.hub.join({ handle: 'stranger', session: 's' });
@@ -231,6 +268,6 @@ describe('roles through the Actor', () => {
       await mcp.close();
     }
     // Local-mode overrides do not apply under a roster.
-    expect(await caught(() => t.hub.setAccess('stranger', 'admin'))).toMatchObject({ code: 'FORBIDDEN', field: 'access' });
+    expect(await caught(() => t!.hub.setAccess('stranger', 'admin'))).toMatchObject({ code: 'FORBIDDEN', field: 'access' });
   });
 });

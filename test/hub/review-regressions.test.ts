@@ -100,7 +100,7 @@ function readNowAs(hub: Hub, handle: string) {
   const { ctx } = hub.internals;
   const caller = { participant: ctx.state.participantByHandle(handle)!, session: ctx.state.sessionByName('s')! };
   return {
-    readNew: () => readNew(ctx, caller, { thread: 'general' }),
+    readNew: () => readNew(ctx, { caller, thread: ctx.state.channel(caller.session.id, 'general')!, input: { thread: 'general' }, envelope: undefined }),
     peek: () => readInbox(ctx, caller, {}, { peek: true }),
   };
 }

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { participantIdOf as hubParticipantIdOf } from '../../src/hub/identity.js';
 import {
   cachedPublicKey,
   formatPublicKey,
@@ -15,12 +14,6 @@ import {
 import { refusal } from '../helpers/refusal.js';
 
 describe('node ids and key text', () => {
-  it('node-id - the hub’s participant id is this one (moved, unchanged)', () => {
-    const raw = crypto.randomBytes(32);
-    expect(hubParticipantIdOf(raw)).toBe(participantIdOf(raw));
-    expect(participantIdOf(raw)).toMatch(/^p_[a-z2-7]{26}$/);
-  });
-
   it('node-id - the fixed seed 0x01… gives the well-known Ed25519 public key, and its id', () => {
     const key = privateKeyFromSeed(Buffer.alloc(32, 1));
     const raw = rawPublicKeyOf(key);

@@ -1,0 +1,175 @@
+// Opening an envelope signed elsewhere: what the gate does first with one,
+// since its signature, not a credential, says who it is from.
+
+import { parseInput, ParleyError } from '../errors/parley-error.js';
+import { AuthoredMetaSchema, EventMetaSchema, type AuthoredMeta } from '../schema/event.js';
+import { EnvelopeInputSchema } from '../schema/inputs.js';
+import { UlidSchema } from '../schema/names.js';
+import { textFault } from '../schema/text.js';
+import { canonicalEncode } from '../trust/cbor.js';
+import { decodeEventTuple, verifyEvent, type SignedEventFields } from '../trust/envelope.js';
+import { participantIdOf } from '../trust/node-id.js';
+import type { Caller } from './records.js';
+import type { HubContext } from './context.js';
+
+/** What opening an envelope uses: the limits, the participants, and the drop counts. */
+type OpeningContext = Pick<HubContext, 'config' | 'state' | 'envelopes'>;
+import type { DropReason } from './envelope-gate.js';
+import { rawKeyOf } from './participant-key.js';
+import { assertTextSize } from './text-size.js';
+import type { ParticipantRecord, SessionRecord } from './records.js';
+
+/**
+ * How an envelope arrives: `live`, handed in as it is written (its author's,
+ * today; a linked hub's fan-out next), within its TTL and never replayed;
+ * `sync`, history a linked hub holds, taken once by id whatever its age.
+ */
+export type EnvelopeMode = 'live' | 'sync';
+
+/**
+ * The kinds of event taken in as envelopes, each in its own form: messages so
+ * far. Requests, responses and controls carry state the hub keeps (a request
+ * index, a thread's steering) and come with the peer links: a kind added here
+ * gets its form below and its taking in ingest.ts.
+ */
+export const ENVELOPE_KINDS = ['message'] as const;
+export type EnvelopeKind = (typeof ENVELOPE_KINDS)[number];
+
+/** An envelope whose signature verified, by a participant of this hub, in a form this hub takes. */
+export interface OpenedEnvelope {
+  mode: EnvelopeMode;
+  kind: EnvelopeKind;
+  fields: SignedEventFields;
+  sig: Buffer;
+  /** What its author wrote of the meta (reply_to, tags); the rest of a stored event's meta is the hub's. */
+  meta: AuthoredMeta;
+  /** A message's text, as it passes the rules of a post's text. */
+  text: string;
+}
+
+/** Meta keys that say what a hub found or did; an author may not sign them (see AuthoredMetaSchema). */
+const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.shape).filter((key) => !(key in AuthoredMetaSchema.shape)));
+
+/**
+ * The caller an envelope proves, in Meerkat's order, each refusal counted as
+ * a drop: it decodes strictly, its signature verifies against its `from`
+ * key, that key is a participant here (and the one who hands it in, when a
+ * participant does), of the thread's session; it is a kind this hub takes
+ * (ENVELOPE_KINDS), in that kind's form (a message's: a post's), within the
+ * TTL this hub allows (live).
+ */
+export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode, handedInBy: Caller | undefined): { caller: Caller; envelope: OpenedEnvelope } {
+  const gate = ctx.envelopes;
+  const parsed = parseInput(EnvelopeInputSchema, raw);
+  const bytes = Buffer.from(parsed.envelope, 'base64url');
+  const max = ctx.config.trust.maxEnvelopeBytes;
+  if (bytes.length > max) {
+    throw gate.drop('malformed', new ParleyError('PAYLOAD_TOO_LARGE', `Invalid envelope: ${bytes.length} bytes, over the ${max} allowed (trust.maxEnvelopeBytes).`, { field: 'envelope' }));
+  }
+  let fields: SignedEventFields;
+  try {
+    fields = decodeEventTuple(bytes, { maxBytes: max });
+    // Before anything quotes them: an ack, a reply and an export name the event and its thread by these ids.
+    parseInput(UlidSchema, fields.id, 'envelope.id');
+    parseInput(UlidSchema, fields.thread, 'envelope.thread');
+  } catch (error) {
+    throw gate.drop('malformed', error instanceof ParleyError ? error : new ParleyError('INVALID_INPUT', 'Invalid envelope: it does not decode.', { field: 'envelope' }));
+  }
+  const sig = Buffer.from(parsed.sig, 'base64url');
+  if (!verifyEvent(fields, sig)) {
+    throw gate.drop('badSignature', new ParleyError('BAD_SIGNATURE', `Envelope ${fields.id}: the signature does not verify against its from key; it was dropped.`, { field: 'sig' }));
+  }
+  const author = participantOf(ctx, fields.from);
+  if (!author) {
+    throw gate.drop('notInRoster', new ParleyError('NOT_IN_ROSTER', `Envelope ${fields.id}: its author's key is not a participant of this hub; it was dropped.`, { field: 'envelope.from' }));
+  }
+  if (handedInBy && handedInBy.participant.id !== author.id) {
+    throw gate.drop(
+      'forbidden',
+      new ParleyError('FORBIDDEN', `Envelope ${fields.id} is signed by @${author.handle}; only its author may hand it in (you are @${handedInBy.participant.handle}).`, { field: 'envelope.from' }),
+    );
+  }
+  const kind = ENVELOPE_KINDS.find((taken) => taken === fields.kind);
+  if (kind === undefined) {
+    throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; only messages are taken in as signed envelopes.`, { field: 'envelope.kind' }));
+  }
+  const session = handedInBy?.session ?? sessionOfThread(ctx, fields.thread);
+  if (!session?.members.has(author.id)) {
+    throw gate.drop('forbidden', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread ${fields.thread} in @${author.handle}'s session.`, { field: 'envelope.thread' }));
+  }
+  // A TTL is a rule of transit: history taken from a linked hub is past it, and is taken by id instead.
+  if (mode === 'live' && fields.ttl_secs > ctx.config.trust.maxTtlSecs) {
+    throw gate.drop(
+      'malformed',
+      new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: ttl_secs ${fields.ttl_secs} is over the ${ctx.config.trust.maxTtlSecs} this hub accepts (trust.maxTtlSecs).`, { field: 'envelope.ttl_secs' }),
+    );
+  }
+  let meta: AuthoredMeta;
+  let text: string;
+  try {
+    meta = authoredMeta(fields);
+    text = postText(ctx, fields);
+  } catch (error) {
+    throw error instanceof ParleyError ? gate.drop('malformed', error) : error;
+  }
+  return { caller: { participant: author, session }, envelope: { mode, kind, fields, sig, meta, text } };
+}
+
+/** Counts a refused envelope under `reason` and gives the error to throw (anything but a ParleyError is thrown as it is). */
+export function dropped(ctx: Pick<HubContext, 'envelopes'>, reason: DropReason, error: unknown): unknown {
+  return error instanceof ParleyError ? ctx.envelopes.drop(reason, error) : error;
+}
+
+/** The participant whose key this is, when it is one of this hub's. */
+export function participantOf(ctx: Pick<HubContext, 'state'>, raw: Uint8Array): ParticipantRecord | undefined {
+  const participant = ctx.state.participants.get(participantIdOf(raw));
+  return participant && rawKeyOf(participant).equals(raw) ? participant : undefined;
+}
+
+/**
+ * The envelope's meta, when its author wrote all of it: reply_to and tags, in
+ * the form Parley stores (a tidied tag would be a change to what was signed).
+ * Mentions and the flags are the receiving hub's to compute, never taken from an author.
+ */
+function authoredMeta(fields: SignedEventFields): AuthoredMeta {
+  const signed = fields.meta ?? {};
+  for (const key of Object.keys(signed)) {
+    if (HUB_META_KEYS.has(key)) {
+      throw new ParleyError(
+        'INVALID_INPUT',
+        `Envelope ${fields.id}: meta.${key} is set by the hub that stores a message (what it found in it or did to it), never by its author; sign the message without it.`,
+        { field: `envelope.meta.${key}` },
+      );
+    }
+  }
+  const meta = parseInput(AuthoredMetaSchema, signed, 'envelope.meta');
+  if (!sameValue(meta, signed)) {
+    throw new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its meta is not in the form Parley stores (tags trimmed); sign it in that form.`, { field: 'envelope.meta' });
+  }
+  return meta;
+}
+
+/** The envelope's text, when it passes the rules of a post's text (src/schema/text.ts); a signed text cannot be truncated either. */
+function postText(ctx: Pick<HubContext, 'config'>, fields: SignedEventFields): string {
+  const text = fields.content as string;
+  const fault = textFault(text, 'lines');
+  if (fault !== undefined) {
+    throw new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its text ${fault}. A post's text rules hold for signed messages too; it was dropped.`, { field: 'envelope.content' });
+  }
+  assertTextSize(ctx, text, 'envelope.content');
+  if (text.length > ctx.config.chat.limits.maxMessageChars) {
+    throw new ParleyError('PAYLOAD_TOO_LARGE', `Envelope ${fields.id}: ${text.length} characters, over chat.limits.maxMessageChars; a signed message cannot be truncated.`, { field: 'envelope.content' });
+  }
+  return text;
+}
+
+/** The session of a thread, for an envelope handed in by no participant (a linked hub's). */
+function sessionOfThread(ctx: Pick<HubContext, 'state'>, threadId: string): SessionRecord | undefined {
+  const thread = ctx.state.threads.get(threadId);
+  return thread ? ctx.state.sessions.get(thread.sessionId) : undefined;
+}
+
+/** Whether two JSON values are the same (key order aside). */
+function sameValue(a: unknown, b: unknown): boolean {
+  return Buffer.from(canonicalEncode(a)).equals(Buffer.from(canonicalEncode(b)));
+}
