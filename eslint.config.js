@@ -27,6 +27,22 @@ export default tseslint.config(
       '@typescript-eslint/await-thenable': 'error',
     },
   },
+  {
+    // Work nobody waits for says so (util/background.ts): a bare void or a silent catch loses its failure.
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-void': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='catch'] > ArrowFunctionExpression[params.length=0][body.type='Identifier'][body.name='undefined']",
+          message: 'Use inBackground() to log the failure, or settled() when the failure is reported elsewhere (src/util/background.ts).',
+        },
+      ],
+      // An empty handler must say in a comment why nothing is to be done (a function holding a comment is not empty).
+      '@typescript-eslint/no-empty-function': 'error',
+    },
+  },
   // Imports only downward, and into the hub only through its public module (scripts/layers.mjs).
   ...layerLintRules(),
 );

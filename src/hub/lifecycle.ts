@@ -9,7 +9,9 @@ export class Lifecycle {
 
   track<T>(operation: Promise<T>): Promise<T> {
     this.#inflight.add(operation);
-    const done = (): void => void this.#inflight.delete(operation);
+    const done = (): void => {
+      this.#inflight.delete(operation);
+    };
     operation.then(done, done);
     return operation;
   }

@@ -11,6 +11,7 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { Config } from '../config/schema.js';
+import { inBackground, settled } from '../util/background.js';
 import type { PrunableEvent, RetentionStore } from '../store/retention-store.js';
 import type { HubContext } from './context.js';
 import type { ThreadKind, ThreadRecord } from './records.js';
@@ -153,9 +154,14 @@ export class RetentionPruner {
   start(): void {
     if (this.#stopped) return;
     this.#timer = setTimeout(() => {
-      void this.prune()
-        .catch((error: unknown) => this.#ctx.logger.error('retention pass failed; the next one tries again', { error }))
-        .finally(() => this.start());
+      const pass = this.prune().then(
+        () => this.start(),
+        (error: unknown) => {
+          this.#ctx.logger.error('retention pass failed; the next one tries again', { error });
+          this.start();
+        },
+      );
+      inBackground(pass, this.#ctx.logger, 'scheduling the next retention pass');
     }, this.#ctx.config.retention.intervalMs);
     // A hub otherwise done does not stay up for this.
     this.#timer.unref();
@@ -166,13 +172,13 @@ export class RetentionPruner {
     this.#stopped = true;
     clearTimeout(this.#timer);
     // A pass's failure is its caller's (start logs it); stopping only waits for it.
-    await this.#chain.catch(() => undefined);
+    await settled(this.#chain);
   }
 
   /** One pass now, after any pass under way. */
   prune(): Promise<PruneReport> {
     // The pass before is only waited for: its failure went to its own caller.
-    const pass = this.#chain.catch(() => undefined).then(() => this.#pass());
+    const pass = settled(this.#chain).then(() => this.#pass());
     this.#chain = pass;
     return pass;
   }

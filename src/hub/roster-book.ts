@@ -2,6 +2,7 @@ import type { Roster } from '../schema/roster.js';
 import type { Store } from '../store/store.js';
 import { parsePublicKey } from '../trust/node-id.js';
 import { acceptRoster, memberOf, parseRoster } from '../trust/roster.js';
+import { settled } from '../util/background.js';
 import type { RosterView } from './access-resolver.js';
 
 /**
@@ -46,7 +47,7 @@ export class RosterBook {
       return roster;
     });
     // The turn only orders acceptances: a refusal goes to this caller through `accepted`.
-    this.#turn = accepted.catch(() => undefined);
+    this.#turn = settled(accepted);
     return accepted;
   }
 }

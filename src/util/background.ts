@@ -12,3 +12,15 @@ export function inBackground(work: Promise<unknown>, logger: Pick<Logger, 'warn'
     (error: unknown) => logger.warn(`${what} failed`, { error: error instanceof Error ? error.message : String(error) }),
   );
 }
+
+/**
+ * Waits for a promise without taking its failure, for when that failure is
+ * reported elsewhere (to the caller that made it) and this wait only orders
+ * what comes next. Use this instead of `.catch(() => undefined)`.
+ */
+export function settled(work: Promise<unknown>): Promise<void> {
+  return work.then(
+    () => undefined,
+    () => undefined,
+  );
+}

@@ -5,6 +5,7 @@ import type { AuthVariables } from '../auth.js';
 import { boolQuery, intQuery } from '../../request/body.js';
 import { nodeBindings } from '../../request/node-bindings.js';
 import { SseWriter, sseErrorFrame, sseFrame } from '../sse.js';
+import { inBackground } from '../../util/background.js';
 import type { Logger } from '../../util/logger.js';
 
 /**
@@ -56,7 +57,7 @@ export function streamRoutes(settings: StreamSettings): Hono<Env> {
     revoked?.addEventListener('abort', onRevoked, { once: true });
     sse.open();
     if (revoked?.aborted) onRevoked();
-    void (async () => {
+    const stream = async (): Promise<void> => {
       const keepAlive = setInterval(() => sse.keepAlive(), settings.keepAliveMs);
       try {
         for await (const item of subscription) {
@@ -71,7 +72,8 @@ export function streamRoutes(settings: StreamSettings): Hono<Env> {
         subscription.close();
         sse.end();
       }
-    })();
+    };
+    inBackground(stream(), settings.logger, 'streaming live events');
     return RESPONSE_ALREADY_SENT;
   });
 
@@ -95,11 +97,12 @@ export function streamRoutes(settings: StreamSettings): Hono<Env> {
     revoked?.addEventListener('abort', onRevoked, { once: true });
     outgoing.once('close', () => connection.close());
     const keepAlive = setInterval(() => sse.keepAlive(), settings.keepAliveMs);
-    void connection.ended.then(() => {
+    const ended = connection.ended.then(() => {
       clearInterval(keepAlive);
       revoked?.removeEventListener('abort', onRevoked);
       sse.end();
     });
+    inBackground(ended, settings.logger, 'ending a connection stream');
     sse.open();
     if (revoked?.aborted) onRevoked();
     return RESPONSE_ALREADY_SENT;
