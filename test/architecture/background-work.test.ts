@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ESLint } from 'eslint';
+import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -9,7 +9,7 @@ describe('background work', () => {
   it('lint - a bare void and a silent catch are refused in src/; inBackground, settled and a catch that says why pass', async () => {
     // A path in a variable: the config is plain JavaScript, without types.
     const configFile = '../../eslint.config.js';
-    const config = ((await import(configFile)) as { default: Array<{ rules?: Record<string, unknown> }> }).default;
+    const config = ((await import(configFile)) as { default: Linter.Config[] }).default;
     const entry = config.find((c) => c.rules?.['no-void'] !== undefined);
     expect(entry).toBeDefined();
     const eslint = new ESLint({ cwd: ROOT, overrideConfigFile: true, overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { '@typescript-eslint': tseslint.plugin } }, entry!] });
