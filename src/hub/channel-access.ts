@@ -3,7 +3,7 @@
 // policy of their own: they follow their parent channel's (what is said
 // beside a channel is as private as the channel). DMs have none: their two
 // participants are their audience. The role table applies on top: an
-// observer listed as a writer still cannot post (Meerkat's roles are coarse).
+// observer listed as a writer still cannot post (roles are coarse).
 
 import { ParleyError } from '../errors/parley-error.js';
 import { AccessSchema, type Access } from '../schema/access.js';
@@ -200,7 +200,7 @@ function selectorOf(ctx: PolicyContext & Pick<HubContext, 'keys'>, caller: Calle
   throw new ParleyError('INVALID_INPUT', `Invalid ${field}: "${written}" is not @handle, ed25519:… or a role (observer, member, operator, admin).`, { field });
 }
 
-/** Meerkat: a channel's admins must be roster admins. A role selector in the list must therefore be admin itself. */
+/** A channel's admins must be roster admins. A role selector in the list must therefore be admin itself. */
 function assertAdminsAreAdmins(ctx: PolicyContext, admins: readonly Selector[]): void {
   admins.forEach((selector, i) => {
     const field = `control.access.admins.${i}`;

@@ -1,4 +1,4 @@
-// Who has chat (Maestro: the feature toggle, and the architect who takes no
+// Who has chat (the feature toggle, and the architect who takes no
 // part in chat). Chat is closed on every surface for everyone when
 // `chat.enabled` is false, and for a participant whose kind or one of whose
 // roles is in `mcp.excludedKinds`: MCP lists no chat tools, the hub refuses

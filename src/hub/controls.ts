@@ -1,4 +1,4 @@
-// Steering controls (Agent Bridge). Each is stored as a `control` event whose
+// Steering controls. Each is stored as a `control` event whose
 // content has the spec's shape, with participants named by id; its effect on
 // the thread (mute set, pause, policy…) is applied in the same write.
 

@@ -9,7 +9,7 @@ export type DropReason = (typeof DROP_REASONS)[number];
 /**
  * The boundary every envelope signed elsewhere crosses before anything is
  * stored (an author's own signed event today; peer links next): it counts what
- * it drops, and holds the replay guard (TTL and seen ids, Meerkat's replay
+ * it drops, and holds the replay guard (TTL and seen ids, the replay
  * protection). Events the hub signs itself never pass here: TTL is a rule of
  * transit, not of storage.
  */

@@ -51,7 +51,7 @@ export interface OpenedEnvelope {
 const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.shape).filter((key) => !(key in AuthoredMetaSchema.shape)));
 
 /**
- * The caller an envelope proves, in Meerkat's order, each refusal counted as
+ * The caller an envelope proves, in the order of the checks on receipt, each refusal counted as
  * a drop: it decodes strictly, its signature verifies against its `from`
  * key, that key is a participant here (and the one who hands it in, when a
  * participant does), of the thread's session; it is a kind this hub takes

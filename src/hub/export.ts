@@ -10,7 +10,7 @@ import type { Admitted } from './gate.js';
 import type { ThreadRecord } from './records.js';
 
 /**
- * A thread's whole log for people to review (Markdown, Katra's "meeting
+ * A thread's whole log for people to review (Markdown, a "meeting
  * transcript") or for programs (JSON Lines, one event per line, as stored).
  *
  * Exports stream a page at a time (see export-pages.ts). An export is a

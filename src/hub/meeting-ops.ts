@@ -1,4 +1,4 @@
-// Meetings (Katra): ephemeral `meeting` threads that live only in memory and
+// Meetings: ephemeral `meeting` threads that live only in memory and
 // never touch the store. Saying something joins the meeting if needed; the
 // text goes through the same secret scanner as chat, with the meeting's limit.
 // Each participant's last-heard line is kept in the meeting, so REST, MCP and

@@ -1,5 +1,5 @@
 // Where an event lands in one participant's inbox, and whether they are
-// expected to respond (Agent Bridge's participation policy, computed by the
+// expected to respond (the participation policy, computed by the
 // hub and shown to agents as a hint).
 
 import { TO_ALL, type ParleyEvent } from '../schema/event.js';

@@ -1,7 +1,7 @@
 import type { Access } from '../schema/access.js';
 
 /**
- * The permission table (Meerkat's roles): each action a participant can take,
+ * The permission table (roles): each action a participant can take,
  * with the least `access` it needs. Observers read; members also write;
  * operators also send requests; admins also steer threads and grant access.
  * Action names are the words the refusal shows ("request_send needs operator").

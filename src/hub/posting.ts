@@ -1,4 +1,4 @@
-// Posting a message (Maestro's rules): cut what is too long, redact secrets
+// Posting a message: cut what is too long, redact secrets
 // (in the text and the tags), then, after the scan, the message rules once,
 // and the append. The author is always the caller.
 

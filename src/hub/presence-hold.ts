@@ -11,7 +11,7 @@ import type { Caller } from './records.js';
  * Holds a participant present for as long as one live connection lasts (an
  * MCP session, a live stream, a wait). Changes of presence are announced on
  * the live bus. When the participant's last connection ends it is offline,
- * and it leaves every meeting it was in (Katra: join at session start, leave
+ * and it leaves every meeting it was in (join at session start, leave
  * at session end), so a client that went away is not left in the room.
  * Returns the release, which may be called more than once.
  */

@@ -1,11 +1,11 @@
-// Presence: kept in memory only (Agent Bridge: ephemeral by default, derived
+// Presence: kept in memory only (ephemeral by default, derived
 // from live connections), per session and participant. A participant is
 // present while it holds a live connection: an MCP session or a live stream
-// makes it `connected`, a `wait` in progress makes it `waiting` (Meerkat's
+// makes it `connected`, a `wait` in progress makes it `waiting` (the
 // standby). A one-shot call only records when it was last seen. While present
-// its state is the one it declared (Agent Bridge's listening, thinking, …;
+// its state is the one it declared (listening, thinking, …;
 // listening by default); without a connection it is offline. Declared updates
-// resolve by the highest per-participant seq (Meerkat), not by clock.
+// resolve by the highest per-participant seq, not by clock.
 //
 // An agent CLI's hooks also report what the agent is doing (a tool run or a
 // prompt: thinking; a stop hook's wait: listening). A report is shown over the

@@ -1,4 +1,4 @@
-// Requests and responses (Meerkat): a request is passive data addressed to one
+// Requests and responses: a request is passive data addressed to one
 // participant; it carries a hop counter so follow-up chains cannot loop.
 // Responses name the request and a status; Accepted keeps it open.
 

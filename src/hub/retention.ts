@@ -1,5 +1,5 @@
 // Retention: a channel keeps its last `retention.hours` or its newest
-// `retention.messages` events, whichever is smaller (Meerkat), and the hub
+// `retention.messages` events, whichever is smaller, and the hub
 // prunes the rest in the background. Pruning never holds the writer long: it
 // deletes in chunks through the same group commit as posts, each chunk sized
 // to `retention.chunkBudgetMs`, and yields between chunks so posts go first.

@@ -8,7 +8,7 @@ import type { RosterView } from './access-resolver.js';
 /**
  * The rosters a hub accepted: the chain, oldest first, kept in the store so
  * that a signed export carries every version its events were written under.
- * A new version is accepted only as Meerkat says (src/trust/roster.ts): signed
+ * A new version is accepted only as the roster rules say (src/trust/roster.ts): signed
  * by admins of the version in force, of the same org, and newer.
  */
 export class RosterBook {
