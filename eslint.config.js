@@ -29,7 +29,7 @@ export default tseslint.config(
   },
   {
     // Work nobody waits for says so (util/background.ts): a bare void or a silent catch loses its failure.
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
     rules: {
       'no-void': 'error',
       'no-restricted-syntax': [

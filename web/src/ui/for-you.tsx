@@ -22,7 +22,7 @@ export function ForYouView() {
       <header class="section-head">
         <h1 id="for-you-title">For you</h1>
         {items.length > 0 && (
-          <button type="button" class="small secondary" onClick={() => void attempt(() => acknowledge(items.map((i) => i.event.id)))}>
+          <button type="button" class="small secondary" onClick={() => inBackground(attempt(() => acknowledge(items.map((i) => i.event.id))), 'acknowledging')}>
             Mark all done
           </button>
         )}
@@ -52,7 +52,7 @@ export function ForYouView() {
                 >
                   Open
                 </button>
-                <button type="button" class="small" onClick={() => void attempt(() => acknowledge([event.id]))}>
+                <button type="button" class="small" onClick={() => inBackground(attempt(() => acknowledge([event.id])), 'acknowledging')}>
                   Done
                 </button>
               </div>

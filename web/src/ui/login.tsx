@@ -90,7 +90,7 @@ export function Login({ passwordSet, onSignedIn }: { passwordSet: boolean; onSig
             >
               Cancel
             </button>
-            <button type="button" disabled={busy} onClick={() => void signIn(true)}>
+            <button type="button" disabled={busy} onClick={() => inBackground(signIn(true), 'signing in')}>
               Create {unknownHandle}
             </button>
           </div>

@@ -5,6 +5,7 @@ import { me, meetingRing } from '../state/view-state.js';
 import { Composer } from './composer.js';
 import { Markdown } from './message.js';
 import { Time } from './time.js';
+import { inBackground } from '../state/background.js';
 
 /**
  * A meeting room: who is here, the live ring with each message's number, and a
@@ -30,7 +31,7 @@ export function MeetingView({ name }: { name: string }) {
         <button
           type="button"
           class="small secondary"
-          onClick={() => void api('POST', `/meetings/${seg(name)}/${here ? 'leave' : 'join'}`).then(() => openMeeting(name))}
+          onClick={() => inBackground(api('POST', `/meetings/${seg(name)}/${here ? 'leave' : 'join'}`).then(() => openMeeting(name)), 'calling the hub')}
         >
           {here ? 'Leave' : 'Join'}
         </button>
@@ -73,7 +74,9 @@ export function MeetingView({ name }: { name: string }) {
           </li>
         ))}
       </ol>
-      <Composer label={`Say in ${ring.name}`} onSend={async (text) => void (await api('POST', `/meetings/${seg(name)}/say`, { text }))} />
+      <Composer label={`Say in ${ring.name}`} onSend={async (text) => {
+        await api('POST', `/meetings/${seg(name)}/say`, { text });
+      }} />
     </section>
   );
 }

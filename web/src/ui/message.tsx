@@ -19,6 +19,7 @@ import { me, openRequests, participants, requestStatus, sentDeliveries, threads 
 import { renderMarkdown } from './markdown.js';
 import { Time } from './time.js';
 import { AuthorChip } from './people.js';
+import { inBackground } from '../state/background.js';
 
 export interface MessageActions {
   onReply(event: ParleyEvent): void;
@@ -39,7 +40,7 @@ export function EventRow({ event, actions, focused }: { event: ParleyEvent; acti
           {event.meta?.link && threads.value.some((t) => t.id === event.meta?.link) && (
             <>
               {' · '}
-              <button type="button" class="link" onClick={() => void openThread(event.meta!.link!)}>
+              <button type="button" class="link" onClick={() => inBackground(openThread(event.meta!.link!), 'opening a thread')}>
                 open
               </button>
             </>
@@ -160,7 +161,7 @@ function Body({ event, actions }: { event: ParleyEvent; actions: MessageActions 
       {side && (
         <p class="side-summary">
           Summary of side channel{' '}
-          <button type="button" class="link" onClick={() => void openThread(side.id)}>
+          <button type="button" class="link" onClick={() => inBackground(openThread(side.id), 'opening a thread')}>
             <bdi>{side.name}</bdi>
           </button>
         </p>

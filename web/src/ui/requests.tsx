@@ -14,6 +14,7 @@ import { attempt, openRequests, threads } from '../state/view-state.js';
 import type { OpenRequest, RequestStatus } from '../types.js';
 import { Markdown, Status } from './message.js';
 import { othersThanMe, ParticipantSelect } from './people.js';
+import { inBackground } from '../state/background.js';
 
 const STATUSES: RequestStatus[] = ['Accepted', 'Rejected', 'Completed', 'Failed'];
 
@@ -53,7 +54,7 @@ function RequestLine({ request }: { request: OpenRequest }) {
       </strong>{' '}
       from @{request.from} to @{request.to} <Status status={request.status} />{' '}
       {thread && (
-        <button type="button" class="link" onClick={() => void openThread(request.thread, request.seq)}>
+        <button type="button" class="link" onClick={() => inBackground(openThread(request.thread, request.seq), 'opening a thread')}>
           in {thread.kind === 'dm' ? 'a direct message' : <bdi>{thread.name}</bdi>}
         </button>
       )}
@@ -116,7 +117,7 @@ function Incoming({ request }: { request: OpenRequest }) {
       <div class="respond">
         <input value={note} onInput={(e) => setNote(e.currentTarget.value)} placeholder="Result note (optional)" aria-label={`Note for ${request.intent}`} />
         {STATUSES.filter((s) => !(s === 'Accepted' && request.status === 'Accepted')).map((s) => (
-          <button key={s} type="button" class={`small secondary respond-${s.toLowerCase()}`} onClick={() => void respond(s)}>
+          <button key={s} type="button" class={`small secondary respond-${s.toLowerCase()}`} onClick={() => inBackground(respond(s), 'answering the request')}>
             {s}
           </button>
         ))}

@@ -5,6 +5,7 @@ import { markdownToPlainText } from './markdown.js';
 import { summaryOf } from './message.js';
 import { snippetOf } from './snippet.js';
 import { Time } from './time.js';
+import { inBackground } from '../state/background.js';
 
 /**
  * Full-text search results for the session; each opens its thread at the
@@ -25,7 +26,7 @@ export function SearchView({ query }: { query: string }) {
           const thread = threads.value.find((t) => t.id === e.thread);
           return (
             <li key={e.seq}>
-              <button type="button" class="result" data-seq={e.seq} onClick={() => void openThread(e.thread, e.seq)}>
+              <button type="button" class="result" data-seq={e.seq} onClick={() => inBackground(openThread(e.thread, e.seq), 'opening a thread')}>
                 <span class="meta">
                   <bdi class="where">{thread ? thread.name : 'a thread'}</bdi> · <strong>@{e.author}</strong> · <Time iso={e.ts} />
                 </span>

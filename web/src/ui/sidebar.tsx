@@ -36,7 +36,7 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
           role="search"
           onSubmit={(e) => {
             e.preventDefault();
-            if (query.trim()) go(() => void runSearch(query.trim()))();
+            if (query.trim()) go(() => inBackground(runSearch(query.trim()), 'searching'))();
           }}
         >
           <input type="search" placeholder="Search the session" aria-label="Search the session" value={query} onInput={(e) => setQuery(e.currentTarget.value)} />
@@ -48,12 +48,12 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
           <Section title="Channels" onAdd={() => setCreating('channel')} addLabel="New channel">
             {channels.map((t) => (
               <li key={t.id}>
-                <ThreadLink thread={t} onOpen={go(() => void openThread(t.id))} />
+                <ThreadLink thread={t} onOpen={go(() => inBackground(openThread(t.id), 'opening a thread'))} />
                 {sidesOf(t.id).length > 0 && (
                   <ul class="nested">
                     {sidesOf(t.id).map((s) => (
                       <li key={s.id}>
-                        <ThreadLink thread={s} onOpen={go(() => void openThread(s.id))} />
+                        <ThreadLink thread={s} onOpen={go(() => inBackground(openThread(s.id), 'opening a thread'))} />
                       </li>
                     ))}
                   </ul>
@@ -62,14 +62,14 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
             ))}
             {orphanSides.map((s) => (
               <li key={s.id}>
-                <ThreadLink thread={s} onOpen={go(() => void openThread(s.id))} />
+                <ThreadLink thread={s} onOpen={go(() => inBackground(openThread(s.id), 'opening a thread'))} />
               </li>
             ))}
           </Section>
           <Section title="Direct messages" onAdd={() => setCreating('dm')} addLabel="New direct message">
             {dms.map((t) => (
               <li key={t.id}>
-                <ThreadLink thread={t} label={dmLabel(t)} onOpen={go(() => void openThread(t.id))} />
+                <ThreadLink thread={t} label={dmLabel(t)} onOpen={go(() => inBackground(openThread(t.id), 'opening a thread'))} />
               </li>
             ))}
           </Section>
@@ -82,7 +82,7 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
         {meetings.value.length === 0 && <li class="muted small">None yet</li>}
         {meetings.value.map((m) => (
           <li key={m.id}>
-            <button type="button" class={itemClass(view.value.kind === 'meeting' && view.value.name === m.name)} onClick={go(() => void openMeeting(m.name))}>
+            <button type="button" class={itemClass(view.value.kind === 'meeting' && view.value.name === m.name)} onClick={go(() => inBackground(openMeeting(m.name), 'opening a meeting'))}>
               <span class="name"># {m.name}</span>
               <span class="count" title="Members in the room">
                 {m.active} here

@@ -4,6 +4,7 @@ import { refreshDetail } from '../state/refreshers.js';
 import { attempt, detail, me } from '../state/view-state.js';
 import type { ThreadDetail, ThreadInfo } from '../types.js';
 import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
+import { inBackground } from '../state/background.js';
 
 /**
  * Steering a thread (its controls): pause, done, discussion mode, invited_auto and pin (kept from retention)
@@ -48,7 +49,7 @@ export function SteeringPanel({ thread }: { thread: ThreadInfo }) {
             <input
               type="checkbox"
               checked={c.discussion.allowAgentMentions}
-              onChange={(e) => void control({ discussion: { on: true, allow_agent_mentions: e.currentTarget.checked } })}
+              onChange={(e) => inBackground(control({ discussion: { on: true, allow_agent_mentions: e.currentTarget.checked } }), 'steering the thread')}
             />
             Agents may mention agents
           </label>
@@ -125,12 +126,12 @@ function MemberRow({ member: m, mine, control }: { member: Member; mine: boolean
               role="switch"
               checked={m.hardMuted}
               aria-label={`Mute @${m.handle}`}
-              onChange={() => void control(m.hardMuted ? { unmute: { targets: [m.handle] } } : { mute: { targets: [m.handle] } })}
+              onChange={() => inBackground(control(m.hardMuted ? { unmute: { targets: [m.handle] } } : { mute: { targets: [m.handle] } }), 'steering the thread')}
             />
             <MutedBy member={m} />
           </td>
           <td>
-            <button type="button" class="small secondary" aria-label={`Prod @${m.handle}`} onClick={() => void control({ prod: [m.handle] })}>
+            <button type="button" class="small secondary" aria-label={`Prod @${m.handle}`} onClick={() => inBackground(control({ prod: [m.handle] }), 'steering the thread')}>
               Prod
             </button>
           </td>

@@ -35,7 +35,7 @@ export function ThreadView({ thread, steering, onToggleSteering }: { thread: Thr
             <bdi>{thread.kind === 'dm' ? dmLabel(thread) : thread.name}</bdi>
           </h1>
           {parent && (
-            <button type="button" class="link small" onClick={() => void openThread(parent.id)}>
+            <button type="button" class="link small" onClick={() => inBackground(openThread(parent.id), 'opening a thread')}>
               from # <bdi>{parent.name}</bdi>
             </button>
           )}

@@ -36,7 +36,7 @@ export function Timeline({ thread, onReply, onSide }: { thread: string; onReply(
   const actions: MessageActions = {
     onReply,
     onSide,
-    onJump: (seq) => void openThread(thread, seq),
+    onJump: (seq) => inBackground(openThread(thread, seq), 'opening a thread'),
     findById: (id) => log.byId.get(id),
     findRequest: (requestId) =>
       events.find((e) => e.type === 'request' && (e.content as { request_id?: string }).request_id === requestId),
