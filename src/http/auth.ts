@@ -7,6 +7,7 @@ import { unauthorized } from './http-error.js';
 import { clientKeyOf } from './client-key.js';
 import { nodeBindings } from '../request/node-bindings.js';
 import { SignInThrottle } from './sign-in-throttle.js';
+import { TokenCache } from './token-cache.js';
 
 /** What an authenticated request carries: the participant and session it acts as. */
 export interface AuthVariables {
@@ -21,6 +22,7 @@ export interface AuthVariables {
 }
 
 export const SESSION_COOKIE = 'parley_session';
+const UNKNOWN_TOKEN = 'Unknown or revoked token: get a new one with "parley join" or "parley token rotate".';
 export const DEFAULT_HUMAN_HANDLE = 'human';
 
 /**
@@ -33,6 +35,7 @@ export const DEFAULT_HUMAN_HANDLE = 'human';
  */
 export class Authenticator {
   readonly #passwordHash: Buffer | undefined;
+  readonly #tokens: TokenCache;
 
   constructor(
     private readonly hub: Hub,
@@ -40,6 +43,7 @@ export class Authenticator {
     private readonly throttle = new SignInThrottle(hub.config.webui.signIn),
   ) {
     this.#passwordHash = password ? sha256(password) : undefined;
+    this.#tokens = new TokenCache(hub);
   }
 
   get passwordSet(): boolean {
@@ -80,6 +84,17 @@ export class Authenticator {
 
   middleware(): MiddlewareHandler<{ Variables: AuthVariables }> {
     return async (c, next) => {
+      const header = c.req.header('authorization') ?? '';
+      const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+      // A bearer token, the common case, is looked up once for both its holder and its credential.
+      if (bearer) {
+        const holder = this.#tokens.holder(bearer);
+        if (!holder) throw unauthorized(UNKNOWN_TOKEN);
+        c.set('actor', holder.actor);
+        c.set('credential', holder.credential);
+        await next();
+        return;
+      }
       c.set('actor', await this.resolve(c));
       const token = this.#tokenOf(c);
       if (token !== undefined) c.set('credential', this.hub.credential(token));
@@ -91,9 +106,9 @@ export class Authenticator {
     const header = c.req.header('authorization') ?? '';
     const bearer = /^Bearer\s+(\S+)$/i.exec(header);
     if (bearer?.[1]) {
-      const actor = this.hub.authenticate(bearer[1]);
-      if (!actor) throw unauthorized('Unknown or revoked token: get a new one with "parley join" or "parley token rotate".');
-      return actor;
+      const holder = this.#tokens.holder(bearer[1]);
+      if (!holder) throw unauthorized(UNKNOWN_TOKEN);
+      return holder.actor;
     }
     const basic = /^Basic\s+(\S+)$/i.exec(header);
     if (basic?.[1]) {
@@ -106,7 +121,7 @@ export class Authenticator {
       return this.humanActor(handle, sessionOf(c));
     }
     const cookie = getCookie(c, SESSION_COOKIE);
-    const signedIn = cookie ? this.hub.authenticate(cookie) : undefined;
+    const signedIn = cookie ? this.#tokens.holder(cookie)?.actor : undefined;
     if (signedIn) return signedIn;
     throw unauthorized(cookie ? 'Your sign-in has ended (signed out, or the token was revoked); sign in again.' : undefined);
   }

@@ -21,6 +21,7 @@ import { inBackground } from '../util/background.js';
 import type { Logger } from '../util/logger.js';
 import { isJsonContentType, readBodyText } from '../request/body.js';
 import { nodeBindings } from '../request/node-bindings.js';
+import { transportRequest } from './node-request.js';
 import { SessionEventStore } from './event-store.js';
 import { heldJsonResponses, releaseFinishedJsonResponses } from './json-response-release.js';
 import { humanHandles } from './instructions.js';
@@ -263,20 +264,17 @@ function roomsQuery(value: string | undefined): string[] | 'all' | undefined {
   return value.split(',').map((room) => room.trim()).filter(Boolean);
 }
 
-/** The request as the SDK's web-standard transport reads it: method, URL and headers (the body is passed parsed). */
+/**
+ * The request as the SDK's web-standard transport reads it: method, URL and headers (the body is passed parsed).
+ * On the hub's Node server it is read straight off the IncomingMessage (see node-request.ts).
+ */
 function webRequest(c: Context): Request {
   const { incoming, outgoing } = nodeBindings(c);
   if (!incoming || !outgoing) return new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
-  }
   // The response closing (finished, or the client gone) ends what the transport streams.
-  const controller = new AbortController();
-  outgoing.once('close', () => controller.abort());
-  return new Request(c.req.url, { method: c.req.method, headers, signal: controller.signal });
+  const request = transportRequest(incoming, c.req.url, (listener) => outgoing.once('close', listener));
+  // The transport's declared parameter is a fetch Request; it reads only what TransportRequest has.
+  return request as unknown as Request;
 }
 
 function rpcError(status: number, code: number, message: string): Response {
