@@ -24,7 +24,9 @@ export type TextLines = 'one line' | 'lines';
  * surrogates), and for one-line text also LF. Most text has none of them and
  * is passed by this one scan; the rest is walked character by character.
  */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const SUSPECT_IN_LINES = /[\0-\x08\x0B-\x1F\x7F-\x9F\uD800-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const SUSPECT_IN_ONE_LINE = /[\0-\x08\x0A-\x1F\x7F-\x9F\uD800-\uDFFF]/;
 
 /** What is wrong with `text` as author text, or undefined when nothing is. */

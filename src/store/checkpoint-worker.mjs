@@ -15,7 +15,8 @@ const STOP = 2;
 const PASSES = 3;
 const LOG_FRAMES = 4;
 const BACKFILLED = 5;
-const [NOT_STARTED, RUNNING, CANCELLED, DONE, FAILED] = [0, 1, 2, 3, 4];
+// CANCELLED (2) is set by the writer when it closes before this thread started.
+const [NOT_STARTED, RUNNING, DONE, FAILED] = [0, 1, 3, 4];
 
 const { control, file, synchronous, intervalMs } = workerData;
 const slots = new Int32Array(control);
