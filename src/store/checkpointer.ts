@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { DEFAULT_CHECKPOINT_INTERVAL_MS, DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES, DEFAULT_WAL_SIZE_LIMIT_BYTES } from '../config/defaults.js';
+import { DEFAULT_CHECKPOINT_INTERVAL_MS, DEFAULT_CHECKPOINT_THRESHOLD_PAGES, DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES, DEFAULT_WAL_SIZE_LIMIT_BYTES } from '../config/defaults.js';
 
 /**
  * The WAL checkpoint, off the posting path. SQLite checkpoints by default
@@ -15,12 +15,14 @@ import { DEFAULT_CHECKPOINT_INTERVAL_MS, DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTE
  * write, and cuts the file back to journal_size_limit: the WAL stays bounded.
  *
  * Should the worker fall behind (the WAL file past `fallbackBytes`), the
- * writer checkpoints itself after its commit; should it fail, the writer's
+ * writer checkpoints itself after its commit (the worker holding off); should it fail, the writer's
  * connection checkpoints as SQLite does by default: slower posts, never an
  * unbounded WAL.
  */
 export interface CheckpointerOptions {
   intervalMs?: number;
+  /** WAL pages past which the worker checkpoints. */
+  thresholdPages?: number;
   fallbackBytes?: number;
   walSizeLimitBytes?: number;
   workerUrl?: URL;
@@ -33,9 +35,14 @@ const COMMITS = 1;
 const STOP = 2;
 const PASSES = 3;
 const LOG_FRAMES = 4;
-const SLOTS = 6;
+const REQUESTED = 6;
+const SERVED = 7;
+const HELD = 8;
+const SLOTS = 9;
 const NOT_STARTED = 0;
 const CANCELLED = 2;
+/** The WAL size at which the worker starts: below it, a checkpoint at close is all the store needs. */
+const WORKER_START_BYTES = 1024 * 1024;
 /** How long close waits for the worker to finish its pass and close its connection. */
 const CLOSE_WAIT_MS = 10_000;
 
@@ -49,6 +56,7 @@ export class Checkpointer {
   readonly #file: string;
   readonly #synchronous: string;
   readonly #intervalMs: number;
+  readonly #thresholdPages: number;
   readonly #fallbackBytes: number;
   readonly #walFile: string;
   readonly #workerUrl: URL;
@@ -65,6 +73,7 @@ export class Checkpointer {
     this.#file = file;
     this.#synchronous = synchronous;
     this.#intervalMs = options.intervalMs ?? DEFAULT_CHECKPOINT_INTERVAL_MS;
+    this.#thresholdPages = options.thresholdPages ?? DEFAULT_CHECKPOINT_THRESHOLD_PAGES;
     this.#fallbackBytes = options.fallbackBytes ?? DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES;
     this.#walFile = `${file}-wal`;
     this.#workerUrl = options.workerUrl ?? new URL('./checkpoint-worker.mjs', import.meta.url);
@@ -73,11 +82,20 @@ export class Checkpointer {
     db.pragma(`journal_size_limit = ${options.walSizeLimitBytes ?? DEFAULT_WAL_SIZE_LIMIT_BYTES}`);
   }
 
-  /** Called after each commit: wakes the worker (started at the first commit), or checkpoints here when it cannot keep up. */
+  /**
+   * Called after each commit: wakes the worker, started once the WAL is
+   * worth a thread (a short-lived or quiet hub never starts one), or
+   * checkpoints here when the worker cannot keep up.
+   */
   committed(): void {
     if (this.#stopped || this.#failed) return;
-    this.#worker ??= this.#start();
-    if ((fs.statSync(this.#walFile, { throwIfNoEntry: false })?.size ?? 0) > this.#fallbackBytes) this.#checkpointHere();
+    const walBytes = fs.statSync(this.#walFile, { throwIfNoEntry: false })?.size ?? 0;
+    if (!this.#worker) {
+      if (walBytes < WORKER_START_BYTES) return;
+      this.#worker = this.#start();
+    }
+    if (walBytes > this.#fallbackBytes) this.#checkpointHere(walBytes > 2 * this.#fallbackBytes);
+    else if (Atomics.load(this.#slots, HELD) === 1) Atomics.store(this.#slots, HELD, 0);
     Atomics.add(this.#slots, COMMITS, 1);
     Atomics.notify(this.#slots, COMMITS);
   }
@@ -92,13 +110,14 @@ export class Checkpointer {
     return Atomics.load(this.#slots, LOG_FRAMES);
   }
 
-  /** Resolves after the worker's next complete pass (for tests and diagnostics; nothing waits for it on the write path). */
+  /** Resolves after the worker's next complete pass, made whatever the WAL's size (for tests and diagnostics; nothing waits for it on the write path). */
   async nextPass(): Promise<void> {
-    const start = this.passes;
-    // A pass that began before this call may have missed the latest commit: wait for the one after it.
-    while (this.passes < start + 2 && !this.#failed && !this.#stopped && this.#worker) {
+    const request = Atomics.add(this.#slots, REQUESTED, 1) + 1;
+    if (!this.#stopped && !this.#failed) this.#worker ??= this.#start();
+    while (Atomics.load(this.#slots, SERVED) < request && !this.#failed && !this.#stopped) {
       this.committed();
       const seen = this.passes;
+      if (Atomics.load(this.#slots, SERVED) >= request) break;
       const wait = (Atomics as unknown as AtomicsWithWaitAsync).waitAsync(this.#slots, PASSES, seen, 1000);
       if (wait.async) await wait.value;
     }
@@ -125,7 +144,13 @@ export class Checkpointer {
 
   #start(): Worker {
     const worker = new Worker(this.#workerUrl, {
-      workerData: { control: this.#slots.buffer, file: this.#file, synchronous: this.#synchronous, intervalMs: this.#intervalMs },
+      workerData: {
+        control: this.#slots.buffer,
+        file: this.#file,
+        synchronous: this.#synchronous,
+        intervalMs: this.#intervalMs,
+        thresholdPages: this.#thresholdPages,
+      },
     });
     worker.on('error', (error) => this.#fail(error));
     worker.on('exit', (code) => {
@@ -148,9 +173,16 @@ export class Checkpointer {
     }
   }
 
-  #checkpointHere(): void {
+  /**
+   * A PASSIVE checkpoint finds the worker's pass under way busy and leaves at
+   * once; past twice the fallback size, a FULL one waits for that pass to end
+   * (the busy timeout): the WAL never grows further than that.
+   */
+  #checkpointHere(wait: boolean): void {
     try {
-      this.#db.pragma('wal_checkpoint(PASSIVE)');
+      // The worker holds off meanwhile: this checkpoint must catch up, for the WAL to start over.
+      Atomics.store(this.#slots, HELD, 1);
+      this.#db.pragma(wait ? 'wal_checkpoint(FULL)' : 'wal_checkpoint(PASSIVE)');
       this.writerCheckpoints += 1;
     } catch (error) {
       // The commit itself is done; the next one tries again.

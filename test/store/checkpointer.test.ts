@@ -57,6 +57,23 @@ describe('the WAL checkpointer', () => {
     expect((store.db.prepare('SELECT COUNT(*) AS n FROM filler').get() as { n: number }).n).toBe(16_000);
   });
 
+  it('checkpoint - the worker starts and checkpoints on its own once the WAL passes its threshold; the WAL stays bounded however long the writes go on', async () => {
+    const fallback = 4 * 1024 * 1024;
+    const { store, file } = tempStore({ synchronous: 'normal', checkpoint: { thresholdPages: 256, walSizeLimitBytes: 0, fallbackBytes: fallback } });
+    let largest = 0;
+    let commits = 0;
+    // Commits of 100 KB back to back (each wakes the worker), until well past the fallback size and the worker has made passes.
+    while (commits < 3000 && (commits < 400 || store.checkpointer.passes < 3)) {
+      await commitRows(store, 100);
+      commits += 1;
+      largest = Math.max(largest, walBytes(file));
+    }
+    expect(store.checkpointer.passes).toBeGreaterThanOrEqual(3);
+    // Never more than twice the fallback size and one commit (of about 110 KB), though 40 MB or more were written.
+    expect(largest).toBeLessThan(2 * fallback + 256 * 1024);
+    expect(commits * 100 * 1000).toBeGreaterThan(4 * largest);
+  });
+
   it('checkpoint - past its fallback size the writer checkpoints itself, so a stalled worker cannot let the WAL grow', async () => {
     const never = new URL('data:text/javascript,setInterval(() => {}, 1000)');
     const { store, file } = tempStore({ checkpoint: { walSizeLimitBytes: 0, fallbackBytes: 1024 * 1024, workerUrl: never } });
@@ -75,6 +92,8 @@ describe('the WAL checkpointer', () => {
     cleanups.push(() => store.close());
     store.db.exec('CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)');
     await commitRows(store, 1);
+    // Asked for a pass, the worker starts (and fails).
+    await store.checkpointer.nextPass();
     await new Promise<void>((resolve) => {
       const check = (): void => {
         if (failures.length > 0) resolve();
