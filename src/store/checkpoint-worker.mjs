@@ -6,6 +6,7 @@
 // checkpointer.ts and repeated here): the writer counts its commits in COMMITS
 // and this thread sleeps on it, so a commit costs the writer an atomic add and
 // a notify, never a message.
+import { Buffer } from 'node:buffer';
 import fs from 'node:fs';
 import os from 'node:os';
 import Database from 'better-sqlite3';
