@@ -272,3 +272,16 @@ export const DEFAULT_RETENTION_ARCHIVE_HOURS = 720;
 export const DEFAULT_RETENTION_INTERVAL_MS = 60_000;
 /** How long one pruning step may hold the writer, so posts are never held up behind retention. */
 export const DEFAULT_RETENTION_CHUNK_BUDGET_MS = 4;
+// The post path: the WAL checkpointer (src/store/checkpointer.ts).
+/** How often at most the checkpointer looks at the WAL's size while commits come. */
+export const DEFAULT_CHECKPOINT_INTERVAL_MS = 20;
+/**
+ * WAL pages (4 KiB) past which it is checkpointed. Each time a checkpoint
+ * catches up, the WAL starts over and the writer's next commit syncs its
+ * header: a large WAL starts over rarely.
+ */
+export const DEFAULT_CHECKPOINT_THRESHOLD_PAGES = 4096;
+/** The WAL file size (bytes) past which the writer checkpoints itself after its commit, should the checkpointer fall behind. */
+export const DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES = 64 * 1024 * 1024;
+/** The size (bytes) the WAL file is cut back to when it starts over from its beginning. */
+export const DEFAULT_WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;

@@ -40,6 +40,8 @@ export interface SealerComponents {
 export class EventSealer {
   readonly #ctx: SealerComponents;
   readonly #lastSeq = new Map<string, number>();
+  /** Authors and threads whose last sender_seq is not yet stored: stored once per batch, just before it commits. */
+  readonly #unstored = new Map<string, { participantId: string; threadId: string }>();
   readonly #epochs = new Map<string, Buffer>();
   readonly #unsignable = new Set<string>();
   readonly #sign: boolean;
@@ -49,6 +51,7 @@ export class EventSealer {
     this.#ctx = ctx;
     this.#sign = options.sign;
     this.#pipeline = new SignaturePipeline({ store: ctx.store, logger: ctx.logger, headSeq: () => ctx.state.nextSeq - 1 });
+    ctx.store.writes.beforeCommit(() => this.#storeSenderSeqs());
   }
 
   /**
@@ -134,8 +137,20 @@ export class EventSealer {
     const key = `${participantId}\n${threadId}`;
     const next = (this.#lastSeq.get(key) ?? this.#ctx.store.senders.lastSeq(participantId, threadId)) + 1;
     this.#lastSeq.set(key, next);
-    this.#ctx.store.senders.setLastSeq(participantId, threadId, next);
+    if (!this.#unstored.has(key)) this.#unstored.set(key, { participantId, threadId });
     return next;
+  }
+
+  /**
+   * Stores each author's last sender_seq in the batch that holds its events.
+   * Kept until stored: a batch rolled back before its commit leaves them for
+   * the next one, and the counters here only go up (a gap is harmless).
+   */
+  #storeSenderSeqs(): void {
+    for (const [key, { participantId, threadId }] of this.#unstored) {
+      this.#ctx.store.senders.setLastSeq(participantId, threadId, this.#lastSeq.get(key) ?? 0);
+    }
+    this.#unstored.clear();
   }
 
   #epochOf(participantId: string): Buffer {

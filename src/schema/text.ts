@@ -19,33 +19,47 @@ import { z } from 'zod';
  */
 export type TextLines = 'one line' | 'lines';
 
+/**
+ * What no clean text holds: a character that may be a fault (controls, CR,
+ * surrogates), and for one-line text also LF. Most text has none of them and
+ * is passed by this one scan; the rest is walked character by character.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const SUSPECT_IN_LINES = /[\0-\x08\x0B-\x1F\x7F-\x9F\uD800-\uDFFF]/;
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
+const SUSPECT_IN_ONE_LINE = /[\0-\x08\x0A-\x1F\x7F-\x9F\uD800-\uDFFF]/;
+
 /** What is wrong with `text` as author text, or undefined when nothing is. */
 export function textFault(text: string, lines: TextLines): string | undefined {
+  if (!(lines === 'lines' ? SUSPECT_IN_LINES : SUSPECT_IN_ONE_LINE).test(text)) return undefined;
   const allowed = lines === 'lines' ? 'tab and line breaks are' : 'tab is';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const at = `at character ${i + 1}`;
     if (code >= 0xd800 && code <= 0xdbff) {
       const next = text.charCodeAt(i + 1);
       if (next >= 0xdc00 && next <= 0xdfff) {
         i++;
         continue;
       }
-      return `contains an unpaired surrogate ${codePoint(code)} ${at}, which is not Unicode text; send well-formed UTF-8`;
+      return `contains an unpaired surrogate ${codePoint(code)} ${at(i)}, which is not Unicode text; send well-formed UTF-8`;
     }
     if (code >= 0xdc00 && code <= 0xdfff) {
-      return `contains an unpaired surrogate ${codePoint(code)} ${at}, which is not Unicode text; send well-formed UTF-8`;
+      return `contains an unpaired surrogate ${codePoint(code)} ${at(i)}, which is not Unicode text; send well-formed UTF-8`;
     }
     if (code === 0x0a || code === 0x0d) {
-      if (lines === 'one line') return `must be one line: it has a line break ${at}`;
-      if (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a) return `contains a carriage return not followed by a line feed ${at}; end lines with \\n (or \\r\\n)`;
+      if (lines === 'one line') return `must be one line: it has a line break ${at(i)}`;
+      if (code === 0x0d && text.charCodeAt(i + 1) !== 0x0a) return `contains a carriage return not followed by a line feed ${at(i)}; end lines with \\n (or \\r\\n)`;
       continue;
     }
     if (isControl(code) && code !== 0x09) {
-      return `contains the control character ${codePoint(code)} ${at}; remove it (only ${allowed} allowed)`;
+      return `contains the control character ${codePoint(code)} ${at(i)}; remove it (only ${allowed} allowed)`;
     }
   }
   return undefined;
+}
+
+function at(index: number): string {
+  return `at character ${index + 1}`;
 }
 
 /** C0 controls, DEL and the C1 controls (Unicode category Cc). */

@@ -60,8 +60,16 @@ export class DeliveryStore {
   private readonly answeredStmt: Database.Statement;
   private readonly receivedStmt: Database.Statement;
   private readonly sentStmt: Database.Statement;
+  private readonly db: Database.Database;
+  /**
+   * The recipients and threads that may hold an item not yet acknowledged
+   * (read from the store at first use, then added to by add): answering in
+   * any other thread has nothing to acknowledge, and skips its UPDATE.
+   */
+  private unacknowledged: Set<string> | undefined;
 
   constructor(db: Database.Database) {
+    this.db = db;
     this.getCursorStmt = db.prepare('SELECT seq FROM cursors WHERE participant_id = ? AND thread_id = ?');
     this.setCursorStmt = db.prepare(
       `INSERT INTO cursors (participant_id, thread_id, seq) VALUES (?, ?, ?)
@@ -123,6 +131,7 @@ export class DeliveryStore {
   }
 
   add(recipientId: string, seq: number, sessionId: string, threadId: string, reason: string): void {
+    this.unacknowledgedPairs().add(pairKey(recipientId, threadId));
     this.insertStmt.run(recipientId, seq, sessionId, threadId, reason);
   }
 
@@ -161,7 +170,18 @@ export class DeliveryStore {
    * before the answer and already given to them (an item they never got stays unacknowledged).
    */
   acknowledgeAnswered(recipientId: string, sessionId: string, threadId: string, beforeSeq: number, now: number): number {
+    if (!this.unacknowledgedPairs().has(pairKey(recipientId, threadId))) return 0;
     return this.answeredStmt.run(now, recipientId, sessionId, beforeSeq, threadId).changes;
+  }
+
+  /** A superset is harmless (the UPDATE finds nothing): rows rolled back or pruned may stay in it. */
+  private unacknowledgedPairs(): Set<string> {
+    if (this.unacknowledged) return this.unacknowledged;
+    const pairs = new Set<string>();
+    const rows = this.db.prepare("SELECT DISTINCT recipient_id, thread_id FROM deliveries WHERE state <> 'acknowledged'").iterate() as IterableIterator<{ recipient_id: string; thread_id: string }>;
+    for (const row of rows) pairs.add(pairKey(row.recipient_id, row.thread_id));
+    this.unacknowledged = pairs;
+    return pairs;
   }
 
   /** Targeted items of one recipient in a state, whose state began at or before `filter.since`, newest first. */
@@ -173,4 +193,8 @@ export class DeliveryStore {
   sent(senderId: string, sessionId: string, visibleUpTo: number, filter: DeliveryFilter): SentDeliveryRow[] {
     return this.sentStmt.all({ me: senderId, session: sessionId, state: filter.state, upTo: visibleUpTo, since: filter.since ?? null, limit: filter.limit }) as SentDeliveryRow[];
   }
+}
+
+function pairKey(recipientId: string, threadId: string): string {
+  return `${recipientId}\n${threadId}`;
 }

@@ -43,6 +43,8 @@ export class GroupCommit {
     private readonly db: Database.Database,
     private readonly onBatchFailed: (error: unknown) => void = () => undefined,
     private readonly onCallbackFailed: (error: unknown) => void = () => undefined,
+    /** Told after each commit (the WAL checkpointer), before the writes' callbacks run. */
+    private readonly onCommitted: () => void = () => undefined,
   ) {
     this.begin = db.prepare('BEGIN IMMEDIATE');
     this.commit = db.prepare('COMMIT');
@@ -147,6 +149,11 @@ export class GroupCommit {
       for (const waiter of waiters) waiter.reject(failure);
       this.batchFailed(error);
       return;
+    }
+    try {
+      this.onCommitted();
+    } catch (error) {
+      this.onCallbackFailed(error);
     }
     if (waiters.length > 0) this.stats.batches += 1;
     this.stats.writes += waiters.length;

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { AccessStore } from './access-store.js';
+import { Checkpointer, type CheckpointerOptions } from './checkpointer.js';
 import { DirectoryStore } from './directory-store.js';
 import { DeliveryStore } from './delivery-store.js';
 import { EventLog } from './event-log.js';
@@ -24,6 +25,8 @@ export interface StoreOptions {
   onBatchFailed?: (error: unknown) => void;
   /** Called when an after-commit observer throws (the data is committed regardless). */
   onCallbackFailed?: (error: unknown) => void;
+  /** The WAL checkpointer's settings (defaults in src/config/defaults.ts). */
+  checkpoint?: Omit<CheckpointerOptions, 'onFailed'>;
 }
 
 export class Store {
@@ -39,15 +42,21 @@ export class Store {
   readonly rosters: RosterStore;
   readonly retention: RetentionStore;
   readonly access: AccessStore;
+  /** Checkpoints the WAL off the writer's commits. */
+  readonly checkpointer: Checkpointer;
 
   constructor(
     readonly file: string,
     db: Database.Database,
     onBatchFailed?: (error: unknown) => void,
     onCallbackFailed?: (error: unknown) => void,
+    synchronous: 'FULL' | 'NORMAL' = 'FULL',
+    checkpoint: Omit<CheckpointerOptions, 'onFailed'> = {},
   ) {
     this.db = db;
-    this.writes = new GroupCommit(db, onBatchFailed, onCallbackFailed);
+    const checkpointer = new Checkpointer(db, file, synchronous, { ...checkpoint, onFailed: (error) => onCallbackFailed?.(error) });
+    this.checkpointer = checkpointer;
+    this.writes = new GroupCommit(db, onBatchFailed, onCallbackFailed, () => checkpointer.committed());
     this.events = new EventLog(db);
     this.directory = new DirectoryStore(db);
     this.threads = new ThreadStore(db);
@@ -72,6 +81,7 @@ export class Store {
   close(): void {
     if (!this.db.open) return;
     this.writes.close();
+    this.checkpointer.stop();
     // Leave a compact file behind: fold the WAL back into the database.
     try {
       this.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -100,7 +110,7 @@ export function openStore(options: StoreOptions): Store {
     db.close();
     throw error;
   }
-  return new Store(options.file, db, options.onBatchFailed, options.onCallbackFailed);
+  return new Store(options.file, db, options.onBatchFailed, options.onCallbackFailed, options.synchronous === 'normal' ? 'NORMAL' : 'FULL', options.checkpoint);
 }
 
 function isEmptyDatabase(db: Database.Database): boolean {

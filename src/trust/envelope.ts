@@ -21,6 +21,7 @@ import {
   type SignedEventJson,
 } from '../schema/envelope.js';
 import { canonicalEncode, decodeStrict, findUnencodable } from './cbor.js';
+import { encodeEventTuple } from './event-bytes.js';
 import { cachedPublicKey, ED25519_KEY_BYTES, ED25519_SIGNATURE_BYTES, formatPublicKey, parsePublicKey } from './node-id.js';
 
 export interface SignedEventFields {
@@ -90,6 +91,19 @@ function isEmptyMap(meta: Record<string, unknown> | null): boolean {
 /** The exact bytes an event's signature is over. */
 export function eventSigningBytes(fields: SignedEventFields): Uint8Array {
   assertSignable(fields);
+  const meta = isEmptyMap(fields.meta) ? null : fields.meta;
+  let bytes: Uint8Array | undefined;
+  try {
+    bytes = encodeEventTuple(fields, meta);
+  } catch {
+    // What the hand-written encoder cannot take, cborg takes below, or refuses naming the field.
+    bytes = undefined;
+  }
+  return bytes ?? canonicalEventTuple(fields, meta);
+}
+
+/** The same bytes, written by cborg. */
+export function canonicalEventTuple(fields: SignedEventFields, meta: Record<string, unknown> | null): Uint8Array {
   return canonicalEncode(
     [
       SIGNED_EVENT_DOMAIN,
@@ -99,7 +113,7 @@ export function eventSigningBytes(fields: SignedEventFields): Uint8Array {
       fields.to,
       fields.kind,
       fields.content,
-      isEmptyMap(fields.meta) ? null : fields.meta,
+      meta,
       fields.ts,
       fields.ttl_secs,
       fields.sender_seq,

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseInput } from '../../src/errors/parley-error.js';
 import { JsonTextValueSchema, TextSchema, textFault } from '../../src/schema/text.js';
@@ -65,5 +66,34 @@ describe('author text', () => {
     const cycle: Record<string, unknown> = { fine: 'yes' };
     cycle.self = cycle;
     expect(JsonTextValueSchema.safeParse(cycle).success).toBe(true);
+  });
+
+  it('text - the quick scan for clean text decides as the walk over every character does', () => {
+    // The walk alone, as it ran before the scan that skips clean text.
+    const walked = (text: string, lines: 'lines' | 'one line'): string | undefined => {
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code >= 0xd800 && code <= 0xdbff && text.charCodeAt(i + 1) >= 0xdc00 && text.charCodeAt(i + 1) <= 0xdfff) {
+          i++;
+          continue;
+        }
+        if (code >= 0xd800 && code <= 0xdfff) return `surrogate ${i}`;
+        if (code === 0x0a && lines === 'lines') continue;
+        if (code === 0x0d && lines === 'lines' && text.charCodeAt(i + 1) === 0x0a) continue;
+        if (code === 0x0a || code === 0x0d || ((code <= 0x1f || (code >= 0x7f && code <= 0x9f)) && code !== 0x09)) return `control ${i}`;
+      }
+      return undefined;
+    };
+    const char = fc.oneof(fc.integer({ min: 0, max: 0xa0 }), fc.integer({ min: 0xd7f0, max: 0xe010 }), fc.integer({ min: 0x20, max: 0xffff })).map((c) => String.fromCharCode(c));
+    fc.assert(
+      fc.property(fc.array(char, { maxLength: 40 }), fc.constantFrom('lines' as const, 'one line' as const), (chars, lines) => {
+        const text = chars.join('');
+        const fault = textFault(text, lines);
+        const expected = walked(text, lines);
+        expect(fault === undefined).toBe(expected === undefined);
+        if (expected !== undefined) expect(fault).toContain(`at character ${Number(expected.split(' ')[1]) + 1}`);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
