@@ -120,8 +120,8 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
     // No read takes more than maxBytes, so no thread needs to offer more than that (bounds memory across many threads).
     let candidateBytes = 0;
     const full = (): boolean => candidates.length > limit || candidateBytes > maxBytes;
-    // A small first page: most threads stop at their first candidate once the budget is filled.
-    let size = FIRST_PAGE;
+    // Once the budget is filled, a small first page: most threads stop at their first candidate.
+    let size = Number.isFinite(threshold()) ? FIRST_PAGE : page;
     while (!full() && !exhausted && !held && !beyond) {
       const rows = ctx.store.events.readAfter(thread.id, lastScanned, size);
       exhausted = rows.length < size;
