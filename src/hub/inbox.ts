@@ -28,6 +28,8 @@ const PRIORITY_RANK: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
 /** Rows read first from each thread: most threads stop at their first candidate once the budget is filled. */
 const FIRST_PAGE = 8;
 
+const NONE: ReadonlySet<number> = new Set();
+
 interface Candidate {
   row: EventRow;
   event: ParleyEvent;
@@ -110,7 +112,8 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
     const cursor = ctx.store.deliveries.cursor(me, thread.id);
     // Read until one candidate more than the limit is found (to know there is more) or the thread ends.
     const candidates: Candidate[] = [];
-    const page = Math.max(limit + 1, 64);
+    // One candidate more than the limit, and some room for the reader's own and targeted rows among them.
+    const page = Math.max(limit + 1 + Math.ceil(limit / 8), 16);
     let lastScanned = cursor;
     let exhausted = false;
     // An injection stops at the first item it does not inject, so the cursor never passes it.
@@ -126,13 +129,14 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
       const rows = ctx.store.events.readAfter(thread.id, lastScanned, size);
       exhausted = rows.length < size;
       size = page;
+      const targeted = rows.length === 0 ? NONE : ctx.store.deliveries.targetedIn(me, thread.id, rows[0]!.seq, rows[rows.length - 1]!.seq);
       for (const row of rows) {
         if (full()) break;
         if (row.seq > bound) {
           exhausted = true;
           break;
         }
-        if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) {
+        if (row.from_id === me || targeted.has(row.seq)) {
           lastScanned = row.seq;
           continue;
         }

@@ -111,4 +111,27 @@ describe('inbox - threads with something past the cursor', () => {
     const bobAgain = await again.hub.join({ handle: 'bob', session: 's' });
     expect((await bobAgain.inbox()).items.map((i) => i.event.id)).toEqual([left.id]);
   });
+
+  it('inbox pending - targeted items among a page of channel messages come once, as High; the rest as Normal', async () => {
+    const t = await hubs.open();
+    const { alice, bob } = await joinHumanAliceBob(t.hub);
+    await channels(alice, bob, 1);
+    await bob.inbox({ limit: 500 });
+    const m1 = await alice.post({ thread: 'general', text: 'one' });
+    const at = await alice.post({ thread: 'general', text: 'two @bob' });
+    const elsewhere = await alice.post({ thread: 'c0', text: 'three @bob' });
+    const m4 = await alice.post({ thread: 'general', text: 'four' });
+    const dm = await alice.dm({ to: 'bob', text: 'five' });
+    const m6 = await alice.post({ thread: 'general', text: 'six' });
+    const read = await bob.inbox();
+    expect(read.items.map((i) => [i.priority, i.event.id])).toEqual([
+      ['high', dm.id],
+      ['high', elsewhere.id],
+      ['high', at.id],
+      ['normal', m6.id],
+      ['normal', m4.id],
+      ['normal', m1.id],
+    ]);
+    expect(await bob.inbox()).toEqual({ items: [], more: false });
+  });
 });
