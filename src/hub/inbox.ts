@@ -142,12 +142,12 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
         }
         const event = rowToEvent(row);
         const placement = placementOf(thread, event, me, undefined, chatOpen, wakeOn);
-        if (placement && row.seq > threshold()) {
-          beyond = true;
-          break;
-        }
         if (mode.inject && placement && !placement.wakes) {
           held = true;
+          break;
+        }
+        if (placement && row.seq > threshold()) {
+          beyond = true;
           break;
         }
         lastScanned = row.seq;

@@ -134,4 +134,18 @@ describe('inbox - threads with something past the cursor', () => {
     ]);
     expect(await bob.inbox()).toEqual({ items: [], more: false });
   });
+
+  it('inbox pending - an injection that fills its limit and then meets a message it holds back says nothing more is waiting', async () => {
+    const t = await hubs.open();
+    const { alice, bob } = await joinHumanAliceBob(t.hub);
+    await bob.inbox({ limit: 500 });
+    await bob.updateProfile({ wakeOn: 'addressed' });
+    const chatter = await alice.post({ thread: 'general', text: 'channel chatter' });
+    const dm = await alice.dm({ to: 'bob', text: 'a direct word' });
+    const injected = await bob.inject({ limit: 1 });
+    expect(injected.items.map((i) => i.id)).toEqual([dm.id]);
+    expect(injected.more).toBeUndefined();
+    expect((await bob.peek()).items.map((i) => i.event.id)).toEqual([chatter.id]);
+  });
 });
+
