@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { openHub, type Hub, type HubOptions } from '../src/hub/hub.js';
 import type { Actor } from '../src/hub/actor.js';
-import { DEFAULT_RETENTION_CHUNK_BUDGET_MS } from '../src/config/defaults.js';
+import { DEFAULT_INBOX_LIMIT, DEFAULT_RETENTION_CHUNK_BUDGET_MS } from '../src/config/defaults.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { summarize, type Summary } from './stats.js';
 
@@ -295,4 +295,59 @@ export async function postLatencyDuringPrune(history: number, posters: number, i
     await hub.close();
     fs.rmSync(home, { recursive: true, force: true });
   }
+}
+
+export interface InboxCostResult {
+  threads: number;
+  unread: number;
+  /** `peek` (what a hook or a wait pays per check) while `unread` rows wait past the cursors. */
+  peek: Summary;
+  /** A consuming `inbox` while the backlog is still there (each call takes the limit from it). */
+  backlog: Summary;
+  /** A consuming `inbox` with nothing new since the last call. */
+  upToDate: Summary;
+  /** A consuming `inbox` after one new message in one of the threads. */
+  oneNew: Summary;
+}
+
+/**
+ * What one reader's inbox call costs with `threads` channels subscribed and
+ * `unread` messages from another participant spread over them: the cost
+ * should follow what is new since the last call, not what is subscribed or unread.
+ */
+export async function inboxCost(threads: number, unread: number, calls = 200): Promise<InboxCostResult> {
+  return withHub(async (hub) => {
+    const writer = await hub.join({ handle: 'writer', session: 'bench' });
+    const reader = await hub.join({ handle: 'reader', session: 'bench' });
+    const names = Array.from({ length: threads }, (_, i) => `c${i}`);
+    for (const name of names) {
+      await writer.createChannel({ name });
+      await reader.subscribe(name);
+    }
+    for (let i = 0; i < unread; i += 500) {
+      await Promise.all(Array.from({ length: Math.min(500, unread - i) }, (_, j) => writer.post({ thread: names[(i + j) % threads]!, text: chatText(120, i + j) })));
+    }
+    const timed = async (fn: () => Promise<unknown>, samples: number[]): Promise<void> => {
+      await yieldToLoop();
+      const start = performance.now();
+      await fn();
+      samples.push(performance.now() - start);
+    };
+    const peek: number[] = [];
+    for (let i = 0; i < calls; i++) await timed(() => reader.peek(), peek);
+    const backlog: number[] = [];
+    for (let i = 0; i < Math.min(calls, Math.floor(unread / 2 / DEFAULT_INBOX_LIMIT)); i++) await timed(() => reader.inbox(), backlog);
+    while ((await reader.inbox()).more);
+    const upToDate: number[] = [];
+    for (let i = 0; i < calls; i++) await timed(() => reader.inbox(), upToDate);
+    const oneNew: number[] = [];
+    for (let i = 0; i < calls; i++) {
+      await writer.post({ thread: names[i % threads]!, text: chatText(120, i) });
+      await timed(async () => {
+        const { items } = await reader.inbox();
+        if (items.length !== 1) throw new Error(`inbox returned ${items.length} items after one new message`);
+      }, oneNew);
+    }
+    return { threads, unread, peek: summarize(peek), backlog: summarize(backlog), upToDate: summarize(upToDate), oneNew: summarize(oneNew) };
+  });
 }

@@ -20,9 +20,15 @@ import { wakeOnFor } from './wake-on.js';
 import type { ThreadRecord } from './records.js';
 import type { DeliveryReason } from './delivery-reason.js';
 import { writeNow } from './writer.js';
+import { pendingThreads } from './inbox-pending.js';
 import type { InboxItem, InboxReason, InboxResult, Priority } from './answers.js';
 
 const PRIORITY_RANK: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
+
+/** Rows read first from each thread: most threads stop at their first candidate once the budget is filled. */
+const FIRST_PAGE = 8;
+
+const NONE: ReadonlySet<number> = new Set();
 
 interface Candidate {
   row: EventRow;
@@ -89,8 +95,16 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
   }
 
   // Normal and Low: per thread, the events past the cursor that are not already High items (all chat: none without it).
+  // Only threads that may hold something past the cursor are looked at (inbox-pending.ts).
+  const looked = chatOpen ? pendingThreads(ctx, me, caller.session.id, bound) : undefined;
+  const budget = Math.max(0, limit - items.length);
+  // The seqs of the lowest `budget` candidates so far: a candidate above the highest of them is never taken.
+  const lowest: number[] = [];
+  const threshold = (): number => (budget === 0 ? -1 : lowest.length < budget ? Number.POSITIVE_INFINITY : lowest[budget - 1]!);
   const scans: ThreadScan[] = [];
-  for (const thread of chatOpen ? ctx.state.threadsOf(caller.session.id) : []) {
+  /** Threads seen to hold nothing past the cursor up to the bound (before this read moves any cursor). */
+  const empty: string[] = [];
+  for (const thread of looked?.threads ?? []) {
     const membership = thread.members.get(me);
     if (!membership || membership.subscription === 'unsubscribed') continue;
     // A subscription made before the channel's access policy left this participant out gives nothing from it.
@@ -98,24 +112,31 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
     const cursor = ctx.store.deliveries.cursor(me, thread.id);
     // Read until one candidate more than the limit is found (to know there is more) or the thread ends.
     const candidates: Candidate[] = [];
-    const page = Math.max(limit + 1, 64);
+    // One candidate more than the limit, and some room for the reader's own and targeted rows among them.
+    const page = Math.max(limit + 1 + Math.ceil(limit / 8), 16);
     let lastScanned = cursor;
     let exhausted = false;
     // An injection stops at the first item it does not inject, so the cursor never passes it.
     let held = false;
+    // Stopped at a candidate that lies beyond what this read can take.
+    let beyond = false;
     // No read takes more than maxBytes, so no thread needs to offer more than that (bounds memory across many threads).
     let candidateBytes = 0;
     const full = (): boolean => candidates.length > limit || candidateBytes > maxBytes;
-    while (!full() && !exhausted && !held) {
-      const rows = ctx.store.events.readAfter(thread.id, lastScanned, page);
-      exhausted = rows.length < page;
+    // Once the budget is filled, a small first page: most threads stop at their first candidate.
+    let size = Number.isFinite(threshold()) ? FIRST_PAGE : page;
+    while (!full() && !exhausted && !held && !beyond) {
+      const rows = ctx.store.events.readAfter(thread.id, lastScanned, size);
+      exhausted = rows.length < size;
+      size = page;
+      const targeted = rows.length === 0 ? NONE : ctx.store.deliveries.targetedIn(me, thread.id, rows[0]!.seq, rows[rows.length - 1]!.seq);
       for (const row of rows) {
         if (full()) break;
         if (row.seq > bound) {
           exhausted = true;
           break;
         }
-        if (row.from_id === me || ctx.store.deliveries.isTargeted(me, row.seq)) {
+        if (row.from_id === me || targeted.has(row.seq)) {
           lastScanned = row.seq;
           continue;
         }
@@ -125,18 +146,26 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
           held = true;
           break;
         }
+        if (placement && row.seq > threshold()) {
+          beyond = true;
+          break;
+        }
         lastScanned = row.seq;
         if (placement) {
           candidates.push({ row, event, placement });
           candidateBytes += rowSize(row);
+          insertSorted(lowest, row.seq, budget);
         }
       }
     }
-    if (lastScanned === cursor) continue;
-    const cut = full() || held;
+    if (beyond) more = true;
+    if (lastScanned === cursor) {
+      if (exhausted && !held && !beyond) empty.push(thread.id);
+      continue;
+    }
+    const cut = full() || held || beyond;
     scans.push({ thread, cut, candidates, lastScanned });
   }
-  const budget = Math.max(0, limit - items.length);
   const merged = scans.flatMap((s) => s.candidates.map((candidate) => ({ scan: s, candidate }))).sort((a, b) => a.candidate.row.seq - b.candidate.row.seq);
   const taken: typeof merged = [];
   for (const entry of merged.slice(0, budget)) {
@@ -150,6 +179,8 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
     takenByThread.set(scan.thread.id, candidate.row.seq);
   }
 
+  // Threads whose cursor this read moves to the end of what it scanned, having scanned up to the bound.
+  const emptied: string[] = [];
   if (!mode.peek) {
     const now = ctx.now();
     const advances: Array<[string, number]> = [];
@@ -158,18 +189,22 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
       const allTaken = !scan.cut && (scan.candidates.length === 0 || lastTaken === scan.candidates[scan.candidates.length - 1]?.row.seq);
       const upto = allTaken ? scan.lastScanned : lastTaken;
       if (upto !== undefined) advances.push([scan.thread.id, upto]);
+      if (allTaken) emptied.push(scan.thread.id);
     }
     const delivered = items.filter((i) => i.priority === 'high').map((i) => i.event.seq);
     if (advances.length > 0 || delivered.length > 0) {
-      writeNow(ctx, () => {
+      const { committed } = writeNow(ctx, () => {
         for (const [threadId, seq] of advances) ctx.store.deliveries.advance(me, threadId, seq);
         for (const seq of delivered) {
           if (mode.inject) ctx.store.deliveries.markInjected(me, seq, now);
           else ctx.store.deliveries.markDelivered(me, seq, now);
         }
       });
+      // A rolled-back cursor leaves those events to read again: their threads must be looked at again.
+      if (emptied.length > 0) committed.catch(() => looked?.restore(emptied));
     }
   }
+  looked?.drop([...empty, ...emptied]);
   items.sort((a, b) => PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority] || b.event.seq - a.event.seq);
   return { items, more };
 }
@@ -224,6 +259,15 @@ export function takeShown(ctx: HubContext, caller: Caller, seqs: readonly number
     return taken;
   });
   return [...injected, ...normal.map(({ item }) => item)];
+}
+
+/** Inserts `seq` into the ascending `lowest`, keeping at most `cap` entries. */
+function insertSorted(lowest: number[], seq: number, cap: number): void {
+  let at = lowest.length;
+  while (at > 0 && lowest[at - 1]! > seq) at -= 1;
+  if (at >= cap) return;
+  lowest.splice(at, 0, seq);
+  if (lowest.length > cap) lowest.pop();
 }
 
 /** How far a cursor at `cursor` may move, up to `last`: over the caller's own events, targeted items and rows `pass` allows. */

@@ -33,6 +33,7 @@ export class ThreadStore {
   private readonly allStmt: Database.Statement;
   private readonly upsertMemberStmt: Database.Statement;
   private readonly allMembersStmt: Database.Statement;
+  private readonly touchedStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insertStmt = db.prepare(
@@ -50,6 +51,8 @@ export class ThreadStore {
          hard_muted = excluded.hard_muted, muted_by = excluded.muted_by`,
     );
     this.allMembersStmt = db.prepare('SELECT * FROM memberships');
+    // Through events_by_session: the cost is the number of events in the range, not the log's size.
+    this.touchedStmt = db.prepare('SELECT DISTINCT thread_id FROM events WHERE session_id = ? AND seq > ? AND seq <= ?').pluck();
   }
 
   insert(row: ThreadRow): void {
@@ -74,5 +77,10 @@ export class ThreadStore {
 
   allMembers(): MembershipRow[] {
     return this.allMembersStmt.all() as MembershipRow[];
+  }
+
+  /** The threads of a session that have events with seq in (afterSeq, upToSeq]. */
+  touchedBetween(sessionId: string, afterSeq: number, upToSeq: number): string[] {
+    return this.touchedStmt.all(sessionId, afterSeq, upToSeq) as string[];
   }
 }
