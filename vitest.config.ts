@@ -1,4 +1,20 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that drive the programs of test/tools (agent CLIs, the MCP
+ * Inspector) run after the others: on a full run those programs install in
+ * the background meanwhile (scripts/run-tests.mjs), so nothing waits for them.
+ */
+const USES_TEST_TOOLS = [/\/test\/clients\//, /\/test\/mcp\/clients\.test\.ts$/];
+
+class TestToolsLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const usesTools = (file: TestSpecification) => USES_TEST_TOOLS.some((pattern) => pattern.test(file.moduleId));
+    return [...sorted.filter((file) => !usesTools(file)), ...sorted.filter(usesTools)];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -7,5 +23,6 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     globalSetup: ['test/setup/browser.global.ts'],
+    sequence: { sequencer: TestToolsLast },
   },
 });
