@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -22,6 +23,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Most test files wait (on child processes, worker threads, fsync) far more
+    // than they compute: vitest's default of one worker per core less one left
+    // a 2-core machine running them one at a time, mostly idle.
+    maxWorkers: Math.max(2, Math.ceil(os.availableParallelism() * 1.5)),
     globalSetup: ['test/setup/browser.global.ts'],
     sequence: { sequencer: TestToolsLast },
   },
