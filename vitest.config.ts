@@ -20,8 +20,11 @@ class TestToolsLast extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Files run side by side (maxWorkers below), so a test that starts many
+    // processes gets less of the machine than alone: room for that, still far
+    // short of what a hang would take.
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     // Most test files wait (on child processes, worker threads, fsync) far more
     // than they compute: vitest's default of one worker per core less one left
