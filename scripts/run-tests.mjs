@@ -3,7 +3,7 @@
 // so that a run which executed no test is visible to any CI reading the output.
 // The load tests (test/load) measure memory and latency under attack, so they
 // run last and alone, one file at a time, with the machine to themselves.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,21 @@ const phases = extra.length > 0
       { name: 'suite', args: ['--exclude', 'test/load/**'], strictSkips: true },
       { name: 'load', args: ['test/load', '--no-file-parallelism'], strictSkips: true },
     ];
+
+// The programs a few test files drive (test/tools: agent CLIs, the MCP Inspector)
+// are not part of `npm install`: on a full run they install in the background
+// while the other tests run, and those files, which run last, wait for them.
+// A run of chosen files installs them when one of its files asks.
+let tools;
+if (extra.length === 0) {
+  const log = fs.openSync(path.join(reportDir, 'tools-install.log'), 'w');
+  tools = spawn(process.execPath, [path.join(root, 'test', 'tools', 'install.mjs')], { stdio: ['ignore', log, log] });
+  fs.closeSync(log);
+  tools.exited = new Promise((resolve) => {
+    tools.once('error', (error) => resolve(`could not start: ${error.message}`));
+    tools.once('exit', (code, signal) => resolve(code === 0 ? 'ok' : `exit ${code ?? signal}`));
+  });
+}
 
 let passed = 0;
 let failed = 0;
@@ -84,6 +99,15 @@ for (const [i, phase] of phases.entries()) {
   }
   failed += phaseFailed;
   if (run.status !== 0) ok = false;
+}
+if (tools) {
+  const outcome = await tools.exited;
+  if (outcome !== 'ok') {
+    // The tests that needed them failed and say so; this says why.
+    console.error(`Installing test/tools failed (${outcome}):\n${fs.readFileSync(path.join(reportDir, 'tools-install.log'), 'utf8').slice(-3000)}`);
+    failures.push(`test/tools: npm ci of the programs the tests drive failed (${outcome})`);
+    failed += 1;
+  }
 }
 fs.rmSync(reportDir, { recursive: true, force: true });
 fs.rmSync(testTmp, { recursive: true, force: true });

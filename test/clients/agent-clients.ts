@@ -6,6 +6,7 @@ import { presenceOf, runToEnd, tempDirs, userEnv } from '../helpers/agent-cli.js
 import * as anthropic from '../helpers/mock-anthropic.js';
 import * as gemini from '../helpers/mock-gemini.js';
 import { BIN, joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { testToolsInstalled, toolPath, TOOLS_WAIT_MS } from '../helpers/test-tools.js';
 
 /**
  * The real agent CLIs Parley installs into, as one table: each run headless
@@ -61,8 +62,8 @@ export interface AgentClient {
   answerOf: (stdout: string) => { text: string; failed: boolean };
 }
 
-const CLAUDE_BIN = path.resolve(import.meta.dirname, '../../node_modules/.bin/claude');
-const GEMINI_BIN = path.resolve(import.meta.dirname, '../../node_modules/.bin/gemini');
+const CLAUDE_BIN = toolPath('.bin/claude');
+const GEMINI_BIN = toolPath('.bin/gemini');
 
 const CLAUDE_VARIABLES = ['CLAUDE', 'ANTHROPIC', 'CURSOR_VERSION'];
 const GEMINI_VARIABLES = ['GEMINI', 'GOOGLE'];
@@ -188,6 +189,7 @@ export function clientsHub(stayAvailable: string[]): ClientsHub {
     if (!started) throw new Error('clientsHub: used before its beforeAll started the hub');
     return started;
   };
+  beforeAll(testToolsInstalled, TOOLS_WAIT_MS);
   beforeAll(async () => {
     const hubHome = dirs.make('parley-clients-hub-');
     fs.writeFileSync(path.join(hubHome, 'config.json'), JSON.stringify({ agents: { stayAvailable, stayAvailableSeconds: 60, maxStopContinuations: 1 } }));

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDirs } from '../helpers/agent-cli.js';
 import { startMockAnthropic, type MockAnthropic } from '../helpers/mock-anthropic.js';
 import { joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
+import { testToolsInstalled, toolPath, TOOLS_WAIT_MS } from '../helpers/test-tools.js';
 
 /**
  * The coordinator with the real Claude Code as its adapter (`claude -p`, its
@@ -11,7 +12,7 @@ import { joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } 
  * message in a thread with invited_auto on is answered by the invited agent,
  * which has no session open, under its own identity, in reply to the message.
  */
-const CLAUDE = path.resolve(import.meta.dirname, '../../node_modules/.bin/claude');
+const CLAUDE = toolPath('.bin/claude');
 
 let hub: RunningHub;
 let model: MockAnthropic;
@@ -19,6 +20,7 @@ let alice: string;
 const dirs = tempDirs();
 const temp = dirs.make;
 
+beforeAll(testToolsInstalled, TOOLS_WAIT_MS);
 beforeAll(async () => {
   model = await startMockAnthropic(() => ({ text: 'I can take the release notes; draft by noon.' }));
   const hubHome = temp('parley-coordinated-hub-');

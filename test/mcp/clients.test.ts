@@ -5,14 +5,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
 import { BIN, childEnv, joinOver, startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
+import { testToolsInstalled, toolPath, TOOLS_WAIT_MS } from '../helpers/test-tools.js';
 
 /**
  * Third-party MCP clients against a real hub: the MCP Inspector's CLI over
  * both transports, and the MCP conformance suite over Streamable HTTP.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const INSPECTOR = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector/cli/build/cli.js');
-const CONFORMANCE = path.join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const INSPECTOR = toolPath('@modelcontextprotocol/inspector/cli/build/cli.js');
+const CONFORMANCE = toolPath('@modelcontextprotocol/conformance/dist/index.js');
 
 let hub: RunningHub;
 let home: string;
@@ -20,6 +21,7 @@ let cleanup: () => void = () => undefined;
 let token: string;
 let proxy: http.Server | undefined;
 
+beforeAll(testToolsInstalled, TOOLS_WAIT_MS);
 beforeAll(async () => {
   ({ home, cleanup } = tempHome());
   // The inspector calls a tool of every room, steer's too: an admin's.
