@@ -272,3 +272,14 @@ export const DEFAULT_RETENTION_ARCHIVE_HOURS = 720;
 export const DEFAULT_RETENTION_INTERVAL_MS = 60_000;
 /** How long one pruning step may hold the writer, so posts are never held up behind retention. */
 export const DEFAULT_RETENTION_CHUNK_BUDGET_MS = 4;
+// The local socket (`parley mcp` to the hub on the same home; src/local-socket, src/client/socket-*).
+/** The hub's Unix socket in its home: local clients' calls without HTTP (see src/local-socket). */
+export const LOCAL_SOCKET_FILENAME = 'hub.sock';
+/** How long a client waits for the socket's hello before it uses REST instead. */
+export const LOCAL_SOCKET_HELLO_TIMEOUT_MS = 2_000;
+/** The first pause before a client opens the socket again after the hub went away; each failed try doubles it. */
+export const LOCAL_SOCKET_RETRY_FIRST_MS = 500;
+/** The longest pause between two tries to open the socket again. */
+export const LOCAL_SOCKET_RETRY_MAX_MS = 10_000;
+/** How long calls in flight on the local socket may take to finish when the hub stops (as the HTTP server's grace). */
+export const LOCAL_SOCKET_CLOSE_GRACE_MS = 5_000;
