@@ -175,18 +175,21 @@ export class SocketLink {
     const reader = new LineReader((line) => this.#answer(line), MAX_ANSWER_CHARS, () => socket.destroy());
     socket.on('data', (chunk: string) => reader.push(chunk));
     socket.on('error', () => socket.destroy());
-    socket.once('close', () => this.#lost(socket));
-    this.#socket = socket;
     const id = this.#nextId++;
-    // A refused hello (or the socket closing) is no hello: the client uses REST.
+    // A refused hello (or the socket closing first) is no hello: the client uses REST.
     const hello = new Promise<unknown>((resolve) => this.#pending.set(id, { resolve, reject: () => resolve(undefined) }));
-    this.#write({ id, call: HELLO });
+    socket.once('close', () => (this.#socket === socket ? this.#lost(socket) : this.#pending.get(id)?.reject(undefined)));
+    // Nothing but hello is written before the hub has said it is the one at the client's address: no token goes to another.
+    socket.write(frameLine({ id, call: HELLO }));
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), LOCAL_SOCKET_HELLO_TIMEOUT_MS)));
     const answer = (await Promise.race([hello, timeout])) as Partial<HelloAnswer> | undefined;
     clearTimeout(timer);
-    if (answer?.hub === 'parley' && typeof answer.url === 'string' && sameOrigin(answer.url, this.#url)) return true;
     this.#pending.delete(id);
+    if (answer?.hub === 'parley' && typeof answer.url === 'string' && sameOrigin(answer.url, this.#url) && !socket.destroyed) {
+      this.#socket = socket;
+      return true;
+    }
     socket.destroy();
     return false;
   }
