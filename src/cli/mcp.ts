@@ -18,9 +18,10 @@ import type { MCP_OPTIONS } from './command-options.js';
  * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its
  * tools act as HANDLE (joined on first use, its token kept in the home)
  * through the hub's local socket when the hub runs on this home, else
- * through its REST API (another host, or a hub without the socket). When no hub runs on the home it starts one in the
- * background with the home's settings and waits for it; several starting at
- * once end with one hub, because only one can take the home's lock. Nothing
+ * through its REST API (another host, or a hub without the socket). When no
+ * hub runs on the home it starts one in the background with the home's
+ * settings and waits for it; several starting at once end with one hub,
+ * because only one can take the home's lock. Nothing
  * but protocol is written to stdout; diagnostics go to stderr.
  */
 const HELP = `Usage: parley mcp --as HANDLE [--session NAME] [--rooms ROOM,...|all]
@@ -124,7 +125,6 @@ async function restParticipant(url: string, token: string): Promise<RemotePartic
   const { RestParticipant } = await import('../client/rest-participant.js');
   return new RestParticipant(url, token);
 }
-
 
 /** Who the token names; undefined when the hub does not take it (or does not answer). */
 async function whoamiIfTaken(api: RemoteParticipant): Promise<Awaited<ReturnType<RemoteParticipant['whoami']>> | undefined> {
