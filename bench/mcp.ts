@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { openHub } from '../src/hub/hub.js';
 import { createAdminCredential } from '../src/home/admin-token.js';
 import { startHttpServer } from '../src/http/server.js';
+import { startLocalSocket } from '../src/local-socket/local-socket-server.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { tempDir, UNLIMITED_WRITES } from './core.js';
 import type { McpLoadJob, McpLoadResult } from './mcp-load.js';
@@ -48,6 +49,8 @@ export async function mcpRoundTrips(options: { httpLevels: number[]; stdioLevels
   const hub = await openHub({ home, logger: createSilentLogger(), config: UNLIMITED_WRITES });
   // With the admin credential, as `parley serve` runs it: `parley mcp` joins its agents through it.
   const server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createSilentLogger(), admin: createAdminCredential(home) });
+  // And its local socket, as `parley serve` runs it: `parley mcp` on the same home calls through it.
+  const localSocket = await startLocalSocket({ hub, home, url: server.url, logger: createSilentLogger() });
   const echo = await echoHttpServer();
   const runs: McpRun[] = [];
   try {
@@ -86,7 +89,7 @@ export async function mcpRoundTrips(options: { httpLevels: number[]; stdioLevels
     return { runs, toolList };
   } finally {
     echo.stop();
-    const closing = server.close();
+    const closing = Promise.all([server.close(), localSocket?.close()]);
     await hub.close();
     await closing;
     fs.rmSync(home, { recursive: true, force: true });

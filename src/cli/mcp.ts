@@ -1,7 +1,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadToken } from '../client/credentials.js';
 import { registerParticipant } from '../client/registration.js';
-import { RestParticipant } from '../client/rest-participant.js';
+import type { RestParticipant } from '../client/rest-participant.js';
+import { SocketParticipant } from '../client/socket-participant.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { humanHandles } from '../mcp/instructions.js';
@@ -15,10 +16,12 @@ import type { MCP_OPTIONS } from './command-options.js';
 
 /**
  * `parley mcp --as HANDLE`: the stdio MCP server that agent CLIs spawn. Its
- * tools act through the hub's REST API as HANDLE (joined on first use, its
- * token kept in the home). When no hub runs on the home it starts one in the
- * background with the home's settings and waits for it; several starting at
- * once end with one hub, because only one can take the home's lock. Nothing
+ * tools act as HANDLE (joined on first use, its token kept in the home)
+ * through the hub's local socket when the hub runs on this home, else
+ * through its REST API (another host, or a hub without the socket). When no
+ * hub runs on the home it starts one in the background with the home's
+ * settings and waits for it; several starting at once end with one hub,
+ * because only one can take the home's lock. Nothing
  * but protocol is written to stdout; diagnostics go to stderr.
  */
 const HELP = `Usage: parley mcp --as HANDLE [--session NAME] [--rooms ROOM,...|all]
@@ -47,8 +50,11 @@ async function serveMcp({ values }: CommandArgs<typeof MCP_OPTIONS>): Promise<nu
   const url = await ensureHub(values, home);
 
   const session = values.session ?? 'default';
+  // One connection to the hub's socket in the home carries every call; REST when the hub there is not the one at `url`.
+  const link = await SocketParticipant.link(home, url);
+  const participantOf = (token: string): Promise<RemoteParticipant> => (link ? Promise.resolve(new SocketParticipant(link, token)) : restParticipant(url, token));
   let token = process.env.PARLEY_TOKEN || (values.as ? loadToken(home, session, values.as) : undefined);
-  let api = token ? new RestParticipant(url, token) : undefined;
+  let api = token ? await participantOf(token) : undefined;
   let me = api ? await whoamiIfTaken(api) : undefined;
   if (!me && values.as) {
     // First use (or a revoked token): join, which keeps the identity and issues a token.
@@ -60,7 +66,7 @@ async function serveMcp({ values }: CommandArgs<typeof MCP_OPTIONS>): Promise<nu
       ...(values.role === undefined ? {} : { roles: values.role }),
     };
     token = (await registerParticipant(url, home, { handle: values.as, session, profile })).token;
-    api = new RestParticipant(url, token);
+    api = await participantOf(token);
     me = await api.whoami();
   }
   if (!api || !me) throw new ParleyError('UNAUTHORIZED', 'PARLEY_TOKEN is not a valid token of this hub; unset it, or use --as HANDLE.');
@@ -107,11 +113,21 @@ async function serveMcp({ values }: CommandArgs<typeof MCP_OPTIONS>): Promise<nu
   await client.settle();
   connection.close();
   client.close();
+  link?.close();
   return 0;
 }
 
+/** What `parley mcp` acts through: the hub's local socket, or its REST API. */
+type RemoteParticipant = SocketParticipant | RestParticipant;
+
+/** Over REST: loaded only then, since its HTTP client costs start-up time that the socket does not need. */
+async function restParticipant(url: string, token: string): Promise<RemoteParticipant> {
+  const { RestParticipant } = await import('../client/rest-participant.js');
+  return new RestParticipant(url, token);
+}
+
 /** Who the token names; undefined when the hub does not take it (or does not answer). */
-async function whoamiIfTaken(api: RestParticipant): Promise<Awaited<ReturnType<RestParticipant['whoami']>> | undefined> {
+async function whoamiIfTaken(api: RemoteParticipant): Promise<Awaited<ReturnType<RemoteParticipant['whoami']>> | undefined> {
   try {
     return await api.whoami();
   } catch {

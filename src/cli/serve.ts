@@ -7,6 +7,7 @@ import { openHub } from '../hub/index.js';
 import { createAdminCredential } from '../home/admin-token.js';
 import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
+import { startLocalSocket, type LocalSocket } from '../local-socket/local-socket-server.js';
 import { pendingDraftNoticeOf } from '../trust/roster-draft.js';
 import { createStderrLogger } from '../util/logger.js';
 import type { CommandArgs, CommandRun } from './command.js';
@@ -67,6 +68,13 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
     await hub.close();
     throw error;
   }
+  // Beside the port, a socket in the home for `parley mcp` on this machine (none: it uses REST).
+  let localSocket: LocalSocket | undefined;
+  try {
+    localSocket = await startLocalSocket({ hub, home, url: server.url, logger });
+  } catch (error) {
+    logger.warn('no local socket; local clients use REST', { error });
+  }
   hub.describe({ url: server.url });
   let coordinator: Coordinator | undefined;
   if (config.coordinator.enabled) {
@@ -74,8 +82,9 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
       coordinator = await Coordinator.start({ hubAccess: new InProcessHubAccess(hub, server.url), config: config.coordinator, logger });
     } catch (error) {
       const serverClosed = server.close();
+      const socketClosed = localSocket?.close();
       await hub.close();
-      await serverClosed;
+      await Promise.all([serverClosed, socketClosed]);
       throw error;
     }
   }
@@ -110,8 +119,9 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
   // Stop taking connections; the hub then finishes what is in flight and ends
   // waits and streams, which lets the remaining connections close.
   const serverClosed = server.close();
+  const socketClosed = localSocket?.close();
   await hub.close();
-  await serverClosed;
+  await Promise.all([serverClosed, socketClosed]);
   process.stdout.write('Parley hub stopped; the store is closed cleanly.\n');
   return 0;
 }

@@ -285,3 +285,15 @@ export const DEFAULT_CHECKPOINT_THRESHOLD_PAGES = 4096;
 export const DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES = 64 * 1024 * 1024;
 /** The size (bytes) the WAL file is cut back to when it starts over from its beginning. */
 export const DEFAULT_WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+
+// The local socket (`parley mcp` to the hub on the same home; src/local-socket, src/client/socket-*).
+/** The hub's Unix socket in its home: local clients' calls without HTTP (see src/local-socket). */
+export const LOCAL_SOCKET_FILENAME = 'hub.sock';
+/** How long a client waits for the socket's hello before it uses REST instead. */
+export const LOCAL_SOCKET_HELLO_TIMEOUT_MS = 2_000;
+/** The first pause before a client opens the socket again after the hub went away; each failed try doubles it. */
+export const LOCAL_SOCKET_RETRY_FIRST_MS = 500;
+/** The longest pause between two tries to open the socket again. */
+export const LOCAL_SOCKET_RETRY_MAX_MS = 10_000;
+/** How long calls in flight on the local socket may take to finish when the hub stops (as the HTTP server's grace). */
+export const LOCAL_SOCKET_CLOSE_GRACE_MS = 5_000;

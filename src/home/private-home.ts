@@ -6,6 +6,7 @@ import {
   CREDENTIALS_FILENAME,
   HUB_LOG_FILENAME,
   LOCK_FILENAME,
+  LOCAL_SOCKET_FILENAME,
   LOCK_INFO_FILENAME,
   SEARCH_FILENAME,
   STORE_FILENAME,
@@ -32,6 +33,8 @@ export const HOME_FILES: readonly string[] = [
   CREDENTIALS_FILENAME,
   CONFIG_FILENAME,
   HUB_LOG_FILENAME,
+  // The hub's socket (0600, in a 0700 home): a crashed hub may leave it behind.
+  LOCAL_SOCKET_FILENAME,
   // A directory: its key files are made 0600 and checked on every read (src/trust/key-files.ts).
   KEYS_DIRNAME,
 ];

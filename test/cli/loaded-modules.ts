@@ -12,7 +12,7 @@ import { expect } from 'vitest';
  * when the process exits (seen on Node 24), while a synchronous append is
  * done before the module it names is even evaluated.
  */
-const LOG_LOADS = `data:text/javascript,${encodeURIComponent(`
+export const LOG_LOADS = `data:text/javascript,${encodeURIComponent(`
 import { register } from 'node:module';
 register('data:text/javascript,' + encodeURIComponent(\`
 import { appendFileSync } from 'node:fs';

@@ -149,9 +149,13 @@ export const globalRoom: RoomDef = {
       }),
       async run(ctx, { peek, limit, sent }) {
         const input = limit === undefined ? {} : { limit };
-        const inbox = compactInbox(peek ? await ctx.api.peek(input) : await ctx.api.inbox(input), !peek);
         const shown = sent ?? DEFAULT_INBOX_SENT_SHOWN;
-        const deliveries = shown === 0 ? [] : await ctx.api.sentDeliveries({ state: 'all', limit: shown });
+        // Asked together: what one's own deliveries became does not depend on reading one's inbox, and a round trip is most of the call.
+        const [items, deliveries] = await Promise.all([
+          peek ? ctx.api.peek(input) : ctx.api.inbox(input),
+          shown === 0 ? Promise.resolve([]) : ctx.api.sentDeliveries({ state: 'all', limit: shown }),
+        ]);
+        const inbox = compactInbox(items, !peek);
         return deliveries.length === 0 ? inbox : { ...inbox, sent: deliveries.map(compactSent) };
       },
     }),
