@@ -59,9 +59,9 @@ export function gitCommit(cwd: string): Report['commit'] {
 
 const finite = (n: number | undefined): number | null => (n !== undefined && Number.isFinite(n) ? n : null);
 
-/** Every figure of the sections that ran, in the order of the figures table, judged against its goal. */
-export function evaluate(sections: readonly string[], values: Record<string, number>, notes: Record<string, string> = {}): FigureResult[] {
-  return FIGURES.filter((f) => sections.includes(f.section)).map((f) => {
+/** Every figure of the sections that ran (less those of full runs only in a quick one), in the order of the figures table, judged against its goal. */
+export function evaluate(sections: readonly string[], values: Record<string, number>, notes: Record<string, string> = {}, quick = false): FigureResult[] {
+  return FIGURES.filter((f) => sections.includes(f.section) && !(quick && f.fullOnly)).map((f) => {
     const value = finite(values[f.id]);
     const anchorValue = f.anchor ? finite(values[f.anchor]) : null;
     const ratio = value !== null && anchorValue !== null && anchorValue !== 0 ? value / anchorValue : null;

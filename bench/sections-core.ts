@@ -15,7 +15,7 @@ const startup: Section = {
   // First, while nothing else of the benchmark has warmed or loaded the machine.
   run: async ({ quick, log }) => {
     log('CLI start-up: node -e 0, parley --version, parley say and parley hook against a running hub');
-    const result = await startupBench({ runs: quick ? 10 : 30 });
+    const result = await startupBench({ runs: quick ? 5 : 30 });
     const { node, version, say, hook, hookHome } = result.medianMs;
     return {
       values: { 'startup.node': node, 'startup.version': version, 'startup.say': say, 'startup.hook': hook, 'startup.hookHome': hookHome },
@@ -29,7 +29,7 @@ const middleware: Section = {
   name: 'middleware',
   run: async ({ quick, log }) => {
     log('LLM middleware: a generateText call on an instant model, bare and through parleyMiddleware');
-    const result = await middlewareBench({ calls: quick ? 50 : 300 });
+    const result = await middlewareBench({ calls: quick ? 20 : 300 });
     const { bare, nothingNew, oneNew } = result.medianMs;
     return {
       values: { 'middleware.bare': bare, 'middleware.nothingNew': nothingNew - bare, 'middleware.oneNew': oneNew - bare },
@@ -46,8 +46,8 @@ const post: Section = {
     const raw = rawSqlite('NORMAL');
     const rawFull = rawSqlite('FULL');
     log('post throughput, signed and unsigned alternating, 3 rounds');
-    const total = quick ? 5_000 : 40_000;
-    const sequentialTotal = quick ? 1_000 : 5_000;
+    const total = quick ? 2_000 : 40_000;
+    const sequentialTotal = quick ? 500 : 5_000;
     // Signed against unsigned, alternating, three rounds: the ratio of the medians, so that one noisy run does not decide it.
     const rounds = { sequential: [] as ThroughputResult[], concurrent: [] as ThroughputResult[], unsignedSequential: [] as ThroughputResult[], unsignedConcurrent: [] as ThroughputResult[] };
     for (let round = 0; round < 3; round++) {
@@ -92,7 +92,7 @@ const prune: Section = {
   name: 'prune',
   run: async ({ quick, log }) => {
     log('post latency while retention prunes');
-    const result = await postLatencyDuringPrune(quick ? 20_000 : 100_000, 10, quick ? 2_000 : 5_000);
+    const result = await postLatencyDuringPrune(quick ? 10_000 : 100_000, 10, quick ? 1_000 : 5_000);
     return {
       values: {
         'prune.rate': result.prunedPerSecond,
@@ -126,7 +126,7 @@ const readnew: Section = {
     for (const size of sizes) {
       log(`readNew with ${size} events stored`);
       const home = size === sizes[sizes.length - 1] ? tempDir('parley-bench-big-') : undefined;
-      const result = await readNewLatency(size, quick ? 500 : 2000, home);
+      const result = await readNewLatency(size, quick ? 200 : 2000, home);
       details[String(size)] = result;
       out.values[`readnew.e${size}.p50`] = result.summary.p50;
       out.values[`readnew.e${size}.p99`] = result.summary.p99;

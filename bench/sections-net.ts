@@ -13,7 +13,7 @@ const rest: Section = {
   name: 'rest',
   run: async ({ quick, log }) => {
     log('REST post round trips (keep-alive) against bare node:http');
-    const levels = await restRoundTrips([...REST_LEVELS], quick ? 1000 : 5000);
+    const levels = await restRoundTrips([...REST_LEVELS], quick ? 500 : 5000);
     const values: Record<string, number> = {};
     for (const level of levels) {
       const c = `c${level.clients}`;
@@ -41,7 +41,7 @@ const mcp: Section = {
   name: 'mcp',
   run: async ({ quick, log }) => {
     log('MCP tool calls against the SDK echo floor');
-    const result = await mcpRoundTrips({ httpLevels: [...MCP_HTTP_LEVELS], stdioLevels: [...MCP_STDIO_LEVELS], calls: quick ? 300 : 2000 });
+    const result = await mcpRoundTrips({ httpLevels: [...MCP_HTTP_LEVELS], stdioLevels: [...MCP_STDIO_LEVELS], calls: quick ? 200 : 2000 });
     const values: Record<string, number> = {};
     const notes: Record<string, string> = {};
     for (const run of result.runs) {
