@@ -50,6 +50,9 @@ export function loadReport(file: string): Report {
   } catch (error) {
     throw new ParleyError('INVALID_INPUT', `--compare: ${file} is not JSON: ${(error as Error).message}`, { field: '--compare' });
   }
+  if (typeof json === 'object' && json !== null && !('format' in json) && 'machine' in json) {
+    throw new ParleyError('INVALID_INPUT', `--compare: ${file} was written by an earlier bench, before its figures table; run npm run bench on that commit again to compare with it`, { field: '--compare' });
+  }
   const parsed = ReportSchema.safeParse(json);
   if (!parsed.success) {
     const issues = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(top level)'}: ${issue.message}`);

@@ -121,6 +121,8 @@ describe('reading a saved report', () => {
     expect(() => loadReport(wrongValue)).toThrow(`--compare: ${wrongValue} is not a bench report (bench-output/core.json of npm run bench): figures.0.value: `);
     const other = tempFile('other.json', JSON.stringify({ name: 'parley' }));
     expect(() => loadReport(other)).toThrow(/format: /);
+    const older = tempFile('older.json', JSON.stringify({ machine: { cpus: 2 }, date: '2026-01-01', postThroughput: {} }));
+    expect(() => loadReport(older)).toThrow(`--compare: ${older} was written by an earlier bench, before its figures table; run npm run bench on that commit again to compare with it`);
     const missing = path.join(path.dirname(other), 'missing.json');
     expect(() => loadReport(missing)).toThrow(`--compare: cannot read ${missing}: ENOENT`);
   });
