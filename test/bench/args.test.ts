@@ -20,6 +20,11 @@ describe('the options of npm run bench', () => {
     expect(parseBenchArgs(['--only', 'mcp', '--only', 'startup', '--quick']).sections).toEqual(['startup', 'mcp']);
   });
 
+  it('parseBenchArgs - --help asks for the usage', () => {
+    expect(parseBenchArgs(['--help']).help).toBe(true);
+    expect(parseBenchArgs(['-h']).help).toBe(true);
+  });
+
   it('parseBenchArgs - --compare and --json take a file, as NAME VALUE or NAME=VALUE', () => {
     expect(parseBenchArgs(['--compare', 'old.json', '--json=new.json'])).toMatchObject({ compare: 'old.json', json: 'new.json' });
   });
