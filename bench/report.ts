@@ -36,6 +36,8 @@ export const ReportSchema = z.object({
   node: z.string(),
   commit: z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() }),
   figures: z.array(FigureResultSchema),
+  /** Sections that threw: their figures are in the report without values. */
+  failed: z.array(z.object({ section: z.string(), error: z.string() })),
   details: z.record(z.string(), z.unknown()),
 });
 export type Report = z.infer<typeof ReportSchema>;
@@ -109,5 +111,6 @@ export function formatTable(report: Report): string {
   const goals = report.figures.filter((r) => r.ok !== null).length;
   const commit = report.commit.sha ? `${report.commit.sha.slice(0, 12)}${report.commit.dirty ? ' (with uncommitted changes)' : ''}` : 'not a git checkout';
   const header = `${report.quick ? 'quick run' : 'full run'}, ${report.date}, commit ${commit}, Node ${report.node}, ${report.machine.cpus} x ${report.machine.model}, ${report.machine.memoryMb} MB`;
-  return [header, '', line(head), ...rows.map(line), '', `${goals - missed} of ${goals} goals met${missed ? `, ${missed} missed` : ''}`, ''].join('\n');
+  const failures = report.failed.map((f) => `section ${f.section} FAILED: ${f.error}`);
+  return [header, '', line(head), ...rows.map(line), '', `${goals - missed} of ${goals} goals met${missed ? `, ${missed} missed` : ''}`, ...failures, ''].join('\n');
 }

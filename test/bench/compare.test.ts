@@ -21,6 +21,7 @@ function report(sections: string[], values: Record<string, number>, quick = fals
     node: 'v20.0.0',
     commit: { sha: 'a'.repeat(40), dirty: false },
     figures: evaluate(sections, values),
+    failed: [],
     details: {},
   };
 }
