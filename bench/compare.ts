@@ -81,7 +81,7 @@ export function compareReports(before: Report, after: Report, threshold = REGRES
   const measured = new Set(after.figures.map((r) => r.id));
   for (const was of before.figures) {
     // A figure of a section this run measured that it no longer reports; sections left out with --only are not listed.
-    if (measured.has(was.id) || !after.sections.includes(sectionOf(was.id, before))) continue;
+    if (measured.has(was.id) || !after.sections.includes(sectionOf(was.id, before)) || (after.quick && figure(was.id)?.fullOnly)) continue;
     rows.push({ id: was.id, label: was.label, unit: was.unit, before: was.value, after: null, basis: 'value', beforeJudged: was.value, afterJudged: null, change: null, status: 'gone' });
   }
   const notes: string[] = [];

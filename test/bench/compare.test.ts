@@ -94,6 +94,10 @@ describe('comparing a bench run with a saved report', () => {
     const comparison = compareReports(before, after);
     expect(comparison.rows.some((r) => r.id.startsWith('post.'))).toBe(false);
     expect(comparison.notes).toEqual(['the earlier report is a full run and this one a quick run: their call counts differ']);
+    // A quick run does not measure the largest store: not listed as missing.
+    const full = report(['readnew'], { 'readnew.e1000000.p99': 0.5, 'readnew.e10000.p99': 0.5 });
+    const quick = report(['readnew'], { 'readnew.e10000.p99': 0.5 }, true);
+    expect(compareReports(full, quick).rows.map((r) => r.id)).not.toContain('readnew.e1000000.p99');
   });
 
   it('compare - prints before, after and change per figure, WORSE on the regression and a verdict naming it', () => {
