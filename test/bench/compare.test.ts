@@ -20,7 +20,7 @@ function report(sections: string[], values: Record<string, number>, quick = fals
     machine: { cpus: 2, model: 'test cpu', memoryMb: 4096, platform: 'linux', arch: 'x64' },
     node: 'v20.0.0',
     commit: { sha: 'a'.repeat(40), dirty: false },
-    figures: evaluate(sections, values),
+    figures: evaluate(sections, values, {}, quick),
     failed: [],
     details: {},
   };
