@@ -1,0 +1,19 @@
+import type { SectionName } from './figures.js';
+
+/** What one section of the benchmark is given: whether the run is quick, and where to say what it does. */
+export interface SectionContext {
+  quick: boolean;
+  log: (message: string) => void;
+}
+
+/** The figures a section measured (by id of the figures table), a note on some, and its raw results for the JSON. */
+export interface SectionResult {
+  values: Record<string, number>;
+  notes?: Record<string, string>;
+  details: unknown;
+}
+
+export interface Section {
+  name: SectionName;
+  run: (ctx: SectionContext) => Promise<SectionResult>;
+}
