@@ -136,8 +136,12 @@ export const FIGURES: readonly Figure[] = [
   rate('post.signedRatio.sequential', 'post', 'signed / unsigned posts, 1 poster (medians of 3)', 'x', { digits: 2, goal: { kind: 'value', op: '>=', target: 0.7 } }),
   rate('post.signedRatio.concurrent', 'post', 'signed / unsigned posts, 100 posters (medians of 3)', 'x', { digits: 2, goal: { kind: 'value', op: '>=', target: 0.9 } }),
 
-  // inbox cost, 1000 threads / 10,000 unread: measured by inboxCost (bench/core.ts) once it is wired into the inbox section.
-  ms('inbox.cost', 'inbox', 'inbox cost, 1000 threads / 10,000 unread'),
+  // The inbox's cost in what is new, not in threads or unread rows: 1000 threads / 10,000 unread beside 1 thread / none.
+  ms('inbox.small.oneNew', 'inbox', 'inbox anchor: 1 thread, nothing unread, one new message, p50', { isAnchor: true, short: '1 thread' }),
+  ms('inbox.upToDate', 'inbox', 'inbox, 1000 threads / 10,000 unread read, nothing new, p50', { anchor: 'inbox.small.oneNew' }),
+  ms('inbox.oneNew', 'inbox', 'inbox, 1000 threads / 10,000 unread read, one new message, p50', { anchor: 'inbox.small.oneNew', goal: { kind: 'ratio', op: '<=', target: 2 } }),
+  ms('inbox.backlog', 'inbox', 'inbox, 1000 threads / 10,000 unread waiting, one page taken, p50', { digits: 2 }),
+  ms('inbox.peek', 'inbox', 'inbox peek, 1000 threads / 10,000 unread waiting, p50', { digits: 2 }),
 
   // Posts while retention prunes.
   rate('prune.rate', 'prune', 'retention: prune of old events', 'events/s'),

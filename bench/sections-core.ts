@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { rawSqlite } from './baseline.js';
-import { deliveryLatency, medianRun, postLatencyDuringPrune, postThroughput, readNewLatency, tempDir, type ThroughputResult } from './core.js';
+import { deliveryLatency, inboxCost, medianRun, postLatencyDuringPrune, postThroughput, readNewLatency, tempDir, type ThroughputResult } from './core.js';
 import { READ_NEW_SIZES, READ_NEW_SIZES_QUICK } from './figures.js';
 import { middlewareBench } from './middleware.js';
 import type { Section, SectionResult } from './section.js';
@@ -84,8 +84,22 @@ const post: Section = {
 
 const inbox: Section = {
   name: 'inbox',
-  // The inbox cost (1000 threads / 10,000 unread) is measured by inboxCost in bench/core.ts; it is wired in here when it lands.
-  run: () => Promise.resolve({ values: {}, notes: { 'inbox.cost': 'not wired in yet' }, details: null }),
+  run: async ({ quick, log }) => {
+    log('inbox cost: 1 thread with nothing unread, then 1000 threads with 10,000 unread');
+    const calls = quick ? 50 : 200;
+    const small = await inboxCost(1, 0, calls);
+    const large = await inboxCost(1000, 10_000, calls);
+    return {
+      values: {
+        'inbox.small.oneNew': small.oneNew.p50,
+        'inbox.upToDate': large.upToDate.p50,
+        'inbox.oneNew': large.oneNew.p50,
+        'inbox.backlog': large.backlog.p50,
+        'inbox.peek': large.peek.p50,
+      },
+      details: { small, large },
+    };
+  },
 };
 
 const prune: Section = {
