@@ -9,6 +9,7 @@
 import type { EventRow } from '../store/event-log.js';
 
 /** Characters JSON.stringify would escape (quote, backslash, controls) or check (surrogates). */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 export class JsonLinesEncoder {

@@ -35,7 +35,7 @@ describe('JSON Lines encoder', () => {
     const rows: EventRow[] = texts.map((content, i) => ({ ...base, seq: i + 1, content }));
     rows.push({ ...base, seq: 100, type: 'request', content: JSON.stringify({ intent: 'review "this"', n: 1.5, list: [1, 'é'] }), to_id: 'p_2' } as EventRow);
     rows.push({ ...base, seq: 101, content: 'with meta', meta: JSON.stringify({ reply_to: 'ev_0', mentions: ['bob'], note: 'line\nbreak' }) });
-    rows.push({ ...base, seq: 102, type: 'rename', content: JSON.stringify({ name: 'new' }), meta: JSON.stringify({}) } as EventRow);
+    rows.push({ ...base, seq: 102, type: 'control', content: JSON.stringify({ action: 'rename', name: 'new' }), meta: JSON.stringify({}) } as EventRow);
     const encoder = new JsonLinesEncoder();
     expect(encoder.page(rows).toString('utf8')).toBe(asBefore(rows));
     // The scratch is reused: a second, smaller page holds only its own rows.
