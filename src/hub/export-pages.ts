@@ -13,8 +13,8 @@ const PAGE_BYTES = 64 * 1024;
 
 export interface ThreadExport {
   contentType: string;
-  /** The document, in pieces; a consumer that stops early ends the read (return()). */
-  chunks: AsyncGenerator<string, void, undefined>;
+  /** The document, in pieces (text, or UTF-8 bytes); a consumer that stops early ends the read (return()). */
+  chunks: AsyncGenerator<string | Uint8Array, void, undefined>;
 }
 
 /** The thread's stored rows up to `upTo`, a bounded page at a time, each page one read of the participant's. */

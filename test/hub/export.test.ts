@@ -4,9 +4,9 @@ import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 
 const hubs = testHubsClosedAfterEach();
 
-async function text(chunks: AsyncIterable<string>): Promise<string> {
+async function text(chunks: AsyncIterable<string | Uint8Array>): Promise<string> {
   let all = '';
-  for await (const chunk of chunks) all += chunk;
+  for await (const chunk of chunks) all += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
   return all;
 }
 

@@ -90,7 +90,7 @@ export function conversationRoutes(): Hono<Env> {
         async pull(controller) {
           const { value, done } = await exported.chunks.next();
           if (done) controller.close();
-          else controller.enqueue(encoder.encode(value));
+          else controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value);
         },
         async cancel() {
           await exported.chunks.return();
