@@ -48,7 +48,7 @@ export class Transaction {
     state.nextSeq += 1;
     const targets = draft.reach ?? NO_ONE;
     for (const [participantId, reason] of targets) {
-      ctx.store.deliveries.add(participantId, event.seq, event.session, event.thread, reason);
+      ctx.store.deliveries.add(participantId, event.seq, event.session, event.thread, reason, event.from);
     }
     // Posting in a thread answers what was addressed to the author there.
     if (ANSWERING_TYPES.has(event.type)) ctx.store.deliveries.acknowledgeAnswered(draft.from, event.session, event.thread, event.seq, ts);

@@ -15,6 +15,8 @@ export interface DeliveryRow {
   session_id: string;
   thread_id: string;
   reason: string;
+  /** Who sent the event (null only for a row of an event no longer stored). */
+  sender_id: string | null;
   state: DeliveryState;
   delivered_at: number | null;
   injected_at: number | null;
@@ -77,8 +79,8 @@ export class DeliveryStore {
        ON CONFLICT (participant_id, thread_id) DO UPDATE SET seq = MAX(seq, excluded.seq)`,
     );
     this.insertStmt = db.prepare(
-      `INSERT OR IGNORE INTO deliveries (recipient_id, seq, session_id, thread_id, reason, state)
-       VALUES (?, ?, ?, ?, ?, 'pending')`,
+      `INSERT OR IGNORE INTO deliveries (recipient_id, seq, session_id, thread_id, reason, sender_id, state)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending')`,
     );
     this.pendingStmt = db.prepare(
       `SELECT * FROM deliveries WHERE recipient_id = ? AND session_id = ? AND state = 'pending' AND seq <= ? ORDER BY seq LIMIT ?`,
@@ -115,11 +117,12 @@ export class DeliveryStore {
        ORDER BY d.seq DESC LIMIT @limit`,
     );
     this.sentStmt = db.prepare(
-      `SELECT d.*, p.handle AS recipient_handle FROM events e
-         JOIN deliveries d ON d.seq = e.seq JOIN participants p ON p.id = d.recipient_id
-       WHERE e.from_id = @me AND e.session_id = @session AND e.seq <= @upTo AND ${STATE_MATCH_SQL}
+      // From the sender's own deliveries, newest first: the cost is in what is shown, not in all it ever posted.
+      `SELECT d.*, p.handle AS recipient_handle FROM deliveries d INDEXED BY deliveries_by_sender
+         JOIN events e ON e.seq = d.seq JOIN participants p ON p.id = d.recipient_id
+       WHERE d.sender_id = @me AND d.session_id = @session AND d.seq <= @upTo AND ${STATE_MATCH_SQL}
          AND (@since IS NULL OR ${STATE_SINCE_SQL} <= @since)
-       ORDER BY e.seq DESC, p.handle LIMIT @limit`,
+       ORDER BY d.seq DESC, p.handle LIMIT @limit`,
     );
   }
 
@@ -133,9 +136,9 @@ export class DeliveryStore {
     this.setCursorStmt.run(participantId, threadId, seq);
   }
 
-  add(recipientId: string, seq: number, sessionId: string, threadId: string, reason: string): void {
+  add(recipientId: string, seq: number, sessionId: string, threadId: string, reason: string, senderId: string): void {
     this.unacknowledgedPairs().add(pairKey(recipientId, threadId));
-    this.insertStmt.run(recipientId, seq, sessionId, threadId, reason);
+    this.insertStmt.run(recipientId, seq, sessionId, threadId, reason, senderId);
   }
 
   /** Pending items of events up to `visibleUpTo` (committed ones). */

@@ -291,6 +291,18 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tokens ADD COLUMN kind TEXT NOT NULL DEFAULT 'participant' CHECK (kind IN ('participant', 'coordinator'));
     `,
   },
+  {
+    version: 13,
+    name: 'deliveries by sender',
+    up: `
+      -- The sender's view of its deliveries (the inbox tool shows it at every call) walked every
+      -- event its sender ever posted to find the few that were targeted: it now reads its own
+      -- deliveries through an index of their sender.
+      ALTER TABLE deliveries ADD COLUMN sender_id TEXT;
+      UPDATE deliveries SET sender_id = (SELECT from_id FROM events WHERE events.seq = deliveries.seq);
+      CREATE INDEX deliveries_by_sender ON deliveries(sender_id, session_id, seq);
+    `,
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

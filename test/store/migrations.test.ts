@@ -140,9 +140,9 @@ describe('store migrations', () => {
     cleanups.push(() => store.close());
     expect(currentVersion(store.db)).toBe(LATEST_STORE_VERSION);
     expect([1, 2, 3].map((seq) => store.deliveries.get('P', seq))).toEqual([
-      { recipient_id: 'P', seq: 1, session_id: 'S', thread_id: 'T', reason: 'dm', state: 'pending', delivered_at: null, injected_at: null, acknowledged_at: null },
-      { recipient_id: 'P', seq: 2, session_id: 'S', thread_id: 'T', reason: 'dm', state: 'delivered', delivered_at: 1_000, injected_at: null, acknowledged_at: null },
-      { recipient_id: 'P', seq: 3, session_id: 'S', thread_id: 'T', reason: 'dm', state: 'acknowledged', delivered_at: 1_000, injected_at: null, acknowledged_at: 2_000 },
+      { recipient_id: 'P', seq: 1, session_id: 'S', thread_id: 'T', reason: 'dm', sender_id: null, state: 'pending', delivered_at: null, injected_at: null, acknowledged_at: null },
+      { recipient_id: 'P', seq: 2, session_id: 'S', thread_id: 'T', reason: 'dm', sender_id: null, state: 'delivered', delivered_at: 1_000, injected_at: null, acknowledged_at: null },
+      { recipient_id: 'P', seq: 3, session_id: 'S', thread_id: 'T', reason: 'dm', sender_id: null, state: 'acknowledged', delivered_at: 1_000, injected_at: null, acknowledged_at: 2_000 },
     ]);
     // The new state is accepted by the rebuilt table; an acknowledged item is not taken back.
     expect(store.deliveries.markInjected('P', 1, 3_000)).toBe(true);
@@ -187,7 +187,7 @@ describe('store migrations', () => {
     await first.close();
     // As a version 9 store held it: the envelope's signed ts and meta in the row's own columns.
     const old = scratch(file);
-    old.exec('UPDATE events SET ts = signed_ts, meta = signed_meta WHERE signed_ts IS NOT NULL; ALTER TABLE events DROP COLUMN signed_ts; ALTER TABLE events DROP COLUMN signed_meta; ALTER TABLE tokens DROP COLUMN kind');
+    old.exec('UPDATE events SET ts = signed_ts, meta = signed_meta WHERE signed_ts IS NOT NULL; ALTER TABLE events DROP COLUMN signed_ts; ALTER TABLE events DROP COLUMN signed_meta; ALTER TABLE tokens DROP COLUMN kind; DROP INDEX deliveries_by_sender; ALTER TABLE deliveries DROP COLUMN sender_id');
     old.pragma('user_version = 9');
     old.close();
 
