@@ -125,7 +125,9 @@ export class EventLog {
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.threadCount = db.prepare('SELECT COUNT(*) AS n FROM events WHERE thread_id = ? AND seq <= ?');
     this.authorsStmt = db.prepare('SELECT DISTINCT from_id FROM events WHERE thread_id = ? AND seq <= ?');
-    this.lastSenderSeqStmt = db.prepare('SELECT MAX(sender_seq) AS seq FROM events WHERE from_id = ? AND thread_id = ? AND sender_epoch = ?');
+    this.lastSenderSeqStmt = db.prepare(
+      'SELECT MAX(sender_seq) AS seq FROM events INDEXED BY events_by_envelope_sender WHERE from_id = ? AND thread_id = ? AND sender_epoch = ? AND sig IS NOT NULL',
+    );
     this.unrostered = db.prepare('SELECT 1 FROM events WHERE thread_id = ? AND seq <= ? AND roster_version IS NULL LIMIT 1');
     // By seq and id together: after a rolled-back batch a seq is given again, to another event.
     this.setSigStmt = db.prepare('INSERT OR IGNORE INTO event_sigs (seq, sig) SELECT @seq, @sig WHERE EXISTS (SELECT 1 FROM events WHERE seq = @seq AND id = @id AND sig IS NULL)');
@@ -188,7 +190,11 @@ export class EventLog {
     return takeBounded(this.before.iterate(threadId, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<EventRow>, limit, maxBytes);
   }
 
-  /** The highest sender_seq an author used in a thread under one epoch (undefined: none). */
+  /**
+   * The highest sender_seq of an author's events stored with their signature (signed elsewhere,
+   * or signed at the append) in a thread under one epoch (undefined: none). The seqs the hub gave
+   * its own authors are in SenderStore.lastSeq.
+   */
   lastSenderSeq(fromId: string, threadId: string, epoch: Buffer): number | undefined {
     return (this.lastSenderSeqStmt.get(fromId, threadId, epoch) as { seq: number | null }).seq ?? undefined;
   }

@@ -291,6 +291,23 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tokens ADD COLUMN kind TEXT NOT NULL DEFAULT 'participant' CHECK (kind IN ('participant', 'coordinator'));
     `,
   },
+  {
+    version: 12,
+    name: 'events indexes the post path can afford',
+    up: `
+      -- An index by author is written at a different place for every author: a commit of posts
+      -- from many authors rewrote one of its pages per post in the WAL, more than the rows
+      -- themselves. The sender's view of its deliveries reads events_by_session instead, which
+      -- now holds the author so that it filters there without reading rows; it grows at its end.
+      DROP INDEX IF EXISTS events_by_sender;
+      DROP INDEX IF EXISTS events_by_session;
+      CREATE INDEX events_by_session ON events(session_id, seq, from_id);
+      -- The replay check of envelopes signed elsewhere: only rows stored with their signature,
+      -- few on a hub whose authors it signs for itself (their signatures are in event_sigs).
+      DROP INDEX IF EXISTS events_by_envelope_sender;
+      CREATE INDEX events_by_envelope_sender ON events(from_id, thread_id, sender_epoch, sender_seq) WHERE sig IS NOT NULL;
+    `,
+  },
 ];
 
 export const LATEST_STORE_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
