@@ -247,11 +247,27 @@ export function acceptEnvelope(ctx: EnvelopeRulesContext, author: string, thread
   if (ctx.store.events.byId(fields.id)) {
     throw gate.drop('duplicate', new ParleyError('ENVELOPE_REJECTED', `Envelope ${fields.id} is already stored (a replay); it was dropped.`, { field: 'envelope.id' }));
   }
-  const lastSeq = ctx.store.events.lastSenderSeq(author, thread.id, Buffer.from(fields.sender_epoch));
+  const epoch = Buffer.from(fields.sender_epoch);
+  const lastSeq = maxDefined(ctx.store.events.lastSenderSeq(author, thread.id, epoch), hubSenderSeq(ctx, author, thread.id, epoch));
   if (lastSeq !== undefined && fields.sender_seq <= lastSeq) {
     throw gate.drop(
       'duplicate',
       new ParleyError('ENVELOPE_REJECTED', `Envelope ${fields.id}: sender_seq ${fields.sender_seq} is not after ${lastSeq}, already used in this epoch; it was dropped.`, { field: 'envelope.sender_seq' }),
     );
   }
+}
+
+/**
+ * The last sender_seq the hub itself gave `author` in a thread, when `epoch` is the one it signs
+ * that author's events under: those events' signatures are not in their rows.
+ */
+function hubSenderSeq(ctx: EnvelopeRulesContext, author: string, threadId: string, epoch: Buffer): number | undefined {
+  if (ctx.store.senders.epochOf(author)?.equals(epoch) !== true) return undefined;
+  const seq = ctx.store.senders.lastSeq(author, threadId);
+  return seq > 0 ? seq : undefined;
+}
+
+function maxDefined(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  return b === undefined ? a : Math.max(a, b);
 }

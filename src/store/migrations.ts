@@ -292,6 +292,21 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 12,
+    name: 'events indexes the post path can afford',
+    up: `
+      -- An index by author is written at a different place for every author: a commit of posts
+      -- from many authors rewrote one of its pages per post in the WAL, more than the rows
+      -- themselves. The sender's view of its deliveries reads the deliveries' own index of
+      -- their sender instead (version 13).
+      DROP INDEX IF EXISTS events_by_sender;
+      -- The replay check of envelopes signed elsewhere: only rows stored with their signature,
+      -- few on a hub whose authors it signs for itself (their signatures are in event_sigs).
+      DROP INDEX IF EXISTS events_by_envelope_sender;
+      CREATE INDEX events_by_envelope_sender ON events(from_id, thread_id, sender_epoch, sender_seq) WHERE sig IS NOT NULL;
+    `,
+  },
+  {
     version: 13,
     name: 'deliveries by sender',
     up: `
