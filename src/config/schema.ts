@@ -97,8 +97,18 @@ export const AgentsConfigSchema = z.strictObject({
   maxStopContinuations: z.number().int().min(0).max(1000).default(D.DEFAULT_AGENTS_MAX_STOP_CONTINUATIONS),
 });
 
+export const StoreCheckpointConfigSchema = z.strictObject({
+  /** WAL pages (4 KiB) past which the checkpointer's worker copies them into the store. */
+  thresholdPages: z.number().int().min(16).max(1_048_576).default(D.DEFAULT_CHECKPOINT_THRESHOLD_PAGES),
+  /** WAL bytes past which the writer checkpoints itself after its commit, should the worker fall behind. */
+  fallbackBytes: z.number().int().min(1_048_576).max(4_294_967_296).default(D.DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES),
+  /** The size the WAL file is cut back to when it starts over. */
+  walSizeLimitBytes: z.number().int().min(0).max(4_294_967_296).default(D.DEFAULT_WAL_SIZE_LIMIT_BYTES),
+});
+
 export const StoreConfigSchema = z.strictObject({
   synchronous: z.enum(['full', 'normal']).default(D.DEFAULT_STORE_SYNCHRONOUS),
+  checkpoint: StoreCheckpointConfigSchema.prefault({}),
 });
 
 const RoomList = z.union([z.literal('all'), z.array(z.string().regex(/^[a-z][a-z0-9_-]{0,63}$/, 'must be a room id like "chat"')).max(64)]);

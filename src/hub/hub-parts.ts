@@ -106,6 +106,7 @@ export async function openHubParts(options: HubOptions): Promise<HubParts> {
     store = openStore({
       file: path.join(home, STORE_FILENAME),
       synchronous: config.store.synchronous,
+      checkpoint: config.store.checkpoint,
       onBatchFailed: (error) => {
         logger.error('store batch failed to commit; reloading state', { error });
         stateRef.current?.reload();

@@ -28,7 +28,7 @@ describe('config loading', () => {
     expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
     expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
     expect(config.agents).toEqual({ wakeOn: 'all', stayAvailable: [], stayAvailableSeconds: 300, maxStopContinuations: 5 });
-    expect(config.store).toEqual({ synchronous: 'normal' });
+    expect(config.store).toEqual({ synchronous: 'normal', checkpoint: { thresholdPages: 4096, fallbackBytes: 64 * 1024 * 1024, walSizeLimitBytes: 16 * 1024 * 1024 } });
     expect(config.install).toEqual({ hookTimeoutSeconds: 10, stopTimeoutMarginSeconds: 30, mcpStartupTimeoutSeconds: 30 });
     expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
 
@@ -83,7 +83,10 @@ describe('config loading', () => {
         stayAvailableSeconds: D.DEFAULT_AGENTS_STAY_AVAILABLE_SECONDS,
         maxStopContinuations: D.DEFAULT_AGENTS_MAX_STOP_CONTINUATIONS,
       },
-      store: { synchronous: D.DEFAULT_STORE_SYNCHRONOUS },
+      store: {
+        synchronous: D.DEFAULT_STORE_SYNCHRONOUS,
+        checkpoint: { thresholdPages: D.DEFAULT_CHECKPOINT_THRESHOLD_PAGES, fallbackBytes: D.DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES, walSizeLimitBytes: D.DEFAULT_WAL_SIZE_LIMIT_BYTES },
+      },
       mcp: {
         rooms: [...D.DEFAULT_MCP_ROOMS],
         participantRooms: {},
