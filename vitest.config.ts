@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
@@ -17,9 +17,18 @@ class TestToolsLast extends BaseSequencer {
   }
 }
 
+/**
+ * Files that keep a fresh module registry (vitest's default), apart from the
+ * others: the ones that drive agent CLIs, whose program start-up is timed by
+ * the CLI itself, and the checkpointer's, whose bound holds only if its worker
+ * keeps pace with the writes (no heap or timers left by earlier files).
+ */
+const ISOLATED = ['test/clients/**/*.test.ts', 'test/mcp/clients.test.ts', 'test/store/checkpointer.test.ts'];
+/** The load tests, a project of their own: scripts/run-tests.mjs runs them last and alone. */
+const LOAD = ['test/load/**/*.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Files run side by side (maxWorkers below), so a test that starts many
     // processes gets less of the machine than alone: room for that, still far
     // short of what a hang would take.
@@ -30,7 +39,24 @@ export default defineConfig({
     // than they compute: vitest's default of one worker per core less one left
     // a 2-core machine running them one at a time, mostly idle.
     maxWorkers: Math.max(2, Math.ceil(os.availableParallelism() * 1.5)),
-    globalSetup: ['test/setup/browser.global.ts'],
     sequence: { sequencer: TestToolsLast },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...ISOLATED, ...LOAD],
+          // A worker keeps the modules it loaded from one test file to the next:
+          // loading and transforming the same sources again for every file was
+          // most of a file's CPU. The files share no state through modules: each
+          // opens its own hubs and homes, and restores what it stubs.
+          isolate: false,
+          globalSetup: ['test/setup/browser.global.ts'],
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: ISOLATED } },
+      { extends: true, test: { name: 'load', include: LOAD } },
+    ],
   },
 });

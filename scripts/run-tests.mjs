@@ -23,8 +23,9 @@ const phases = extra.length > 0
   // A name filter (-t) skips the tests it does not select, on purpose.
   ? [{ name: 'selected', args: extra, strictSkips: !extra.some((arg) => arg === '-t' || arg.startsWith('-t=') || arg.startsWith('--testNamePattern')) }]
   : [
-      { name: 'suite', args: ['--exclude', 'test/load/**'], strictSkips: true },
-      { name: 'load', args: ['test/load', '--no-file-parallelism'], strictSkips: true },
+      // By project (vitest.config.ts): a command-line --exclude does not reach projects.
+      { name: 'suite', args: ['--project', 'shared', '--project', 'isolated'], strictSkips: true },
+      { name: 'load', args: ['--project', 'load', '--no-file-parallelism'], strictSkips: true },
     ];
 
 // The programs a few test files drive (test/tools: agent CLIs, the MCP Inspector)
