@@ -58,11 +58,11 @@ describe('web page: presence', () => {
 
     await signIn(page, hub, PASSWORD);
     await expect.poll(() => chip('reviewer').getAttribute('data-connection')).toBe('waiting');
-    expect(await chip('reviewer').textContent()).toBe('waiting');
-    expect(await chip('coder').textContent()).toBe('connected');
-    expect(await chip('scripter').textContent()).toBe('offline');
+    await expect.poll(() => chip('reviewer').textContent()).toBe('waiting');
+    await expect.poll(() => chip('coder').textContent()).toBe('connected');
+    await expect.poll(() => chip('scripter').textContent()).toBe('offline');
     // The human is connected through this page.
-    expect(await chip('human').textContent()).toBe('connected');
+    await expect.poll(() => chip('human').textContent()).toBe('connected');
     // What an agent declares shows beside its connection.
     await coder.call('room_load', { room: 'presence' });
     await coder.call('presence_set', { state: 'thinking', note: 'profiling the cache' });
