@@ -26,7 +26,10 @@ export function sandbox(base: string, name: string): Sandbox {
   return { project, home };
 }
 
-/** Every file (its bytes), folder (a trailing "/") and symlink ("-> " its target, not followed) under `dir`, by relative path. */
+/**
+ * Every file (its bytes), folder (a trailing "/"), symlink ("-> " its target, not followed) and
+ * socket ("(socket)": a running hub's hub.sock, which has no bytes to read) under `dir`, by relative path.
+ */
 export function snapshot(dir: string): Record<string, string> {
   const tree: Record<string, string> = {};
   const walk = (at: string): void => {
@@ -34,6 +37,7 @@ export function snapshot(dir: string): Record<string, string> {
       const full = path.join(at, entry.name);
       const rel = path.relative(dir, full);
       if (entry.isSymbolicLink()) tree[rel] = `-> ${fs.readlinkSync(full)}`;
+      else if (entry.isSocket()) tree[rel] = '(socket)';
       else if (entry.isDirectory()) {
         tree[`${rel}/`] = '';
         walk(full);
