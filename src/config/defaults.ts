@@ -281,8 +281,13 @@ export const DEFAULT_CHECKPOINT_INTERVAL_MS = 20;
  * header: a large WAL starts over rarely.
  */
 export const DEFAULT_CHECKPOINT_THRESHOLD_PAGES = 4096;
-/** The WAL file size (bytes) past which the writer checkpoints itself after its commit, should the checkpointer fall behind. */
-export const DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES = 64 * 1024 * 1024;
+/**
+ * The WAL file size (bytes) past which the writer checkpoints itself after its
+ * commit, should the checkpointer fall behind. That copy runs on the posting
+ * path, so only a burst the worker cannot follow should reach it: a prune of
+ * 100,000 events writes more than 64 MiB in about a second.
+ */
+export const DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES = 256 * 1024 * 1024;
 /** The size (bytes) the WAL file is cut back to when it starts over from its beginning. */
 export const DEFAULT_WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
 

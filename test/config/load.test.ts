@@ -28,7 +28,7 @@ describe('config loading', () => {
     expect(config.meeting).toEqual({ maxParticipants: 32, ringSize: 100, maxMessageChars: 1024 });
     expect(config.participation).toEqual({ permissiveMaxMembers: 3 });
     expect(config.agents).toEqual({ wakeOn: 'all', stayAvailable: [], stayAvailableSeconds: 300, maxStopContinuations: 5 });
-    expect(config.store).toEqual({ synchronous: 'normal', checkpoint: { thresholdPages: 4096, fallbackBytes: 64 * 1024 * 1024, walSizeLimitBytes: 16 * 1024 * 1024 } });
+    expect(config.store).toEqual({ synchronous: 'normal', checkpoint: { thresholdPages: 4096, fallbackBytes: 256 * 1024 * 1024, walSizeLimitBytes: 16 * 1024 * 1024 } });
     expect(config.install).toEqual({ hookTimeoutSeconds: 10, stopTimeoutMarginSeconds: 30, mcpStartupTimeoutSeconds: 30 });
     expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
 
