@@ -21,27 +21,10 @@ import {
   type SignedEventJson,
 } from '../schema/envelope.js';
 import { canonicalEncode, decodeStrict, findUnencodable } from './cbor.js';
-import { encodeEventTuple } from './event-bytes.js';
+import { encodeEventTuple, type SignedEventFields } from './event-bytes.js';
 import { cachedPublicKey, ED25519_KEY_BYTES, ED25519_SIGNATURE_BYTES, formatPublicKey, parsePublicKey } from './node-id.js';
 
-export interface SignedEventFields {
-  id: string;
-  /** The author's raw public key (32 bytes). */
-  from: Uint8Array;
-  thread: string;
-  /** The addressed participant's raw public key (DMs), or null for everyone. */
-  to: Uint8Array | null;
-  kind: string;
-  /** Text for a message; any JSON value otherwise. */
-  content: unknown;
-  /** Null when there is none; an empty map is signed as null. */
-  meta: Record<string, unknown> | null;
-  ts: number;
-  ttl_secs: number;
-  sender_seq: number;
-  /** 16 bytes. */
-  sender_epoch: Uint8Array;
-}
+export type { SignedEventFields } from './event-bytes.js';
 
 function invalid(field: string, reason: string): ParleyError {
   return new ParleyError('INVALID_INPUT', `Invalid signed event field ${field}: ${reason}.`, { field });

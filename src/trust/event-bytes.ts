@@ -22,17 +22,23 @@ const NULL = 0xf6;
 const TUPLE_ITEMS = 12;
 const LONE_SURROGATE = /\p{Cs}/u;
 
-/** The fields of the tuple as eventSigningBytes has them (src/trust/envelope.ts). */
-export interface TupleFields {
+/** The fields of a signed event, as its signature covers them (eventSigningBytes, src/trust/envelope.ts). */
+export interface SignedEventFields {
   id: string;
+  /** The author's raw public key (32 bytes). */
   from: Uint8Array;
   thread: string;
+  /** The addressed participant's raw public key (DMs), or null for everyone. */
   to: Uint8Array | null;
   kind: string;
+  /** Text for a message; any JSON value otherwise. */
   content: unknown;
+  /** Null when there is none; an empty map is signed as null. */
+  meta: Record<string, unknown> | null;
   ts: number;
   ttl_secs: number;
   sender_seq: number;
+  /** 16 bytes. */
   sender_epoch: Uint8Array;
 }
 
@@ -114,7 +120,7 @@ function writePart(out: Buffer, at: number, part: Part): number {
 }
 
 /** The signing bytes of checked fields, or undefined when cborg must write them (a lone surrogate). `meta` is null for none. */
-export function encodeEventTuple(fields: TupleFields, meta: Record<string, unknown> | null): Uint8Array | undefined {
+export function encodeEventTuple(fields: Omit<SignedEventFields, 'meta'>, meta: Record<string, unknown> | null): Uint8Array | undefined {
   const id = textPart(fields.id);
   const thread = textPart(fields.thread);
   const kind = textPart(fields.kind);
