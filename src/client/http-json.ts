@@ -1,6 +1,7 @@
 import { Pool, errors } from 'undici';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import type { JsonTransport } from './json-transport.js';
+import { CallsInFlight } from './calls-in-flight.js';
 
 /**
  * JSON requests to the hub over a pool of keep-alive connections (undici's
@@ -13,7 +14,7 @@ import type { JsonTransport } from './json-transport.js';
 export class HttpJsonClient implements JsonTransport {
   readonly #pool: Pool;
   /** Requests not yet answered, so a client can let them finish before it goes (see settle). */
-  readonly #inflight = new Set<Promise<unknown>>();
+  readonly #inflight = new CallsInFlight();
 
   constructor(
     readonly url: string,
@@ -23,18 +24,12 @@ export class HttpJsonClient implements JsonTransport {
   }
 
   request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-    const sent = this.#request<T>(method, route, body, signal);
-    this.#inflight.add(sent);
-    const done = (): void => {
-      this.#inflight.delete(sent);
-    };
-    sent.then(done, done);
-    return sent;
+    return this.#inflight.track(this.#request<T>(method, route, body, signal));
   }
 
   /** Resolves once every request sent so far has been answered (or failed). */
-  async settle(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  settle(): Promise<void> {
+    return this.#inflight.settle();
   }
 
   async #request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { LOCAL_SOCKET_HELLO_TIMEOUT_MS, LOCAL_SOCKET_RETRY_FIRST_MS, LOCAL_SOCKET_RETRY_MAX_MS } from '../config/defaults.js';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import { CONNECT, HELLO, LineReader, frameLine, type CallFrame, type HelloAnswer } from './socket-frames.js';
+import { CallsInFlight } from './calls-in-flight.js';
 
 /** The longest answer a client reads (the hub answers within its own server.maxBodyBytes, whose ceiling this is). */
 const MAX_ANSWER_CHARS = 256 * 1024 * 1024;
@@ -27,7 +28,7 @@ export class SocketLink {
   #opening: Promise<boolean> | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
-  readonly #inflight = new Set<Promise<unknown>>();
+  readonly #inflight = new CallsInFlight();
   #closed = false;
 
   private constructor(file: string, url: string) {
@@ -47,18 +48,12 @@ export class SocketLink {
 
   /** A participant call, authenticated by `token`; `signal` cancels it (the hub ends a wait then). */
   call<T>(token: string, call: string, args: unknown[], signal?: AbortSignal): Promise<T> {
-    const sent = this.#call<T>(token, call, args, signal);
-    this.#inflight.add(sent);
-    const done = (): void => {
-      this.#inflight.delete(sent);
-    };
-    sent.then(done, done);
-    return sent;
+    return this.#inflight.track(this.#call<T>(token, call, args, signal));
   }
 
   /** Resolves once every call made so far has been answered (or failed). */
-  async settle(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  settle(): Promise<void> {
+    return this.#inflight.settle();
   }
 
   /**
