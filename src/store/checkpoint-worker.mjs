@@ -21,6 +21,7 @@ const BACKFILLED = 5;
 const REQUESTED = 6;
 const SERVED = 7;
 const HELD = 8;
+const IN_PASS = 9;
 // CANCELLED (2) is set by the writer when it closes before this thread started.
 const [NOT_STARTED, RUNNING, DONE, FAILED] = [0, 1, 3, 4];
 
@@ -69,7 +70,9 @@ if (Atomics.compareExchange(slots, STATE, NOT_STARTED, RUNNING) === NOT_STARTED)
       // Held while the writer checkpoints itself (the WAL grew past its fallback size): its checkpoint must not find this one running.
       const held = Atomics.load(slots, HELD) === 1;
       if (!held && (requested !== Atomics.load(slots, SERVED) || walPages() >= thresholdPages)) {
+        Atomics.store(slots, IN_PASS, 1);
         const { busy, log, checkpointed } = checkpoint.get();
+        Atomics.store(slots, IN_PASS, 0);
         Atomics.store(slots, LOG_FRAMES, log);
         Atomics.store(slots, BACKFILLED, checkpointed);
         Atomics.store(slots, SERVED, requested);

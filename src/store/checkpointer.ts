@@ -27,6 +27,8 @@ export interface CheckpointerOptions {
   walSizeLimitBytes?: number;
   workerUrl?: URL;
   onFailed?: (error: unknown) => void;
+  /** How long stop() waits for the worker to close its connection (default 10 s). */
+  closeWaitMs?: number;
 }
 
 // Slots of the shared Int32Array, as checkpoint-worker.mjs names them.
@@ -38,12 +40,14 @@ const LOG_FRAMES = 4;
 const REQUESTED = 6;
 const SERVED = 7;
 const HELD = 8;
-const SLOTS = 9;
+const IN_PASS = 9;
+const SLOTS = 10;
 const NOT_STARTED = 0;
+const RUNNING = 1;
 const CANCELLED = 2;
 /** The WAL size at which the worker starts: below it, a checkpoint at close is all the store needs. */
 const WORKER_START_BYTES = 1024 * 1024;
-/** How long close waits for the worker to finish its pass and close its connection. */
+/** How long close waits by default for the worker to finish its pass and close its connection. */
 const CLOSE_WAIT_MS = 10_000;
 
 /** Atomics.waitAsync (Node 16+), not yet in this TypeScript lib. */
@@ -61,6 +65,7 @@ export class Checkpointer {
   readonly #walFile: string;
   readonly #workerUrl: URL;
   readonly #onFailed: (error: unknown) => void;
+  readonly #closeWaitMs: number;
   readonly #slots = new Int32Array(new SharedArrayBuffer(SLOTS * Int32Array.BYTES_PER_ELEMENT));
   #worker: Worker | undefined;
   #failed = false;
@@ -78,6 +83,7 @@ export class Checkpointer {
     this.#walFile = `${file}-wal`;
     this.#workerUrl = options.workerUrl ?? new URL('./checkpoint-worker.mjs', import.meta.url);
     this.#onFailed = options.onFailed ?? (() => undefined);
+    this.#closeWaitMs = options.closeWaitMs ?? CLOSE_WAIT_MS;
     db.pragma('wal_autocheckpoint = 0');
     db.pragma(`journal_size_limit = ${options.walSizeLimitBytes ?? DEFAULT_WAL_SIZE_LIMIT_BYTES}`);
   }
@@ -110,6 +116,16 @@ export class Checkpointer {
     return Atomics.load(this.#slots, LOG_FRAMES);
   }
 
+  /** Whether the worker is inside a checkpoint pass now (diagnostics). */
+  get inPass(): boolean {
+    return Atomics.load(this.#slots, IN_PASS) === 1;
+  }
+
+  /** Whether the worker is still running: after stop(), false unless it failed to close its connection in time. */
+  get workerRunning(): boolean {
+    return this.#worker !== undefined && Atomics.load(this.#slots, STATE) === RUNNING;
+  }
+
   /** Resolves after the worker's next complete pass, made whatever the WAL's size (for tests and diagnostics; nothing waits for it on the write path). */
   async nextPass(): Promise<void> {
     const request = Atomics.add(this.#slots, REQUESTED, 1) + 1;
@@ -133,9 +149,11 @@ export class Checkpointer {
     if (Atomics.compareExchange(this.#slots, STATE, NOT_STARTED, CANCELLED) !== NOT_STARTED) {
       Atomics.store(this.#slots, STOP, 1);
       Atomics.notify(this.#slots, STOP);
+      // A count, not only a wake-up: a worker in a pass now sleeps on COMMITS next, and would miss a bare notify.
+      Atomics.add(this.#slots, COMMITS, 1);
       Atomics.notify(this.#slots, COMMITS);
-      const deadline = Date.now() + CLOSE_WAIT_MS;
-      for (let state = Atomics.load(this.#slots, STATE); state === 1 && Date.now() < deadline; state = Atomics.load(this.#slots, STATE)) {
+      const deadline = Date.now() + this.#closeWaitMs;
+      for (let state = Atomics.load(this.#slots, STATE); state === RUNNING && Date.now() < deadline; state = Atomics.load(this.#slots, STATE)) {
         Atomics.wait(this.#slots, STATE, state, deadline - Date.now());
       }
     }

@@ -59,9 +59,11 @@ describe('the WAL checkpointer', () => {
 
   it('checkpoint - the worker starts and checkpoints on its own once the WAL passes its threshold; the WAL stays bounded however long the writes go on', async () => {
     const fallback = 4 * 1024 * 1024;
-    const { store, file } = tempStore({ synchronous: 'normal', checkpoint: { thresholdPages: 256, walSizeLimitBytes: 0, fallbackBytes: fallback } });
+    const { store, file } = tempStore({ synchronous: 'normal', checkpoint: { thresholdPages: 256, walSizeLimitBytes: 0, fallbackBytes: fallback, intervalMs: 1 } });
     let largest = 0;
     let commits = 0;
+    // The worker looks after every commit (intervalMs 1): at its default 20 ms a writer of 100 KB commits can pass
+    // the fallback size between two looks, and the writer, not the worker, would checkpoint.
     // Commits of 100 KB back to back (each wakes the worker), until well past the fallback size and the worker has made passes.
     while (commits < 3000 && (commits < 400 || store.checkpointer.passes < 3)) {
       await commitRows(store, 100);
@@ -104,6 +106,27 @@ describe('the WAL checkpointer', () => {
     });
     expect(String(failures[0])).toContain('cannot open the store');
     expect(store.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+  });
+
+  it('checkpoint - closing while the worker is inside a pass stops it at once (it does not sleep through the stop)', async () => {
+    // A pass of a large WAL lasts long enough to close in the middle of it; the worker then sleeps on the commit count,
+    // and only a stop that moves that count wakes it. Waiting 3 s at most, it must be gone by then.
+    const { store } = tempStore({ synchronous: 'normal', checkpoint: { thresholdPages: 1_000_000_000, closeWaitMs: 3_000 } });
+    await commitRows(store, 10);
+    await store.checkpointer.nextPass();
+    for (let i = 0; i < 60; i++) await commitRows(store, 500);
+    const pass = store.checkpointer.nextPass();
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (store.checkpointer.inPass) resolve();
+        else setImmediate(check);
+      };
+      check();
+    });
+    store.checkpointer.stop();
+    expect(store.checkpointer.workerRunning).toBe(false);
+    await pass;
+    expect((store.db.prepare('SELECT COUNT(*) AS n FROM filler').get() as { n: number }).n).toBe(30_010);
   });
 
   it('checkpoint - closing stops the worker first and leaves no WAL behind, with every row kept', async () => {
