@@ -1,8 +1,9 @@
-import crypto, { type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_SIGNING_BATCH_MAX, DEFAULT_SIGNING_MAX_IN_FLIGHT, DEFAULT_SIGNING_SEND_DELAY_MS, DEFAULT_SIGNING_WRITE_DELAY_MS } from '../config/defaults.js';
 import type { Store } from '../store/store.js';
 import type { Logger } from '../util/logger.js';
+import { ed25519Sign } from '../trust/ed25519.mjs';
 
 /** One event to sign: where it is stored, whose key signs it, and the exact bytes (src/trust/envelope.ts). */
 export interface SigningJob {
@@ -88,7 +89,7 @@ export class SignaturePipeline {
    * caller then stores it with the event.
    */
   submit(job: SigningJob): Buffer | null {
-    if (this.#failed || this.#closed || this.#waiting >= this.#maxInFlight) return crypto.sign(null, job.bytes, job.key);
+    if (this.#failed || this.#closed || this.#waiting >= this.#maxInFlight) return ed25519Sign(job.bytes, job.key);
     this.#outgoing.push(job);
     this.#waiting += 1;
     if (this.#outgoing.length >= DEFAULT_SIGNING_BATCH_MAX) this.#send();
@@ -181,7 +182,7 @@ export class SignaturePipeline {
       jobs.forEach((job, i) => this.#ready.push({ job, sig: all.subarray(i * SIGNATURE_BYTES, (i + 1) * SIGNATURE_BYTES) }));
     } else {
       this.#logger.error('the signing worker could not sign a batch; it is signed on the main thread', { error: reply.error, events: jobs.length });
-      for (const job of jobs) this.#ready.push({ job, sig: crypto.sign(null, job.bytes, job.key) });
+      for (const job of jobs) this.#ready.push({ job, sig: ed25519Sign(job.bytes, job.key) });
     }
     if (this.#settledWaiters.length > 0) this.#writeReady();
     else this.#writeTimer ??= setTimeout(() => this.#writeReady(), DEFAULT_SIGNING_WRITE_DELAY_MS).unref();
@@ -202,7 +203,7 @@ export class SignaturePipeline {
     const jobs = [...[...this.#inFlight.values()].flat(), ...this.#outgoing];
     this.#inFlight.clear();
     this.#outgoing = [];
-    for (const job of jobs) this.#ready.push({ job, sig: crypto.sign(null, job.bytes, job.key) });
+    for (const job of jobs) this.#ready.push({ job, sig: ed25519Sign(job.bytes, job.key) });
   }
 
   /** Writes the ready signatures, with the seq below which all is signed; joins the open batch if there is one. */

@@ -1,9 +1,10 @@
-import crypto, { type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { ParleyError } from '../errors/parley-error.js';
 import { accessAtLeast, type Access } from '../schema/access.js';
 import { ChannelPolicySchema, type ChannelPolicy, type ChannelPolicyInput, type Selector } from '../schema/channel-policy.js';
 import { canonicalEncode } from './cbor.js';
 import { cachedPublicKey, ED25519_SIGNATURE_BYTES, formatPublicKey, parsePublicKey } from './node-id.js';
+import { ed25519Sign, ed25519Verify } from './ed25519.mjs';
 
 export type { ChannelPolicy, ChannelPolicyInput, Selector } from '../schema/channel-policy.js';
 
@@ -70,14 +71,14 @@ export function policySigningBytes(policy: ChannelPolicyInput): Uint8Array {
 
 /** The 64-byte signature of the policy by `privateKey`. */
 export function signPolicy(policy: ChannelPolicyInput, privateKey: KeyObject): Buffer {
-  return crypto.sign(null, policySigningBytes(policy), privateKey);
+  return ed25519Sign(policySigningBytes(policy), privateKey);
 }
 
 /** Whether `signature` is `signer`'s (raw key) signature of this policy. Whether the signer may set policies is the caller's roster check. */
 export function verifyPolicy(policy: ChannelPolicyInput, signer: Uint8Array, signature: Uint8Array): boolean {
   const bytes = policySigningBytes(policy);
   if (!(signature instanceof Uint8Array) || signature.length !== ED25519_SIGNATURE_BYTES) return false;
-  return crypto.verify(null, bytes, cachedPublicKey(signer, 'signer'), signature);
+  return ed25519Verify(bytes, cachedPublicKey(signer, 'signer'), signature);
 }
 
 /** Who is asking: their raw key and their permission role (undefined when they have none, e.g. not in the roster). */

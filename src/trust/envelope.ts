@@ -6,7 +6,7 @@
  * and costs no map sorting; only content and meta maps are sorted.
  */
 
-import crypto, { type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { DEFAULT_TRUST_MAX_ENVELOPE_BYTES } from '../config/defaults.js';
 import { ParleyError } from '../errors/parley-error.js';
 import {
@@ -23,6 +23,7 @@ import {
 import { canonicalEncode, decodeStrict, findUnencodable } from './cbor.js';
 import { encodeEventTuple, type SignedEventFields } from './event-bytes.js';
 import { cachedPublicKey, ED25519_KEY_BYTES, ED25519_SIGNATURE_BYTES, formatPublicKey, parsePublicKey } from './node-id.js';
+import { ed25519Sign, ed25519Verify } from './ed25519.mjs';
 
 export type { SignedEventFields } from './event-bytes.js';
 
@@ -108,7 +109,7 @@ export function canonicalEventTuple(fields: SignedEventFields, meta: Record<stri
 
 /** The 64-byte Ed25519 signature of the event by `privateKey` (a KeyObject the caller keeps: building one per call is 10× slower). */
 export function signEvent(privateKey: KeyObject, fields: SignedEventFields): Buffer {
-  return crypto.sign(null, eventSigningBytes(fields), privateKey);
+  return ed25519Sign(eventSigningBytes(fields), privateKey);
 }
 
 /**
@@ -120,7 +121,7 @@ export function verifyEvent(fields: SignedEventFields, signature: Uint8Array, pu
   const bytes = eventSigningBytes(fields);
   if (!(signature instanceof Uint8Array) || signature.length !== ED25519_SIGNATURE_BYTES) return false;
   const key = publicKey instanceof Uint8Array ? cachedPublicKey(publicKey, 'publicKey') : publicKey;
-  return crypto.verify(null, bytes, key, signature);
+  return ed25519Verify(bytes, key, signature);
 }
 
 /**

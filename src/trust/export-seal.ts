@@ -11,6 +11,7 @@ import {
 import { canonicalEncode } from './cbor.js';
 import type { KeyPair } from './key-ring.js';
 import { cachedPublicKey, formatPublicKey, parsePublicKey } from './node-id.js';
+import { ed25519Sign, ed25519Verify } from './ed25519.mjs';
 
 /**
  * The exporting hub's seal on a signed export (line format in
@@ -53,7 +54,7 @@ export function trailerSigningBytes(trailer: Omit<ExportTrailer, 'type' | 'sig'>
 /** Whether `sig` (base64url) is the hub key's signature of `bytes`. */
 export function verifySeal(bytes: Uint8Array, hub: Uint8Array, sig: string): boolean {
   const signature = Buffer.from(sig, 'base64url');
-  return signature.length === 64 && crypto.verify(null, bytes, cachedPublicKey(hub, 'hub'), signature);
+  return signature.length === 64 && ed25519Verify(bytes, cachedPublicKey(hub, 'hub'), signature);
 }
 
 /** The running hash chain over an export's lines, from its header line on. */
@@ -120,6 +121,6 @@ export class ExportSealer {
   }
 
   #sign(bytes: Uint8Array): string {
-    return crypto.sign(null, bytes, this.#hub.privateKey).toString('base64url');
+    return ed25519Sign(bytes, this.#hub.privateKey).toString('base64url');
   }
 }

@@ -1,9 +1,10 @@
-import crypto, { type KeyObject } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Access } from '../schema/access.js';
 import { RosterSchema, type Roster, type RosterSignature } from '../schema/roster.js';
 import { canonicalEncode } from './cbor.js';
 import { cachedPublicKey, formatPublicKey, parsePublicKey, rawPublicKeyOf } from './node-id.js';
+import { ed25519Sign, ed25519Verify } from './ed25519.mjs';
 
 export type { Roster, RosterMember, RosterSignature } from '../schema/roster.js';
 
@@ -80,7 +81,7 @@ export function rosterSigningBytes(roster: Roster, domain: RosterDomain = ROSTER
 export function signRoster(roster: Roster, privateKey: KeyObject, domain: RosterDomain = ROSTER_DOMAIN): Roster {
   const doc = parseRoster(roster);
   const pubkey = formatPublicKey(rawPublicKeyOf(privateKey));
-  const sig = crypto.sign(null, rosterSigningBytes(doc, domain), privateKey).toString('base64url');
+  const sig = ed25519Sign(rosterSigningBytes(doc, domain), privateKey).toString('base64url');
   const signatures = doc.signatures.filter((s) => s.pubkey !== pubkey);
   return { ...doc, signatures: [...signatures, { pubkey, sig }] };
 }
@@ -89,7 +90,7 @@ export function signRoster(roster: Roster, privateKey: KeyObject, domain: Roster
 export function verifyRosterSignature(roster: Roster, signature: RosterSignature, bytes: Uint8Array = rosterSigningBytes(roster)): boolean {
   const sig = Buffer.from(signature.sig, 'base64url');
   if (sig.length !== 64) return false;
-  return crypto.verify(null, bytes, cachedPublicKey(parsePublicKey(signature.pubkey, 'signatures.pubkey')), sig);
+  return ed25519Verify(bytes, cachedPublicKey(parsePublicKey(signature.pubkey, 'signatures.pubkey')), sig);
 }
 
 const memberIndexes = new WeakMap<Roster, Map<string, { access: Access; archive: boolean }>>();

@@ -6,8 +6,8 @@
 // In:  { batch, keys: [[authorId, KeyObject]...], authors: [authorId...], bytes: Uint8Array, ends: [end...] }
 //      (the signing bytes of every event of the batch, one after the other; keys only for authors not sent before)
 // Out: { batch, sigs: Uint8Array } (64 bytes per event, in order), or { batch, error } when a batch cannot be signed.
-import crypto from 'node:crypto';
 import { parentPort } from 'node:worker_threads';
+import { ed25519Sign } from './ed25519.mjs';
 
 const SIGNATURE_BYTES = 64;
 const keys = new Map();
@@ -21,7 +21,7 @@ parentPort.on('message', (message) => {
     for (let i = 0; i < authors.length; i++) {
       const key = keys.get(authors[i]);
       if (!key) throw new Error(`no key for author ${authors[i]}`);
-      sigs.set(crypto.sign(null, bytes.subarray(start, ends[i]), key), i * SIGNATURE_BYTES);
+      sigs.set(ed25519Sign(bytes.subarray(start, ends[i]), key), i * SIGNATURE_BYTES);
       start = ends[i];
     }
     parentPort.postMessage({ batch, sigs }, [sigs.buffer]);
