@@ -16,6 +16,8 @@ export interface RestJob {
   body: string;
   clients: number;
   total: number;
+  /** Requests sent first and not timed, by this same process: its code and connections warm, as the server's are. */
+  warmup: number;
 }
 
 export type LoadJob =
@@ -56,20 +58,25 @@ async function rest(job: RestJob): Promise<RestResult> {
   // undici's pool: a client several times cheaper per request than node:http's, so the server is what is measured.
   const pool = new Pool(`http://127.0.0.1:${job.port}`, { connections: job.clients, pipelining: 1 });
   const samples: number[] = [];
-  let next = 0;
-  const start = performance.now();
-  try {
+  const round = async (total: number, timed: boolean): Promise<void> => {
+    let next = 0;
     await Promise.all(
       Array.from({ length: job.clients }, async () => {
-        while (next++ < job.total) {
+        while (next++ < total) {
           const t0 = performance.now();
           const res = await pool.request({ method: 'POST', path: job.path, headers: job.headers, body: job.body });
           await res.body.dump();
           if (res.statusCode >= 300) throw new Error(`request failed with ${res.statusCode}`);
-          samples.push(performance.now() - t0);
+          if (timed) samples.push(performance.now() - t0);
         }
       }),
     );
+  };
+  let start = 0;
+  try {
+    await round(job.warmup, false);
+    start = performance.now();
+    await round(job.total, true);
   } finally {
     await pool.close();
   }
