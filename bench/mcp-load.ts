@@ -20,6 +20,8 @@ export interface McpLoadJob {
   env?: Record<string, string>;
   agents: number;
   total: number;
+  /** Untimed calls per agent first, in this process and over these connections (at least 3). */
+  warmup?: number;
   tool: string;
   arguments: Record<string, unknown>;
 }
@@ -51,9 +53,9 @@ async function connect(job: McpLoadJob, i: number): Promise<Client> {
 
 async function run(job: McpLoadJob): Promise<McpLoadResult> {
   const clients = await Promise.all(Array.from({ length: job.agents }, (_, i) => connect(job, i)));
-  // Warm-up: a few calls per agent.
+  // Warm-up, untimed: the client's, the server's and (over stdio) each server process's code and connections.
   await Promise.all(clients.map(async (c) => {
-    for (let k = 0; k < 3; k++) await c.callTool({ name: job.tool, arguments: job.arguments });
+    for (let k = 0; k < Math.max(3, job.warmup ?? 0); k++) await c.callTool({ name: job.tool, arguments: job.arguments });
   }));
   const samples: number[] = [];
   let next = 0;

@@ -44,6 +44,11 @@ export interface McpRun {
   floor: McpLoadResult;
 }
 
+/** About 200 untimed calls in all before each timed run (a fresh `parley mcp` or echo process runs its first calls several times slower), at least 3 per agent. */
+function warmupPerAgent(agents: number): number {
+  return Math.max(3, Math.ceil(200 / agents));
+}
+
 export async function mcpRoundTrips(options: { httpLevels: number[]; stdioLevels: number[]; calls: number }): Promise<{ runs: McpRun[]; toolList: Record<string, { bytes: number; tokens: number; tools: number }> }> {
   const home = tempDir('parley-bench-mcp-');
   const hub = await openHub({ home, logger: createSilentLogger(), config: UNLIMITED_WRITES });
@@ -65,18 +70,18 @@ export async function mcpRoundTrips(options: { httpLevels: number[]; stdioLevels
       ['inbox', {}],
     ];
     for (const agents of options.httpLevels) {
-      const floor = await load({ transport: 'http', url: echo.url, agents, total: options.calls, tool: 'echo', arguments: { text: 'the cache layer is drafted; eviction is LRU with a size cap' } });
+      const floor = await load({ transport: 'http', url: echo.url, agents, total: options.calls, warmup: warmupPerAgent(agents), tool: 'echo', arguments: { text: 'the cache layer is drafted; eviction is LRU with a size cap' } });
       for (const [tool, args] of tools) {
-        const measured = await load({ transport: 'http', url: `${server.url}/mcp`, tokens, agents, total: options.calls, tool, arguments: args });
+        const measured = await load({ transport: 'http', url: `${server.url}/mcp`, tokens, agents, total: options.calls, warmup: warmupPerAgent(agents), tool, arguments: args });
         runs.push({ transport: 'http', tool, agents, hub: measured, floor });
       }
     }
     for (const agents of options.stdioLevels) {
       const calls = Math.max(200, Math.floor(options.calls / 2));
-      const floor = await load({ transport: 'stdio', command: process.execPath, args: [ECHO, 'stdio'], agents, total: calls, tool: 'echo', arguments: { text: 'the cache layer is drafted; eviction is LRU with a size cap' } });
+      const floor = await load({ transport: 'stdio', command: process.execPath, args: [ECHO, 'stdio'], agents, total: calls, warmup: warmupPerAgent(agents), tool: 'echo', arguments: { text: 'the cache layer is drafted; eviction is LRU with a size cap' } });
       const env = { PARLEY_URL: server.url, PARLEY_HOME: home };
       for (const [tool, args] of tools) {
-        const measured = await load({ transport: 'stdio', command: process.execPath, args: [BIN, 'mcp', '--as', 'agent-{i}', '--session', 'bench'], env, agents, total: calls, tool, arguments: args });
+        const measured = await load({ transport: 'stdio', command: process.execPath, args: [BIN, 'mcp', '--as', 'agent-{i}', '--session', 'bench'], env, agents, total: calls, warmup: warmupPerAgent(agents), tool, arguments: args });
         runs.push({ transport: 'stdio', tool, agents, hub: measured, floor });
       }
     }
