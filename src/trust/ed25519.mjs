@@ -1,4 +1,4 @@
-// Ed25519 signatures for the whole hub: libsodium (the sodium-native addon)
+// Ed25519 signatures for the hub (all but the hub proof, see hub-proof.ts): libsodium (the sodium-native addon)
 // when it loads, node:crypto otherwise. Both make the same signatures for the
 // same key and bytes (Ed25519 is deterministic); libsodium makes and checks
 // them in about half the CPU of node:crypto's OpenSSL, and signing is the

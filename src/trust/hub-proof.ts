@@ -1,5 +1,5 @@
 import crypto, { type KeyObject } from 'node:crypto';
-import { ed25519Sign, ed25519Verify } from './ed25519.mjs';
+// node:crypto, not ./ed25519.mjs: one signature per proof, and `parley hook` (which checks it on every agent tool call) would pay more to load the addon than it saves.
 
 /**
  * How a local client knows that the process at an address is its home's hub
@@ -39,7 +39,7 @@ function signedBytes(host: string, nonce: string): Buffer {
 
 /** The hub's signature (base64url) over the proof for a client that asked at `host` with `nonce`. */
 export function signHubProof(privateKey: KeyObject, host: string, nonce: string): string {
-  return ed25519Sign(signedBytes(host, nonce), privateKey).toString('base64url');
+  return crypto.sign(null, signedBytes(host, nonce), privateKey).toString('base64url');
 }
 
 /** Whether `signature` is `key`'s signature over the proof for `host` and `nonce`; false for anything malformed. */
@@ -48,7 +48,7 @@ export function verifyHubProof(key: string, host: string, nonce: string, signatu
   if (x === undefined || typeof signature !== 'string' || !SIGNATURE_TEXT.test(signature)) return false;
   try {
     const publicKey = crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
-    return ed25519Verify(signedBytes(host, nonce), publicKey, Buffer.from(signature, 'base64url'));
+    return crypto.verify(null, signedBytes(host, nonce), publicKey, Buffer.from(signature, 'base64url'));
   } catch {
     return false;
   }
