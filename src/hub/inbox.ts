@@ -26,7 +26,10 @@ import type { InboxItem, InboxReason, InboxResult, Priority } from './answers.js
 const PRIORITY_RANK: Record<Priority, number> = { high: 0, normal: 1, low: 2 };
 
 /** Rows read first from each thread: most threads stop at their first candidate once the budget is filled. */
-const FIRST_PAGE = 8;
+const FIRST_PAGE = 1;
+
+/** From this many threads to look at, their cursors are read in one statement. */
+const MANY_THREADS = 16;
 
 const NONE: ReadonlySet<number> = new Set();
 
@@ -104,12 +107,15 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
   const scans: ThreadScan[] = [];
   /** Threads seen to hold nothing past the cursor up to the bound (before this read moves any cursor). */
   const empty: string[] = [];
-  for (const thread of looked?.threads ?? []) {
+  const threadsToScan = looked?.threads ?? [];
+  // Many threads to look at (a large backlog): their cursors in one statement rather than one each.
+  const cursors = threadsToScan.length >= MANY_THREADS ? ctx.store.deliveries.cursorsIn(me, threadsToScan.map((t) => t.id)) : undefined;
+  for (const thread of threadsToScan) {
     const membership = thread.members.get(me);
     if (!membership || membership.subscription === 'unsubscribed') continue;
     // A subscription made before the channel's access policy left this participant out gives nothing from it.
     if (!mayRead(ctx, thread, me)) continue;
-    const cursor = ctx.store.deliveries.cursor(me, thread.id);
+    const cursor = cursors ? (cursors.get(thread.id) ?? 0) : ctx.store.deliveries.cursor(me, thread.id);
     // Read until one candidate more than the limit is found (to know there is more) or the thread ends.
     const candidates: Candidate[] = [];
     // One candidate more than the limit, and some room for the reader's own and targeted rows among them.

@@ -63,6 +63,7 @@ export class DeliveryStore {
   private readonly answeredStmt: Database.Statement;
   private readonly receivedStmt: Database.Statement;
   private readonly sentStmt: Database.Statement;
+  private readonly cursorsInStmt: Database.Statement;
   private readonly db: Database.Database;
   /**
    * The recipients and threads that may hold an item not yet acknowledged
@@ -74,6 +75,7 @@ export class DeliveryStore {
   constructor(db: Database.Database) {
     this.db = db;
     this.getCursorStmt = db.prepare('SELECT seq FROM cursors WHERE participant_id = ? AND thread_id = ?');
+    this.cursorsInStmt = db.prepare('SELECT thread_id, seq FROM cursors WHERE participant_id = ? AND thread_id IN (SELECT value FROM json_each(?))').raw(true);
     this.setCursorStmt = db.prepare(
       `INSERT INTO cursors (participant_id, thread_id, seq) VALUES (?, ?, ?)
        ON CONFLICT (participant_id, thread_id) DO UPDATE SET seq = MAX(seq, excluded.seq)`,
@@ -129,6 +131,12 @@ export class DeliveryStore {
   cursor(participantId: string, threadId: string): number {
     const row = this.getCursorStmt.get(participantId, threadId) as { seq: number } | undefined;
     return row?.seq ?? 0;
+  }
+
+  /** The cursors of these threads that exist (a thread without one is at 0): one statement for many threads. */
+  cursorsIn(participantId: string, threadIds: readonly string[]): Map<string, number> {
+    const rows = this.cursorsInStmt.all(participantId, JSON.stringify(threadIds)) as Array<[string, number]>;
+    return new Map(rows);
   }
 
   /** Moves a cursor forward only; a lower value never moves it back. */

@@ -60,7 +60,7 @@ describe('inbox - threads with something past the cursor', () => {
     expect(reads.threads).toHaveLength(2);
   });
 
-  it('inbox pending - many threads with unread: the oldest come first with more, reading only the first rows of most threads', async () => {
+  it('inbox pending - many threads with unread: the oldest come first with more, reading only the first row of most threads', async () => {
     const t = await hubs.open({ config: { chat: { limits: { writesPerMinute: 0 } } } });
     const { alice, bob } = await joinHumanAliceBob(t.hub);
     await channels(alice, bob, 20);
@@ -73,8 +73,9 @@ describe('inbox - threads with something past the cursor', () => {
     const peek = await bob.peek({ limit: 3 });
     expect(peek.more).toBe(true);
     expect(peek.items.map((i) => i.event.seq)).toEqual(posted.slice(0, 3).reverse());
-    // 240 unread rows; no thread offers more than its first small page once three older candidates are known.
-    expect(reads.rows).toBeLessThan(12 * 20);
+    // 240 unread rows: the first thread read whole (12 rows), then one row from each of the others, and the rest
+    // of a thread only while its rows can still be among the three oldest (the second's); 164 with pages of 8.
+    expect(reads.rows).toBeLessThanOrEqual(12 + 12 + 18 + 11);
 
     // Consuming reads take them all, oldest first, each once.
     const taken: number[] = [];
