@@ -9,7 +9,7 @@ import { DEFAULT_INBOX_LIMIT } from '../config/defaults.js';
 import type { ParleyEvent } from '../schema/event.js';
 import { InboxInputSchema, type InboxInput } from '../schema/inputs.js';
 import type { DeliveryState } from '../schema/delivery.js';
-import { rowSize, rowToEvent, type EventRow } from '../store/event-log.js';
+import { rowSize, rowToEvent, type ShownEventRow } from '../store/event-log.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import { placementOf, respondHint, type Placement } from './participation.js';
@@ -34,7 +34,7 @@ const MANY_THREADS = 16;
 const NONE: ReadonlySet<number> = new Set();
 
 interface Candidate {
-  row: EventRow;
+  row: ShownEventRow;
   event: ParleyEvent;
   placement: Placement;
 }
@@ -71,7 +71,7 @@ export function readInbox(ctx: HubContext, caller: Caller, input: InboxInput, mo
   // An inbox read returns at most about maxReadBytes of events (always at least one item); the rest waits for the next read.
   const maxBytes = ctx.config.chat.limits.maxReadBytes;
   let bytes = 0;
-  const fits = (row: EventRow): boolean => {
+  const fits = (row: ShownEventRow): boolean => {
     if (bytes > 0 && bytes + rowSize(row) > maxBytes) return false;
     bytes += rowSize(row);
     return true;
@@ -277,7 +277,7 @@ function insertSorted(lowest: number[], seq: number, cap: number): void {
 }
 
 /** How far a cursor at `cursor` may move, up to `last`: over the caller's own events, targeted items and rows `pass` allows. */
-function passable(ctx: HubContext, thread: ThreadRecord, me: string, cursor: number, last: number, pass: (row: EventRow) => boolean): number {
+function passable(ctx: HubContext, thread: ThreadRecord, me: string, cursor: number, last: number, pass: (row: ShownEventRow) => boolean): number {
   let upto = cursor;
   for (;;) {
     const rows = ctx.store.events.readAfter(thread.id, upto, 64);

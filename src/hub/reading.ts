@@ -35,7 +35,7 @@ export function readNew(ctx: HubContext, { caller, thread, input: parsed }: Admi
   const me = caller.participant.id;
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const cursor = ctx.store.deliveries.cursor(me, thread.id);
-  const { rows: page, more } = ctx.store.events.pageAfter(thread.id, cursor, limit, ctx.config.chat.limits.maxReadBytes);
+  const { rows: page, more } = ctx.store.events.shownPageAfter(thread.id, cursor, limit, ctx.config.chat.limits.maxReadBytes);
   const newPointer = page.length > 0 ? (page[page.length - 1]?.seq ?? cursor) : cursor;
   if (newPointer > cursor) advanceReadCursor(ctx, me, thread.id, newPointer);
   const events: ParleyEvent[] = [];
@@ -51,7 +51,7 @@ export function history(ctx: HubContext, { thread, input: parsed }: Admitted<z.o
   const limit = parsed.limit ?? DEFAULT_READ_LIMIT;
   const maxBytes = ctx.config.chat.limits.maxReadBytes;
   if (parsed.after !== undefined) {
-    const { rows, more } = ctx.store.events.pageAfter(thread.id, parsed.after, limit, maxBytes, parsed.before ?? Number.MAX_SAFE_INTEGER);
+    const { rows, more } = ctx.store.events.shownPageAfter(thread.id, parsed.after, limit, maxBytes, parsed.before ?? Number.MAX_SAFE_INTEGER);
     return { events: rows.map(rowToEvent), more };
   }
   const { rows, more } = ctx.store.events.pageBefore(thread.id, parsed.before ?? Number.MAX_SAFE_INTEGER, limit, maxBytes);

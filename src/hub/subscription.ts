@@ -7,7 +7,7 @@
 
 import { ParleyError } from '../errors/parley-error.js';
 import type { LiveFilterInputSchema } from '../schema/inputs.js';
-import { rowToEvent, type EventRow } from '../store/event-log.js';
+import { rowToEvent, type ShownEventRow } from '../store/event-log.js';
 import type { z } from 'zod';
 import { chatOpenFor } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
@@ -104,7 +104,7 @@ export function subscribe(ctx: HubContext, caller: Caller, filter: LiveFilter, o
     () => finish(),
   );
 
-  const targetsOf = (row: EventRow): ReadonlyMap<string, DeliveryReason> => {
+  const targetsOf = (row: ShownEventRow): ReadonlyMap<string, DeliveryReason> => {
     const delivery = ctx.store.deliveries.get(me, row.seq);
     return delivery ? new Map([[me, delivery.reason as DeliveryReason]]) : new Map();
   };

@@ -38,7 +38,11 @@ export interface EventRow {
   signed_meta: string | null;
 }
 
-export function rowToEvent(row: EventRow): ParleyEvent {
+/** The columns an event is shown from (rowToEvent): what reads that show events select, and nothing more (a row's other columns cost time to read). */
+export type ShownEventRow = Pick<EventRow, 'seq' | 'id' | 'session_id' | 'thread_id' | 'ts' | 'type' | 'from_id' | 'author' | 'to_id' | 'content' | 'meta'>;
+const SHOWN_COLUMNS = 'seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta';
+
+export function rowToEvent(row: ShownEventRow): ParleyEvent {
   const event: ParleyEvent = {
     seq: row.seq,
     id: row.id,
@@ -90,6 +94,7 @@ export class EventLog {
   private readonly after: Database.Statement;
   private readonly before: Database.Statement;
   private readonly range: Database.Statement;
+  private readonly shownRange: Database.Statement;
   private readonly byIdStmt: Database.Statement;
   private readonly bySeqStmt: Database.Statement;
   private readonly maxSeqStmt: Database.Statement;
@@ -110,9 +115,10 @@ export class EventLog {
       `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta, sig, ttl_secs, sender_seq, sender_epoch, roster_version, signed_ts, signed_meta)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.after = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
-    this.before = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq < ? AND seq <= ? ORDER BY seq DESC LIMIT ?');
+    this.after = db.prepare(`SELECT ${SHOWN_COLUMNS} FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`);
+    this.before = db.prepare(`SELECT ${SHOWN_COLUMNS} FROM events WHERE thread_id = ? AND seq < ? AND seq <= ? ORDER BY seq DESC LIMIT ?`);
     this.range = db.prepare('SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq < ? AND seq <= ? ORDER BY seq LIMIT ?');
+    this.shownRange = db.prepare(`SELECT ${SHOWN_COLUMNS} FROM events WHERE thread_id = ? AND seq > ? AND seq < ? AND seq <= ? ORDER BY seq LIMIT ?`);
     this.byIdStmt = db.prepare('SELECT * FROM events WHERE id = ?');
     this.bySeqStmt = db.prepare('SELECT * FROM events WHERE seq = ?');
     this.maxSeqStmt = db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events');
@@ -189,8 +195,8 @@ export class EventLog {
     return this.allAfter.all(afterSeq, limit) as EventRow[];
   }
 
-  readAfter(threadId: string, afterSeq: number, limit: number): EventRow[] {
-    return this.after.all(threadId, afterSeq, this.visibleUpTo, limit) as EventRow[];
+  readAfter(threadId: string, afterSeq: number, limit: number): ShownEventRow[] {
+    return this.after.all(threadId, afterSeq, this.visibleUpTo, limit) as ShownEventRow[];
   }
 
   /*
@@ -205,9 +211,14 @@ export class EventLog {
     return takeBounded(this.range.iterate(threadId, afterSeq, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<EventRow>, limit, maxBytes);
   }
 
+  /** As pageAfter, with only the columns an event is shown from (reads that show events). */
+  shownPageAfter(threadId: string, afterSeq: number, limit: number, maxBytes: number, beforeSeq = Number.MAX_SAFE_INTEGER): EventPage<ShownEventRow> {
+    return takeBounded(this.shownRange.iterate(threadId, afterSeq, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<ShownEventRow>, limit, maxBytes);
+  }
+
   /** Newest first, strictly before `beforeSeq`. */
-  pageBefore(threadId: string, beforeSeq: number, limit: number, maxBytes: number): EventPage {
-    return takeBounded(this.before.iterate(threadId, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<EventRow>, limit, maxBytes);
+  pageBefore(threadId: string, beforeSeq: number, limit: number, maxBytes: number): EventPage<ShownEventRow> {
+    return takeBounded(this.before.iterate(threadId, beforeSeq, this.visibleUpTo, limit + 1) as IterableIterator<ShownEventRow>, limit, maxBytes);
   }
 
   /**
@@ -267,18 +278,18 @@ export class EventLog {
 
 }
 
-export interface EventPage {
-  rows: EventRow[];
+export interface EventPage<Row = EventRow> {
+  rows: Row[];
   more: boolean;
 }
 
 /** What a row costs to hold and send: its stored content and meta (UTF-16 length, close to bytes for text). */
-export function rowSize(row: EventRow): number {
+export function rowSize(row: Pick<EventRow, 'content' | 'meta'>): number {
   return row.content.length + (row.meta?.length ?? 0) + 200;
 }
 
-function takeBounded(iterator: IterableIterator<EventRow>, limit: number, maxBytes: number): EventPage {
-  const rows: EventRow[] = [];
+function takeBounded<Row extends Pick<EventRow, 'content' | 'meta'>>(iterator: IterableIterator<Row>, limit: number, maxBytes: number): EventPage<Row> {
+  const rows: Row[] = [];
   let bytes = 0;
   let more = false;
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
-import type { EventRow } from '../../src/store/event-log.js';
+import type { ShownEventRow } from '../../src/store/event-log.js';
 import { joinHumanAliceBob, testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 
 const hubs = testHubsClosedAfterEach();
@@ -17,7 +17,7 @@ function watchReads(t: TestHub): { threads: string[]; rows: number; reset(): voi
       seen.rows = 0;
     },
   };
-  events.readAfter = (threadId: string, afterSeq: number, limit: number): EventRow[] => {
+  events.readAfter = (threadId: string, afterSeq: number, limit: number): ShownEventRow[] => {
     const rows = readAfter(threadId, afterSeq, limit);
     seen.threads.push(threadId);
     seen.rows += rows.length;
