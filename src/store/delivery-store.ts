@@ -72,6 +72,8 @@ export class DeliveryStore {
    * any other thread has nothing to acknowledge, and skips its UPDATE.
    */
   private unacknowledged: Set<string> | undefined;
+  /** The recipients among those pairs: a reader outside it has nothing pending, and its inbox skips the query. */
+  private unacknowledgedRecipients = new Set<string>();
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -148,11 +150,14 @@ export class DeliveryStore {
 
   add(recipientId: string, seq: number, sessionId: string, threadId: string, reason: string, senderId: string): void {
     this.unacknowledgedPairs().add(pairKey(recipientId, threadId));
+    this.unacknowledgedRecipients.add(recipientId);
     this.insertStmt.run(recipientId, seq, sessionId, threadId, reason, senderId);
   }
 
   /** Pending items of events up to `visibleUpTo` (committed ones). */
   pending(recipientId: string, sessionId: string, visibleUpTo: number, limit: number): DeliveryRow[] {
+    this.unacknowledgedPairs();
+    if (!this.unacknowledgedRecipients.has(recipientId)) return [];
     return this.pendingStmt.all(recipientId, sessionId, visibleUpTo, limit) as DeliveryRow[];
   }
 
@@ -200,7 +205,10 @@ export class DeliveryStore {
     if (this.unacknowledged) return this.unacknowledged;
     const pairs = new Set<string>();
     const rows = this.db.prepare("SELECT DISTINCT recipient_id, thread_id FROM deliveries WHERE state <> 'acknowledged'").iterate() as IterableIterator<{ recipient_id: string; thread_id: string }>;
-    for (const row of rows) pairs.add(pairKey(row.recipient_id, row.thread_id));
+    for (const row of rows) {
+      pairs.add(pairKey(row.recipient_id, row.thread_id));
+      this.unacknowledgedRecipients.add(row.recipient_id);
+    }
     this.unacknowledged = pairs;
     return pairs;
   }

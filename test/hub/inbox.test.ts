@@ -218,6 +218,17 @@ describe('readNew', () => {
     expect(two.more).toBe(false);
   });
 
+  it('inbox - a DM left pending comes as High after a restart, and a reader with nothing targeted gets none', async () => {
+    const { t, alice } = await trio();
+    const dm = await alice.dm({ to: 'bob', text: 'still there?' });
+    await alice.post({ thread: 'general', text: 'for everyone' });
+    const { hub } = await hubs.reopen(t);
+    const bobInbox = await hub.actor('bob', 's').inbox();
+    expect(bobInbox.items.map((i) => [i.event.seq, i.priority])).toEqual([[dm.seq, 'high'], [dm.seq + 1, 'normal']]);
+    // Alice was sent nothing targeted: her inbox holds none of it.
+    expect((await hub.actor('alice', 's').inbox()).items).toEqual([]);
+  });
+
   it('readNew - the cursor is kept on the hub across restarts', async () => {
     const { t, alice, bob } = await trio();
     await alice.post({ thread: 'general', text: 'before' });
