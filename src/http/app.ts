@@ -9,7 +9,7 @@ import { bodyLimit, jsonBody, type BodyVariables } from '../request/body.js';
 import { hostGuard, requestHost } from './host-guard.js';
 import type { AdminCredential } from '../home/admin-token.js';
 import { errorResponse, unauthorized } from './http-error.js';
-import { McpHttpSessions } from '../mcp/http.js';
+import { LazyMcpSessions } from '../mcp/lazy-sessions.js';
 import { openApiDocument } from './openapi.js';
 import { accessRoutes } from './routes/access.js';
 import { rosterRoutes } from './routes/roster.js';
@@ -37,7 +37,7 @@ export interface HttpAppOptions {
   /** Host header values this hub answers to (see hostsFor). */
   allowedHosts: ReadonlySet<string>;
   /** The MCP sessions served at /mcp (the server closes them at shutdown); one is made when absent. */
-  mcp?: McpHttpSessions;
+  mcp?: LazyMcpSessions;
   /** Overrides the hub's server.maxBodyBytes. */
   maxBodyBytes?: number;
 }
@@ -119,7 +119,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   });
 
   // MCP over Streamable HTTP: how agents reach the hub, with the same credentials as the API.
-  const mcp = options.mcp ?? new McpHttpSessions(hub, logger);
+  const mcp = options.mcp ?? new LazyMcpSessions(hub, logger);
   app.on(['GET', 'POST', 'DELETE'], '/mcp', auth.middleware(), (c) => mcp.handle(c, c.get('actor'), c.get('credential')));
 
   const api = new Hono<{ Variables: AuthVariables }>();

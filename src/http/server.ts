@@ -9,7 +9,7 @@ import type { Logger } from '../util/logger.js';
 import type { AdminCredential } from '../home/admin-token.js';
 import { createHttpApp } from './app.js';
 import { hostsFor } from './host-guard.js';
-import { McpHttpSessions } from '../mcp/http.js';
+import { LazyMcpSessions } from '../mcp/lazy-sessions.js';
 
 /**
  * The hub's HTTP listener. `close()` stops accepting connections, lets the
@@ -22,7 +22,7 @@ export interface HttpServer {
   url: string;
   port: number;
   /** The MCP sessions served at /mcp (diagnostics). */
-  mcp: McpHttpSessions;
+  mcp: LazyMcpSessions;
   close(): Promise<void>;
 }
 
@@ -40,7 +40,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<HttpS
   const { hub, host, logger } = options;
   // The allowed Host values depend on the port actually bound (port 0 picks one).
   const allowedHosts = new Set<string>();
-  const mcp = new McpHttpSessions(hub, logger);
+  const mcp = new LazyMcpSessions(hub, logger);
   const app = createHttpApp({ hub, logger, allowedHosts, mcp, ...(options.admin ? { admin: options.admin } : {}) });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server;
   await new Promise<void>((resolve, reject) => {
