@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { agentOnHub } from '../helpers/agent-on-hub.js';
-import { CALL_TOKENS, scriptedModel, type Call, type Reply } from '../helpers/agent-loop.js';
+import { CALL_TOKENS, scriptedModel, untilAborted, type Call, type Reply } from '../helpers/agent-loop.js';
 
 /**
  * The loop's budget (tokens, turns, time: it stops and says why) and its
@@ -80,7 +80,7 @@ describe('the budget', () => {
     const hub = await loop.open();
     await hub.human.dm({ to: 'bot', text: 'think hard' });
     const { model, done } = await start(
-      (call) => new Promise<Reply>((_, reject) => call.options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')))),
+      untilAborted,
       { budget: { ms: 300 } },
     );
     expect(await done).toMatchObject({ reason: 'time', message: 'Time budget spent: 300 ms have passed.', turns: 0 });
@@ -93,7 +93,7 @@ describe('the budget', () => {
     const hub = await loop.open();
     await hub.human.dm({ to: 'bot', text: 'is this relevant?' });
     const relevanceModel = scriptedModel(
-      (call) => new Promise<Reply>((_, reject) => call.options.abortSignal?.addEventListener('abort', () => reject(new Error('aborted')))),
+      untilAborted,
     );
     const { model, done } = await start(() => ({ text: 'never' }), { budget: { ms: 300 }, relevance: 'always', relevanceModel });
     expect(await done).toMatchObject({ reason: 'time', turns: 0 });

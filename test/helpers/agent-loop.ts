@@ -65,6 +65,19 @@ function answer(reply: { text: string } | { calls: Array<{ tool: string; input: 
 }
 
 /** The loop's events, in order, with a way to wait for one. */
+/**
+ * A model call that runs until its signal aborts, as a provider's request does. A signal already aborted when the
+ * call starts (a deadline that passed between the loop's last look at the clock and the call) rejects at once:
+ * a listener added then would never fire, and the call would hang.
+ */
+export function untilAborted(call: Call): Promise<Reply> {
+  return new Promise<Reply>((_, reject) => {
+    const signal = call.options.abortSignal;
+    if (signal?.aborted) reject(new Error('aborted'));
+    else signal?.addEventListener('abort', () => reject(new Error('aborted')));
+  });
+}
+
 export class EventLog {
   readonly events: AgentEvent[] = [];
   readonly #waiters: Array<{ from: number; match: (e: AgentEvent) => boolean; resolve: (e: AgentEvent) => void }> = [];
