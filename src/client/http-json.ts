@@ -1,7 +1,7 @@
 import { Pool, errors } from 'undici';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import type { JsonTransport } from './json-transport.js';
-import { CallsInFlight } from './calls-in-flight.js';
+import { InFlight } from '../util/in-flight.js';
 
 /**
  * JSON requests to the hub over a pool of keep-alive connections (undici's
@@ -14,7 +14,7 @@ import { CallsInFlight } from './calls-in-flight.js';
 export class HttpJsonClient implements JsonTransport {
   readonly #pool: Pool;
   /** Requests not yet answered, so a client can let them finish before it goes (see settle). */
-  readonly #inflight = new CallsInFlight();
+  readonly #inflight = new InFlight();
 
   constructor(
     readonly url: string,
@@ -29,7 +29,7 @@ export class HttpJsonClient implements JsonTransport {
 
   /** Resolves once every request sent so far has been answered (or failed). */
   settle(): Promise<void> {
-    return this.#inflight.settle();
+    return this.#inflight.settled();
   }
 
   async #request<T>(method: string, route: string, body?: unknown, signal?: AbortSignal): Promise<T> {

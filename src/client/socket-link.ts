@@ -2,7 +2,7 @@ import net from 'node:net';
 import { LOCAL_SOCKET_HELLO_TIMEOUT_MS, LOCAL_SOCKET_RETRY_FIRST_MS, LOCAL_SOCKET_RETRY_MAX_MS } from '../config/defaults.js';
 import { ParleyError, parleyErrorFromBody } from '../errors/parley-error.js';
 import { CONNECT, HELLO, LineReader, frameLine, type CallFrame, type HelloAnswer } from './socket-frames.js';
-import { CallsInFlight } from './calls-in-flight.js';
+import { InFlight } from '../util/in-flight.js';
 
 /** The longest answer a client reads (the hub answers within its own server.maxBodyBytes, whose ceiling this is). */
 const MAX_ANSWER_CHARS = 256 * 1024 * 1024;
@@ -28,7 +28,7 @@ export class SocketLink {
   #opening: Promise<boolean> | undefined;
   #nextId = 1;
   readonly #pending = new Map<number, Pending>();
-  readonly #inflight = new CallsInFlight();
+  readonly #inflight = new InFlight();
   #closed = false;
 
   private constructor(file: string, url: string) {
@@ -53,7 +53,7 @@ export class SocketLink {
 
   /** Resolves once every call made so far has been answered (or failed). */
   settle(): Promise<void> {
-    return this.#inflight.settle();
+    return this.#inflight.settled();
   }
 
   /**

@@ -1,3 +1,5 @@
+import { InFlight } from '../util/in-flight.js';
+
 /**
  * The hub's shutdown: once closing, new operations are refused, and closing
  * waits for the operations already in flight (a post awaiting its secret scan,
@@ -5,15 +7,10 @@
  */
 export class Lifecycle {
   closing = false;
-  readonly #inflight = new Set<Promise<unknown>>();
+  readonly #inflight = new InFlight();
 
   track<T>(operation: Promise<T>): Promise<T> {
-    this.#inflight.add(operation);
-    const done = (): void => {
-      this.#inflight.delete(operation);
-    };
-    operation.then(done, done);
-    return operation;
+    return this.#inflight.track(operation);
   }
 
   get inflight(): number {
@@ -21,7 +18,7 @@ export class Lifecycle {
   }
 
   /** Resolves when nothing is in flight any more. */
-  async drain(): Promise<void> {
-    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  drain(): Promise<void> {
+    return this.#inflight.settled();
   }
 }
