@@ -67,13 +67,13 @@ export class DeliveryStore {
   private readonly cursorsInStmt: Database.Statement;
   private readonly db: Database.Database;
   /**
-   * The recipients and threads that may hold an item not yet acknowledged
-   * (read from the store at first use, then added to by add): answering in
-   * any other thread has nothing to acknowledge, and skips its UPDATE.
+   * The recipient and thread pairs that may hold an item not yet acknowledged,
+   * and their recipients (read from the store at first use, then added to by
+   * add): answering in any other thread has nothing to acknowledge, and skips
+   * its UPDATE; a reader outside the recipients has nothing pending, and its
+   * inbox skips the query.
    */
-  private unacknowledged: Set<string> | undefined;
-  /** The recipients among those pairs: a reader outside it has nothing pending, and its inbox skips the query. */
-  private unacknowledgedRecipients = new Set<string>();
+  private unacknowledged: { pairs: Set<string>; recipients: Set<string> } | undefined;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -149,15 +149,15 @@ export class DeliveryStore {
   }
 
   add(recipientId: string, seq: number, sessionId: string, threadId: string, reason: string, senderId: string): void {
-    this.unacknowledgedPairs().add(pairKey(recipientId, threadId));
-    this.unacknowledgedRecipients.add(recipientId);
+    const unacknowledged = this.mayBeUnacknowledged();
+    unacknowledged.pairs.add(pairKey(recipientId, threadId));
+    unacknowledged.recipients.add(recipientId);
     this.insertStmt.run(recipientId, seq, sessionId, threadId, reason, senderId);
   }
 
   /** Pending items of events up to `visibleUpTo` (committed ones). */
   pending(recipientId: string, sessionId: string, visibleUpTo: number, limit: number): DeliveryRow[] {
-    this.unacknowledgedPairs();
-    if (!this.unacknowledgedRecipients.has(recipientId)) return [];
+    if (!this.mayBeUnacknowledged().recipients.has(recipientId)) return [];
     return this.pendingStmt.all(recipientId, sessionId, visibleUpTo, limit) as DeliveryRow[];
   }
 
@@ -196,21 +196,21 @@ export class DeliveryStore {
    * before the answer and already given to them (an item they never got stays unacknowledged).
    */
   acknowledgeAnswered(recipientId: string, sessionId: string, threadId: string, beforeSeq: number, now: number): number {
-    if (!this.unacknowledgedPairs().has(pairKey(recipientId, threadId))) return 0;
+    if (!this.mayBeUnacknowledged().pairs.has(pairKey(recipientId, threadId))) return 0;
     return this.answeredStmt.run(now, recipientId, sessionId, beforeSeq, threadId).changes;
   }
 
   /** A superset is harmless (the UPDATE finds nothing): rows rolled back or pruned may stay in it. */
-  private unacknowledgedPairs(): Set<string> {
+  private mayBeUnacknowledged(): { pairs: Set<string>; recipients: Set<string> } {
     if (this.unacknowledged) return this.unacknowledged;
-    const pairs = new Set<string>();
+    const unacknowledged = { pairs: new Set<string>(), recipients: new Set<string>() };
     const rows = this.db.prepare("SELECT DISTINCT recipient_id, thread_id FROM deliveries WHERE state <> 'acknowledged'").iterate() as IterableIterator<{ recipient_id: string; thread_id: string }>;
     for (const row of rows) {
-      pairs.add(pairKey(row.recipient_id, row.thread_id));
-      this.unacknowledgedRecipients.add(row.recipient_id);
+      unacknowledged.pairs.add(pairKey(row.recipient_id, row.thread_id));
+      unacknowledged.recipients.add(row.recipient_id);
     }
-    this.unacknowledged = pairs;
-    return pairs;
+    this.unacknowledged = unacknowledged;
+    return unacknowledged;
   }
 
   /** Targeted items of one recipient in a state, whose state began at or before `filter.since`, newest first. */
