@@ -4,16 +4,17 @@ import type { LiveItem } from '../hub/index.js';
 /**
  * Server-Sent Events framing and writing, straight onto the Node response.
  * One live item goes to every subscriber that wants it, so its frame is
- * serialised once and shared (keyed by the item object) instead of once per
- * subscriber; writing plain strings to the socket avoids a web stream per
- * connection.
+ * serialised and encoded to bytes once and the same buffer is written to
+ * every socket (keyed by the item object); a string would be encoded again
+ * for each subscriber. Writing to the Node response directly avoids a web
+ * stream per connection.
  */
-const frames = new WeakMap<LiveItem, string>();
+const frames = new WeakMap<LiveItem, Buffer>();
 
-export function sseFrame(item: LiveItem): string {
+export function sseFrame(item: LiveItem): Buffer {
   let frame = frames.get(item);
   if (frame === undefined) {
-    frame = serialise(item);
+    frame = Buffer.from(serialise(item), 'utf8');
     frames.set(item, frame);
   }
   return frame;
@@ -50,6 +51,8 @@ export interface SseWriterOptions {
 export class SseWriter {
   #closed = false;
   #draining: Promise<void> | undefined;
+  /** Told once the socket has drained, for writers that do not await (offer). */
+  #afterDrain: Array<() => void> = [];
 
   constructor(
     private readonly response: ServerResponse,
@@ -74,12 +77,28 @@ export class SseWriter {
   }
 
   /** Writes one frame; resolves when the socket can take more (or the client was dropped). */
-  async write(frame: string): Promise<void> {
+  async write(frame: string | Buffer): Promise<void> {
     if (this.#draining) await this.#draining;
-    if (this.#closed) return;
+    if (this.#closed || this.response.writableEnded) return;
     if (this.response.write(frame)) return;
     this.#draining = this.#waitForDrain();
     await this.#draining;
+  }
+
+  /**
+   * Writes one frame now, for a caller that cannot wait (a live subscription
+   * in push mode): true if the client can take more at once; false if the
+   * socket's buffer is full, and then `onDrained` runs once it has drained (or
+   * the client was dropped).
+   */
+  offer(frame: Buffer, onDrained: () => void): boolean {
+    if (this.#closed || this.response.writableEnded) return true;
+    if (!this.#draining) {
+      if (this.response.write(frame)) return true;
+      this.#draining = this.#waitForDrain();
+    }
+    this.#afterDrain.push(onDrained);
+    return false;
   }
 
   /** A keep-alive comment, skipped while the client has not taken the last write. */
@@ -107,6 +126,7 @@ export class SseWriter {
         this.response.off('close', done);
         this.#draining = undefined;
         resolve();
+        for (const callback of this.#afterDrain.splice(0)) callback();
       };
       const stall = setTimeout(() => {
         const unsent = this.response.writableLength;

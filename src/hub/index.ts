@@ -16,7 +16,7 @@ export type { ThreadInfo } from './threads.js';
 
 export type { PresenceInfo } from './presence.js';
 export type { LiveItem } from './live-bus.js';
-export type { LiveSubscription } from './subscription.js';
+export type { LiveSink, LiveSubscription } from './subscription.js';
 export type { HearView, MeetingStatusView, MeetingView, HeardMessage } from './meeting-ops.js';
 export type { ThreadPolicy } from './participation.js';
 

@@ -32,8 +32,25 @@ export interface LiveFilter {
   ephemeral?: boolean;
 }
 
+/** Where a subscription in push mode delivers (see LiveSubscription.pipe). */
+export interface LiveSink {
+  /** Takes one item; false when the consumer can take no more until it calls `resume()`. */
+  item(item: LiveItem): boolean;
+  /** Told once when the subscription ends, with the error that ended it (e.g. SLOW_CONSUMER), if any. */
+  end(error?: ParleyError): void;
+}
+
 export interface LiveSubscription extends AsyncIterableIterator<LiveItem> {
   close(): void;
+  /**
+   * Push mode, instead of iterating: each item goes to `sink` synchronously as
+   * it is published, with no promise per item, for a consumer that writes at
+   * once (the SSE route, which a busy thread fans out to many subscribers).
+   * Items queue only while the sink has said it is full, up to the same limit
+   * as when iterating, and flow again at `resume()`.
+   */
+  pipe(sink: LiveSink): void;
+  resume(): void;
 }
 
 const REPLAY_PAGE = 500;
@@ -48,6 +65,8 @@ export function subscribe(ctx: HubContext, caller: Caller, filter: LiveFilter, o
   let lastSeq = filter.since ?? 0;
   let closed = false;
   let failure: ParleyError | undefined;
+  let sink: LiveSink | undefined;
+  let sinkFull = false;
 
   // Decided when subscribing, as the MCP tool list is when connecting.
   const chatOpen = chatOpenFor(ctx.config, caller.participant.profile);
@@ -68,6 +87,10 @@ export function subscribe(ctx: HubContext, caller: Caller, filter: LiveFilter, o
     if (item.kind === 'event') {
       if (item.event.seq <= lastSeq) return;
       lastSeq = item.event.seq;
+    }
+    if (sink && !sinkFull && queue.length === 0) {
+      sinkFull = !sink.item(item);
+      return;
     }
     if (waiting) {
       const resolve = waiting;
@@ -122,11 +145,28 @@ export function subscribe(ctx: HubContext, caller: Caller, filter: LiveFilter, o
     if (rows.length < REPLAY_PAGE) replaying = false;
   };
 
+  /** Push mode: hands the sink what is queued or still to replay, until it is full or the subscription ends. */
+  const flushToSink = (): void => {
+    try {
+      while (sink && !sinkFull && !closed) {
+        while (queue.length === 0 && replaying && !closed) replayPage();
+        const item = queue.shift();
+        if (item === undefined) return;
+        sinkFull = !sink.item(item);
+      }
+    } catch (error) {
+      // As an iterator's next() would reject: the sink hears why the stream ended.
+      failure = error instanceof ParleyError ? error : new ParleyError('INTERNAL', `The live stream failed: ${(error as Error).message}`, { cause: error });
+      finish();
+    }
+  };
+
   function finish(): void {
     if (closed) return;
     closed = true;
     unlisten();
     onEnd?.();
+    sink?.end(failure);
     if (waiting) {
       const resolve = waiting;
       const reject = failing;
@@ -156,6 +196,16 @@ export function subscribe(ctx: HubContext, caller: Caller, filter: LiveFilter, o
     },
     close(): void {
       finish();
+    },
+    pipe(to: LiveSink): void {
+      if (sink) throw new ParleyError('INTERNAL', 'A live subscription delivers to one sink only.');
+      sink = to;
+      if (closed) to.end(failure);
+      else flushToSink();
+    },
+    resume(): void {
+      sinkFull = false;
+      flushToSink();
     },
     [Symbol.asyncIterator]() {
       return iterator;

@@ -51,29 +51,28 @@ export function streamRoutes(settings: StreamSettings): Hono<Env> {
     // A revoked token (rotation, sign-out) ends the stream it opened at once.
     const revoked = c.get('credential')?.revoked;
     const onRevoked = (): void => {
-      subscription.close();
+      // The last frame first: closing the subscription ends the response.
       sse.close(sseErrorFrame(new ParleyError('UNAUTHORIZED', 'The token this stream was opened with has been revoked; sign in or get a new token.')));
+      subscription.close();
     };
     revoked?.addEventListener('abort', onRevoked, { once: true });
     sse.open();
-    if (revoked?.aborted) onRevoked();
-    const stream = async (): Promise<void> => {
-      const keepAlive = setInterval(() => sse.keepAlive(), settings.keepAliveMs);
-      try {
-        for await (const item of subscription) {
-          if (sse.closed) break;
-          await sse.write(sseFrame(item));
-        }
-      } catch (error) {
-        await sse.write(sseErrorFrame(error));
-      } finally {
-        clearInterval(keepAlive);
-        revoked?.removeEventListener('abort', onRevoked);
-        subscription.close();
-        sse.end();
-      }
+    const keepAlive = setInterval(() => sse.keepAlive(), settings.keepAliveMs);
+    const finished = (): void => {
+      clearInterval(keepAlive);
+      revoked?.removeEventListener('abort', onRevoked);
+      sse.end();
     };
-    inBackground(stream(), settings.logger, 'streaming live events');
+    // Push mode: a published event is written to every subscriber's socket in the same turn, with no promise per subscriber.
+    const resume = (): void => subscription.resume();
+    subscription.pipe({
+      item: (item) => sse.offer(sseFrame(item), resume),
+      end: (error) => {
+        if (error === undefined) finished();
+        else inBackground(sse.write(sseErrorFrame(error)).finally(finished), settings.logger, 'ending a live stream');
+      },
+    });
+    if (revoked?.aborted) onRevoked();
     return RESPONSE_ALREADY_SENT;
   });
 
