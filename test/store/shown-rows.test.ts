@@ -61,7 +61,7 @@ describe('shown event rows', () => {
 
     expect(store.events.shownPageAfter('thread-1', 1, 10, 1 << 20)).toEqual({ rows: rows.slice(1).map(shown), more: false });
     expect(store.events.shownPageAfter('thread-1', 0, 2, 1 << 20)).toEqual({ rows: rows.slice(0, 2).map(shown), more: true });
-    expect(store.events.pageBefore('thread-1', 4, 2, 1 << 20)).toEqual({ rows: [rows[2], rows[1]].map(shown), more: true });
+    expect(store.events.pageBefore('thread-1', 4, 2, 1 << 20)).toEqual({ rows: [rows[2]!, rows[1]!].map(shown), more: true });
 
     // Rows not yet committed stay unseen, as before.
     store.events.append(rowAt(4));
