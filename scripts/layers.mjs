@@ -16,7 +16,7 @@ export const LAYERS = [
   ['client', 'tools'],
   ['coordinator', 'middleware'],
   ['mcp', 'agent'],
-  ['http', 'local-socket'],
+  ['http', 'local-socket', 'peer'],
   ['cli'],
   ['index'],
 ];

@@ -1,6 +1,6 @@
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
 import type { CommandEntry, OptionSpecs } from './command.js';
-import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
+import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, PEER_SELF_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
 
 
 /**
@@ -217,6 +217,15 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     load: async () => (await meetings()).meetingHear,
   }),
 
+  'peer self': {
+    usage: 'peer self',
+    flags: '[--json]',
+    summary: 'This hub as its peers know it: key, id, name, where it listens, the participants it hosts',
+    options: PEER_SELF_OPTIONS,
+    positionals: false,
+    load: async () => (await import('./peer-self.js')).peerSelf,
+  },
+
   'roster init': {
     usage: 'roster init --org ID',
     summary: "Make version 1: this hub's key and the hub's participants, signed by the hub key",
@@ -276,6 +285,7 @@ export const GROUPS: Readonly<Record<string, string>> = {
   roster: 'The signed roster: who belongs, with which role (the file: --roster, PARLEY_ROSTER, trust.rosterPath, else <home>/roster.json)',
   channel: 'Channel access policies',
   token: "Manage participants' tokens",
+  peer: 'Links to hubs on other machines (peer-to-peer, trusted through the roster)',
 };
 
 /** Whether `name` is a key of `table` itself (a word typed on the command line can be "constructor"). */

@@ -3,6 +3,7 @@ import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
 import { readAdminToken } from '../home/admin-token.js';
 import { proveHub } from '../client/hub-proof.js';
 import type { LiveHub } from '../client/live-hub.js';
+import type { PeerSelf } from '../hub/index.js';
 
 /**
  * What the hub running on a home says about itself (GET /api/v1/hub with the
@@ -44,6 +45,17 @@ export async function askHubSettings(holder: LiveHub, home: string): Promise<Hub
   const body = answer.body as Partial<HubSettings> | null;
   if (typeof body?.pid !== 'number' || body.config === null || typeof body.config !== 'object') return { ok: false, reason: 'it did not say its settings (a hub of an older Parley?)' };
   return { ok: true, settings: { pid: body.pid, config: body.config } };
+}
+
+export type PeerSelfAnswer = { ok: true; self: PeerSelf } | { ok: false; reason: string };
+
+/** This hub as its peers know it (GET /api/v1/hub/peers/self): key, id, name, listening addresses, hosted participants. */
+export async function askPeerSelf(holder: LiveHub, home: string): Promise<PeerSelfAnswer> {
+  const answer = await askAdminRoute(holder, home, '/api/v1/hub/peers/self');
+  if (!answer.ok) return answer;
+  const body = answer.body as Partial<PeerSelf> | null;
+  if (typeof body?.key !== 'string' || !Array.isArray(body.addrs) || !Array.isArray(body.participants)) return { ok: false, reason: 'it did not say who it is to its peers (a hub of a Parley without peer links?)' };
+  return { ok: true, self: body as PeerSelf };
 }
 
 async function askAdminRoute(holder: LiveHub, home: string, route: string): Promise<{ ok: true; body: unknown } | { ok: false; reason: string }> {

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_PEER_HOST } from '../config/defaults.js';
 import { loadConfig, resolveHome } from '../config/load.js';
 import { ParleyError } from '../errors/parley-error.js';
 import { Coordinator } from '../coordinator/coordinator.js';
@@ -8,15 +9,25 @@ import { createAdminCredential } from '../home/admin-token.js';
 import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
 import { startLocalSocket, type LocalSocket } from '../local-socket/local-socket-server.js';
+import type { PeerNode } from '../peer/index.js';
 import { pendingDraftNoticeOf } from '../trust/roster-draft.js';
 import { createStderrLogger } from '../util/logger.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { SERVE_OPTIONS } from './command-options.js';
 
-const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--roster FILE] [--set KEY=VALUE ...]
+const HELP = `Usage: parley serve [--home DIR] [--config FILE] [--host HOST] [--port PORT] [--roster FILE]
+                    [--peer-port PORT [--peer-host HOST]] [--set KEY=VALUE ...]
 
 Runs the hub: takes the home's single-writer lock, opens the store and keeps it
 until SIGINT or SIGTERM, then commits what is pending and closes cleanly.
+
+  --peer-port PORT  Also listen for hubs on other machines (peer links over
+                    libp2p: TCP, Noise, yamux), on this port (0: a free one;
+                    "parley peer self" says which). None by default
+                    (config peers.listen, a list of multiaddrs). Only hubs
+                    the roster in force lists are linked; in local mode every
+                    peer is refused.
+  --peer-host HOST  The interface for --peer-port (default ${DEFAULT_PEER_HOST}: all).
 
   --roster FILE     The signed roster (wins over PARLEY_ROSTER and
                     trust.rosterPath; default <home>/roster.json when it
@@ -47,17 +58,51 @@ export function parseSets(sets: string[]): Record<string, string> {
   return flags;
 }
 
+/** The entries whose value was given. */
+function givenOnly(flags: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(flags).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/**
+ * `--peer-port PORT [--peer-host HOST]` as the one listen address of
+ * peers.listen (a JSON list, as --set takes lists); undefined without them.
+ */
+export function peerListenFlag(port: string | undefined, host: string | undefined): string | undefined {
+  if (port === undefined) {
+    if (host !== undefined) throw new ParleyError('CONFIG_INVALID', 'Invalid --peer-host: it says where --peer-port listens; give --peer-port PORT too.', { field: 'peer-host' });
+    return undefined;
+  }
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535) {
+    throw new ParleyError('CONFIG_INVALID', `Invalid --peer-port "${port}": give a port from 0 to 65535 (0 picks a free one).`, { field: 'peer-port' });
+  }
+  const where = host ?? DEFAULT_PEER_HOST;
+  if (where === '' || /[\s/]/.test(where)) {
+    throw new ParleyError('CONFIG_INVALID', `Invalid --peer-host "${where}": give an IP address or a host name, e.g. 0.0.0.0 or 192.168.1.20.`, { field: 'peer-host' });
+  }
+  const protocol = where.includes(':') ? 'ip6' : /^\d{1,3}(\.\d{1,3}){3}$/.test(where) ? 'ip4' : 'dns';
+  return JSON.stringify([`/${protocol}/${where}/tcp/${Number(port)}`]);
+}
+
 /** `parley serve`: runs the hub core on the home until a signal stops it. */
 export const serve: CommandRun<typeof SERVE_OPTIONS> = { help: HELP, run: serveHub };
 
 async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<number> {
   const home = resolveHome(values.home);
+  // A flag not given leaves the key to --set: an undefined entry after the --set pairs would hide theirs.
+  const named = givenOnly({
+    'server.host': values.host,
+    'server.port': values.port,
+    'trust.rosterPath': values.roster === undefined ? undefined : path.resolve(values.roster),
+    'peers.listen': peerListenFlag(values['peer-port'], values['peer-host']),
+  });
+  const flagNames: Record<string, string> = { 'server.host': '--host', 'server.port': '--port', 'trust.rosterPath': '--roster', 'peers.listen': '--peer-port' };
   const config = loadConfig({
     home,
     configFile: values.config,
     // A roster path typed on the command line is relative to where it was typed.
-    flags: { ...parseSets(values.set ?? []), 'server.host': values.host, 'server.port': values.port, 'trust.rosterPath': values.roster === undefined ? undefined : path.resolve(values.roster) },
-    flagNames: { 'server.host': '--host', 'server.port': '--port', 'trust.rosterPath': '--roster' },
+    flags: { ...parseSets(values.set ?? []), ...named },
+    // An error names the flag the value came from: --port for --port, "--set server.port" for --set.
+    flagNames: Object.fromEntries(Object.keys(named).map((key) => [key, flagNames[key]!])),
   });
   const logger = createStderrLogger();
   const hub = await openHub({ home, config, logger });
@@ -76,11 +121,28 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
     logger.warn('no local socket; local clients use REST', { error });
   }
   hub.describe({ url: server.url });
+  // Peer links only when asked for: a hub without them never loads libp2p.
+  let peerNode: PeerNode | undefined;
+  if (config.peers.listen.length > 0) {
+    try {
+      const { PeerNode } = await import('../peer/index.js');
+      peerNode = await PeerNode.start({ hub, listen: config.peers.listen, logger });
+      const node = peerNode;
+      hub.attachPeerLinks({ addrs: () => node.addrs() });
+    } catch (error) {
+      const serverClosed = server.close();
+      const socketClosed = localSocket?.close();
+      await hub.close();
+      await Promise.all([serverClosed, socketClosed]);
+      throw error;
+    }
+  }
   let coordinator: Coordinator | undefined;
   if (config.coordinator.enabled) {
     try {
       coordinator = await Coordinator.start({ hubAccess: new InProcessHubAccess(hub, server.url), config: config.coordinator, logger });
     } catch (error) {
+      await peerNode?.stop();
       const serverClosed = server.close();
       const socketClosed = localSocket?.close();
       await hub.close();
@@ -108,6 +170,7 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
       `  MCP:    ${server.url}/mcp   (stdio: parley mcp --as HANDLE)`,
       `  web:    ${server.url}/   (${!webPageBuilt() ? 'not built: run "npm run build"' : config.webui.password ? 'sign in with the hub password' : 'set a password to sign in'})`,
       `  data:   ${hub.storeFile}`,
+      ...(peerNode ? [`  peers:  ${peerNode.addrs().join(' ') || 'listening'}   (parley peer self; ${hub.trust.mode === 'local' ? 'local mode: every peer is refused until a roster is in force' : 'hubs of the roster only'})`] : []),
       ...(coordinator ? [`  coordinator: @${config.coordinator.handle} answers for ${Object.keys(config.coordinator.agents).map((h) => `@${h}`).join(', ') || 'no one yet (coordinator.agents is empty)'}; notices in #${config.coordinator.channel}`] : []),
       `  stop:   Ctrl-C, or "parley stop" from another terminal`,
       '',
@@ -116,6 +179,8 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
   await stopped;
   // The coordinator's runs are killed and reported while the hub still takes their notices.
   await coordinator?.stop();
+  hub.attachPeerLinks(undefined);
+  await peerNode?.stop();
   // Stop taking connections; the hub then finishes what is in flight and ends
   // waits and streams, which lets the remaining connections close.
   const serverClosed = server.close();

@@ -302,3 +302,11 @@ export const LOCAL_SOCKET_RETRY_FIRST_MS = 500;
 export const LOCAL_SOCKET_RETRY_MAX_MS = 10_000;
 /** How long calls in flight on the local socket may take to finish when the hub stops (as the HTTP server's grace). */
 export const LOCAL_SOCKET_CLOSE_GRACE_MS = 5_000;
+
+/** Peer links (src/peer): no listener unless asked for (`parley serve --peer-port`, peers.listen). */
+export const DEFAULT_PEERS_LISTEN: readonly string[] = [];
+export const DEFAULT_PEERS_MDNS = false;
+/** The hub's name shown to its peers and beside remote handles; empty: the machine's host name. */
+export const DEFAULT_PEERS_NAME = '';
+/** `parley serve --peer-host` when only --peer-port is given: every interface. */
+export const DEFAULT_PEER_HOST = '0.0.0.0';

@@ -203,6 +203,26 @@ export const RetentionConfigSchema = z.strictObject({
   chunkBudgetMs: z.number().min(0.1).max(1000).default(D.DEFAULT_RETENTION_CHUNK_BUDGET_MS),
 });
 
+/** A listen address as a multiaddr over TCP: `/ip4/0.0.0.0/tcp/7475`, `/ip6/::/tcp/0`, `/dns4/host/tcp/N`. */
+export const PeerListenAddressSchema = z
+  .string()
+  .regex(/^\/(ip4|ip6|dns|dns4|dns6)\/[^/\s]+\/tcp\/\d{1,5}$/, 'must be a TCP multiaddr such as /ip4/0.0.0.0/tcp/7475 (port 0 picks a free one)')
+  .refine((address) => Number(address.slice(address.lastIndexOf('/') + 1)) <= 65535, 'must have a port from 0 to 65535');
+
+/** Links to hubs on other machines (src/peer). */
+export const PeersConfigSchema = z.strictObject({
+  /** Where the hub listens for its peers; none by default (also `parley serve --peer-port PORT [--peer-host HOST]`). */
+  listen: z.array(PeerListenAddressSchema).max(16).default([...D.DEFAULT_PEERS_LISTEN]),
+  /** Find hubs on the LAN by mDNS (they are linked only if the roster lists them). */
+  mdns: z.boolean().default(D.DEFAULT_PEERS_MDNS),
+  /** This hub's name for its peers; empty: the machine's host name. */
+  name: z
+    .string()
+    .max(64, 'must be at most 64 characters')
+    .regex(/^([A-Za-z0-9][A-Za-z0-9_.-]*)?$/, 'must be letters, digits, "_", "." or "-", starting with a letter or digit')
+    .default(D.DEFAULT_PEERS_NAME),
+});
+
 export const ConfigSchema = z
   .strictObject({
     server: ServerConfigSchema.prefault({}),
@@ -220,6 +240,7 @@ export const ConfigSchema = z
     install: InstallConfigSchema.prefault({}),
     trust: TrustConfigSchema.prefault({}),
     retention: RetentionConfigSchema.prefault({}),
+    peers: PeersConfigSchema.prefault({}),
   })
   .superRefine((config, ctx) => {
     if (config.inbox.waitTimeoutMs > config.inbox.maxWaitTimeoutMs) {

@@ -5,6 +5,8 @@
 // entry), each call passing the one gate made for this hub.
 
 import { DEFAULT_SESSION_NAME } from '../config/defaults.js';
+import os from 'node:os';
+import type { KeyObject } from 'node:crypto';
 import type { Config } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { HomeLock } from '../home/home-lock.js';
@@ -16,7 +18,7 @@ import type { TokenKind } from '../schema/token.js';
 import type { TrustMode } from '../schema/views.js';
 import type { Store } from '../store/store.js';
 import { signHubProof, type HubProofAnswer } from '../trust/hub-proof.js';
-import { formatPublicKey } from '../trust/node-id.js';
+import { formatPublicKey, hubIdOf } from '../trust/node-id.js';
 import { rosterFileOf } from '../trust/roster-file.js';
 import { Actor } from './actor.js';
 import type { Caller } from './records.js';
@@ -30,6 +32,7 @@ import { openHubParts, type HubOptions } from './hub-parts.js';
 import { dropGhosts } from './meeting-ops.js';
 import { setAccessOf } from './participant-views.js';
 import { PeerEntry } from './peer-entry.js';
+import type { PeerLinksView, PeerSelf } from './peer-self.js';
 import { RetentionPruner, type PruneReport, type RetentionSeams } from './retention.js';
 import type { RosterPushOptions } from './roster-push.js';
 import { participantView } from './records.js';
@@ -40,6 +43,7 @@ export const DEFAULT_SESSION = DEFAULT_SESSION_NAME;
 
 export type { Credential } from './hub-admin.js';
 export type { SessionInfo } from './hub-directory.js';
+export type { PeerLinksView, PeerSelf } from './peer-self.js';
 export type { HubOptions } from './hub-parts.js';
 export type { RosterPushOptions } from './roster-push.js';
 
@@ -57,6 +61,7 @@ export class Hub {
   readonly #ctx: HubContext;
   readonly #lock: HomeLock;
   /** The entry objects this hub hands out, each passing the one gate made for this hub. */
+  #peerLinks: PeerLinksView | undefined;
   readonly #entries: { actor: (caller: Caller) => Actor; peers: PeerEntry };
   readonly #sweeper: NodeJS.Timeout;
   readonly #pruner: RetentionPruner;
@@ -108,6 +113,39 @@ export class Hub {
   proveIdentity(host: string, nonce: string): HubProofAnswer {
     const { privateKey, raw } = this.#ctx.keys.hub();
     return { key: formatPublicKey(raw), signature: signHubProof(privateKey, host, nonce) };
+  }
+
+  /**
+   * This hub as its peers know it: the key pair that is its peer-link
+   * identity, the key's text, its id and its name (peers.name, else the
+   * machine's host name).
+   */
+  peerIdentity(): { privateKey: KeyObject; key: string; id: string; name: string } {
+    const { privateKey, raw } = this.#ctx.keys.hub();
+    return { privateKey, key: formatPublicKey(raw), id: hubIdOf(raw), name: this.config.peers.name || hostName() };
+  }
+
+  /** The running peer node attaches itself here, so the hub's surfaces can say where it listens. */
+  attachPeerLinks(view: PeerLinksView | undefined): void {
+    this.#peerLinks = view;
+  }
+
+  /** This hub for `parley peer self`: key, id, name, where it listens, and the participants it hosts. */
+  peerSelf(): PeerSelf {
+    const { key, id, name } = this.peerIdentity();
+    const participants = everyParticipant(this.#ctx).map((p) => ({ handle: p.handle, key: p.pubkey, kind: p.profile.kind }));
+    return { key, id, name, addrs: this.#peerLinks?.addrs() ?? [], participants };
+  }
+
+  /**
+   * Whether a hub holding this raw public key may link with this one: never
+   * in local mode; under a roster, only a key the roster in force lists.
+   */
+  mayLink(publicKeyRaw: Uint8Array): boolean {
+    const roster = this.#ctx.rosters.current();
+    if (!roster) return false;
+    const key = formatPublicKey(publicKeyRaw);
+    return key !== formatPublicKey(this.#ctx.keys.hub().raw) && roster.members.some((member) => member.pubkey === key);
   }
 
   // Participants -------------------------------------------------------------
@@ -313,4 +351,10 @@ export class Hub {
   get internals(): { ctx: HubContext; store: Store; peers: PeerEntry } {
     return { ctx: this.#ctx, store: this.#ctx.store, peers: this.#entries.peers };
   }
+}
+
+/** The machine's host name as a hub name: its first label, in the characters a name allows. */
+function hostName(): string {
+  const label = os.hostname().split('.')[0]!.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '');
+  return label.slice(0, 64) || 'hub';
 }

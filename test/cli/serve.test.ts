@@ -84,6 +84,13 @@ describe('cli', () => {
     const unknown = spawnSync(process.execPath, [BIN, 'serve', '--set', 'chat.enabeld=false'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain('chat.enabeld');
+    // A key serve also has a flag for (--port), given with --set: taken, and an error names --set, not the flag.
+    const setPort = spawnSync(process.execPath, [BIN, 'serve', '--set', 'server.port=70000'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
+    expect(setPort.status).toBe(2);
+    expect(setPort.stderr).toContain('Invalid config key "server.port" (from --set server.port)');
+    const bothPort = spawnSync(process.execPath, [BIN, 'serve', '--set', 'server.port=0', '--port', '70000'], { env: env(home), encoding: 'utf8', timeout: 20_000 });
+    expect(bothPort.status).toBe(2);
+    expect(bothPort.stderr).toContain('Invalid config key "server.port" (from --port)');
   });
 
   it('cli - join registers through the running hub and prints a token; joining again keeps the identity; rotate revokes', async () => {

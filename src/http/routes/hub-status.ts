@@ -24,6 +24,8 @@ export function hubStatusRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
     }),
   );
   // The settings in force (file, PARLEY_* variables and flags merged), secrets left out: what `parley doctor` shows while the hub runs.
+  // This hub as another hub's roster takes it: `parley peer self`.
+  app.get('/peers/self', adminOnly, (c) => c.json(hub.peerSelf()));
   app.get('/config', adminOnly, (c) => c.json({ pid: process.pid, config: publicConfig(hub.config) }));
   return app;
 }

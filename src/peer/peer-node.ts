@@ -1,0 +1,93 @@
+// Before libp2p, which calls Promise.withResolvers (Node 22+) and is loaded below.
+import './promise-with-resolvers.js';
+import { noise } from '@chainsafe/libp2p-noise';
+import { yamux } from '@chainsafe/libp2p-yamux';
+import { identify } from '@libp2p/identify';
+import type { PeerId } from '@libp2p/interface';
+import { ping } from '@libp2p/ping';
+import { tcp } from '@libp2p/tcp';
+import { createLibp2p, type Libp2p } from 'libp2p';
+import { ParleyError } from '../errors/parley-error.js';
+import type { Hub } from '../hub/index.js';
+import type { Logger } from '../util/logger.js';
+import { libp2pKeyOf } from './peer-identity.js';
+
+export interface PeerNodeOptions {
+  hub: Hub;
+  /** Multiaddrs to listen on (config peers.listen); none: the node only dials. */
+  listen: readonly string[];
+  logger: Logger;
+}
+
+/** Why a connection was refused before any Parley protocol ran, counted for `parley peer list` and status. */
+export type RefusalReason = 'local-mode' | 'not-in-roster';
+
+/**
+ * The hub's libp2p node: TCP, Noise (always), yamux, identify and ping, with
+ * the hub's own Ed25519 key as its identity. Its connection gater refuses
+ * every key the roster in force does not list, once Noise has proved which
+ * key the other side holds and before any protocol runs; in local mode it
+ * refuses every connection. The Parley protocols ride on top (next).
+ */
+export class PeerNode {
+  readonly #node: Libp2p;
+  readonly #refused: Map<RefusalReason, number>;
+
+  private constructor(node: Libp2p, refused: Map<RefusalReason, number>) {
+    this.#node = node;
+    this.#refused = refused;
+  }
+
+  static async start({ hub, listen, logger }: PeerNodeOptions): Promise<PeerNode> {
+    const identity = hub.peerIdentity();
+    const refused = new Map<RefusalReason, number>();
+    const refuses = (peerId: PeerId): boolean => {
+      const raw = peerId.publicKey?.raw;
+      const reason: RefusalReason | undefined = hub.trust.mode === 'local' ? 'local-mode' : raw === undefined || !hub.mayLink(raw) ? 'not-in-roster' : undefined;
+      if (reason === undefined) return false;
+      refused.set(reason, (refused.get(reason) ?? 0) + 1);
+      logger.warn('peer link refused', { peer: peerId.toString(), reason });
+      return true;
+    };
+    let libp2p: Libp2p;
+    try {
+      libp2p = await createLibp2p({
+        privateKey: await libp2pKeyOf(identity.privateKey),
+        addresses: { listen: [...listen] },
+        transports: [tcp()],
+        connectionEncrypters: [noise()],
+        streamMuxers: [yamux()],
+        services: { identify: identify(), ping: ping() },
+        connectionGater: {
+          denyInboundEncryptedConnection: refuses,
+          denyOutboundEncryptedConnection: refuses,
+        },
+      });
+    } catch (error) {
+      throw new ParleyError('CONFIG_INVALID', `The peer listener could not start on ${listen.join(', ')}: ${(error as Error).message}. Check peers.listen (or --peer-port and --peer-host).`, {
+        field: 'peers.listen',
+        cause: error,
+      });
+    }
+    return new PeerNode(libp2p, refused);
+  }
+
+  /** This hub's libp2p peer id (derived from its key). */
+  get peerId(): string {
+    return this.#node.peerId.toString();
+  }
+
+  /** Where peers can dial this hub, each ending in /p2p/<peer id>. */
+  addrs(): string[] {
+    return this.#node.getMultiaddrs().map((address) => address.toString());
+  }
+
+  /** Connections refused so far, by reason. */
+  refusals(): Record<RefusalReason, number> {
+    return { 'local-mode': this.#refused.get('local-mode') ?? 0, 'not-in-roster': this.#refused.get('not-in-roster') ?? 0 };
+  }
+
+  async stop(): Promise<void> {
+    await this.#node.stop();
+  }
+}
