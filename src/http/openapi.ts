@@ -62,6 +62,12 @@ export const ROUTES: readonly RouteDoc[] = [
     summary: 'The settings the running hub uses (defaults, config file, PARLEY_* variables and flags, merged) and its pid, secrets left out: webui.passwordSet instead of the password, coordinator adapter env values as "[secret]" (parley doctor)',
     auth: 'admin',
   },
+  {
+    method: 'get',
+    path: '/api/v1/hub/peers/self',
+    summary: 'This hub as its peers know it: key, id, name, the addresses it listens on for peers (none without a peer listener) and the participants it hosts with their keys (parley peer self)',
+    auth: 'admin',
+  },
   { method: 'get', path: '/api/v1/hub/roster', summary: "The roster in force (null: local mode), its file, and every participant's pubkey and access (parley roster)", auth: 'admin' },
   {
     method: 'post',

@@ -30,6 +30,7 @@ describe('config loading', () => {
     expect(config.agents).toEqual({ wakeOn: 'all', stayAvailable: [], stayAvailableSeconds: 300, maxStopContinuations: 5 });
     expect(config.store).toEqual({ synchronous: 'normal', checkpoint: { thresholdPages: 4096, fallbackBytes: 256 * 1024 * 1024, walSizeLimitBytes: 16 * 1024 * 1024 } });
     expect(config.install).toEqual({ hookTimeoutSeconds: 10, stopTimeoutMarginSeconds: 30, mcpStartupTimeoutSeconds: 30 });
+    expect(config.peers).toEqual({ listen: [], mdns: false, name: '' });
     expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
 
     // The same values, by their names in defaults.ts.
@@ -133,6 +134,11 @@ describe('config loading', () => {
         archiveHours: D.DEFAULT_RETENTION_ARCHIVE_HOURS,
         intervalMs: D.DEFAULT_RETENTION_INTERVAL_MS,
         chunkBudgetMs: D.DEFAULT_RETENTION_CHUNK_BUDGET_MS,
+      },
+      peers: {
+        listen: [...D.DEFAULT_PEERS_LISTEN],
+        mdns: D.DEFAULT_PEERS_MDNS,
+        name: D.DEFAULT_PEERS_NAME,
       },
     });
     expect(defaultConfig()).toEqual(config);
@@ -238,7 +244,12 @@ describe('config loading', () => {
       const next =
         type === 'boolean' ? !current : type === 'number' ? (current as number) + 1 : key === 'store.synchronous' ? 'normal' : key === 'agents.wakeOn' ? 'addressed' : key === 'chat.defaultChannel' ? 'lobby' : key.startsWith('trust.localAccess.') ? 'member' : 'set-by-env';
       // Lists are comma-separated in the environment.
-      const [raw, expected] = type === 'list' ? ['meeting, requests', ['meeting', 'requests']] : [String(next), next];
+      const [raw, expected] =
+        key === 'peers.listen'
+          ? ['/ip4/127.0.0.1/tcp/0, /ip6/::1/tcp/7475', ['/ip4/127.0.0.1/tcp/0', '/ip6/::1/tcp/7475']]
+          : type === 'list'
+            ? ['meeting, requests', ['meeting', 'requests']]
+            : [String(next), next];
       const config = load({ home: dir, env: { [env]: raw } });
       expect(valueAt(config, key), `${env} should set ${key}`).toEqual(expected);
     }
@@ -252,16 +263,18 @@ describe('config loading', () => {
   it('config - every list-valued key takes a JSON list from --set and the environment; a malformed one is refused naming the key and source', () => {
     const dir = home();
     const listKeys = configKeys().filter((k) => k.type === 'list');
-    expect(listKeys.map((k) => k.key).sort()).toEqual(['agents.stayAvailable', 'coordinator.sessions', 'mcp.excludedKinds', 'mcp.rooms']);
+    expect(listKeys.map((k) => k.key).sort()).toEqual(['agents.stayAvailable', 'coordinator.sessions', 'mcp.excludedKinds', 'mcp.rooms', 'peers.listen']);
     const valueAt = (config: unknown, key: string): unknown =>
       key.split('.').reduce<unknown>((node, segment) => (node as Record<string, unknown>)[segment], config);
     for (const { key, env } of listKeys) {
       const flag = `--set ${key}`;
-      expect(valueAt(load({ home: dir, flags: { [key]: '["meeting","requests"]' } }), key), flag).toEqual(['meeting', 'requests']);
-      expect(valueAt(load({ home: dir, flags: { [key]: ' [ "meeting" ] ' } }), key), flag).toEqual(['meeting']);
+      // Two valid items of the key: names, or for peers.listen listen addresses.
+      const [a, b] = key === 'peers.listen' ? ['/ip4/127.0.0.1/tcp/0', '/ip6/::1/tcp/7475'] : ['meeting', 'requests'];
+      expect(valueAt(load({ home: dir, flags: { [key]: `["${a}","${b}"]` } }), key), flag).toEqual([a, b]);
+      expect(valueAt(load({ home: dir, flags: { [key]: ` [ "${a}" ] ` } }), key), flag).toEqual([a]);
       expect(valueAt(load({ home: dir, flags: { [key]: '[]' } }), key), flag).toEqual([]);
-      expect(valueAt(load({ home: dir, flags: { [key]: 'meeting, requests' } }), key), flag).toEqual(['meeting', 'requests']);
-      expect(valueAt(load({ home: dir, env: { [env]: '["meeting"]' } }), key), env).toEqual(['meeting']);
+      expect(valueAt(load({ home: dir, flags: { [key]: `${a}, ${b}` } }), key), flag).toEqual([a, b]);
+      expect(valueAt(load({ home: dir, env: { [env]: `["${a}"]` } }), key), env).toEqual([a]);
       for (const malformed of ['["meeting"', '["meeting", 2]', '{"a":1}', '"meeting"', 'meeting"]', '[meeting]']) {
         const fromFlag = refusal(() => load({ home: dir, flags: { [key]: malformed } }), 'CONFIG_INVALID');
         expect(fromFlag.field).toBe(key);
