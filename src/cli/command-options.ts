@@ -26,7 +26,7 @@ export const KEYGEN_OPTIONS = { home: string, json: flag } as const;
 export const VERIFY_OPTIONS = { roster: string, 'no-gaps': flag, json: flag } as const;
 export const ROSTER_OPTIONS = { home: string, config: string, roster: string, url: string, json: flag } as const;
 export const ROSTER_INIT_OPTIONS = { ...ROSTER_OPTIONS, org: string } as const;
-export const ROSTER_ADD_OPTIONS = { ...ROSTER_OPTIONS, role: string, archive: flag } as const;
+export const ROSTER_ADD_OPTIONS = { ...ROSTER_OPTIONS, role: string, archive: flag, from: string } as const;
 export const ROSTER_SIGN_OPTIONS = { ...ROSTER_OPTIONS, as: string, confirm: flag } as const;
 export const TOKEN_ROTATE_OPTIONS = { session: string, home: string, url: string, json: flag } as const;
 

@@ -235,7 +235,8 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   },
   'roster add': {
     usage: 'roster add KEY|@HANDLE --role ROLE',
-    summary: 'Add a member, in the draft (roster.draft.json: unsigned, not in force)',
+    flags: '[--archive] | --from FILE [--role ROLE]',
+    summary: 'Add a member, or a hub and its participants (--from: a "peer self --json" file), in the draft (roster.draft.json: unsigned, not in force)',
     options: ROSTER_ADD_OPTIONS,
     positionals: true,
     load: async () => (await rosterEdit()).rosterAdd,

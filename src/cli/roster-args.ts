@@ -25,6 +25,7 @@ local mode humans are admin and agents operator unless changed). Signed with
 the hub key, written to the roster file and handed to the running hub.
 `,
   add: `Usage: parley roster add (ed25519:KEY | @HANDLE) --role ROLE [--archive] [options]
+       parley roster add --from FILE [--role ROLE] [options]
 
 Adds a member to the roster draft (roster.draft.json beside the roster file:
 one version above the roster in force, unsigned); "parley roster sign" signs
@@ -32,6 +33,11 @@ it and puts it in force. ROLE is observer, member, operator or admin. @HANDLE
 is a participant of the running hub, or with none running, of this home
 ("parley whoami --key" prints a participant's key). --archive marks a member
 that keeps history past the channels' retention.
+
+--from FILE adds another hub, from the file "parley peer self --json" wrote
+there: the hub as a hub member (with --role, member by default; only hub
+members link with each other) and every participant it hosts (humans admin,
+agents operator, as in local mode). Keys already listed keep their entry.
 `,
   remove: `Usage: parley roster remove (ed25519:KEY | @HANDLE) [options]
 

@@ -7,6 +7,7 @@ import type { CommandArgs, CommandRun } from './command.js';
 import type { ROSTER_ADD_OPTIONS, ROSTER_OPTIONS } from './command-options.js';
 import { HELPS, noExtra, nowStamp, placeOf, roleOf, rosterHelp, say } from './roster-args.js';
 import type { RosterPlace } from './roster-place.js';
+import { addFromPeerSelf } from './roster-add-from.js';
 
 /**
  * `parley roster add|remove|set-role`: one edit of the member list, saved in
@@ -24,6 +25,10 @@ import type { RosterPlace } from './roster-place.js';
 async function edit(verb: 'add' | 'remove' | 'set-role', { values, positionals }: CommandArgs<typeof ROSTER_ADD_OPTIONS>): Promise<number> {
   const usage = HELPS[verb].split('\n')[0]!.replace('Usage: ', '');
   const place = placeOf(values);
+  if (verb === 'add' && values.from !== undefined) {
+    noExtra(positionals, 0, usage);
+    return addFromPeerSelf(place, values, values.from, values.role === undefined ? 'member' : roleOf(values.role, '--role'));
+  }
   const who = await place.keyOf(positionals[0], usage);
   const role = verb === 'add' ? roleOf(values.role, '--role') : verb === 'set-role' ? roleOf(positionals[1], 'ROLE') : undefined;
   noExtra(positionals, verb === 'set-role' ? 2 : 1, usage);

@@ -35,7 +35,7 @@ async function makeRoster({ values, positionals }: CommandArgs<typeof ROSTER_INI
   makeHomePrivate(place.home);
   const hubKey = ensureKeyFile(hubKeyPathOf(place.home)).privateKey;
   const hubPubkey = formatPublicKey(rawPublicKeyOf(hubKey));
-  const members: RosterMember[] = [{ pubkey: hubPubkey, role: 'admin' }];
+  const members: RosterMember[] = [{ pubkey: hubPubkey, role: 'admin', kind: 'hub' }];
   for (const p of hub?.participants ?? []) {
     if (p.access !== null && p.pubkey !== hubPubkey) members.push({ pubkey: p.pubkey, role: p.access });
   }

@@ -38,7 +38,7 @@ async function showRoster({ values, positionals }: CommandArgs<typeof ROSTER_OPT
       `roster ${roster.org_id} v${roster.version} (${roster.timestamp}) at ${place.file}`,
       `  ${stateOf(roster, hub, inForce)}`,
       `members (${roster.members.length}):`,
-      ...roster.members.map((m) => `  ${m.role.padEnd(9)} ${m.pubkey}${named(m.pubkey)}${m.archive ? '  archive' : ''}`),
+      ...roster.members.map((m) => `  ${m.role.padEnd(9)} ${m.pubkey}${named(m.pubkey) || (m.kind === 'hub' ? '  a hub' : '')}${m.archive ? '  archive' : ''}`),
       `signatures (${roster.signatures.length}):`,
       ...signatureLines(roster),
     );

@@ -139,13 +139,14 @@ export class Hub {
 
   /**
    * Whether a hub holding this raw public key may link with this one: never
-   * in local mode; under a roster, only a key the roster in force lists.
+   * in local mode; under a roster, only a key the roster in force lists as a
+   * hub (a participant's key never links, nor this hub's own).
    */
   mayLink(publicKeyRaw: Uint8Array): boolean {
     const roster = this.#ctx.rosters.current();
     if (!roster) return false;
     const key = formatPublicKey(publicKeyRaw);
-    return key !== formatPublicKey(this.#ctx.keys.hub().raw) && roster.members.some((member) => member.pubkey === key);
+    return key !== formatPublicKey(this.#ctx.keys.hub().raw) && roster.members.some((member) => member.kind === 'hub' && member.pubkey === key);
   }
 
   // Participants -------------------------------------------------------------

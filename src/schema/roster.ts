@@ -35,6 +35,8 @@ export const RosterMemberSchema = z.strictObject({
   role: AccessSchema,
   /** Keeps history past the channels' retention (an archive peer). */
   archive: z.boolean().optional(),
+  /** A hub of the org, not a participant: only hub members link with each other (src/peer). */
+  kind: z.literal('hub', { error: 'must be "hub" (a hub of the org) or left out (a participant)' }).optional(),
 });
 
 export const RosterSignatureSchema = z.strictObject({

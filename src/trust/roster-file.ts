@@ -54,7 +54,7 @@ export function rosterFileText(roster: Roster): string {
     org_id: roster.org_id,
     version: roster.version,
     timestamp: roster.timestamp,
-    members: roster.members.map((m) => ({ pubkey: m.pubkey, role: m.role, ...(m.archive === undefined ? {} : { archive: m.archive }) })),
+    members: roster.members.map((m) => ({ pubkey: m.pubkey, role: m.role, ...(m.archive === undefined ? {} : { archive: m.archive }), ...(m.kind === undefined ? {} : { kind: m.kind }) })),
     signatures: roster.signatures.map((s) => ({ pubkey: s.pubkey, sig: s.sig })),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;

@@ -13,8 +13,10 @@ export type { Roster, RosterMember, RosterSignature } from '../schema/roster.js'
  * the only trust anchor. Frozen v1 signed form: the CBOR array
  *   ["parley/roster/v1", org_id, version, timestamp (the text as written),
  *    members sorted by raw key bytes, each [key bytes(32), role, archive bool]]
- * (a missing `archive` is signed as false). Signatures are Ed25519 over those
- * bytes, with no pre-hash; they are not part of what is signed.
+ * (a missing `archive` is signed as false); a hub member's entry ends with a
+ * fourth item, "hub", so rosters without hubs sign as they always have.
+ * Signatures are Ed25519 over those bytes, with no pre-hash; they are not
+ * part of what is signed.
  *
  * The roster a signed export carries for events written in local mode is
  * signed the same way under its own domain, so that it vouches for that
@@ -71,9 +73,9 @@ function canonicalKey(text: string, field: string): Buffer {
 /** The bytes roster signatures are over: a hub's roster, or (EXPORT_ROSTER_DOMAIN) an export's. */
 export function rosterSigningBytes(roster: Roster, domain: RosterDomain = ROSTER_DOMAIN): Uint8Array {
   const members = roster.members
-    .map((m) => ({ raw: parsePublicKey(m.pubkey, 'members.pubkey'), role: m.role, archive: m.archive === true }))
+    .map((m) => ({ raw: parsePublicKey(m.pubkey, 'members.pubkey'), role: m.role, archive: m.archive === true, hub: m.kind === 'hub' }))
     .sort((a, b) => Buffer.compare(a.raw, b.raw))
-    .map((m) => [m.raw, m.role, m.archive]);
+    .map((m) => (m.hub ? [m.raw, m.role, m.archive, 'hub'] : [m.raw, m.role, m.archive]));
   return canonicalEncode([domain, roster.org_id, roster.version, roster.timestamp, members], 'roster');
 }
 

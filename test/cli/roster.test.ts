@@ -57,6 +57,8 @@ describe('parley roster (a real hub, the CLI in child processes)', () => {
     expect((await hubStatus()).trust).toEqual({ mode: 'roster', org: 'acme', version: 1, members: 3 });
     const v1 = JSON.parse(fs.readFileSync(file, 'utf8')) as Roster;
     expect(v1.members.map((m) => m.role).sort()).toEqual(['admin', 'admin', 'member']);
+    // The hub itself is listed as a hub, its participants as participants.
+    expect(v1.members.filter((m) => m.kind === 'hub')).toEqual([expect.objectContaining({ role: 'admin', kind: 'hub' })]);
     const again = await roster('init', '--org', 'acme');
     expect(again.status).toBe(1);
     expect(again.stderr).toContain(`A roster already exists at ${file}`);

@@ -59,6 +59,8 @@ describe('http routes: valid calls', () => {
     expect(await ok('POST', '/api/v1/participants/tokens/revoke', {}, { ...admin, body: { token: run.token } })).toEqual({ revoked: true });
     const running = await ok('GET', '/api/v1/hub', {}, admin);
     expect(running).toMatchObject({ pid: expect.any(Number), uptimeSeconds: expect.any(Number), connected: expect.any(Array) });
+    // No peer listener on this hub: it says who it is, listening nowhere.
+    expect(await ok('GET', '/api/v1/hub/peers/self', {}, admin)).toMatchObject({ key: expect.stringMatching(/^ed25519:/), id: expect.stringMatching(/^h_/), addrs: [], participants: expect.arrayContaining([expect.objectContaining({ handle: 'alice' })]) });
     expect(await ok('GET', '/api/v1/hub/config', {}, admin)).toMatchObject({ pid: running.pid, config: { retention: { messages: expect.any(Number) }, webui: { passwordSet: expect.any(Boolean) } } });
     await ok('GET', '/api/v1/openapi.json', {}, asAlice);
     await ok('GET', '/api/v1/whoami', {}, asAlice);

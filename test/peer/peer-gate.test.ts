@@ -33,11 +33,12 @@ async function dialer(privateKey: PrivateKey): Promise<Libp2p<{ ping: Ping }>> {
 }
 
 describe('peer gate', () => {
-  it('peer gate - under a roster, a listed key links and an unlisted one is refused, counted by reason; the hub\'s own key never links', async () => {
+  it('peer gate - under a roster, a hub member links; an unlisted key and a participant\'s key are refused, counted by reason; the hub\'s own key never links', async () => {
     const logger = createMemoryLogger();
     const t = await hubs.open();
     const friendKey = await generateKeyPair('Ed25519');
     const strangerKey = await generateKeyPair('Ed25519');
+    const memberKey = await generateKeyPair('Ed25519');
     const hubKeys = t.hub.internals.ctx.keys.hub();
     await t.hub.acceptRoster(
       signRoster(
@@ -47,7 +48,9 @@ describe('peer gate', () => {
           timestamp: '2026-11-27T12:00:00Z',
           members: [
             { pubkey: formatPublicKey(hubKeys.raw), role: 'admin' },
-            { pubkey: formatPublicKey(friendKey.publicKey.raw), role: 'member' },
+            { pubkey: formatPublicKey(friendKey.publicKey.raw), role: 'member', kind: 'hub' },
+            // A participant's key, listed but not as a hub: it never links.
+            { pubkey: formatPublicKey(memberKey.publicKey.raw), role: 'admin' },
           ],
           signatures: [],
         },
@@ -68,7 +71,11 @@ describe('peer gate', () => {
     await expect.poll(() => node.refusals()['not-in-roster']).toBe(1);
     expect(node.refusals()['local-mode']).toBe(0);
     expect(logger.records.find((r) => r.msg === 'peer link refused')).toMatchObject({ level: 'warn', peer: stranger.peerId.toString(), reason: 'not-in-roster' });
+    const participant = await dialer(memberKey);
+    await expect(participant.services.ping.ping(multiaddr(address!), { signal: AbortSignal.timeout(10_000) })).rejects.toThrow();
+    await expect.poll(() => node.refusals()['not-in-roster']).toBe(2);
     expect(t.hub.mayLink(hubKeys.raw)).toBe(false);
+    expect(t.hub.mayLink(memberKey.publicKey.raw)).toBe(false);
     expect(t.hub.mayLink(friendKey.publicKey.raw)).toBe(true);
   }, 30_000);
 

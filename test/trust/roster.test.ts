@@ -133,6 +133,19 @@ describe('roster acceptance', () => {
     expect(rosterSigningBytes(v1)).toEqual(rosterSigningBytes(draft()));
     expect(acceptRoster(undefined, { ...v1, members: reordered.members })).toBeTruthy();
   });
+
+  it('roster - a hub member is signed as one: marking or unmarking it breaks the signature, and rosters without hubs sign as before', () => {
+    const hubKey = testKey(5);
+    const withHub = (kind?: 'hub'): Roster => draft({ members: [...draft().members, { pubkey: formatPublicKey(hubKey.raw), role: 'member', ...(kind ? { kind } : {}) }] });
+    const signed = signRoster(withHub('hub'), admin.privateKey);
+    expect(acceptRoster(undefined, signed).members.find((m) => m.pubkey === formatPublicKey(hubKey.raw))).toEqual({ pubkey: formatPublicKey(hubKey.raw), role: 'member', kind: 'hub' });
+    expect(rosterSigningBytes(withHub('hub'))).not.toEqual(rosterSigningBytes(withHub()));
+    // The same signature over the member as a participant does not verify: the mark is part of what admins sign.
+    expect(refusal(() => acceptRoster(undefined, { ...signed, members: withHub().members }), 'BAD_SIGNATURE').message).toContain(formatPublicKey(admin.raw));
+    // No hub member: the signed bytes do not mention kinds at all (rosters signed before hubs stay valid).
+    expect(Buffer.from(rosterSigningBytes(draft())).includes(Buffer.from('hub'))).toBe(false);
+    expect(refusal(() => parseRoster({ ...withHub(), members: [{ pubkey: formatPublicKey(hubKey.raw), role: 'member', kind: 'agent' }] }), 'ROSTER_INVALID').field).toBe('members.0.kind');
+  });
 });
 
 describe('roster file', () => {

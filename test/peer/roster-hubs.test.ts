@@ -1,0 +1,103 @@
+import '../../src/peer/promise-with-resolvers.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { noise } from '@chainsafe/libp2p-noise';
+import { yamux } from '@chainsafe/libp2p-yamux';
+import { ping } from '@libp2p/ping';
+import { tcp } from '@libp2p/tcp';
+import { multiaddr } from '@multiformats/multiaddr';
+import { createLibp2p } from 'libp2p';
+import { afterEach, describe, expect, it } from 'vitest';
+import { libp2pKeyOf } from '../../src/peer/peer-identity.js';
+import type { Roster } from '../../src/schema/roster.js';
+import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
+import { tempHome } from '../helpers/hub.js';
+import { cliAt, joinOver, startServe, stopHubs, type Json } from '../helpers/serve.js';
+
+/**
+ * Two hubs as two operators set them up: B says who it is (`peer self
+ * --json`), A's roster takes B as a hub and its participants (`roster add
+ * --from`), A signs it; then B's key gets through A's peer gate, where
+ * before it was refused.
+ */
+const cleanups: Array<() => void | Promise<void>> = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  await stopHubs();
+});
+
+function home(): string {
+  const made = tempHome('parley-roster-hubs-');
+  cleanups.push(made.cleanup);
+  return made.home;
+}
+
+describe('hubs in the roster', () => {
+  it('roster hubs - B from its peer self file becomes a hub member of A with its participants, and then links; before, it was refused', async () => {
+    const homeA = home();
+    const homeB = home();
+    const a = await startServe(homeA, { args: ['--peer-port', '0', '--peer-host', '127.0.0.1'] });
+    const b = await startServe(homeB);
+    await joinOver(a, { handle: 'boss', profile: { kind: 'human' } });
+    await joinOver(b, { handle: 'builder', profile: { kind: 'agent' } });
+    await joinOver(b, { handle: 'carol', profile: { kind: 'human' } });
+    const cliA = cliAt(homeA, a.url);
+    const cliB = cliAt(homeB, b.url);
+    const selfB = cliB('peer', 'self', '--json');
+    expect(selfB.status, selfB.stderr).toBe(0);
+    const fileB = path.join(homeA, 'hub-b.json');
+    fs.writeFileSync(fileB, selfB.stdout);
+    const peerB = JSON.parse(selfB.stdout) as Json;
+    const addrA = (JSON.parse(cliA('peer', 'self', '--json').stdout) as Json).addrs[0] as string;
+
+    // B's own hub key, as B would dial with it.
+    const nodeB = await createLibp2p({ privateKey: await libp2pKeyOf(readKeyFile(hubKeyPathOf(homeB))), transports: [tcp()], connectionEncrypters: [noise()], streamMuxers: [yamux()], services: { ping: ping() } });
+    cleanups.push(() => nodeB.stop());
+    const pingA = () => nodeB.services.ping.ping(multiaddr(addrA), { signal: AbortSignal.timeout(10_000) });
+    await expect(pingA()).rejects.toThrow();
+
+    expect(cliA('roster', 'init', '--org', 'acme').status).toBe(0);
+    await expect(pingA()).rejects.toThrow();
+    const added = cliA('roster', 'add', '--from', fileB);
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stdout).toContain(`added hub ${peerB.name} as member, @builder as operator, @carol as admin`);
+    const draft = JSON.parse(fs.readFileSync(path.join(homeA, 'roster.draft.json'), 'utf8')) as Roster;
+    expect(draft.members).toEqual(
+      expect.arrayContaining([
+        { pubkey: peerB.key, role: 'member', kind: 'hub' },
+        { pubkey: (peerB.participants as Json[]).find((p) => p.handle === 'builder')!.key, role: 'operator' },
+        { pubkey: (peerB.participants as Json[]).find((p) => p.handle === 'carol')!.key, role: 'admin' },
+      ]),
+    );
+    // Again: nothing new, the draft keeps its version.
+    const again = cliA('roster', 'add', '--from', fileB);
+    expect(again.stdout).toContain(`added nothing new (already members: hub ${peerB.name}, @builder, @carol)`);
+
+    const signed = cliA('roster', 'sign');
+    expect(signed.status, signed.stderr).toBe(0);
+    expect(cliA('roster', 'show').stdout).toContain(`${peerB.key}  a hub`);
+    expect(await pingA()).toBeGreaterThanOrEqual(0);
+  }, 90_000);
+
+  it('roster hubs - a file that is not what peer self wrote is refused naming the field, and no draft is written', () => {
+    const dir = home();
+    const cli = cliAt(dir, 'http://127.0.0.1:1');
+    expect(cli('roster', 'init', '--org', 'acme').status).toBe(0);
+    const file = path.join(dir, 'peer.json');
+    const cases: Array<[unknown, string]> = [
+      [{ key: 'ed25519:nope', id: 'h_x', name: 'b', addrs: [], participants: [] }, 'Invalid --from'],
+      [{ key: `ed25519:${'A'.repeat(43)}`, id: `h_${'a'.repeat(26)}`, name: 'b', addrs: [], participants: [] }, 'is not the id of its key'],
+      [{ key: `ed25519:${'A'.repeat(43)}`, id: `h_${'a'.repeat(26)}`, name: 'b', addrs: [], participants: [{ handle: 'x', key: 'k', kind: 'robot' }] }, 'field participants.0'],
+    ];
+    for (const [doc, message] of cases) {
+      fs.writeFileSync(file, JSON.stringify(doc));
+      const run = cli('roster', 'add', '--from', file);
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain(message);
+      expect(fs.existsSync(path.join(dir, 'roster.draft.json'))).toBe(false);
+    }
+    fs.writeFileSync(file, 'not json');
+    expect(cli('roster', 'add', '--from', file).stderr).toContain('not JSON');
+    expect(cli('roster', 'add', '--from', path.join(dir, 'missing.json')).stderr).toContain('Cannot read --from');
+  }, 60_000);
+});
