@@ -28,6 +28,7 @@ export const ROSTER_OPTIONS = { home: string, config: string, roster: string, ur
 export const ROSTER_INIT_OPTIONS = { ...ROSTER_OPTIONS, org: string } as const;
 export const ROSTER_ADD_OPTIONS = { ...ROSTER_OPTIONS, role: string, archive: flag, from: string } as const;
 export const ROSTER_SIGN_OPTIONS = { ...ROSTER_OPTIONS, as: string, confirm: flag } as const;
+export const ROSTER_IMPORT_OPTIONS = { ...ROSTER_OPTIONS, confirm: flag } as const;
 export const TOKEN_ROTATE_OPTIONS = { session: string, home: string, url: string, json: flag } as const;
 
 /** What every participant's REST command takes: who it acts as, where the hub is, and JSON output. */

@@ -1,6 +1,6 @@
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
 import type { CommandEntry, OptionSpecs } from './command.js';
-import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, PEER_SELF_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
+import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, PEER_SELF_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_IMPORT_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
 
 
 /**
@@ -263,6 +263,14 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     options: ROSTER_OPTIONS,
     positionals: true,
     load: async () => (await import('./roster-show.js')).rosterShow,
+  },
+  'roster import': {
+    usage: 'roster import FILE',
+    flags: '[--confirm]',
+    summary: "Hand a signed roster (another hub's, say) to this home's hub: taken when it holds none, or when newer and signed by its admins",
+    options: ROSTER_IMPORT_OPTIONS,
+    positionals: true,
+    load: async () => (await import('./roster-import.js')).rosterImport,
   },
   'roster verify': { usage: 'roster verify [FILE]', summary: 'Check a roster offline, and against the roster in force', options: ROSTER_OPTIONS, positionals: true, load: async () => (await import('./roster-verify.js')).rosterVerify },
 

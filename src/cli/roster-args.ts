@@ -82,6 +82,16 @@ itself; and, when a hub runs with a roster, whether the hub would take it
 (same org, newer, signed by admins of the version in force). Exit 0 when it
 holds, 1 when it does not.
 `,
+  import: `Usage: parley roster import FILE [--confirm] [options]
+
+Hands a signed roster (another hub's roster.json, say) to this home's hub. A
+hub holding no roster takes it if one of its own admins signed it (the
+operator's act: this puts the hub out of local mode); a hub holding one takes
+it only if it is newer, of the same org, and signed by admins of the version
+in force. With no hub running, the roster file gets it on the same terms and
+"parley serve" puts it in force. --confirm: leave out members who are using
+the hub now.
+`,
 } as const;
 
 export type Verb = keyof typeof HELPS;

@@ -57,6 +57,8 @@ describe('hubs in the roster', () => {
     await expect(pingA()).rejects.toThrow();
 
     expect(cliA('roster', 'init', '--org', 'acme').status).toBe(0);
+    const v1File = path.join(homeB, 'acme-v1.json');
+    fs.copyFileSync(path.join(homeA, 'roster.json'), v1File);
     await expect(pingA()).rejects.toThrow();
     const added = cliA('roster', 'add', '--from', fileB);
     expect(added.status, added.stderr).toBe(0);
@@ -77,7 +79,44 @@ describe('hubs in the roster', () => {
     expect(signed.status, signed.stderr).toBe(0);
     expect(cliA('roster', 'show').stdout).toContain(`${peerB.key}  a hub`);
     expect(await pingA()).toBeGreaterThanOrEqual(0);
+
+    // B's operator hands A's roster to B: B leaves local mode for the org's roster (A's hub, an admin, signed it).
+    const v2File = path.join(homeB, 'acme-v2.json');
+    fs.copyFileSync(path.join(homeA, 'roster.json'), v2File);
+    const imported = cliB('roster', 'import', v2File);
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain(`roster acme v2 from ${v2File}: the running hub accepted it: roster acme v2 (5 members) is in force`);
+    expect((JSON.parse(cliB('status', '--json').stdout) as Json).trust).toEqual({ mode: 'roster', org: 'acme', version: 2, members: 5 });
+    // An older version is a rollback: refused, and v2 stays in force.
+    const older = cliB('roster', 'import', v1File);
+    expect(older.status).toBe(1);
+    expect(older.stdout).toContain('the running hub refused it (ROSTER_ROLLBACK)');
+    expect((JSON.parse(cliB('status', '--json').stdout) as Json).trust).toMatchObject({ version: 2 });
   }, 90_000);
+
+  it('roster hubs - with no hub running, import writes the roster file on the hub\'s terms; a rollback or a bad file changes nothing', async () => {
+    const homeA = home();
+    const a = await startServe(homeA);
+    expect(cliAt(homeA, a.url)('roster', 'init', '--org', 'acme').status).toBe(0);
+    const fileA = path.join(homeA, 'roster.json');
+    const homeC = home();
+    const cliC = cliAt(homeC, 'http://127.0.0.1:1');
+    const first = cliC('roster', 'import', fileA);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toContain('no hub runs on this home');
+    expect(fs.readFileSync(path.join(homeC, 'roster.json'), 'utf8')).toBe(fs.readFileSync(fileA, 'utf8'));
+    const again = cliC('roster', 'import', fileA);
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toContain('Not imported');
+    expect(again.stderr).toContain('is unchanged');
+    const bad = path.join(homeC, 'bad.json');
+    fs.writeFileSync(bad, '{"org_id":"acme"}');
+    const refused = cliC('roster', 'import', bad);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toContain('version');
+    expect(cliC('roster', 'import').stderr).toContain('Name the roster file to import');
+    expect(fs.readFileSync(path.join(homeC, 'roster.json'), 'utf8')).toBe(fs.readFileSync(fileA, 'utf8'));
+  }, 60_000);
 
   it('roster hubs - a file that is not what peer self wrote is refused naming the field, and no draft is written', () => {
     const dir = home();
