@@ -98,6 +98,15 @@ export function publicKeyFromRaw(raw: Uint8Array, field = 'pubkey'): KeyObject {
   return crypto.createPublicKey({ key: Buffer.concat([SPKI_PREFIX, raw]), format: 'der', type: 'spki' });
 }
 
+/** The 32-byte seed of an Ed25519 private KeyObject: the inverse of privateKeyFromSeed. */
+export function seedOf(privateKey: KeyObject): Buffer {
+  const der = privateKey.type === 'private' ? privateKey.export({ format: 'der', type: 'pkcs8' }) : undefined;
+  if (der?.length !== PKCS8_PREFIX.length + ED25519_KEY_BYTES || !der.subarray(0, PKCS8_PREFIX.length).equals(PKCS8_PREFIX)) {
+    throw new ParleyError('INVALID_INPUT', 'Invalid key: expected an Ed25519 private key.', { field: 'key' });
+  }
+  return Buffer.from(der.subarray(PKCS8_PREFIX.length));
+}
+
 /** A private KeyObject from a 32-byte seed: Ed25519 is deterministic, so fixed seeds give fixed test keys and signatures. */
 export function privateKeyFromSeed(seed: Uint8Array): KeyObject {
   if (!(seed instanceof Uint8Array) || seed.length !== ED25519_KEY_BYTES) {

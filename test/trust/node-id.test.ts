@@ -7,6 +7,7 @@ import {
   parsePublicKey,
   participantIdOf,
   privateKeyFromSeed,
+  seedOf,
   publicKeyFromRaw,
   rawPublicKeyOf,
   shortIdOf,
@@ -29,6 +30,15 @@ describe('node ids and key text', () => {
     const sig = crypto.sign(null, Buffer.from('parley'), key);
     expect(crypto.verify(null, Buffer.from('parley'), publicKeyFromRaw(raw), sig)).toBe(true);
     expect(cachedPublicKey(raw)).toBe(cachedPublicKey(Buffer.from(raw)));
+  });
+
+  it('node-id - a private key gives back the seed it was made from; a public key is refused', () => {
+    const seed = crypto.randomBytes(32);
+    const key = privateKeyFromSeed(seed);
+    expect(seedOf(key).equals(seed)).toBe(true);
+    expect(seedOf(crypto.generateKeyPairSync('ed25519').privateKey)).toHaveLength(32);
+    expect(refusal(() => seedOf(crypto.createPublicKey(key)), 'INVALID_INPUT').field).toBe('key');
+    expect(refusal(() => seedOf(crypto.generateKeyPairSync('x25519').privateKey), 'INVALID_INPUT').field).toBe('key');
   });
 
   it('node-id - the text form round-trips for any key', () => {
