@@ -1,6 +1,8 @@
 import { resolveHome } from '../config/load.js';
-import { ParleyError } from '../errors/parley-error.js';
+import { ParleyError, isParleyError } from '../errors/parley-error.js';
 import { AccessSchema, type Access } from '../schema/access.js';
+import type { Roster } from '../schema/roster.js';
+import { acceptRoster } from '../trust/roster.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 import { RosterPlace } from './roster-place.js';
 
@@ -120,4 +122,22 @@ export const nowStamp = (): string => new Date().toISOString().replace(/\.\d+Z$/
 /** What a roster command prints: names and notes in a roster come from others (a peer's `peer self` file), so made safe for a terminal. */
 export function say(values: { json?: boolean | undefined }, json: unknown, text: string): void {
   process.stdout.write(values.json ? `${terminalJson(json)}\n` : `${terminalText(text, 'lines')}\n`);
+}
+
+/**
+ * With no hub running, whether a hub starting now would put `roster` in force
+ * over `inForce`: a refusal keeps the hub's code and field, and says what was
+ * not done and that `unchanged` stays as it was.
+ */
+export function assertAcceptable(inForce: Roster | undefined, roster: Roster, notDone: string, unchanged: string): void {
+  try {
+    acceptRoster(inForce, roster);
+  } catch (error) {
+    if (!isParleyError(error)) throw error;
+    throw new ParleyError(error.code, `${notDone}: ${error.message.replace(/\.$/, '')}; ${unchanged} is unchanged.`, {
+      ...(error.field === undefined ? {} : { field: error.field }),
+      details: error.details,
+      cause: error,
+    });
+  }
 }

@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { ParleyError, isParleyError } from '../errors/parley-error.js';
+import { ParleyError } from '../errors/parley-error.js';
 import { readRosterFile, writeRosterFile } from '../trust/roster-file.js';
-import { acceptRoster } from '../trust/roster.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { ROSTER_IMPORT_OPTIONS } from './command-options.js';
-import { noExtra, placeOf, rosterHelp, say } from './roster-args.js';
+import { assertAcceptable, noExtra, placeOf, rosterHelp, say } from './roster-args.js';
 import { push } from './roster-place.js';
 
 /**
@@ -30,16 +29,7 @@ async function importRoster({ values, positionals }: CommandArgs<typeof ROSTER_I
     return pushed.accepted ? 0 : 1;
   }
   const inForce = await place.inForce();
-  try {
-    acceptRoster(inForce, roster);
-  } catch (error) {
-    if (!isParleyError(error)) throw error;
-    throw new ParleyError(error.code, `Not imported: ${error.message.replace(/\.$/, '')}; ${place.file} is unchanged.`, {
-      ...(error.field === undefined ? {} : { field: error.field }),
-      details: error.details,
-      cause: error,
-    });
-  }
+  assertAcceptable(inForce, roster, 'Not imported', place.file);
   writeRosterFile(place.file, roster);
   say(values, { file: place.file, roster, pushed: null }, `${what}: no hub runs on this home; ${place.file} holds it now and "parley serve" puts it in force`);
   return 0;

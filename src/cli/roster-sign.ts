@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import type { KeyObject } from 'node:crypto';
-import { ParleyError, isParleyError } from '../errors/parley-error.js';
+import { ParleyError } from '../errors/parley-error.js';
 import type { Roster } from '../schema/roster.js';
 import { hubKeyPathOf, participantKeyPathOf, readKeyFile } from '../trust/key-files.js';
 import { formatPublicKey, parsePublicKey, participantIdOf, rawPublicKeyOf } from '../trust/node-id.js';
 import { removeDraftFile, writeDraftFile } from '../trust/roster-draft.js';
 import { writeRosterFile } from '../trust/roster-file.js';
-import { acceptRoster, rosterSigningBytes, signRoster } from '../trust/roster.js';
+import { rosterSigningBytes, signRoster } from '../trust/roster.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS } from './command-options.js';
-import { noExtra, placeOf, rosterHelp, say } from './roster-args.js';
+import { assertAcceptable, noExtra, placeOf, rosterHelp, say } from './roster-args.js';
 import { push, type RosterPlace } from './roster-place.js';
 
 /**
@@ -87,16 +87,7 @@ async function signDraft({ values, positionals }: CommandArgs<typeof ROSTER_SIGN
     return pushed.accepted ? 0 : 1;
   }
   // No hub: the roster file gets it only if a hub starting now would put it in force.
-  try {
-    acceptRoster(inForce, roster);
-  } catch (error) {
-    if (!isParleyError(error)) throw error;
-    throw new ParleyError(error.code, `Not signed: ${error.message.replace(/\.$/, '')}; ${draft ? `the draft at ${place.draftFile}` : `${place.file}`} is unchanged.`, {
-      ...(error.field === undefined ? {} : { field: error.field }),
-      details: error.details,
-      cause: error,
-    });
-  }
+  assertAcceptable(inForce, roster, 'Not signed', draft ? `the draft at ${place.draftFile}` : place.file);
   writeRosterFile(place.file, roster);
   if (draft) removeDraftFile(place.draftFile);
   say(
