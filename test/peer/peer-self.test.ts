@@ -10,7 +10,7 @@ import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p, type Libp2p } from 'libp2p';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hubIdOf, parsePublicKey } from '../../src/trust/node-id.js';
-import { tempHome } from '../helpers/hub.js';
+import { tempHomesRemovedAfterEach } from '../helpers/hub.js';
 import { cliAt, joinOver, startServe, stopHubs, type Json } from '../helpers/serve.js';
 
 /**
@@ -18,19 +18,13 @@ import { cliAt, joinOver, startServe, stopHubs, type Json } from '../helpers/ser
  * the hub listens for peers over libp2p with its own key as its identity, says
  * where, and refuses every peer while no roster is in force.
  */
-const cleanups: Array<() => void> = [];
+// Registered first, so it runs after the hook below has stopped the hubs using the homes.
+const home = tempHomesRemovedAfterEach('parley-peer-self-');
 const nodes: Array<Libp2p<{ ping: Ping }>> = [];
 afterEach(async () => {
   for (const node of nodes.splice(0)) await node.stop();
   await stopHubs();
-  for (const cleanup of cleanups.splice(0)) cleanup();
 });
-
-function home(): string {
-  const made = tempHome('parley-peer-self-');
-  cleanups.push(made.cleanup);
-  return made.home;
-}
 
 /** A libp2p node of a stranger: its own random key, TCP, Noise and yamux, as any hub would dial with. */
 async function strangerNode(): Promise<Libp2p<{ ping: Ping }>> {

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { libp2pKeyOf } from '../../src/peer/peer-identity.js';
 import type { Roster } from '../../src/schema/roster.js';
 import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
-import { tempHome } from '../helpers/hub.js';
+import { tempHomesRemovedAfterEach } from '../helpers/hub.js';
 import { cliAt, joinOver, startServe, stopHubs, type Json } from '../helpers/serve.js';
 
 /**
@@ -20,17 +20,13 @@ import { cliAt, joinOver, startServe, stopHubs, type Json } from '../helpers/ser
  * --from`), A signs it; then B's key gets through A's peer gate, where
  * before it was refused.
  */
-const cleanups: Array<() => void | Promise<void>> = [];
+// Registered first, so it runs after the hook below has stopped the hubs and nodes using the homes.
+const home = tempHomesRemovedAfterEach('parley-roster-hubs-');
+const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   await stopHubs();
 });
-
-function home(): string {
-  const made = tempHome('parley-roster-hubs-');
-  cleanups.push(made.cleanup);
-  return made.home;
-}
 
 describe('hubs in the roster', () => {
   it('roster hubs - B from its peer self file becomes a hub member of A with its participants, and then links; before, it was refused', async () => {
