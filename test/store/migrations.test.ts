@@ -151,6 +151,26 @@ describe('store migrations', () => {
     expect(store.integrityCheck()).toBe('ok');
   });
 
+  it('migrations - a new store is made in one transaction: a step that throws leaves it empty at version 0', () => {
+    const db = scratch(path.join(path.dirname(storeFile()), 'fresh.db'));
+    const first: Migration = { version: 1, name: 'first', up: 'CREATE TABLE a (x INTEGER);' };
+    const broken: Migration = { version: 2, name: 'broken', up: 'INSERT INTO no_such_table VALUES (1);' };
+    expect(() => migrate(db, [first, broken])).toThrow(/no such table: no_such_table/);
+    expect(currentVersion(db)).toBe(0);
+    expect(tableNames(db)).toEqual([]);
+    expect(db.inTransaction).toBe(false);
+  });
+
+  it('migrations - a new store made at once has the same schema as one migrated step by step', () => {
+    const atOnce = scratch(path.join(path.dirname(storeFile()), 'at-once.db'));
+    expect(migrate(atOnce)).toEqual({ from: 0, to: LATEST_STORE_VERSION });
+    const stepwise = scratch(path.join(path.dirname(storeFile()), 'stepwise.db'));
+    expect(migrate(stepwise, MIGRATIONS.slice(0, 1))).toEqual({ from: 0, to: 1 });
+    expect(migrate(stepwise)).toEqual({ from: 1, to: LATEST_STORE_VERSION });
+    expect(schemaOf(atOnce)).toEqual(schemaOf(stepwise));
+    expect(schemaOf(atOnce).length).toBeGreaterThan(10);
+  });
+
   it('migrations - a migration that throws is rolled back whole and leaves the version unchanged', () => {
     const db = scratch(path.join(path.dirname(storeFile()), 'scratch.db'));
     const first: Migration = { version: 1, name: 'first', up: 'CREATE TABLE a (x INTEGER);' };
