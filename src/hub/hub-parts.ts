@@ -142,7 +142,7 @@ export async function openHubParts(options: HubOptions): Promise<HubParts> {
     const rosters = new RosterBook(store);
     const inForce = await loadRosterAtStart(rosters, rosterFileOf(config.trust.rosterPath, home), now(), logger);
     if (!options.roster && inForce) access.useRoster(rosterViewOf(inForce));
-    search = await SearchIndex.start(path.join(home, SEARCH_FILENAME), logger, searchSource(store, state));
+    search = new SearchIndex(path.join(home, SEARCH_FILENAME), logger, searchSource(store, state));
     const ctx: HubContext = {
       config,
       store,

@@ -6,6 +6,11 @@
  * Searching first waits until the worker has indexed everything handed to it,
  * so a search sees every acknowledged post (read-your-writes).
  *
+ * The worker starts a few seconds after the hub opens, or at the first search
+ * if that comes sooner: most hubs a test or a script opens close again before
+ * they search, and a worker's start costs about as much CPU as the rest of
+ * the opening. Until it starts, nothing is queued: it catches up from the log.
+ *
  * If indexing fails (a full disk, a crashed worker), search says why and the
  * indexer is restarted after a pause that doubles while it keeps failing; once
  * it can write again it catches up from the log, so nothing posted meanwhile
@@ -32,17 +37,20 @@ export const DEFAULT_INDEX_MAX_RETRY_MS = 60_000;
 /** Catching up reads the log this many events at a time, so memory stays flat however far behind the index is. */
 const CATCH_UP_PAGE = 5000;
 const CLOSE_TIMEOUT_MS = 10_000;
+/** How long after the hub opens the indexer starts unless a search starts it sooner. */
+export const DEFAULT_INDEX_START_DELAY_MS = 3000;
 
 /**
- * live: documents go to the worker as they come. catching-up: the log is fed
- * in order and new documents wait their turn. down: the indexer failed; new
- * documents are dropped (the log has them) until a restart catches up.
+ * idle: no worker yet; documents are dropped (the log has them) until it
+ * starts and catches up. live: documents go to the worker as they come.
+ * catching-up: the log is fed in order and new documents wait their turn.
+ * down: the indexer failed; documents are dropped until a restart catches up.
  */
-type IndexState = 'live' | 'catching-up' | 'down';
+type IndexState = 'idle' | 'live' | 'catching-up' | 'down';
 
 export class SearchIndex {
-  #worker!: Worker;
-  #exited = false;
+  #worker: Worker | undefined;
+  #exited = true;
   readonly #logger: Logger;
   readonly #source: SearchSource;
   readonly #waiters = new Map<number, { resolve: (indexed: number) => void; reject: (error: unknown) => void }>();
@@ -50,7 +58,9 @@ export class SearchIndex {
   #queue: SearchDoc[] = [];
   #scheduled: NodeJS.Timeout | undefined;
   #nextId = 1;
-  #state: IndexState = 'catching-up';
+  #state: IndexState = 'idle';
+  #startTimer: NodeJS.Timeout | undefined;
+  #starting: Promise<void> | undefined;
   #catchingUp: Promise<void> | undefined;
   #closed = false;
   #failure: Error | undefined;
@@ -61,35 +71,37 @@ export class SearchIndex {
   #onClosed: (() => void) | undefined;
   #prunedMark = 0;
 
-  private constructor(
+  /**
+   * The index of the store the source reads. Its indexer starts after
+   * `startDelayMs`, or at the first search, and catches up with the log. An
+   * index made for another store, or holding seqs the store does not have (the
+   * store lost its last commits), is emptied and rebuilt then.
+   */
+  constructor(
     readonly file: string,
-    worker: Worker,
     logger: Logger,
     source: SearchSource,
+    startDelayMs: number = DEFAULT_INDEX_START_DELAY_MS,
   ) {
     this.#logger = logger;
     this.#source = source;
     this.#reader = new SearchReader(file);
-    this.#attach(worker);
+    // A hub that is otherwise done does not stay up for this.
+    this.#startTimer = setTimeout(() => inBackground(this.started(), logger, 'starting the search indexer'), startDelayMs).unref();
   }
 
   /**
-   * Starts the indexer for the store the source reads and catches it up with
-   * the log. An index made for another store, or holding seqs the store does
-   * not have (the store lost its last commits), is emptied and rebuilt.
+   * Starts the indexer if it has not started, and resolves once it has caught
+   * up with the log, or failed (then search says why, and restarts follow).
    */
-  static async start(file: string, logger: Logger, source: SearchSource): Promise<SearchIndex> {
-    const worker = await spawnIndexer(file, logger, source, false);
-    const index = new SearchIndex(file, worker, logger, source);
-    try {
-      await index.catchUp();
-    } catch (error) {
-      // At start, the cause itself (a full disk, say) is what to report, not "search comes back by itself".
-      const cause = index.#failure ?? error;
-      await index.close();
-      throw cause;
+  started(): Promise<void> {
+    if (this.#state === 'idle' && !this.#closed) {
+      clearTimeout(this.#startTimer);
+      // Down until the worker is attached: what is posted meanwhile is in the log, which the start catches up from.
+      this.#state = 'down';
+      this.#starting = this.#restart(true).finally(() => (this.#starting = undefined));
     }
-    return index;
+    return this.#starting ?? Promise.resolve();
   }
 
   /** Queues a committed event for indexing; documents go to the worker in batches. */
@@ -114,7 +126,7 @@ export class SearchIndex {
     // A document still queued here would otherwise be indexed after its delete.
     this.#queue = this.#queue.filter((doc) => !gone.has(doc.seq));
     this.#send();
-    this.#worker.postMessage({ type: 'delete', seqs: [...seqs], record });
+    this.#worker?.postMessage({ type: 'delete', seqs: [...seqs], record });
   }
 
   /** The latest pruned record the index has applied (as of the indexer's last answer); the store may drop records up to it. */
@@ -125,6 +137,7 @@ export class SearchIndex {
   /** Resolves once everything added so far is in the index. */
   async flushed(): Promise<number> {
     if (this.#closed) throw new ParleyError('HUB_CLOSED', 'The hub is closed; open it again to search.');
+    await this.started();
     if (this.#catchingUp) {
       try {
         await this.#catchingUp;
@@ -142,6 +155,7 @@ export class SearchIndex {
    * for each page, then goes live with what was added meanwhile.
    */
   catchUp(): Promise<void> {
+    if (this.#state === 'idle') return this.started();
     if (this.#state === 'down') return Promise.reject(this.#unavailable());
     this.#catchingUp ??= this.#runCatchUp().finally(() => (this.#catchingUp = undefined));
     return this.#catchingUp;
@@ -155,8 +169,11 @@ export class SearchIndex {
 
   /** @internal Stops the indexer thread abruptly, as a crash would (tests). */
   async simulateCrash(): Promise<void> {
-    const exited = new Promise<void>((resolve) => this.#worker.once('exit', () => resolve()));
-    await this.#worker.terminate();
+    await this.started();
+    const worker = this.#worker;
+    if (!worker || this.#exited) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    await worker.terminate();
     await exited;
   }
 
@@ -168,25 +185,27 @@ export class SearchIndex {
    */
   simulateDiskFull(full: boolean): void {
     this.#diskFull = full;
-    this.#worker.postMessage({ type: 'disk-full', full });
+    this.#worker?.postMessage({ type: 'disk-full', full });
   }
 
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#send();
     this.#closed = true;
+    clearTimeout(this.#startTimer);
     clearTimeout(this.#retryTimer);
     try {
-      await this.#recovering;
+      await Promise.all([this.#recovering, this.#starting]);
     } catch {
       // A restart logs its own failures; closing only waits for it to end.
     }
     this.#reader.close();
-    if (this.#exited) return;
+    const worker = this.#worker;
+    if (this.#exited || !worker) return;
     const exited = new Promise<void>((resolve) => (this.#onClosed = resolve));
-    this.#worker.postMessage({ type: 'close' });
+    worker.postMessage({ type: 'close' });
     // A worker that does not finish in time is stopped: the index is derived and rebuilt from the log.
-    const timer = setTimeout(() => inBackground(this.#worker.terminate(), this.#logger, 'stopping the search indexer that did not close in time'), CLOSE_TIMEOUT_MS);
+    const timer = setTimeout(() => inBackground(worker.terminate(), this.#logger, 'stopping the search indexer that did not close in time'), CLOSE_TIMEOUT_MS);
     await exited;
     clearTimeout(timer);
   }
@@ -199,7 +218,7 @@ export class SearchIndex {
       if (this.#closed) return;
       const records = this.#source.prunedAfter(this.#prunedMark, CATCH_UP_PAGE);
       if (records.length === 0) break;
-      for (const record of records) this.#worker.postMessage({ type: 'delete', seqs: record.seqs, record: record.id });
+      for (const record of records) this.#attached().postMessage({ type: 'delete', seqs: record.seqs, record: record.id });
       await this.#flushWorker();
     }
     let after = await this.#flushWorker();
@@ -209,7 +228,7 @@ export class SearchIndex {
       // Nothing beyond: everything committed so far is handed over, and later documents are queued, in order.
       if (page.last === undefined) break;
       if (page.docs.length > 0) {
-        this.#worker.postMessage({ type: 'index', docs: page.docs });
+        this.#attached().postMessage({ type: 'index', docs: page.docs });
         await this.#flushWorker();
       }
       after = page.last;
@@ -233,11 +252,17 @@ export class SearchIndex {
     });
   }
 
+  /** The worker; only the states that have one (live, catching up) call this. */
+  #attached(): Worker {
+    if (!this.#worker) throw new Error('the search indexer has not started');
+    return this.#worker;
+  }
+
   #flushWorker(): Promise<number> {
     const id = this.#nextId++;
     return new Promise<number>((resolve, reject) => {
       this.#waiters.set(id, { resolve, reject });
-      this.#worker.postMessage({ type: 'flush', id });
+      this.#attached().postMessage({ type: 'flush', id });
     });
   }
 
@@ -247,7 +272,7 @@ export class SearchIndex {
     if (this.#queue.length === 0 || this.#state !== 'live') return;
     const docs = this.#queue;
     this.#queue = [];
-    this.#worker.postMessage({ type: 'index', docs });
+    this.#attached().postMessage({ type: 'index', docs });
   }
 
   #onMessage(message: WorkerMessage): void {
@@ -258,7 +283,7 @@ export class SearchIndex {
     } else if (message.type === 'error') {
       // The batch was rolled back and the watermark stayed below it; the restart catches up from there.
       const error = Object.assign(new Error(message.message ?? 'unknown error'), message.code ? { code: message.code } : {});
-      this.#fail(this.#worker, error);
+      if (this.#worker) this.#fail(this.#worker, error);
     }
   }
 
@@ -285,11 +310,11 @@ export class SearchIndex {
     this.#retryMs = Math.min(this.#retryMs * 2, DEFAULT_INDEX_MAX_RETRY_MS);
   }
 
-  /** A new worker on the same file, caught up from the log; on failure, another try later. */
-  async #restart(): Promise<void> {
+  /** A new worker on the same file (the first one if `first`), caught up from the log; on failure, another try later. */
+  async #restart(first = false): Promise<void> {
     if (this.#closed) return;
-    if (!this.#exited) {
-      const old = this.#worker;
+    const old = this.#worker;
+    if (old && !this.#exited) {
       const exited = new Promise<void>((resolve) => old.once('exit', () => resolve()));
       await old.terminate();
       await exited;
@@ -300,7 +325,7 @@ export class SearchIndex {
     } catch (error) {
       if (this.#closed) return;
       this.#failure = error as Error;
-      this.#logger.error('search indexer could not be restarted; trying again later', { error, retryInMs: this.#retryMs });
+      this.#logger.error(`search indexer could not be ${first ? 'started' : 'restarted'}; trying again later`, { error, retryInMs: this.#retryMs });
       this.#scheduleRestart();
       return;
     }
@@ -322,7 +347,7 @@ export class SearchIndex {
     if (this.#closed) return;
     this.#failure = undefined;
     this.#retryMs = DEFAULT_INDEX_RETRY_MS;
-    this.#logger.info('search indexer restarted and caught up');
+    if (!first) this.#logger.info('search indexer restarted and caught up');
   }
 
   #unavailable(): ParleyError {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import { openHub } from '../../src/hub/hub.js';
+import { DEFAULT_INDEX_START_DELAY_MS } from '../../src/search/search-index.js';
 import { createMemoryLogger, createSilentLogger } from '../../src/util/logger.js';
 import { caught, tempHome } from '../helpers/hub.js';
 
@@ -17,6 +18,39 @@ describe('search index', () => {
         const found = await a.search({ query: `unique${i}` });
         expect(found.events.map((e) => e.id)).toEqual([posted.id]);
       }
+    } finally {
+      await hub.close();
+      cleanup();
+    }
+  });
+
+  it('search - a hub that closes before it searches starts no indexer; the first search finds what was posted before it', async () => {
+    const { home, cleanup } = tempHome();
+    try {
+      let hub = await openHub({ home, logger: createSilentLogger() });
+      let a = await hub.join({ handle: 'alice', session: 's' });
+      const early = await a.post({ thread: 'general', text: 'posted before any search' });
+      await hub.close();
+      // No worker ran: it would have made the index file.
+      expect(fs.existsSync(path.join(home, 'search.db'))).toBe(false);
+      hub = await openHub({ home, logger: createSilentLogger() });
+      a = hub.actor('alice', 's');
+      const later = await a.post({ thread: 'general', text: 'posted after the reopen, before any search' });
+      expect((await a.search({ query: 'posted' })).events.map((e) => e.id).sort()).toEqual([early.id, later.id].sort());
+      expect(fs.existsSync(path.join(home, 'search.db'))).toBe(true);
+      await hub.close();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('search - a hub left open starts its indexer by itself, without a search', async () => {
+    const { home, cleanup } = tempHome();
+    const hub = await openHub({ home, logger: createSilentLogger() });
+    try {
+      await hub.join({ handle: 'alice', session: 's' });
+      expect(fs.existsSync(path.join(home, 'search.db'))).toBe(false);
+      await expect.poll(() => fs.existsSync(path.join(home, 'search.db')), { timeout: DEFAULT_INDEX_START_DELAY_MS + 10_000, interval: 100 }).toBe(true);
     } finally {
       await hub.close();
       cleanup();

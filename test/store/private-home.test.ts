@@ -90,6 +90,7 @@ describe('private home', () => {
     fs.chmodSync(path.join(home, 'notes.txt'), 0o644);
     const logger = createMemoryLogger();
     const hub = await openHub({ home, logger });
+    await hub.internals.ctx.search.started();
     await hub.close();
     const found = modes(home);
     expect(found['.']).toBe('755');
