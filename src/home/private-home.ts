@@ -66,9 +66,13 @@ export function makeHomePrivate(home: string): { warning?: string } {
   };
 }
 
-/** Creates `file` (if missing) readable and writable by its owner only, before SQLite or a write opens it. */
-export function createPrivateFile(file: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+/**
+ * Creates `file` (if missing) readable and writable by its owner only, before SQLite or a write opens it.
+ * `inExistingDir`: the directory must exist already (a file made while a hub runs: a home removed under
+ * the hub is not made again).
+ */
+export function createPrivateFile(file: string, options: { inExistingDir?: boolean } = {}): void {
+  if (options.inExistingDir !== true) fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   fs.closeSync(fs.openSync(file, 'a', PRIVATE_FILE_MODE));
   tighten(file, 'file');
 }

@@ -44,7 +44,8 @@ export async function spawnIndexer(file: string, logger: Logger, source: SearchS
 }
 
 async function spawnOnce(file: string, source: SearchSource, diskFull: boolean): Promise<Worker> {
-  createPrivateFile(file);
+  // The indexer starts after the hub has opened: a home removed meanwhile is not made again.
+  createPrivateFile(file, { inExistingDir: true });
   const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
     workerData: {
       file,

@@ -57,6 +57,21 @@ describe('search index', () => {
     }
   });
 
+  it('search - an indexer that starts after its home was removed does not make the home again', async () => {
+    const { home, cleanup } = tempHome();
+    const logger = createMemoryLogger();
+    const hub = await openHub({ home, logger });
+    try {
+      fs.rmSync(home, { recursive: true, force: true });
+      await hub.internals.ctx.search.started();
+      expect(fs.existsSync(home)).toBe(false);
+      expect(logger.records.some((r) => r.msg.startsWith('search indexer could not be started'))).toBe(true);
+    } finally {
+      await hub.close();
+      cleanup();
+    }
+  });
+
   it('search - the index is rebuilt from the log when search.db is lost', async () => {
     const { home, cleanup } = tempHome();
     try {
