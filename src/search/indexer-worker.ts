@@ -46,7 +46,8 @@ export async function spawnIndexer(file: string, logger: Logger, source: SearchS
 async function spawnOnce(file: string, source: SearchSource, diskFull: boolean): Promise<Worker> {
   // The indexer starts after the hub has opened: a home removed meanwhile is not made again.
   createPrivateFile(file, { inExistingDir: true });
-  const worker = new Worker(new URL('./search-worker.mjs', import.meta.url), {
+  // Through its folder's name: the same file from the command's bundle (dist/src/bundle, see scripts/bundle-cli.mjs).
+  const worker = new Worker(new URL('../search/search-worker.mjs', import.meta.url), {
     workerData: {
       file,
       batchSize: DEFAULT_INDEX_BATCH,

@@ -81,7 +81,8 @@ export class Checkpointer {
     this.#thresholdPages = options.thresholdPages ?? DEFAULT_CHECKPOINT_THRESHOLD_PAGES;
     this.#fallbackBytes = options.fallbackBytes ?? DEFAULT_CHECKPOINT_WRITER_FALLBACK_BYTES;
     this.#walFile = `${file}-wal`;
-    this.#workerUrl = options.workerUrl ?? new URL('./checkpoint-worker.mjs', import.meta.url);
+    // Through its folder's name: the same file from the command's bundle (dist/src/bundle, see scripts/bundle-cli.mjs).
+    this.#workerUrl = options.workerUrl ?? new URL('../store/checkpoint-worker.mjs', import.meta.url);
     this.#onFailed = options.onFailed ?? (() => undefined);
     this.#closeWaitMs = options.closeWaitMs ?? CLOSE_WAIT_MS;
     db.pragma('wal_autocheckpoint = 0');

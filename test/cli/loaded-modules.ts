@@ -30,9 +30,30 @@ export function modulesLoaded(nodeArgs: string[], env: NodeJS.ProcessEnv): strin
     fs.writeFileSync(log, '');
     const run = spawnSync(process.execPath, ['--import', LOG_LOADS, ...nodeArgs], { env: { ...env, LOAD_LOG_FILE: log }, encoding: 'utf8', timeout: 20_000 });
     expect(run.error).toBeUndefined();
-    const lines = fs.readFileSync(log, 'utf8').split('\n');
-    return lines.filter((line) => line.startsWith('node:')).concat(lines.filter((line) => line.startsWith('file://')).map((line) => line.slice('file://'.length).replace(/^.*?\/(dist|node_modules)\//, '$1/')));
+    return modulesInLog(log);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * What a LOAD_LOG_FILE (LOG_LOADS) lists: the built-ins ("node:…"), then every module whose code was
+ * loaded, as dist/… or node_modules/… (a part of the command's bundle stands for the modules in it).
+ */
+export function modulesInLog(log: string): string[] {
+  const lines = fs.readFileSync(log, 'utf8').split('\n');
+  const files = lines.filter((line) => line.startsWith('file://')).flatMap((line) => sourcesOf(line.slice('file://'.length)));
+  return lines.filter((line) => line.startsWith('node:')).concat(files.map((file) => file.replace(/^.*?\/(dist|node_modules)\//, '$1/')));
+}
+
+/**
+ * The modules a loaded file holds: itself, or for a part of the command's bundle (dist/src/bundle,
+ * scripts/bundle-cli.mjs) the modules bundled into it, as its source map names them.
+ */
+function sourcesOf(file: string): string[] {
+  if (!/\/dist\/src\/bundle\/[^/]+\.js$/.test(file)) return [file];
+  // The bundler's own runtime (a few helpers) comes from no module.
+  if (/\/rolldown-runtime-[^/]+\.js$/.test(file)) return [];
+  const map = JSON.parse(fs.readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+  return map.sources.map((source) => path.resolve(path.dirname(file), source));
 }

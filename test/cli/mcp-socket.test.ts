@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
 import { wrap, type McpTestClient } from '../helpers/mcp.js';
 import { BIN, childEnv, joinOver, startServe, stopHubs } from '../helpers/serve.js';
-import { LOG_LOADS } from './loaded-modules.js';
+import { LOG_LOADS, modulesInLog } from './loaded-modules.js';
 
 /**
  * `parley mcp` and the hub's local socket, as a user runs them: `parley serve`
@@ -43,7 +43,7 @@ async function agent(dir: string, env: NodeJS.ProcessEnv, args: string[]): Promi
   await client.connect(transport);
   const wrapped = wrap(client, () => 0, () => client.close());
   clients.push(wrapped);
-  return { ...wrapped, loaded: () => fs.readFileSync(log, 'utf8').split('\n').map((line) => line.replace(/^file:\/\/.*?\/(dist|node_modules)\//, '$1/')) };
+  return { ...wrapped, loaded: () => modulesInLog(log) };
 }
 
 const OVER_SOCKET = 'dist/src/client/socket-link.js';

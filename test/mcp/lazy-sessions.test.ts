@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LazyMcpSessions } from '../../src/mcp/lazy-sessions.js';
-import { LOG_LOADS } from '../cli/loaded-modules.js';
+import { LOG_LOADS, modulesInLog } from '../cli/loaded-modules.js';
 import { tempHomesRemovedAfterEach, testHubsClosedAfterEach } from '../helpers/hub.js';
 import { connectHttp } from '../helpers/mcp.js';
 import { joinOver, startServe, stopHubs } from '../helpers/serve.js';
@@ -12,7 +12,7 @@ const homes = tempHomesRemovedAfterEach('parley-lazy-mcp-');
 const hubs = testHubsClosedAfterEach();
 afterEach(stopHubs);
 
-const sdkFiles = (log: string): string[] => fs.readFileSync(log, 'utf8').split('\n').filter((url) => url.includes('@modelcontextprotocol/sdk'));
+const sdkFiles = (log: string): string[] => modulesInLog(log).filter((file) => file.includes('@modelcontextprotocol/sdk'));
 
 describe('MCP over HTTP, loaded at its first request', () => {
   it('lazy mcp - "parley serve" starts without the MCP SDK; the first /mcp request loads it and is answered', async () => {
