@@ -64,8 +64,9 @@ describe('the WAL checkpointer', () => {
     const { store, file } = tempStore({ synchronous: 'normal', checkpoint: { thresholdPages: 256, walSizeLimitBytes: 0, fallbackBytes: fallback } });
     let largest = 0;
     let commits = 0;
-    // Commits of 100 KB back to back (each wakes the worker), 120 MB at least, until the worker has made passes.
-    while (commits < 4000 && (commits < 1200 || store.checkpointer.passes < 3)) {
+    // Commits of 100 KB back to back (each wakes the worker), 120 MB at least, until the worker has made passes and
+    // more than twice the largest WAL seen was written (a WAL that grew with the writes would never let that happen).
+    while (commits < 4000 && (commits < 1200 || store.checkpointer.passes < 3 || commits * 100 * 1000 <= 2 * largest)) {
       await commitRows(store, 100);
       commits += 1;
       largest = Math.max(largest, walBytes(file));
