@@ -1,6 +1,6 @@
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
 import type { CommandEntry, OptionSpecs } from './command.js';
-import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, PEER_SELF_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_IMPORT_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
+import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, PEER_OPTIONS, PEER_SELF_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_IMPORT_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
 
 
 /**
@@ -224,6 +224,30 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     options: PEER_SELF_OPTIONS,
     positionals: false,
     load: async () => (await import('./peer-self.js')).peerSelf,
+  },
+  'peer add': {
+    usage: 'peer add MULTIADDR',
+    flags: '[--json]',
+    summary: 'Keep a hub of the roster in this home and dial it (now, and after every restart)',
+    options: PEER_OPTIONS,
+    positionals: true,
+    load: async () => (await import('./peer-links.js')).peerAdd,
+  },
+  'peer list': {
+    usage: 'peer list',
+    flags: '[--json]',
+    summary: 'The hubs this one links to: state, last seen, queued, drops by reason',
+    options: PEER_OPTIONS,
+    positionals: false,
+    load: async () => (await import('./peer-links.js')).peerList,
+  },
+  'peer remove': {
+    usage: 'peer remove KEY|MULTIADDR',
+    flags: '[--json]',
+    summary: 'Forget a kept hub and close its links',
+    options: PEER_OPTIONS,
+    positionals: true,
+    load: async () => (await import('./peer-links.js')).peerRemove,
   },
 
   'roster init': {

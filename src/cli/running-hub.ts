@@ -1,3 +1,4 @@
+import type { PeerLinkInfo } from '../schema/peer-link.js';
 import type { TrustMode } from '../schema/views.js';
 import { DEFAULT_HUB_QUERY_TIMEOUT_MS } from '../config/defaults.js';
 import { readAdminToken } from '../home/admin-token.js';
@@ -21,6 +22,8 @@ export interface HubStatus {
   trust?: TrustMode;
   /** Envelopes signed elsewhere: taken in, and dropped by reason (expired, duplicate…). */
   envelopes?: { accepted: number; dropped: Record<string, number> };
+  /** The hubs this one links to (absent from hubs before peer links; empty when it runs none). */
+  peers?: PeerLinkInfo[];
 }
 
 export type HubAnswer = { ok: true; status: HubStatus } | { ok: false; reason: string };

@@ -9,7 +9,7 @@ import { createAdminCredential } from '../home/admin-token.js';
 import { webPageBuilt } from '../http/web.js';
 import { startHttpServer } from '../http/server.js';
 import { startLocalSocket, type LocalSocket } from '../local-socket/local-socket-server.js';
-import type { PeerNode } from '../peer/index.js';
+import { LinksOnDemand } from '../peer/links-on-demand.js';
 import { pendingDraftNoticeOf } from '../trust/roster-draft.js';
 import { createStderrLogger } from '../util/logger.js';
 import type { CommandArgs, CommandRun } from './command.js';
@@ -121,28 +121,24 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
     logger.warn('no local socket; local clients use REST', { error });
   }
   hub.describe({ url: server.url });
-  // Peer links only when asked for: a hub without them never loads libp2p.
-  let peerNode: PeerNode | undefined;
-  if (config.peers.listen.length > 0) {
-    try {
-      const { PeerNode } = await import('../peer/index.js');
-      peerNode = await PeerNode.start({ hub, listen: config.peers.listen, logger });
-      const node = peerNode;
-      hub.attachPeerLinks({ addrs: () => node.addrs() });
-    } catch (error) {
-      const serverClosed = server.close();
-      const socketClosed = localSocket?.close();
-      await hub.close();
-      await Promise.all([serverClosed, socketClosed]);
-      throw error;
-    }
+  // Peer links only when there is something to link: a hub without them never loads libp2p.
+  let peerLinks: LinksOnDemand;
+  try {
+    peerLinks = await LinksOnDemand.start({ hub, home, listen: config.peers.listen, logger });
+    hub.attachPeerLinks(peerLinks);
+  } catch (error) {
+    const serverClosed = server.close();
+    const socketClosed = localSocket?.close();
+    await hub.close();
+    await Promise.all([serverClosed, socketClosed]);
+    throw error;
   }
   let coordinator: Coordinator | undefined;
   if (config.coordinator.enabled) {
     try {
       coordinator = await Coordinator.start({ hubAccess: new InProcessHubAccess(hub, server.url), config: config.coordinator, logger });
     } catch (error) {
-      await peerNode?.stop();
+      await peerLinks.stop();
       const serverClosed = server.close();
       const socketClosed = localSocket?.close();
       await hub.close();
@@ -170,7 +166,7 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
       `  MCP:    ${server.url}/mcp   (stdio: parley mcp --as HANDLE)`,
       `  web:    ${server.url}/   (${!webPageBuilt() ? 'not built: run "npm run build"' : config.webui.password ? 'sign in with the hub password' : 'set a password to sign in'})`,
       `  data:   ${hub.storeFile}`,
-      ...(peerNode ? [`  peers:  ${peerNode.addrs().join(' ') || 'listening'}   (parley peer self; ${hub.trust.mode === 'local' ? 'local mode: every peer is refused until a roster is in force' : 'hubs of the roster only'})`] : []),
+      ...(peerLinks.running ? [`  peers:  ${peerLinks.addrs().join(' ') || 'dialling only'}   (parley peer self; ${hub.trust.mode === 'local' ? 'local mode: every peer is refused until a roster is in force' : 'hubs of the roster only'})`] : []),
       ...(coordinator ? [`  coordinator: @${config.coordinator.handle} answers for ${Object.keys(config.coordinator.agents).map((h) => `@${h}`).join(', ') || 'no one yet (coordinator.agents is empty)'}; notices in #${config.coordinator.channel}`] : []),
       `  stop:   Ctrl-C, or "parley stop" from another terminal`,
       '',
@@ -180,7 +176,7 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
   // The coordinator's runs are killed and reported while the hub still takes their notices.
   await coordinator?.stop();
   hub.attachPeerLinks(undefined);
-  await peerNode?.stop();
+  await peerLinks.stop();
   // Stop taking connections; the hub then finishes what is in flight and ends
   // waits and streams, which lets the remaining connections close.
   const serverClosed = server.close();

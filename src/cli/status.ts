@@ -24,6 +24,17 @@ function envelopeSummary(envelopes: NonNullable<HubStatus['envelopes']>): string
   return `${envelopes.accepted} signed elsewhere taken in; ${drops.length === 0 ? 'none dropped' : `dropped: ${drops.map(([reason, n]) => `${n} ${reason}`).join(', ')}`}`;
 }
 
+/** "2 linked (laptop, build-box), 1 refused: ci (other-org)" — names, or keys while a peer's hello is unread. */
+function peerSummary(peers: NonNullable<HubStatus['peers']>): string {
+  const name = (peer: (typeof peers)[number]) => peer.name || peer.id;
+  const states = ['connected', 'connecting', 'refused', 'offline'] as const;
+  return states
+    .map((state) => [state, peers.filter((peer) => peer.state === state)] as const)
+    .filter(([, inState]) => inState.length > 0)
+    .map(([state, inState]) => `${inState.length} ${state === 'connected' ? 'linked' : state}: ${inState.map((peer) => `${name(peer)}${peer.queued > 0 ? ` (${peer.queued} queued)` : ''}`).join(', ')}`)
+    .join('; ');
+}
+
 export const status: CommandRun<typeof STATUS_OPTIONS> = { help: STATUS_HELP, run: hubStatus };
 
 async function hubStatus({ values }: CommandArgs<typeof STATUS_OPTIONS>): Promise<number> {
@@ -56,6 +67,7 @@ async function hubStatus({ values }: CommandArgs<typeof STATUS_OPTIONS>): Promis
     `  connected:  ${hub.connected.length}${who ? `: ${who}` : ''}`,
     ...(hub.trust ? [`  trust:      ${trustSummary(hub.trust)}`] : []),
     ...(hub.envelopes ? [`  envelopes:  ${envelopeSummary(hub.envelopes)}`] : []),
+    ...(hub.peers && hub.peers.length > 0 ? [`  peers:      ${peerSummary(hub.peers)}`] : []),
     '',
   ].join('\n');
   // Printed safe for a terminal: it holds what the hub answered (who is connected, and as what).

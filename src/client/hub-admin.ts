@@ -2,6 +2,7 @@ import { ParleyError } from '../errors/parley-error.js';
 import { readAdminToken } from '../home/admin-token.js';
 import type { Access } from '../schema/access.js';
 import type { Participant } from '../schema/participant.js';
+import type { PeerLinkInfo } from '../schema/peer-link.js';
 import type { Roster } from '../schema/roster.js';
 import type { TrustMode } from '../schema/views.js';
 import type { JsonTransport } from './json-transport.js';
@@ -68,6 +69,21 @@ export class HubAdmin {
   /** Hands the hub a signed roster; `confirm` puts in force one that leaves out members holding live sessions. */
   pushRoster(roster: Roster, confirm: boolean): Promise<RosterAccepted> {
     return this.#http.request('POST', '/hub/roster', confirm ? { ...roster, confirm: true } : roster);
+  }
+
+  /** The hubs this one links to (parley peer list). */
+  peers(): Promise<{ trust: TrustMode; addrs: string[]; peers: PeerLinkInfo[] }> {
+    return this.#http.request('GET', '/hub/peers');
+  }
+
+  /** Keeps a hub in the home and dials it now (parley peer add). */
+  addPeer(addr: string): Promise<{ peer: PeerLinkInfo; added: boolean }> {
+    return this.#http.request('POST', '/hub/peers', { addr });
+  }
+
+  /** Forgets a kept hub by its key or one address, and closes its links (parley peer remove). */
+  removePeer(peer: string): Promise<{ removed: string[] }> {
+    return this.#http.request('DELETE', `/hub/peers/${enc(peer)}`);
   }
 
   /** Local mode (no roster): the participant's access on the hub, from its next call. */

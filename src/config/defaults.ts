@@ -19,6 +19,8 @@ export const ADMIN_TOKEN_FILENAME = 'admin.token';
 export const CREDENTIALS_FILENAME = 'credentials.json';
 /** Where a hub that "parley mcp" started writes its output. */
 export const HUB_LOG_FILENAME = 'hub.log';
+/** The peers `parley peer add` keeps (src/home/peer-book.ts). */
+export const PEERS_FILENAME = 'peers.json';
 /** The session a participant is in when none is named. */
 export const DEFAULT_SESSION_NAME = 'default';
 /** How long `parley stop` waits for the hub to finish what is pending and close its store (--timeout overrides). */

@@ -8,6 +8,7 @@ import {
   LOCK_FILENAME,
   LOCAL_SOCKET_FILENAME,
   LOCK_INFO_FILENAME,
+  PEERS_FILENAME,
   SEARCH_FILENAME,
   STORE_FILENAME,
 } from '../config/defaults.js';
@@ -33,6 +34,7 @@ export const HOME_FILES: readonly string[] = [
   CREDENTIALS_FILENAME,
   CONFIG_FILENAME,
   HUB_LOG_FILENAME,
+  PEERS_FILENAME,
   // The hub's socket (0600, in a 0700 home): a crashed hub may leave it behind.
   LOCAL_SOCKET_FILENAME,
   // A directory: its key files are made 0600 and checked on every read (src/trust/key-files.ts).

@@ -18,6 +18,7 @@ import { HubProofBodySchema, LoginBodySchema, SwitchSessionBodySchema } from './
 import { HUB_PROOF_PATH } from '../trust/hub-proof.js';
 import { participantRoutes } from './routes/participants.js';
 import { hubStatusRoutes } from './routes/hub-status.js';
+import { peerRoutes } from './routes/peers.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { directoryRoutes } from './routes/directory.js';
 import { coordinationRoutes } from './routes/coordination.js';
@@ -83,6 +84,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
     };
     app.route('/api/v1/participants', participantRoutes(hub, adminOnly));
     app.route('/api/v1/hub', hubStatusRoutes(hub, adminOnly));
+    app.route('/api/v1/hub', peerRoutes(hub, adminOnly));
   }
   app.route('/api/v1', rosterRoutes(hub, auth, options.admin, adminOnly));
 

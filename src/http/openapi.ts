@@ -18,7 +18,7 @@ import {
 import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
 import { AgentHookInputSchema } from '../schema/agent-hook.js';
 import { VERSION } from '../version.js';
-import { HubProofBodySchema, LoginBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, RunTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
+import { HubProofBodySchema, LoginBodySchema, PeerAddBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, RunTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
 
 /**
  * A short OpenAPI 3.1 document of the REST API, generated from the same zod
@@ -68,6 +68,14 @@ export const ROUTES: readonly RouteDoc[] = [
     summary: 'This hub as its peers know it: key, id, name, the addresses it listens on for peers (none without a peer listener) and the participants it hosts with their keys (parley peer self)',
     auth: 'admin',
   },
+  {
+    method: 'get',
+    path: '/api/v1/hub/peers',
+    summary: 'The hubs this one links to: key, id, name, addrs, state (connected, connecting, refused, offline), why, last seen, events queued, drops by reason (parley peer list)',
+    auth: 'admin',
+  },
+  { method: 'post', path: '/api/v1/hub/peers', summary: 'Keep a hub in the home and dial it now, by a multiaddr ending in its peer id (parley peer add); 201 when new', body: PeerAddBodySchema, auth: 'admin' },
+  { method: 'delete', path: '/api/v1/hub/peers/{peer}', summary: 'Forget a kept hub, by its key or one address (URL-encoded), and close its links (parley peer remove)', auth: 'admin' },
   { method: 'get', path: '/api/v1/hub/roster', summary: "The roster in force (null: local mode), its file, and every participant's pubkey and access (parley roster)", auth: 'admin' },
   {
     method: 'post',

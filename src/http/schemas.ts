@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PeerAddrSchema } from '../schema/peer-book.js';
 import { AccessSchema } from '../schema/access.js';
 import { MeetingSayInputSchema, SubscriptionInputSchema } from '../schema/inputs.js';
 import { HandleSchema, SeqSchema, SessionNameSchema } from '../schema/names.js';
@@ -43,6 +44,9 @@ export const SetAccessBodySchema = z.strictObject({ access: AccessSchema });
  * version that drops members who hold live sessions (refused otherwise).
  */
 export const RosterPushBodySchema = RosterSchema.extend({ confirm: z.boolean().optional() });
+
+/** POST /hub/peers: a hub to keep and dial, by a multiaddr ending in its peer id (`parley peer self` prints it there). */
+export const PeerAddBodySchema = z.strictObject({ addr: PeerAddrSchema });
 
 /** POST /hub-proof: the client's fresh nonce, which the hub signs to prove it is the home's hub (see trust/hub-proof.ts). */
 export const HubProofBodySchema = z.strictObject({

@@ -36,6 +36,7 @@ import type { PeerLinksView, PeerSelf } from './peer-self.js';
 import { RetentionPruner, type PruneReport, type RetentionSeams } from './retention.js';
 import type { RosterPushOptions } from './roster-push.js';
 import { participantView } from './records.js';
+import { inBackground } from '../util/background.js';
 import { markStore } from './store-mark.js';
 
 /** The session a participant joins when none is named. */
@@ -128,6 +129,11 @@ export class Hub {
   /** The running peer node attaches itself here, so the hub's surfaces can say where it listens. */
   attachPeerLinks(view: PeerLinksView | undefined): void {
     this.#peerLinks = view;
+  }
+
+  /** The running peer links, if `parley serve` runs them (routes show and change them through this). */
+  peerLinks(): PeerLinksView | undefined {
+    return this.#peerLinks;
   }
 
   /** This hub for `parley peer self`: key, id, name, where it listens, and the participants it hosts. */
@@ -266,7 +272,10 @@ export class Hub {
   /** Puts a new roster version in force at once and writes it to the roster file (see hub-admin.ts). */
   async acceptRoster(doc: unknown, options: RosterPushOptions = {}): Promise<{ roster: Roster; file: string; written: boolean }> {
     this.#assertOpen();
-    return acceptRoster(this.#ctx, this.#rosterFile, doc, options);
+    const accepted = await acceptRoster(this.#ctx, this.#rosterFile, doc, options);
+    // Links the new version no longer allows close; linked peers hear of it (and fetch it if older).
+    if (this.#peerLinks) inBackground(this.#peerLinks.rosterChanged(), this.#ctx.logger, 'telling the peer links of the new roster');
+    return accepted;
   }
 
   // Upkeep and shutdown ------------------------------------------------------

@@ -17,15 +17,19 @@ import type { HubContext } from './context.js';
 import { keyTextOf, rawKeyOf } from './participant-key.js';
 import type { ParticipantRecord } from './records.js';
 
-/** Who hands a roster in (`owner`: the home's admin token, the library; `participant`: a participant's token), and whether leaving out live members is confirmed. */
+/**
+ * Who hands a roster in (`owner`: the home's admin token, the library; `participant`: a participant's
+ * token; `peer`: a linked hub offering a newer version, taken only over one in force), and whether
+ * leaving out live members is confirmed.
+ */
 export interface RosterPushOptions {
-  from?: 'owner' | 'participant';
+  from?: 'owner' | 'participant' | 'peer';
   confirm?: boolean;
 }
 
 /** Refuses (FORBIDDEN) a participant's push while no roster is in force. */
-export function assertMayPush(ctx: Pick<HubContext, 'rosters'>, from: 'owner' | 'participant'): void {
-  if (from === 'participant' && ctx.rosters.current() === undefined) {
+export function assertMayPush(ctx: Pick<HubContext, 'rosters'>, from: 'owner' | 'participant' | 'peer'): void {
+  if (from !== 'owner' && ctx.rosters.current() === undefined) {
     throw new ParleyError(
       'FORBIDDEN',
       'A first roster ends local mode for everyone, so only the hub\'s owner may put it in force: run "parley roster init" or "parley roster sign" on the hub\'s machine (they use the home\'s admin token), or put it in place as the roster file the hub loads at start.',

@@ -1,2 +1,7 @@
-/** The peer links: this hub's libp2p node and what it carries (src/peer). */
+// Before libp2p, which calls Promise.withResolvers (Node 22+).
+import './promise-with-resolvers.js';
+
+/** The peer links: this hub's libp2p node, its links to the roster's other hubs, and what they carry (src/peer). */
 export { PeerNode, type PeerNodeOptions, type RefusalReason } from './peer-node.js';
+export { PeerLinks, type PeerLinksOptions } from './peer-links.js';
+export { LinksOnDemand } from './links-on-demand.js';

@@ -3,11 +3,13 @@ import './promise-with-resolvers.js';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { identify } from '@libp2p/identify';
-import type { PeerId } from '@libp2p/interface';
+import type { Connection, PeerId, StreamHandler } from '@libp2p/interface';
+import { multiaddr } from '@multiformats/multiaddr';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
 import { createLibp2p, type Libp2p } from 'libp2p';
 import { ParleyError } from '../errors/parley-error.js';
+import { formatPublicKey } from '../trust/node-id.js';
 import type { Hub } from '../hub/index.js';
 import type { Logger } from '../util/logger.js';
 import { libp2pKeyOf } from './peer-identity.js';
@@ -17,10 +19,20 @@ export interface PeerNodeOptions {
   /** Multiaddrs to listen on (config peers.listen); none: the node only dials. */
   listen: readonly string[];
   logger: Logger;
+  /** Told of each key the gater refuses (the links count it against that peer). */
+  onRefused?: (key: string, reason: RefusalReason) => void;
+  /** Told when the last connection to a peer closes. */
+  onDisconnected?: (key: string) => void;
 }
 
 /** Why a connection was refused before any Parley protocol ran, counted for `parley peer list` and status. */
 export type RefusalReason = 'local-mode' | 'not-in-roster';
+
+/** The hub key (`ed25519:…`) a libp2p peer id stands for, if it is an Ed25519 one. */
+export function keyOfPeer(peerId: PeerId): string | undefined {
+  const raw = peerId.type === 'Ed25519' ? peerId.publicKey.raw : undefined;
+  return raw === undefined ? undefined : formatPublicKey(raw);
+}
 
 /**
  * The hub's libp2p node: TCP, Noise (always), yamux, identify and ping, with
@@ -38,7 +50,7 @@ export class PeerNode {
     this.#refused = refused;
   }
 
-  static async start({ hub, listen, logger }: PeerNodeOptions): Promise<PeerNode> {
+  static async start({ hub, listen, logger, onRefused, onDisconnected }: PeerNodeOptions): Promise<PeerNode> {
     const identity = hub.peerIdentity();
     const refused = new Map<RefusalReason, number>();
     const refuses = (peerId: PeerId): boolean => {
@@ -47,6 +59,8 @@ export class PeerNode {
       if (reason === undefined) return false;
       refused.set(reason, (refused.get(reason) ?? 0) + 1);
       logger.warn('peer link refused', { peer: peerId.toString(), reason });
+      const key = keyOfPeer(peerId);
+      if (key !== undefined) onRefused?.(key, reason);
       return true;
     };
     let libp2p: Libp2p;
@@ -69,7 +83,34 @@ export class PeerNode {
         cause: error,
       });
     }
+    libp2p.addEventListener('peer:disconnect', (event) => {
+      const key = keyOfPeer(event.detail);
+      if (key !== undefined) onDisconnected?.(key);
+    });
     return new PeerNode(libp2p, refused);
+  }
+
+  /** Serves a Parley protocol; every stream of it gets a reader at once (an unread stream buffers, then resets). */
+  async handle(protocol: string, handler: StreamHandler): Promise<void> {
+    await this.#node.handle(protocol, handler);
+  }
+
+  /** A connection to the hub at one of `addrs` (the gater has let it through: its key is a hub of the roster). */
+  dial(addrs: readonly string[], signal: AbortSignal): Promise<Connection> {
+    return this.#node.dial(
+      addrs.map((addr) => multiaddr(addr)),
+      { signal },
+    );
+  }
+
+  /** Closes every connection to the hub holding `key`. */
+  async hangUp(connection: Connection): Promise<void> {
+    await this.#node.hangUp(connection.remotePeer);
+  }
+
+  /** Whether a connection to this peer is open. */
+  connected(peerId: PeerId): boolean {
+    return this.#node.getConnections(peerId).length > 0;
   }
 
   /** This hub's libp2p peer id (derived from its key). */

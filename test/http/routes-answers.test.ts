@@ -1,3 +1,5 @@
+import { generateKeyPair } from '@libp2p/crypto/keys';
+import { peerIdFromPrivateKey } from '@libp2p/peer-id';
 import { describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/http/openapi.js';
 import { hubKeyPathOf, readKeyFile } from '../../src/trust/key-files.js';
@@ -61,6 +63,11 @@ describe('http routes: valid calls', () => {
     expect(running).toMatchObject({ pid: expect.any(Number), uptimeSeconds: expect.any(Number), connected: expect.any(Array) });
     // No peer listener on this hub: it says who it is, listening nowhere.
     expect(await ok('GET', '/api/v1/hub/peers/self', {}, admin)).toMatchObject({ key: expect.stringMatching(/^ed25519:/), id: expect.stringMatching(/^h_/), addrs: [], participants: expect.arrayContaining([expect.objectContaining({ handle: 'alice' })]) });
+    // A hub to link to (nothing listens there): kept, listed, forgotten.
+    const peerAddr = `/ip4/127.0.0.1/tcp/1/p2p/${peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()}`;
+    expect(await ok('POST', '/api/v1/hub/peers', {}, { ...admin, body: { addr: peerAddr } })).toMatchObject({ added: true, peer: { addrs: [peerAddr], configured: true } });
+    expect(await ok('GET', '/api/v1/hub/peers', {}, admin)).toMatchObject({ peers: [expect.objectContaining({ addrs: [peerAddr] })] });
+    expect(await ok('DELETE', '/api/v1/hub/peers/{peer}', { peer: peerAddr }, admin)).toEqual({ removed: [peerAddr] });
     expect(await ok('GET', '/api/v1/hub/config', {}, admin)).toMatchObject({ pid: running.pid, config: { retention: { messages: expect.any(Number) }, webui: { passwordSet: expect.any(Boolean) } } });
     await ok('GET', '/api/v1/openapi.json', {}, asAlice);
     await ok('GET', '/api/v1/whoami', {}, asAlice);

@@ -57,8 +57,9 @@ export function errorOf(answer: Answer): { code: string; message: string; field?
 }
 
 /** The route's path with its parameters filled in. */
-export function fillRoute(route: string, values: Partial<Record<'thread' | 'handle' | 'id' | 'name', string>> = {}): string {
+export function fillRoute(route: string, values: Partial<Record<'thread' | 'handle' | 'id' | 'name' | 'peer', string>> = {}): string {
   return route
+    .replace('{peer}', encodeURIComponent(values.peer ?? `ed25519:${'A'.repeat(43)}`))
     .replace('{thread}', values.thread ?? 'general')
     .replace('{handle}', values.handle ?? 'alice')
     .replace('{id}', values.id ?? 'no-such-request')
@@ -96,6 +97,8 @@ export const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'PUT /api/v1/presence': { state: 'thinking' },
   'PATCH /api/v1/profile': { model: 'a-model', client: 'a-client' },
   'POST /api/v1/meetings/{name}/say': { text: 'hi all' },
+  // A hub's address (nothing listens there).
+  'POST /api/v1/hub/peers': { addr: '/ip4/127.0.0.1/tcp/1/p2p/12D3KooWRawPbxPtP1eZaJpumGnyWX2DcUyd3RQnydr3eAto4Az7' },
   // A roster of the right shape (unsigned: the bad-input cases are refused before any signature is checked).
   'POST /api/v1/hub/roster': { org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: `ed25519:${'A'.repeat(43)}`, role: 'admin' }] },
 };
@@ -112,7 +115,7 @@ export interface RoutesHub {
   readonly openRequest: string;
   call(method: string, route: string, options?: CallOptions): Promise<Answer>;
   /** fillRoute, with the open request as {id}. */
-  fill(route: string, values?: Partial<Record<'thread' | 'handle' | 'id' | 'name', string>>): string;
+  fill(route: string, values?: Partial<Record<'thread' | 'handle' | 'id' | 'name' | 'peer', string>>): string;
   /** Whose credentials a route takes, to get past authentication to the input checks. */
   credentialsFor(route: Route): { token?: string };
   /** A message signed with alice's own key (held in the home), as a client holding its key hands it in. */

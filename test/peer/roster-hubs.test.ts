@@ -88,7 +88,45 @@ describe('hubs in the roster', () => {
     expect(older.status).toBe(1);
     expect(older.stdout).toContain('the running hub refused it (ROSTER_ROLLBACK)');
     expect((JSON.parse(cliB('status', '--json').stdout) as Json).trust).toMatchObject({ version: 2 });
+
+    // B keeps A as a peer and dials it (B listens for no peers: it only dials); both see the link.
+    await nodeB.stop();
+    const keyA = (JSON.parse(cliA('peer', 'self', '--json').stdout) as Json).key as string;
+    const addedPeer = cliB('peer', 'add', addrA);
+    expect(addedPeer.status, addedPeer.stderr).toBe(0);
+    expect(addedPeer.stdout).toContain(`Added ${keyA} at ${addrA}; the hub dials it now`);
+    const stateOf = (cli: typeof cliA, key: string) => (JSON.parse(cli('peer', 'list', '--json').stdout) as Json[]).find((peer) => peer.key === key)?.state;
+    await expect.poll(() => stateOf(cliB, keyA), { timeout: 20_000, interval: 200 }).toBe('connected');
+    await expect.poll(() => stateOf(cliA, peerB.key as string), { timeout: 20_000, interval: 200 }).toBe('connected');
+    const listed = cliB('peer', 'list');
+    expect(listed.stdout).toMatch(new RegExp(`^connected +\\S+ ${keyA} at ${addrA.replace(/[/.]/g, '\\$&')}`, 'm'));
+    expect(listed.stdout).toContain('hosts @boss');
   }, 90_000);
+
+  it('roster hubs - with no hub running, peer add keeps the peer in the home, list shows it offline, remove forgets it', async () => {
+    const dir = home();
+    const other = home();
+    const b = await startServe(other, { args: ['--peer-port', '0', '--peer-host', '127.0.0.1'] });
+    const addrB = (JSON.parse(cliAt(other, b.url)('peer', 'self', '--json').stdout) as Json).addrs[0] as string;
+    const cli = cliAt(dir, 'http://127.0.0.1:1');
+    const added = cli('peer', 'add', addrB);
+    expect(added.status, added.stderr).toBe(0);
+    expect(added.stdout).toContain('no hub runs on this home: "parley serve" dials it');
+    expect(cli('peer', 'add', addrB).stdout).toContain('Already kept:');
+    const listed = JSON.parse(cli('peer', 'list', '--json').stdout) as Json[];
+    expect(listed).toEqual([expect.objectContaining({ addrs: [addrB], state: 'offline', reason: 'no hub runs on this home', configured: true })]);
+    const bad = cli('peer', 'add', '/ip4/127.0.0.1/tcp/1');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('Invalid addr');
+    expect(cli('peer', 'add').stderr).toContain('Name the hub\'s address');
+    const removed = cli('peer', 'remove', listed[0]!.key as string);
+    expect(removed.status, removed.stderr).toBe(0);
+    expect(removed.stdout).toBe(`Removed ${addrB}.\n`);
+    const again = cli('peer', 'remove', addrB);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toContain('No peer');
+    expect(JSON.parse(cli('peer', 'list', '--json').stdout)).toEqual([]);
+  }, 60_000);
 
   it('roster hubs - with no hub running, import writes the roster file on the hub\'s terms; a rollback or a bad file changes nothing', async () => {
     const homeA = home();

@@ -21,6 +21,7 @@ export function hubStatusRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
       connected: hub.connected(),
       trust: hub.trust,
       envelopes: hub.stats().envelopes,
+      peers: hub.peerLinks()?.list() ?? [],
     }),
   );
   // The settings in force (file, PARLEY_* variables and flags merged), secrets left out: what `parley doctor` shows while the hub runs.

@@ -1,0 +1,392 @@
+/**
+ * This hub's links to the other hubs of its roster. Each kept peer (the
+ * home's peers.json) is dialled at start and redialled with back-off while it
+ * is away; once Noise has proved a peer's key and the gater found it in the
+ * roster, the two exchange signed hellos (hello.ts). A hello from another org,
+ * or one that does not check out, ends the link with the reason logged and
+ * counted; a newer roster a peer holds is fetched and taken on the roster's
+ * own rules; the hubs a peer is linked to are dialled too, so adding one peer
+ * links a team's every machine.
+ */
+
+import type { Connection, Stream } from '@libp2p/interface';
+import { lpStream } from '@libp2p/utils';
+import type { Hub, PeerLinksView } from '../hub/index.js';
+import { addToPeerBook, parsePeerAddr, readPeerBook, removeFromPeerBook } from '../home/peer-book.js';
+import { ParleyError } from '../errors/parley-error.js';
+import type { Roster } from '../schema/roster.js';
+import { formatPublicKey, parsePublicKey } from '../trust/node-id.js';
+import { inBackground } from '../util/background.js';
+import type { Logger } from '../util/logger.js';
+import { decodeHello, encodeHello, HELLO_PROTOCOL, HelloRefused, MAX_HELLO_BYTES, type Hello } from './hello.js';
+import { LinkTable, type DropReason, type LinkRecord, type PeerLinkInfo } from './link-table.js';
+import { keyOfPeer, PeerNode } from './peer-node.js';
+import { decodeRefusal, encodeRefusal } from './refusal.js';
+
+export const ROSTER_PROTOCOL = '/parley/roster/1';
+/** A roster as a peer sends it (JSON) is at most this large. */
+const MAX_ROSTER_BYTES = 4 * 1024 * 1024;
+/** How long a hello (or a roster) may take to arrive. */
+export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
+/** The first redial comes after this; each failure doubles it... */
+export const DEFAULT_REDIAL_MS = 1000;
+/** ...up to this. */
+export const DEFAULT_MAX_REDIAL_MS = 60_000;
+
+export interface PeerLinksOptions {
+  hub: Hub;
+  home: string;
+  /** Multiaddrs to listen on; none: this hub only dials. */
+  listen: readonly string[];
+  logger: Logger;
+  now?: () => number;
+  helloTimeoutMs?: number;
+  redialMs?: number;
+  maxRedialMs?: number;
+}
+
+export class PeerLinks implements PeerLinksView {
+  readonly #hub: Hub;
+  readonly #home: string;
+  readonly #logger: Logger;
+  readonly #now: () => number;
+  readonly #helloTimeoutMs: number;
+  readonly #redialMs: number;
+  readonly #maxRedialMs: number;
+  readonly #table = new LinkTable();
+  /** The connection each linked peer's hello went over. */
+  readonly #connections = new Map<string, Connection>();
+  #node!: PeerNode;
+  #stopped = false;
+
+  private constructor(options: PeerLinksOptions) {
+    this.#hub = options.hub;
+    this.#home = options.home;
+    this.#logger = options.logger;
+    this.#now = options.now ?? Date.now;
+    this.#helloTimeoutMs = options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
+    this.#redialMs = options.redialMs ?? DEFAULT_REDIAL_MS;
+    this.#maxRedialMs = options.maxRedialMs ?? DEFAULT_MAX_REDIAL_MS;
+  }
+
+  /** Starts the node, serves the protocols and dials every kept peer. */
+  static async start(options: PeerLinksOptions): Promise<PeerLinks> {
+    const links = new PeerLinks(options);
+    const book = readPeerBook(options.home);
+    links.#node = await PeerNode.start({
+      hub: options.hub,
+      listen: options.listen,
+      logger: options.logger,
+      onRefused: (key, reason) => links.#refusedByGater(key, reason),
+      onDisconnected: (key) => links.#disconnected(key),
+    });
+    await links.#node.handle(HELLO_PROTOCOL, (stream, connection) => links.#answerHello(stream, connection));
+    await links.#node.handle(ROSTER_PROTOCOL, (stream) => links.#sendRoster(stream));
+    for (const entry of book) {
+      const link = links.#table.ensure(entry.key);
+      link.configured = true;
+      links.#table.addAddrs(link, [entry.addr]);
+    }
+    for (const link of links.#table.all()) links.#dialSoon(link, 0);
+    return links;
+  }
+
+  get node(): PeerNode {
+    return this.#node;
+  }
+
+  addrs(): string[] {
+    return this.#node.addrs();
+  }
+
+  list(): PeerLinkInfo[] {
+    return this.#table.all().map((link) => this.#table.info(link));
+  }
+
+  async add(addr: string): Promise<{ link: PeerLinkInfo; added: boolean }> {
+    const { key } = parsePeerAddr(addr);
+    if (key === formatPublicKey(this.#selfRaw())) {
+      throw new ParleyError('INVALID_INPUT', 'Invalid addr: it is this hub\'s own address; add another hub\'s, as "parley peer self" prints it there.', { field: 'addr' });
+    }
+    const { entry, added } = addToPeerBook(this.#home, addr, new Date(this.#now()));
+    const link = this.#table.ensure(entry.key);
+    link.configured = true;
+    this.#table.addAddrs(link, [entry.addr]);
+    if (link.state !== 'connected') {
+      link.attempts = 0;
+      this.#dialSoon(link, 0);
+    }
+    return { link: this.#table.info(link), added };
+  }
+
+  async remove(keyOrAddr: string): Promise<string[]> {
+    const removed = removeFromPeerBook(this.#home, keyOrAddr);
+    for (const entry of removed) {
+      const link = this.#table.get(entry.key);
+      if (!link) continue;
+      link.addrs = link.addrs.filter((addr) => addr !== entry.addr);
+      if (readPeerBook(this.#home).some((kept) => kept.key === entry.key)) continue;
+      const connection = this.#connections.get(entry.key);
+      this.#table.delete(entry.key);
+      this.#connections.delete(entry.key);
+      if (connection) await this.#node.hangUp(connection);
+    }
+    return removed.map((entry) => entry.addr);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const link of this.#table.all()) clearTimeout(link.timer);
+    await this.#node.stop();
+  }
+
+  // Dialling ------------------------------------------------------------------
+
+  #dialSoon(link: LinkRecord, delayMs: number): void {
+    clearTimeout(link.timer);
+    if (this.#stopped || link.addrs.length === 0) return;
+    link.timer = setTimeout(() => inBackground(this.#dial(link), this.#logger, `dialling peer ${link.key}`), delayMs);
+    link.timer.unref();
+  }
+
+  /** The wait before the next redial of a link that failed `attempts` times: doubling, capped, with jitter so hubs do not redial in step. */
+  #backOff(link: LinkRecord): number {
+    const base = Math.min(this.#maxRedialMs, this.#redialMs * 2 ** Math.min(link.attempts, 16));
+    return Math.round(base * (0.75 + Math.random() * 0.5));
+  }
+
+  async #dial(link: LinkRecord): Promise<void> {
+    if (this.#stopped || link.state === 'connected' || this.#table.get(link.key) !== link) return;
+    link.state = 'connecting';
+    let connection: Connection;
+    try {
+      connection = await this.#node.dial(link.addrs, AbortSignal.timeout(this.#helloTimeoutMs));
+    } catch (error) {
+      if ((link.state as string) !== 'refused') this.#away(link, 'offline', `could not dial: ${(error as Error).message}`);
+      link.attempts += 1;
+      this.#dialSoon(link, this.#backOff(link));
+      return;
+    }
+    if (!(await this.#sayHello(link, connection))) {
+      link.attempts += 1;
+      this.#dialSoon(link, this.#backOff(link));
+    }
+  }
+
+  /**
+   * Sends this hub's hello over `connection` and reads the peer's: at the
+   * start of a link, and again when this hub's roster changes (so a peer
+   * holding an older version fetches the new one). False: refused.
+   */
+  async #sayHello(link: LinkRecord, connection: Connection): Promise<boolean> {
+    try {
+      const signal = AbortSignal.timeout(this.#helloTimeoutMs);
+      const stream = await connection.newStream(HELLO_PROTOCOL, { signal });
+      const framed = lpStream(stream, { maxDataLength: MAX_HELLO_BYTES });
+      await framed.write(this.#helloFor(link.key), { signal });
+      const reply = (await framed.read({ signal })).subarray();
+      await stream.close();
+      const refusal = decodeRefusal(reply);
+      if (refusal) throw new LinkRefused(refusal.reason, `refused by the peer: ${refusal.message}`);
+      this.#linked(link.key, this.#checkHello(reply, link.key), connection);
+      return true;
+    } catch (error) {
+      await this.#refuse(link, connection, error);
+      return false;
+    }
+  }
+
+  /** The roster in force changed (an operator's import, or a peer's newer version): links it no longer allows close; the others hear of it. */
+  async rosterChanged(): Promise<void> {
+    await this.#recheck();
+    for (const [key, connection] of [...this.#connections]) {
+      const link = this.#table.get(key);
+      if (link) await this.#sayHello(link, connection);
+    }
+  }
+
+  // Hellos ---------------------------------------------------------------------
+
+  async #answerHello(stream: Stream, connection: Connection): Promise<void> {
+    const key = keyOfPeer(connection.remotePeer);
+    const framed = lpStream(stream, { maxDataLength: MAX_HELLO_BYTES });
+    const signal = AbortSignal.timeout(this.#helloTimeoutMs);
+    if (key === undefined) {
+      stream.abort(new Error('not a hub key'));
+      return;
+    }
+    const link = this.#table.ensure(key);
+    try {
+      const hello = this.#checkHello((await framed.read({ signal })).subarray(), key);
+      await framed.write(this.#helloFor(key), { signal });
+      await stream.close();
+      this.#linked(key, hello, connection);
+    } catch (error) {
+      const reason = error instanceof LinkRefused || error instanceof HelloRefused ? error.reason : 'hello-timeout';
+      try {
+        await framed.write(encodeRefusal(reason, (error as Error).message), { signal });
+        await stream.close();
+      } catch {
+        // The peer is gone already: the refusal is logged and counted below all the same.
+      }
+      await this.#refuse(link, connection, error);
+    }
+  }
+
+  /** The hello in `frame` from `key`, checked against this hub's roster; LinkRefused or HelloRefused says why not. */
+  #checkHello(frame: Uint8Array, key: string): Hello {
+    const hello = decodeHello(frame, { from: parsePublicKey(key), self: this.#selfRaw(), now: this.#now() });
+    const roster = this.#hub.roster().current;
+    if (!roster) throw new LinkRefused('local-mode', 'this hub has no roster in force (local mode): it never links');
+    if (hello.org !== roster.org_id) throw new LinkRefused('other-org', `it is a hub of org "${hello.org}", this hub's roster is org "${roster.org_id}"`);
+    if (!this.#hub.mayLink(hello.key)) throw new LinkRefused('not-in-roster', `its key is not a hub of roster ${roster.org_id} v${roster.version}`);
+    return hello;
+  }
+
+  #helloFor(key: string): Uint8Array {
+    const identity = this.#hub.peerIdentity();
+    const roster = this.#hub.roster().current;
+    if (!roster) throw new LinkRefused('local-mode', 'this hub has no roster in force (local mode): it never links');
+    const self = this.#hub.peerSelf();
+    const known = [...this.#connections.keys()]
+      .filter((other) => other !== key)
+      .map((other) => ({ key: parsePublicKey(other), addrs: (this.#table.get(other)?.addrs ?? []).slice(0, 16) }))
+      .filter((entry) => entry.addrs.length > 0)
+      .slice(0, 256);
+    const hello: Hello = {
+      org: roster.org_id,
+      rosterVersion: roster.version,
+      key: this.#selfRaw(),
+      name: identity.name.slice(0, 64),
+      to: parsePublicKey(key),
+      ts: this.#now(),
+      participants: self.participants.map((p) => ({ key: parsePublicKey(p.key), handle: p.handle, kind: p.kind })),
+      addrs: this.#node.addrs().slice(0, 16),
+      known,
+    };
+    return encodeHello(hello, identity.privateKey);
+  }
+
+  #selfRaw(): Uint8Array {
+    return parsePublicKey(this.#hub.peerIdentity().key);
+  }
+
+  #linked(key: string, hello: Hello, connection: Connection): void {
+    const link = this.#table.ensure(key);
+    clearTimeout(link.timer);
+    link.state = 'connected';
+    link.reason = null;
+    link.attempts = 0;
+    link.name = hello.name;
+    link.lastSeen = this.#now();
+    link.participants = hello.participants.map((p) => ({ handle: p.handle, key: formatPublicKey(p.key), kind: p.kind }));
+    this.#table.addAddrs(link, hello.addrs);
+    this.#connections.set(key, connection);
+    this.#logger.info('peer linked', { peer: key, name: hello.name });
+    const roster = this.#hub.roster().current;
+    if (roster && hello.rosterVersion > roster.version) inBackground(this.#fetchRoster(link, connection), this.#logger, `fetching the roster of peer ${key}`);
+    this.#learn(hello.known);
+  }
+
+  /** Dials the hubs a peer is linked to that this hub may link with and is not linked to. */
+  #learn(known: Hello['known']): void {
+    const self = formatPublicKey(this.#selfRaw());
+    for (const entry of known) {
+      const key = formatPublicKey(entry.key);
+      if (key === self || !this.#hub.mayLink(entry.key)) continue;
+      const link = this.#table.ensure(key);
+      this.#table.addAddrs(link, entry.addrs);
+      if (link.state === 'offline' && link.timer === undefined) this.#dialSoon(link, 0);
+    }
+  }
+
+  // Rosters --------------------------------------------------------------------
+
+  async #sendRoster(stream: Stream): Promise<void> {
+    const roster = this.#hub.roster().current;
+    const framed = lpStream(stream, { maxDataLength: MAX_ROSTER_BYTES });
+    await framed.write(Buffer.from(JSON.stringify(roster ?? null)), { signal: AbortSignal.timeout(this.#helloTimeoutMs) });
+    await stream.close();
+  }
+
+  async #fetchRoster(link: LinkRecord, connection: Connection): Promise<void> {
+    const signal = AbortSignal.timeout(this.#helloTimeoutMs);
+    const stream = await connection.newStream(ROSTER_PROTOCOL, { signal });
+    const framed = lpStream(stream, { maxDataLength: MAX_ROSTER_BYTES });
+    const bytes = (await framed.read({ signal })).subarray();
+    await stream.close();
+    let roster: Roster;
+    try {
+      ({ roster } = await this.#hub.acceptRoster(JSON.parse(Buffer.from(bytes).toString('utf8')), { from: 'peer' }));
+    } catch (error) {
+      this.#table.countDrop(link, 'roster-refused');
+      this.#logger.warn('a roster a peer offered was refused', { peer: link.key, error: (error as Error).message });
+      return;
+    }
+    // The hub tells rosterChanged() of it, as of any new version.
+    this.#logger.info('took a newer roster from a peer', { peer: link.key, org: roster.org_id, version: roster.version });
+  }
+
+  /** After the roster changed: the links it no longer allows are closed. */
+  async #recheck(): Promise<void> {
+    for (const [key, connection] of [...this.#connections]) {
+      if (this.#hub.mayLink(parsePublicKey(key))) continue;
+      const link = this.#table.get(key);
+      if (link) {
+        this.#table.countDrop(link, 'removed-from-roster');
+        this.#away(link, 'refused', 'no longer a hub of the roster in force');
+      }
+      this.#connections.delete(key);
+      await this.#node.hangUp(connection);
+    }
+  }
+
+  // Ends ---------------------------------------------------------------------
+
+  async #refuse(link: LinkRecord, connection: Connection, error: unknown): Promise<void> {
+    const known = error instanceof LinkRefused || error instanceof HelloRefused;
+    const reason: DropReason = known ? error.reason : 'hello-timeout';
+    // A peer whose gater refuses this hub closes the connection once Noise is done: no hello comes.
+    const message = known ? error.message : `no hello from the peer (${(error as Error).message}): it may not list this hub in its roster`;
+    this.#table.countDrop(link, reason);
+    this.#away(link, 'refused', message);
+    this.#logger.warn('peer link refused', { peer: link.key, reason, error: message });
+    this.#connections.delete(link.key);
+    try {
+      await this.#node.hangUp(connection);
+    } catch {
+      // Closed already.
+    }
+  }
+
+  #refusedByGater(key: string, reason: 'local-mode' | 'not-in-roster'): void {
+    const link = this.#table.ensure(key);
+    this.#table.countDrop(link, reason);
+    this.#away(link, 'refused', reason === 'local-mode' ? 'this hub has no roster in force (local mode): it never links' : 'its key is not a hub of the roster in force');
+  }
+
+  #disconnected(key: string): void {
+    const link = this.#table.get(key);
+    this.#connections.delete(key);
+    if (!link || link.state !== 'connected') return;
+    this.#away(link, 'offline', 'the link closed');
+    this.#logger.info('peer link closed', { peer: key });
+    this.#dialSoon(link, this.#backOff(link));
+  }
+
+  #away(link: LinkRecord, state: 'offline' | 'refused', reason: string): void {
+    link.state = state;
+    link.reason = reason;
+  }
+}
+
+/** A hello that checked out, from a hub this one does not link with. */
+class LinkRefused extends Error {
+  constructor(
+    readonly reason: DropReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LinkRefused';
+  }
+}

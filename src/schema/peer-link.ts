@@ -1,0 +1,49 @@
+/**
+ * A link to another hub as `parley peer list` shows it (and the page and
+ * `parley status`): where it listens, the state of the link, and what was
+ * dropped from it, by reason.
+ */
+
+import { z } from 'zod';
+import { ParticipantKindSchema } from './participant.js';
+import { PublicKeyTextSchema } from './roster.js';
+
+export const LINK_STATES = ['connected', 'connecting', 'refused', 'offline'] as const;
+export const LinkStateSchema = z.enum(LINK_STATES);
+export type LinkState = z.output<typeof LinkStateSchema>;
+
+/** Why a link was refused, or a frame from a peer dropped. */
+export const DROP_REASONS = [
+  'local-mode',
+  'not-in-roster',
+  'other-org',
+  'bad-hello',
+  'clock-skew',
+  'hello-timeout',
+  'roster-refused',
+  'removed-from-roster',
+  'malformed-frame',
+] as const;
+export const DropReasonSchema = z.enum(DROP_REASONS);
+export type DropReason = z.output<typeof DropReasonSchema>;
+
+export const PeerLinkInfoSchema = z.object({
+  key: PublicKeyTextSchema,
+  id: z.string(),
+  /** Its name from its hello; empty until one was read. */
+  name: z.string(),
+  addrs: z.array(z.string()),
+  state: LinkStateSchema,
+  /** Why it was last refused or went offline, in words. */
+  reason: z.string().nullable(),
+  /** When a frame was last read from it (ISO 8601). */
+  lastSeen: z.string().nullable(),
+  /** Events waiting for it (the fan-out's backlog). */
+  queued: z.number().int().min(0),
+  drops: z.partialRecord(DropReasonSchema, z.number().int().min(0)),
+  /** Added with `parley peer add` (kept in the home), or learned (a hello, an inbound link). */
+  configured: z.boolean(),
+  /** The participants it hosts, from its hello. */
+  participants: z.array(z.object({ handle: z.string(), key: PublicKeyTextSchema, kind: ParticipantKindSchema })),
+});
+export type PeerLinkInfo = z.output<typeof PeerLinkInfoSchema>;
