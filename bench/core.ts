@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { openHub, type Hub, type HubOptions } from '../src/hub/hub.js';
+import type { Hub, HubOptions } from '../src/hub/hub.js';
+import { openBenchHub } from './open-hub.js';
 import type { Actor } from '../src/hub/actor.js';
 import { DEFAULT_INBOX_LIMIT, DEFAULT_RETENTION_CHUNK_BUDGET_MS } from '../src/config/defaults.js';
 import { createSilentLogger } from '../src/util/logger.js';
@@ -47,7 +48,7 @@ function fakeGithubToken(): string {
 
 async function withHub<T>(fn: (hub: Hub) => Promise<T>, config = {}, options: Pick<HubOptions, 'signEvents'> = {}): Promise<T> {
   const home = tempDir('parley-bench-');
-  const hub = await openHub({ home, logger: createSilentLogger(), config: { ...UNLIMITED_WRITES, ...config }, ...options });
+  const hub = await openBenchHub({ home, logger: createSilentLogger(), config: { ...UNLIMITED_WRITES, ...config }, ...options });
   try {
     return await fn(hub);
   } finally {
@@ -154,7 +155,7 @@ export interface ReadNewResult {
  */
 export async function readNewLatency(eventsWanted: number, iterations: number, home?: string): Promise<ReadNewResult> {
   const dir = home ?? tempDir('parley-bench-read-');
-  const hub = await openHub({ home: dir, logger: createSilentLogger(), config: UNLIMITED_WRITES });
+  const hub = await openBenchHub({ home: dir, logger: createSilentLogger(), config: UNLIMITED_WRITES });
   try {
     const writer = await hub.join({ handle: 'writer', session: 'bench' });
     const reader = await hub.join({ handle: 'reader', session: 'bench' });
@@ -251,7 +252,7 @@ export interface PruneLatencyResult {
 export async function postLatencyDuringPrune(history: number, posters: number, idlePosts: number, config = {}): Promise<PruneLatencyResult> {
   const home = tempDir('parley-bench-');
   let now = Date.now();
-  const hub = await openHub({ home, logger: createSilentLogger(), now: () => now, config: { ...UNLIMITED_WRITES, retention: { intervalMs: 86_400_000 }, ...config } });
+  const hub = await openBenchHub({ home, logger: createSilentLogger(), now: () => now, config: { ...UNLIMITED_WRITES, retention: { intervalMs: 86_400_000 }, ...config } });
   try {
     const old = await hub.join({ handle: 'archivist', session: 'bench' });
     await old.createChannel({ name: 'old' });

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openHub } from '../src/hub/hub.js';
+import { openBenchHub } from './open-hub.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { tempDir } from './core.js';
 import { HUB_NODE_FLAGS, PARLEY_BIN, hubUrl, rssMb } from './hub-process.js';
@@ -33,7 +33,7 @@ export async function heavyReaderAttack(options: { messages: number; batchSize: 
   let hub: ChildProcess | undefined;
   try {
     // The thread is written in process (fast), then served by a real hub on the same home.
-    const seeding = await openHub({ home, logger: createSilentLogger(), config: { chat: { scanner: { enabled: false }, limits: { writesPerMinute: 0 } } } });
+    const seeding = await openBenchHub({ home, logger: createSilentLogger(), config: { chat: { scanner: { enabled: false }, limits: { writesPerMinute: 0 } } } });
     const hoarder = await seeding.join({ handle: 'hoarder', session: 's' });
     await seeding.join({ handle: 'victim', session: 's' });
     for (let done = 0; done < options.messages; done += 1000) {

@@ -2,7 +2,8 @@ import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { openHub, type Hub } from '../src/hub/hub.js';
+import type { Hub } from '../src/hub/hub.js';
+import { openBenchHub } from './open-hub.js';
 import { startHttpServer, type HttpServer } from '../src/http/server.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { tempDir, UNLIMITED_WRITES } from './core.js';
@@ -65,7 +66,7 @@ async function bareServer(): Promise<{ port: number; close: () => Promise<void> 
 
 async function withHub<T>(prefix: string, run: (hub: Hub, server: HttpServer) => Promise<T>): Promise<T> {
   const home = tempDir(prefix);
-  const hub = await openHub({ home, logger: createSilentLogger(), config: UNLIMITED_WRITES });
+  const hub = await openBenchHub({ home, logger: createSilentLogger(), config: UNLIMITED_WRITES });
   const server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
   try {
     return await run(hub, server);

@@ -1,7 +1,7 @@
 import { fork, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { openHub } from '../src/hub/hub.js';
+import { openBenchHub } from './open-hub.js';
 import { createAdminCredential } from '../src/home/admin-token.js';
 import { startHttpServer } from '../src/http/server.js';
 import { startLocalSocket } from '../src/local-socket/local-socket-server.js';
@@ -51,7 +51,7 @@ function warmupPerAgent(agents: number): number {
 
 export async function mcpRoundTrips(options: { httpLevels: number[]; stdioLevels: number[]; calls: number }): Promise<{ runs: McpRun[]; toolList: Record<string, { bytes: number; tokens: number; tools: number }> }> {
   const home = tempDir('parley-bench-mcp-');
-  const hub = await openHub({ home, logger: createSilentLogger(), config: UNLIMITED_WRITES });
+  const hub = await openBenchHub({ home, logger: createSilentLogger(), config: UNLIMITED_WRITES });
   // With the admin credential, as `parley serve` runs it: `parley mcp` joins its agents through it.
   const server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createSilentLogger(), admin: createAdminCredential(home) });
   // And its local socket, as `parley serve` runs it: `parley mcp` on the same home calls through it.

@@ -1,4 +1,4 @@
-import { openHub } from '../src/hub/hub.js';
+import { openBenchHub } from './open-hub.js';
 import { createSilentLogger } from '../src/util/logger.js';
 
 /**
@@ -9,7 +9,7 @@ import { createSilentLogger } from '../src/util/logger.js';
 const home = process.argv[2];
 if (!home) throw new Error('usage: rss-probe HOME');
 // A few hundred posts in a row on purpose: the write limit is off, as in the rest of the bench.
-const hub = await openHub({ home, logger: createSilentLogger(), config: { chat: { limits: { writesPerMinute: 0 } } } });
+const hub = await openBenchHub({ home, logger: createSilentLogger(), config: { chat: { limits: { writesPerMinute: 0 } } } });
 const reader = hub.actor('reader', 'bench');
 const writer = hub.actor('writer', 'bench');
 for (let i = 0; i < 200; i++) await reader.history({ thread: "general", limit: 200, before: Math.max(1, hub.stats().lastSeq - i * 1000) });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { chromium, type Browser } from 'playwright-core';
-import { openHub } from '../src/hub/hub.js';
+import type { openHub } from '../src/hub/hub.js';
+import { openBenchHub } from './open-hub.js';
 import { startHttpServer } from '../src/http/server.js';
 import { createSilentLogger } from '../src/util/logger.js';
 import { tempDir, UNLIMITED_WRITES } from './core.js';
@@ -25,7 +26,7 @@ export interface WebBench {
 export async function webBench(options: { posts: number; messages: number; loads: number }): Promise<WebBench | undefined> {
   if (!fs.existsSync(CHROMIUM)) return undefined;
   const home = tempDir('parley-bench-web-');
-  const hub = await openHub({ home, logger: createSilentLogger(), config: { ...UNLIMITED_WRITES, webui: { password: PASSWORD } } });
+  const hub = await openBenchHub({ home, logger: createSilentLogger(), config: { ...UNLIMITED_WRITES, webui: { password: PASSWORD } } });
   const server = await startHttpServer({ hub, host: '127.0.0.1', port: 0, logger: createSilentLogger() });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: BROWSER_FLAGS });
   try {

@@ -7,9 +7,10 @@
  * so a search sees every acknowledged post (read-your-writes).
  *
  * The worker starts a few seconds after the hub opens, or at the first search
- * if that comes sooner: most hubs a test or a script opens close again before
- * they search, and a worker's start costs about as much CPU as the rest of
- * the opening. Until it starts, nothing is queued: it catches up from the log.
+ * or the 500th post if one comes sooner: most hubs a test or a script opens
+ * close again before they search, and a worker's start costs about as much
+ * CPU as the rest of the opening. Until it starts, nothing is queued: it
+ * catches up from the log.
  *
  * If indexing fails (a full disk, a crashed worker), search says why and the
  * indexer is restarted after a pause that doubles while it keeps failing; once
@@ -37,8 +38,10 @@ export const DEFAULT_INDEX_MAX_RETRY_MS = 60_000;
 /** Catching up reads the log this many events at a time, so memory stays flat however far behind the index is. */
 const CATCH_UP_PAGE = 5000;
 const CLOSE_TIMEOUT_MS = 10_000;
-/** How long after the hub opens the indexer starts unless a search starts it sooner. */
+/** How long after the hub opens the indexer starts unless a search starts it sooner... */
 export const DEFAULT_INDEX_START_DELAY_MS = 3000;
+/** ...or this many posts do: a busy hub indexes as it posts, instead of reading back all it posted at the start. */
+export const DEFAULT_INDEX_START_AFTER_DOCS = 500;
 
 /**
  * idle: no worker yet; documents are dropped (the log has them) until it
@@ -60,6 +63,8 @@ export class SearchIndex {
   #nextId = 1;
   #state: IndexState = 'idle';
   #startTimer: NodeJS.Timeout | undefined;
+  /** Documents dropped while idle; DEFAULT_INDEX_START_AFTER_DOCS of them start the indexer. */
+  #idleDocs = 0;
   #starting: Promise<void> | undefined;
   #catchingUp: Promise<void> | undefined;
   #closed = false;
@@ -87,16 +92,17 @@ export class SearchIndex {
     this.#source = source;
     this.#reader = new SearchReader(file);
     // A hub that is otherwise done does not stay up for this.
-    this.#startTimer = setTimeout(() => inBackground(this.started(), logger, 'starting the search indexer'), startDelayMs).unref();
+    this.#startTimer = setTimeout(() => inBackground(this.started('delay'), this.#logger, 'starting the search indexer'), startDelayMs).unref();
   }
 
   /**
    * Starts the indexer if it has not started, and resolves once it has caught
    * up with the log, or failed (then search says why, and restarts follow).
    */
-  started(): Promise<void> {
+  started(by: 'search' | 'delay' | 'posts' = 'search'): Promise<void> {
     if (this.#state === 'idle' && !this.#closed) {
       clearTimeout(this.#startTimer);
+      this.#logger.debug('search indexer starting', { by });
       // Down until the worker is attached: what is posted meanwhile is in the log, which the start catches up from.
       this.#state = 'down';
       this.#starting = this.#restart(true).finally(() => (this.#starting = undefined));
@@ -106,6 +112,12 @@ export class SearchIndex {
 
   /** Queues a committed event for indexing; documents go to the worker in batches. */
   add(doc: SearchDoc): void {
+    if (this.#state === 'idle') {
+      // The log keeps it: the start catches up from there.
+      this.#idleDocs += 1;
+      if (this.#idleDocs === DEFAULT_INDEX_START_AFTER_DOCS) inBackground(this.started('posts'), this.#logger, 'starting the search indexer');
+      return;
+    }
     // While down, the log keeps what is dropped here: the restart catches up from it.
     if (this.#closed || this.#state === 'down') return;
     this.#queue.push(doc);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Actor } from '../../src/hub/actor.js';
 import { openHub } from '../../src/hub/hub.js';
-import { DEFAULT_INDEX_START_DELAY_MS } from '../../src/search/search-index.js';
+import { DEFAULT_INDEX_START_AFTER_DOCS, DEFAULT_INDEX_START_DELAY_MS } from '../../src/search/search-index.js';
 import { createMemoryLogger, createSilentLogger } from '../../src/util/logger.js';
 import { caught, tempHome } from '../helpers/hub.js';
 
@@ -40,6 +40,24 @@ describe('search index', () => {
       expect(fs.existsSync(path.join(home, 'search.db'))).toBe(true);
       await hub.close();
     } finally {
+      cleanup();
+    }
+  });
+
+  it('search - a hub that posts a lot starts its indexer at the 500th post, not seconds later', async () => {
+    const { home, cleanup } = tempHome();
+    const logger = createMemoryLogger();
+    const hub = await openHub({ home, logger, config: { chat: { limits: { writeBurst: 1000, writesPerMinute: 100_000 } } } });
+    try {
+      const a = await hub.join({ handle: 'alice', session: 's' });
+      const starts = () => logger.records.filter((r) => r.msg === 'search indexer starting');
+      for (let i = 0; i < DEFAULT_INDEX_START_AFTER_DOCS - 1; i++) await a.post({ thread: 'general', text: `busy ${i}` });
+      expect(starts()).toEqual([]);
+      await a.post({ thread: 'general', text: 'the one that starts it' });
+      expect(starts()).toEqual([expect.objectContaining({ by: 'posts' })]);
+      expect((await a.search({ query: 'busy', limit: 50 })).events).toHaveLength(50);
+    } finally {
+      await hub.close();
       cleanup();
     }
   });
