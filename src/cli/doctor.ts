@@ -17,6 +17,7 @@ import type { Roster } from '../schema/roster.js';
 import { trustSummary } from '../format/trust-summary.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { DOCTOR_OPTIONS } from './command-options.js';
+import { peersCheck } from './doctor-peers.js';
 
 /**
  * `parley doctor`: checks what usually goes wrong — the home, the config, the
@@ -33,7 +34,8 @@ const HELP = `Usage: parley doctor [--home DIR] [--url URL] [--config FILE] [--j
        parley doctor --vacuum [--home DIR]
 
 Checks the home, the config, the store (its size, and what retention will
-free now), the hub, the port and the password.
+free now), the hub, the port, the password, the roster in force and the peer
+links (the listener, the roster's hub entries, each kept peer's link).
 The hub is the one running on the home (or at --url / PARLEY_URL); whether a
 password is set is what that hub says, not this command's environment.
 Retention and the port are checked with the settings that hub says it runs
@@ -104,6 +106,7 @@ async function checkHome({ values }: CommandArgs<typeof DOCTOR_OPTIONS>): Promis
   }
 
   if (config) checks.push(await trustCheck(home, config, hubAnswers ? holder : undefined));
+  if (config) checks.push(await peersCheck(home, config, hubAnswers ? holder : undefined));
 
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
   else for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(9)} ${check.detail}\n`);

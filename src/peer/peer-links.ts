@@ -22,10 +22,8 @@ import { decodeHello, encodeHello, HELLO_PROTOCOL, HelloRefused, MAX_HELLO_BYTES
 import { LinkTable, type DropReason, type LinkRecord, type PeerLinkInfo } from './link-table.js';
 import { keyOfPeer, PeerNode } from './peer-node.js';
 import { decodeRefusal, encodeRefusal } from './refusal.js';
+import { fetchRoster, ROSTER_PROTOCOL, sendRoster } from './roster-exchange.js';
 
-export const ROSTER_PROTOCOL = '/parley/roster/1';
-/** A roster as a peer sends it (JSON) is at most this large. */
-const MAX_ROSTER_BYTES = 4 * 1024 * 1024;
 /** How long a hello (or a roster) may take to arrive. */
 export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
 /** The first redial comes after this; each failure doubles it... */
@@ -81,7 +79,7 @@ export class PeerLinks implements PeerLinksView {
       onDisconnected: (key) => links.#disconnected(key),
     });
     await links.#node.handle(HELLO_PROTOCOL, (stream, connection) => links.#answerHello(stream, connection));
-    await links.#node.handle(ROSTER_PROTOCOL, (stream) => links.#sendRoster(stream));
+    await links.#node.handle(ROSTER_PROTOCOL, (stream) => sendRoster(options.hub, stream, links.#helloTimeoutMs));
     for (const entry of book) {
       const link = links.#table.ensure(entry.key);
       link.configured = true;
@@ -222,14 +220,20 @@ export class PeerLinks implements PeerLinksView {
       await stream.close();
       this.#linked(key, hello, connection);
     } catch (error) {
-      const reason = error instanceof LinkRefused || error instanceof HelloRefused ? error.reason : 'hello-timeout';
+      const reason = dropReasonOf(error);
+      const cause = error instanceof Error ? error : new Error(String(error));
       try {
-        await framed.write(encodeRefusal(reason, (error as Error).message), { signal });
-        await stream.close();
+        // A frame that could not be read (too long, cut short) resets the stream; a hello that was read is answered why.
+        if (reason === 'malformed-frame') stream.abort(cause);
+        else {
+          await framed.write(encodeRefusal(reason, cause.message), { signal });
+          await stream.close();
+        }
       } catch {
         // The peer is gone already: the refusal is logged and counted below all the same.
+        stream.abort(cause);
       }
-      await this.#refuse(link, connection, error);
+      await this.#refuse(link, connection, error, 'answered');
     }
   }
 
@@ -302,22 +306,10 @@ export class PeerLinks implements PeerLinksView {
 
   // Rosters --------------------------------------------------------------------
 
-  async #sendRoster(stream: Stream): Promise<void> {
-    const roster = this.#hub.roster().current;
-    const framed = lpStream(stream, { maxDataLength: MAX_ROSTER_BYTES });
-    await framed.write(Buffer.from(JSON.stringify(roster ?? null)), { signal: AbortSignal.timeout(this.#helloTimeoutMs) });
-    await stream.close();
-  }
-
   async #fetchRoster(link: LinkRecord, connection: Connection): Promise<void> {
-    const signal = AbortSignal.timeout(this.#helloTimeoutMs);
-    const stream = await connection.newStream(ROSTER_PROTOCOL, { signal });
-    const framed = lpStream(stream, { maxDataLength: MAX_ROSTER_BYTES });
-    const bytes = (await framed.read({ signal })).subarray();
-    await stream.close();
     let roster: Roster;
     try {
-      ({ roster } = await this.#hub.acceptRoster(JSON.parse(Buffer.from(bytes).toString('utf8')), { from: 'peer' }));
+      roster = await fetchRoster(this.#hub, connection, this.#helloTimeoutMs);
     } catch (error) {
       this.#table.countDrop(link, 'roster-refused');
       this.#logger.warn('a roster a peer offered was refused', { peer: link.key, error: (error as Error).message });
@@ -343,15 +335,22 @@ export class PeerLinks implements PeerLinksView {
 
   // Ends ---------------------------------------------------------------------
 
-  async #refuse(link: LinkRecord, connection: Connection, error: unknown): Promise<void> {
+  async #refuse(link: LinkRecord, connection: Connection, error: unknown, side: 'dialled' | 'answered' = 'dialled'): Promise<void> {
     const known = error instanceof LinkRefused || error instanceof HelloRefused;
-    const reason: DropReason = known ? error.reason : 'hello-timeout';
+    const reason = dropReasonOf(error);
     // A peer whose gater refuses this hub closes the connection once Noise is done: no hello comes.
-    const message = known ? error.message : `no hello from the peer (${(error as Error).message}): it may not list this hub in its roster`;
+    const message = known
+      ? error.message
+      : side === 'dialled'
+        ? `no hello from the peer (${(error as Error).message}): it may not list this hub in its roster`
+        : `${reason === 'hello-timeout' ? 'no hello in time' : 'an unreadable hello frame'} (${(error as Error).message})`;
     this.#table.countDrop(link, reason);
     this.#away(link, 'refused', message);
     this.#logger.warn('peer link refused', { peer: link.key, reason, error: message });
     this.#connections.delete(link.key);
+    // A hello this hub could not read or check, from a hub of its roster, ends only that stream: the
+    // peer may send a good one on the same connection. A hub this one does not link with is hung up on.
+    if (side === 'answered' && !(error instanceof LinkRefused)) return;
     try {
       await this.#node.hangUp(connection);
     } catch {
@@ -378,6 +377,13 @@ export class PeerLinks implements PeerLinksView {
     link.state = state;
     link.reason = reason;
   }
+}
+
+/** Why a hello exchange failed, as counted: the refusal's own reason, a timeout, or a frame that could not be read (too long, cut short). */
+function dropReasonOf(error: unknown): DropReason {
+  if (error instanceof LinkRefused || error instanceof HelloRefused) return error.reason;
+  const name = (error as Error | undefined)?.name;
+  return name === 'AbortError' || name === 'TimeoutError' ? 'hello-timeout' : 'malformed-frame';
 }
 
 /** A hello that checked out, from a hub this one does not link with. */

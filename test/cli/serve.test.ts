@@ -263,7 +263,7 @@ describe('cli doctor', () => {
     });
     expect(idle.status).toBe(1);
     const report = JSON.parse(idle.stdout) as { ok: boolean; checks: Array<{ name: string; ok: boolean; detail: string }> };
-    expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'settings', 'store', 'hub', 'port', 'password', 'trust']);
+    expect(report.checks.map((c) => c.name)).toEqual(['home', 'config', 'settings', 'store', 'hub', 'port', 'password', 'trust', 'peers']);
     // No roster configured: local mode, said plainly with the access each kind gets.
     expect(report.checks.find((c) => c.name === 'trust')).toEqual({ name: 'trust', ok: true, detail: 'local mode (no roster) — humans admin, agents operator' });
     expect(report.checks.find((c) => c.name === 'hub')?.detail).toContain('parley serve');

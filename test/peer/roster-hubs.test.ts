@@ -101,6 +101,10 @@ describe('hubs in the roster', () => {
     const listed = cliB('peer', 'list');
     expect(listed.stdout).toMatch(new RegExp(`^connected +\\S+ ${keyA} at ${addrA.replace(/[/.]/g, '\\$&')}`, 'm'));
     expect(listed.stdout).toContain('hosts @boss');
+    // doctor: B's listener (none: it dials), its hub entry in the roster, its kept peer linked.
+    const peersOf = (cli: typeof cliA) => (JSON.parse(cli('doctor', '--json').stdout) as { checks: Array<{ name: string; ok: boolean; detail: string }> }).checks.find((c) => c.name === 'peers');
+    expect(peersOf(cliB)).toEqual({ name: 'peers', ok: true, detail: 'not listening for peers; 1 kept, 1 linked' });
+    expect(peersOf(cliA)).toMatchObject({ ok: true, detail: expect.stringMatching(/^listening on \/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+; 0 kept, 1 linked$/) });
   }, 90_000);
 
   it('roster hubs - with no hub running, peer add keeps the peer in the home, list shows it offline, remove forgets it', async () => {
@@ -115,6 +119,8 @@ describe('hubs in the roster', () => {
     expect(cli('peer', 'add', addrB).stdout).toContain('Already kept:');
     const listed = JSON.parse(cli('peer', 'list', '--json').stdout) as Json[];
     expect(listed).toEqual([expect.objectContaining({ addrs: [addrB], state: 'offline', reason: 'no hub runs on this home', configured: true })]);
+    const doctor = JSON.parse(cli('doctor', '--json').stdout) as { checks: Array<{ name: string; ok: boolean; detail: string }> };
+    expect(doctor.checks.find((c) => c.name === 'peers')).toMatchObject({ ok: false, detail: expect.stringContaining('1 kept, no hub runs to link them; no roster is in force (local mode)') });
     const bad = cli('peer', 'add', '/ip4/127.0.0.1/tcp/1');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain('Invalid addr');
