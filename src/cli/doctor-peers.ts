@@ -6,7 +6,7 @@ import { storedRoster } from '../hub/index.js';
 import type { Roster } from '../schema/roster.js';
 import { hubKeyPathOf, readKeyFile } from '../trust/key-files.js';
 import { formatPublicKey, rawPublicKeyOf } from '../trust/node-id.js';
-import { askHub, askPeerSelf } from './running-hub.js';
+import { askPeerSelf, type HubStatus } from './running-hub.js';
 
 /**
  * `parley doctor`'s peer links check: where this hub listens for peers, the
@@ -20,15 +20,13 @@ export interface PeerCheck {
   detail: string;
 }
 
-export async function peersCheck(home: string, config: Config, holder: LiveHub | undefined): Promise<PeerCheck> {
+export async function peersCheck(home: string, config: Config, holder: LiveHub | undefined, status: HubStatus | undefined): Promise<PeerCheck> {
   let kept: PeerBookEntry[];
   try {
     kept = readPeerBook(home);
   } catch (error) {
     return { name: 'peers', ok: false, detail: isParleyError(error) ? error.message : String(error) };
   }
-  const answer = holder ? await askHub(holder, home) : undefined;
-  const status = answer?.ok ? answer.status : undefined;
   const self = holder && status ? await askPeerSelf(holder, home) : undefined;
   const listening = self?.ok ? self.self.addrs : undefined;
   const listen = listening ? (listening.length > 0 ? `listening on ${listening.join(' ')}` : 'not listening for peers') : config.peers.listen.length > 0 ? `would listen on ${config.peers.listen.join(' ')}` : 'no peer listener configured';

@@ -10,7 +10,7 @@ import { acquireHomeLock } from '../home/home-lock.js';
 import { givenHubUrl } from '../client/hub-address.js';
 import { proveHub } from '../client/hub-proof.js';
 import { liveHub, type LiveHub } from '../client/live-hub.js';
-import { askHub, askHubSettings } from './running-hub.js';
+import { askHub, askHubSettings, type HubStatus } from './running-hub.js';
 import { readRosterFile, rosterFileOf } from '../trust/roster-file.js';
 import { isDraftInRosterFile, pendingDraftNotice, pendingDraftNoticeOf } from '../trust/roster-draft.js';
 import type { Roster } from '../schema/roster.js';
@@ -105,8 +105,13 @@ async function checkHome({ values }: CommandArgs<typeof DOCTOR_OPTIONS>): Promis
     checks.push({ name: 'password', ok: password, detail: password ? 'set in the config a hub started here would read' : 'not set: set PARLEY_WEBUI_PASSWORD or webui.password so the human can sign in' });
   }
 
-  if (config) checks.push(await trustCheck(home, config, hubAnswers ? holder : undefined));
-  if (config) checks.push(await peersCheck(home, config, hubAnswers ? holder : undefined));
+  if (config) {
+    // What the running hub says of itself, asked once for the checks that show it.
+    const answer = hubAnswers && holder ? await askHub(holder, home) : undefined;
+    const status = answer?.ok ? answer.status : undefined;
+    checks.push(await trustCheck(home, config, status));
+    checks.push(await peersCheck(home, config, status ? holder : undefined, status));
+  }
 
   if (values.json) process.stdout.write(`${JSON.stringify({ ok: checks.every((c) => c.ok), checks })}\n`);
   else for (const check of checks) process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'}  ${check.name.padEnd(9)} ${check.detail}\n`);
@@ -141,17 +146,14 @@ async function runningHubSettings(
  * the roster file; the hub itself decides whether it accepts the file); and
  * a pending roster draft, which is not a failure but waits for a signature.
  */
-async function trustCheck(home: string, config: Config, holder: LiveHub | undefined): Promise<Check> {
+async function trustCheck(home: string, config: Config, status: HubStatus | undefined): Promise<Check> {
   const { file, configured } = rosterFileOf(config.trust.rosterPath, home);
   const withDraft = (detail: string, inForce: { org_id: string; version: number } | undefined): string => {
     const draft = pendingDraftNoticeOf(file, inForce);
     return draft ? `${detail}; ${draft}` : detail;
   };
-  if (holder) {
-    const answer = await askHub(holder, home);
-    const trust = answer.ok ? answer.status.trust : undefined;
-    if (trust) return { name: 'trust', ok: true, detail: withDraft(trustSummary(trust), trust.mode === 'roster' ? { org_id: trust.org, version: trust.version } : undefined) };
-  }
+  const trust = status?.trust;
+  if (trust) return { name: 'trust', ok: true, detail: withDraft(trustSummary(trust), trust.mode === 'roster' ? { org_id: trust.org, version: trust.version } : undefined) };
   let stored: Roster | undefined;
   try {
     stored = storedRoster(home);

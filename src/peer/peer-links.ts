@@ -12,7 +12,7 @@
 import type { Connection, Stream } from '@libp2p/interface';
 import { lpStream } from '@libp2p/utils';
 import type { Hub, PeerLinksView } from '../hub/index.js';
-import { addToPeerBook, parsePeerAddr, readPeerBook, removeFromPeerBook } from '../home/peer-book.js';
+import { addToPeerBook, parsePeerAddr, readPeerBook, removeFromPeerBook, type PeerBookEntry } from '../home/peer-book.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Roster } from '../schema/roster.js';
 import { formatPublicKey, parsePublicKey } from '../trust/node-id.js';
@@ -80,17 +80,9 @@ export class PeerLinks implements PeerLinksView {
     });
     await links.#node.handle(HELLO_PROTOCOL, (stream, connection) => links.#answerHello(stream, connection));
     await links.#node.handle(ROSTER_PROTOCOL, (stream) => sendRoster(options.hub, stream, links.#helloTimeoutMs));
-    for (const entry of book) {
-      const link = links.#table.ensure(entry.key);
-      link.configured = true;
-      links.#table.addAddrs(link, [entry.addr]);
-    }
+    for (const entry of book) links.#keep(entry);
     for (const link of links.#table.all()) links.#dialSoon(link, 0);
     return links;
-  }
-
-  get node(): PeerNode {
-    return this.#node;
   }
 
   addrs(): string[] {
@@ -107,9 +99,7 @@ export class PeerLinks implements PeerLinksView {
       throw new ParleyError('INVALID_INPUT', 'Invalid addr: it is this hub\'s own address; add another hub\'s, as "parley peer self" prints it there.', { field: 'addr' });
     }
     const { entry, added } = addToPeerBook(this.#home, addr, new Date(this.#now()));
-    const link = this.#table.ensure(entry.key);
-    link.configured = true;
-    this.#table.addAddrs(link, [entry.addr]);
+    const link = this.#keep(entry);
     if (link.state !== 'connected') {
       link.attempts = 0;
       this.#dialSoon(link, 0);
@@ -119,17 +109,26 @@ export class PeerLinks implements PeerLinksView {
 
   async remove(keyOrAddr: string): Promise<string[]> {
     const removed = removeFromPeerBook(this.#home, keyOrAddr);
+    const stillKept = new Set(readPeerBook(this.#home).map((kept) => kept.key));
     for (const entry of removed) {
       const link = this.#table.get(entry.key);
       if (!link) continue;
       link.addrs = link.addrs.filter((addr) => addr !== entry.addr);
-      if (readPeerBook(this.#home).some((kept) => kept.key === entry.key)) continue;
+      if (stillKept.has(entry.key)) continue;
       const connection = this.#connections.get(entry.key);
       this.#table.delete(entry.key);
       this.#connections.delete(entry.key);
       if (connection) await this.#node.hangUp(connection);
     }
     return removed.map((entry) => entry.addr);
+  }
+
+  /** The link of a peer kept in the home, with the address it was kept at. */
+  #keep(entry: PeerBookEntry): LinkRecord {
+    const link = this.#table.ensure(entry.key);
+    link.configured = true;
+    this.#table.addAddrs(link, [entry.addr]);
+    return link;
   }
 
   async stop(): Promise<void> {

@@ -103,14 +103,9 @@ export class PeerNode {
     );
   }
 
-  /** Closes every connection to the hub holding `key`. */
+  /** Closes every connection to the hub at the other end of `connection`. */
   async hangUp(connection: Connection): Promise<void> {
     await this.#node.hangUp(connection.remotePeer);
-  }
-
-  /** Whether a connection to this peer is open. */
-  connected(peerId: PeerId): boolean {
-    return this.#node.getConnections(peerId).length > 0;
   }
 
   /** This hub's libp2p peer id (derived from its key). */
