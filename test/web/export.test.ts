@@ -10,8 +10,9 @@ import { signIn } from '../helpers/web.js';
 const PASSWORD = 'keep-a-record';
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  // The hubs first: a running hub may still write in its home (its search index starts seconds after it opens).
   await stopHubs();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 describe('web page: export', () => {

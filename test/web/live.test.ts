@@ -8,8 +8,9 @@ import { shownSeqs, shownTexts, signIn } from '../helpers/web.js';
 /** The page's live stream across a hub restart, and the chat toggle. */
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  // The hubs first: a running hub may still write in its home (its search index starts seconds after it opens).
   await stopHubs();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 async function freePort(): Promise<number> {

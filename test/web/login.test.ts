@@ -6,8 +6,9 @@ import { joinOver, startServe, stopHubs } from '../helpers/serve.js';
 /** The web page in a real browser against a real hub process. */
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  // The hubs first: a running hub may still write in its home (its search index starts seconds after it opens).
   await stopHubs();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 describe('web page sign-in', () => {

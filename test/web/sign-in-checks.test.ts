@@ -8,8 +8,9 @@ import { joinOver, restCall, startServe, stopHubs, type RunningHub } from '../he
 const PASSWORD = 'mind-the-handle';
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  // The hubs first: a running hub may still write in its home (its search index starts seconds after it opens).
   await stopHubs();
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
 async function hubAndPage(): Promise<{ hub: RunningHub; page: Page; consoleErrors: string[] }> {
