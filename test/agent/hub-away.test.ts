@@ -15,18 +15,21 @@ import { startServe, stopHubs, type RunningHub } from '../helpers/serve.js';
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
 let running: { agent: Agent; done: Promise<AgentResult> } | undefined;
 
+const servedHomes: Array<() => void> = [];
 afterEach(async () => {
   running?.agent.stop();
   await running?.done;
   running = undefined;
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   await stopHubs();
+  // A served home goes last, once its hub is stopped: a running hub may still write there.
+  for (const remove of servedHomes.splice(0)) remove();
 });
 
 /** A served home with @bot's token kept in it (as `parley join bot` leaves it), and @human's token. */
 async function servedHome(): Promise<{ home: string; hub: RunningHub; humanToken: string }> {
   const { home, cleanup } = tempHome();
-  cleanups.push(cleanup);
+  servedHomes.push(cleanup);
   const hub = await startServe(home);
   await registerParticipant(hub.url, home, { handle: 'bot', profile: { kind: 'agent' } });
   const { token } = await registerParticipant(hub.url, home, { handle: 'human', profile: { kind: 'human' } });

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { tempHome } from '../helpers/hub.js';
 import { childEnv, cliAt, joinOver, restCall, startServe, stopHubs, track } from '../helpers/serve.js';
 
@@ -15,11 +15,13 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const example = (name: string): string => path.join(ROOT, 'dist/examples', `${name}.js`);
 
 let cleanup: (() => void) | undefined;
-afterEach(() => {
+// The hub is stopped before its home is removed: a running hub may still be
+// writing there (its search indexer starts a few seconds after it opens).
+afterEach(async () => {
+  await stopHubs();
   cleanup?.();
   cleanup = undefined;
 });
-afterAll(stopHubs);
 
 function runExample(name: string, env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } {
   return spawnSync(process.execPath, [example(name)], { env, encoding: 'utf8', timeout: 30_000 });

@@ -20,15 +20,18 @@ import { block, dmLine, shape, textAnswer } from './model-script.js';
  * a log line saying why without chat — when the hub does not answer.
  */
 const cleanups: Array<() => Promise<void> | void> = [];
+const servedHomes: Array<() => void> = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   await stopHubs();
+  // A served home goes last, once its hub is stopped: a running hub may still write there.
+  for (const remove of servedHomes.splice(0)) remove();
 });
 
 /** A home with `parley serve` running on it (a child process on an ephemeral port). */
 async function servedHome(): Promise<{ home: string; hub: RunningHub }> {
   const { home, cleanup } = tempHome();
-  cleanups.push(cleanup);
+  servedHomes.push(cleanup);
   return { home, hub: await startServe(home) };
 }
 
