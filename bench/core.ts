@@ -214,6 +214,7 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
           roster_version: null,
           signed_ts: null,
           signed_meta: null,
+          signed_thread: null,
         },
       );
     }

@@ -42,6 +42,8 @@ export function ensureParticipant(ctx: HubContext, handle: string, profileInput:
     profile: JSON.stringify(profile),
     public_key: keys.raw,
     created_at: createdAt,
+    hub_key: null,
+    hub_name: null,
   });
   const record: ParticipantRecord = {
     id: keys.id,

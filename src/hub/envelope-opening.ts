@@ -3,7 +3,7 @@
 
 import { parseInput, ParleyError } from '../errors/parley-error.js';
 import { AuthoredMetaSchema, EventMetaSchema, type AuthoredMeta } from '../schema/event.js';
-import { EnvelopeInputSchema } from '../schema/inputs.js';
+import { EnvelopeInputSchema, PeerEnvelopeInputSchema } from '../schema/inputs.js';
 import { UlidSchema } from '../schema/names.js';
 import { textFault } from '../schema/text.js';
 import { canonicalEncode } from '../trust/cbor.js';
@@ -40,6 +40,8 @@ export interface OpenedEnvelope {
   mode: EnvelopeMode;
   kind: EnvelopeKind;
   fields: SignedEventFields;
+  /** The thread of this hub it goes to: the one it was signed for, or (from a linked hub) the one of the same name here. */
+  thread: string;
   sig: Buffer;
   /** What its author wrote of the meta (reply_to, tags); the rest of a stored event's meta is the hub's. */
   meta: AuthoredMeta;
@@ -60,7 +62,7 @@ const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.s
  */
 export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode, handedInBy: Caller | undefined): { caller: Caller; envelope: OpenedEnvelope } {
   const gate = ctx.envelopes;
-  const parsed = parseInput(EnvelopeInputSchema, raw);
+  const parsed = mode === 'sync' ? parseInput(PeerEnvelopeInputSchema, raw) : { ...parseInput(EnvelopeInputSchema, raw), thread: undefined };
   const bytes = Buffer.from(parsed.envelope, 'base64url');
   const max = ctx.config.trust.maxEnvelopeBytes;
   if (bytes.length > max) {
@@ -93,9 +95,10 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
   if (kind === undefined) {
     throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; only messages are taken in as signed envelopes.`, { field: 'envelope.kind' }));
   }
-  const session = handedInBy?.session ?? sessionOfThread(ctx, fields.thread);
+  const thread = parsed.thread ?? fields.thread;
+  const session = handedInBy?.session ?? sessionOfThread(ctx, thread);
   if (!session?.members.has(author.id)) {
-    throw gate.drop('forbidden', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread ${fields.thread} in @${author.handle}'s session.`, { field: 'envelope.thread' }));
+    throw gate.drop('forbidden', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread ${thread} in @${author.handle}'s session.`, { field: 'envelope.thread' }));
   }
   // A TTL is a rule of transit: history taken from a linked hub is past it, and is taken by id instead.
   if (mode === 'live' && fields.ttl_secs > ctx.config.trust.maxTtlSecs) {
@@ -112,7 +115,7 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
   } catch (error) {
     throw error instanceof ParleyError ? gate.drop('malformed', error) : error;
   }
-  return { caller: { participant: author, session }, envelope: { mode, kind, fields, sig, meta, text } };
+  return { caller: { participant: author, session }, envelope: { mode, kind, fields, thread, sig, meta, text } };
 }
 
 /** Counts a refused envelope under `reason` and gives the error to throw (anything but a ParleyError is thrown as it is). */

@@ -32,6 +32,8 @@ export interface SignedElsewhere {
   sender_seq: number;
   sender_epoch: Buffer;
   sig: Buffer;
+  /** The thread id it signed, when it is stored under another thread of this hub (taken from a linked hub). */
+  thread?: string;
 }
 
 /** A committed event with who it reaches (the live bus carries both). */

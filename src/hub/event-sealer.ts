@@ -92,6 +92,7 @@ export class EventSealer {
   keep(row: EventRow, signed: SignedElsewhere): void {
     row.signed_ts = signed.ts;
     row.signed_meta = signed.meta === null ? null : JSON.stringify(signed.meta);
+    row.signed_thread = signed.thread !== undefined && signed.thread !== row.thread_id ? signed.thread : null;
     row.ttl_secs = signed.ttl_secs;
     row.sender_seq = signed.sender_seq;
     row.sender_epoch = signed.sender_epoch;

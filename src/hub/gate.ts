@@ -125,12 +125,12 @@ export class Gate {
   /** The thread the input (or the envelope) names: resolved once, then checked against its channel's policy. */
   #target(spec: ThreadField, caller: Caller, input: unknown, envelope: OpenedEnvelope | undefined): ThreadRecord | undefined {
     const ctx = this.#ctx;
-    const ref = envelope ? envelope.fields.thread : (input as Record<string, unknown> | undefined)?.[spec.field];
+    const ref = envelope ? envelope.thread : (input as Record<string, unknown> | undefined)?.[spec.field];
     if (ref === undefined && spec.optional) return undefined;
     try {
       const thread = resolveFor(ctx, caller, ref as string, spec.field);
       // The signature is over the thread's id: a thread named any other way would be stored under an id that was not signed.
-      if (envelope && thread.id !== ref) throw new ParleyError('NOT_FOUND', `Envelope ${envelope.fields.id}: no thread with id ${envelope.fields.thread} in @${caller.participant.handle}'s session.`, { field: spec.field });
+      if (envelope && thread.id !== ref) throw new ParleyError('NOT_FOUND', `Envelope ${envelope.fields.id}: no thread with id ${envelope.thread} in @${caller.participant.handle}'s session.`, { field: spec.field });
       if (spec.need === 'read') assertMayRead(ctx, caller, thread, spec.field);
       if (spec.need === 'write') assertMayWrite(ctx, caller, thread, spec.field);
       return thread;

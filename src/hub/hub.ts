@@ -32,6 +32,7 @@ import { openHubParts, type HubOptions } from './hub-parts.js';
 import { dropGhosts } from './meeting-ops.js';
 import { setAccessOf } from './participant-views.js';
 import { PeerEntry } from './peer-entry.js';
+import { PeerSync } from './peer-sync.js';
 import type { PeerLinksView, PeerSelf } from './peer-self.js';
 import { RetentionPruner, type PruneReport, type RetentionSeams } from './retention.js';
 import type { RosterPushOptions } from './roster-push.js';
@@ -45,6 +46,7 @@ export const DEFAULT_SESSION = DEFAULT_SESSION_NAME;
 export type { Credential } from './hub-admin.js';
 export type { SessionInfo } from './hub-directory.js';
 export type { PeerLinksView, PeerSelf } from './peer-self.js';
+export type { PeerSync, PeerEvent, PeerTaken, OutboundPage, HostedElsewhere, HostingHub } from './peer-sync.js';
 export type { HubOptions } from './hub-parts.js';
 export type { RosterPushOptions } from './roster-push.js';
 
@@ -64,6 +66,7 @@ export class Hub {
   /** The entry objects this hub hands out, each passing the one gate made for this hub. */
   #peerLinks: PeerLinksView | undefined;
   readonly #entries: { actor: (caller: Caller) => Actor; peers: PeerEntry };
+  readonly #peerSync: PeerSync;
   readonly #sweeper: NodeJS.Timeout;
   readonly #pruner: RetentionPruner;
   /** The roster file: each roster accepted while the hub runs is written there. */
@@ -84,6 +87,7 @@ export class Hub {
       actor: (caller) => new Actor(ctx, gate, { participantId: caller.participant.id, sessionId: caller.session.id }),
       peers: new PeerEntry(ctx, gate),
     };
+    this.#peerSync = new PeerSync(ctx, this.#entries.peers, DEFAULT_SESSION);
     // Meeting places of members that are gone (see dropGhosts) are freed within a quarter of the presence TTL,
     // and an agent whose hooks stopped reporting is shown back in its declared state as soon.
     const sweepEvery = Math.max(1000, Math.min(30_000, (config.presence.ttlSeconds * 1000) / 4));
@@ -136,10 +140,18 @@ export class Hub {
     return this.#peerLinks;
   }
 
-  /** This hub for `parley peer self`: key, id, name, where it listens, and the participants it hosts. */
+  /** What the peer links use to carry events between this hub and the others of its roster. */
+  peerSync(): PeerSync {
+    this.#assertOpen();
+    return this.#peerSync;
+  }
+
+  /** This hub for `parley peer self`: key, id, name, where it listens, and the participants it hosts (not the ones linked hubs host). */
   peerSelf(): PeerSelf {
     const { key, id, name } = this.peerIdentity();
-    const participants = everyParticipant(this.#ctx).map((p) => ({ handle: p.handle, key: p.pubkey, kind: p.profile.kind }));
+    const participants = everyParticipant(this.#ctx)
+      .filter((p) => p.hub === undefined)
+      .map((p) => ({ handle: p.handle, key: p.pubkey, kind: p.profile.kind }));
     return { key, id, name, addrs: this.#peerLinks?.addrs() ?? [], participants };
   }
 

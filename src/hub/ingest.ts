@@ -7,6 +7,7 @@ import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 import type { IngestResult } from './answers.js';
+import type { SecretSearch } from '../redaction/redactor.js';
 
 /** How errors name what an envelope carries. */
 const ENVELOPE_FIELDS = { to: 'envelope.to', replyTo: 'envelope.meta.reply_to', thread: 'envelope.thread' };
@@ -24,18 +25,31 @@ const STEERING_CODES: ReadonlySet<string> = new Set(['THREAD_CLOSED', 'THREAD_PA
  * before (EnvelopeGate); in sync, what is already held is taken once, by id.
  * Each refusal is counted.
  */
-export function takeEnvelope(ctx: HubContext, admitted: Admitted<unknown, ThreadRecord, OpenedEnvelope>): Promise<IngestResult> {
+export function takeEnvelope(ctx: HubContext, admitted: Admitted<unknown, ThreadRecord, OpenedEnvelope>, scanned?: SecretSearch): Promise<IngestResult> {
   switch (admitted.envelope.kind) {
     case 'message':
-      return takeMessage(ctx, admitted);
+      return takeMessage(ctx, admitted, scanned);
   }
 }
 
-async function takeMessage(ctx: HubContext, admitted: Admitted<unknown, ThreadRecord, OpenedEnvelope>): Promise<IngestResult> {
+/** What a message's secret scan looks at: its text, then its tags. */
+export function scannedTextsOf(text: string, meta: { tags?: string[] }): string[] {
+  return [text, ...(meta.tags ?? [])];
+}
+
+/**
+ * `scanned`: its texts' scan, made beforehand (a linked hub's batch is
+ * scanned at once, so that its events are stored in the order they came).
+ */
+async function takeMessage(ctx: HubContext, admitted: Admitted<unknown, ThreadRecord, OpenedEnvelope>, scanned: SecretSearch | undefined): Promise<IngestResult> {
+  if (scanned === undefined) return storeMessage(ctx, admitted, await ctx.redactor.find(scannedTextsOf(admitted.envelope.text, admitted.envelope.meta)));
+  return storeMessage(ctx, admitted, scanned);
+}
+
+async function storeMessage(ctx: HubContext, admitted: Admitted<unknown, ThreadRecord, OpenedEnvelope>, secrets: SecretSearch): Promise<IngestResult> {
   const { caller, envelope } = admitted;
   const { fields, meta, text } = envelope;
   const gate = ctx.envelopes;
-  const secrets = await ctx.redactor.find([text, ...(meta.tags ?? [])]);
   const secretAt = secrets.spans.findIndex((spans) => spans.length > 0);
   if (secretAt >= 0) {
     const field = secretAt === 0 ? 'envelope.content' : `envelope.meta.tags.${secretAt - 1}`;
@@ -71,6 +85,7 @@ async function takeMessage(ctx: HubContext, admitted: Admitted<unknown, ThreadRe
         sender_seq: fields.sender_seq,
         sender_epoch: Buffer.from(fields.sender_epoch),
         sig: envelope.sig,
+        thread: fields.thread,
       },
     });
   });

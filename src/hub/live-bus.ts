@@ -26,6 +26,8 @@ export type LiveListener = (item: LiveItem) => void;
 export class LiveBus {
   private readonly bySession = new Map<string, Set<LiveListener>>();
   private readonly onClose = new Map<LiveListener, () => void>();
+  /** Listeners of every committed event, whatever its session (the fan-out to linked hubs). */
+  private readonly everyEvent = new Set<(committed: CommittedEvent) => void>();
   private closed = false;
 
   /** `onClose` runs if the hub shuts down while the listener is registered (waits end, streams finish). */
@@ -56,6 +58,7 @@ export class LiveBus {
     const callbacks = [...this.onClose.values()];
     this.onClose.clear();
     this.bySession.clear();
+    this.everyEvent.clear();
     for (const callback of callbacks) {
       try {
         callback();
@@ -78,7 +81,21 @@ export class LiveBus {
   }
 
   publishEvent(committed: CommittedEvent): void {
+    for (const listener of this.everyEvent) {
+      try {
+        listener(committed);
+      } catch {
+        this.everyEvent.delete(listener);
+      }
+    }
     this.publish({ kind: 'event', session: committed.event.session, event: committed.event, targets: committed.targets });
+  }
+
+  /** Calls `listener` with every committed event, of every session, until the returned stop or close. */
+  listenEveryEvent(listener: (committed: CommittedEvent) => void): () => void {
+    if (this.closed) return () => undefined;
+    this.everyEvent.add(listener);
+    return () => this.everyEvent.delete(listener);
   }
 
   listenerCount(session?: string): number {

@@ -1,4 +1,5 @@
-import type { EnvelopeInput } from '../schema/inputs.js';
+import type { PeerEnvelopeInput } from '../schema/inputs.js';
+import type { SecretSearch } from '../redaction/redactor.js';
 import type { HubContext } from './context.js';
 import { PEER_ENTRIES } from './entries.js';
 import type { Gate } from './gate.js';
@@ -6,11 +7,10 @@ import { takeEnvelope } from './ingest.js';
 import type { IngestResult } from './answers.js';
 
 /**
- * Where linked hubs hand in what they carry (the peer links, next): through
- * the same gate and the same message rules as a participant's own calls. No
- * credential is needed: each envelope's signature says who it is from, and
- * that participant's standing is what the gate checks. Hub-internal until the
- * peer links bring it a transport.
+ * Where linked hubs hand in what they carry (src/peer, through PeerSync):
+ * through the same gate and the same message rules as a participant's own
+ * calls. No credential is needed: each envelope's signature says who it is
+ * from, and that participant's standing is what the gate checks.
  */
 export class PeerEntry {
   readonly #ctx: HubContext;
@@ -21,8 +21,13 @@ export class PeerEntry {
     this.#gate = gate;
   }
 
-  /** An event another hub of the roster holds (history or fan-out): taken once by id, whatever its age. */
-  syncEnvelope(input: EnvelopeInput): Promise<IngestResult> {
-    return this.#gate.call(PEER_ENTRIES.syncEnvelope, 'signer', input, (admitted) => takeEnvelope(this.#ctx, admitted));
+  /**
+   * An event another hub of the roster holds (history or fan-out): taken once
+   * by id, whatever its age. With `scanned` (its texts' secret scan, made
+   * beforehand) it is stored in the same turn, so events handed in one after
+   * another are stored in that order.
+   */
+  syncEnvelope(input: PeerEnvelopeInput, scanned?: SecretSearch): Promise<IngestResult> {
+    return this.#gate.call(PEER_ENTRIES.syncEnvelope, 'signer', input, (admitted) => takeEnvelope(this.#ctx, admitted, scanned));
   }
 }

@@ -18,6 +18,8 @@ export interface SessionRecord {
 
 export interface ParticipantRecord extends Participant {
   kind: Profile['kind'];
+  /** The key (`ed25519:…`) of the linked hub that hosts it; absent: this hub hosts it. */
+  hubKey?: string;
 }
 
 export interface MembershipRecord {
@@ -53,5 +55,6 @@ export interface Caller {
  * with its public key also as rosters write it (`pubkey`, "ed25519:…").
  */
 export function participantView(p: Participant): Participant & { pubkey: string } {
-  return { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, pubkey: keyTextOf(p), createdAt: p.createdAt };
+  const view = { id: p.id, handle: p.handle, profile: p.profile, publicKey: p.publicKey, pubkey: keyTextOf(p), createdAt: p.createdAt };
+  return p.hub === undefined ? view : { ...view, hub: p.hub };
 }

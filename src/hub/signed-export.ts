@@ -31,7 +31,7 @@ export function signedExport(ctx: HubContext, caller: Caller, thread: ThreadReco
       const authors = ctx.store.events.authorsOf(thread.id, upTo).map((id) => ctx.state.participant(id));
       const seal = new ExportSealer(hub, {
         mode: orgRosters.length > 0 ? 'roster' : 'local',
-        thread: { id: thread.id, name: thread.name, kind: thread.kind },
+        thread: { id: thread.id, name: thread.name, kind: thread.kind, ...signedAs(ctx.store.events.signedThreadsOf(thread.id, upTo)) },
         authors: authors.map((p) => ({ key: keyTextOf(p), handle: p.handle })),
         exported_at: new Date(ctx.now()).toISOString(),
       });
@@ -56,6 +56,11 @@ export function signedExport(ctx: HubContext, caller: Caller, thread: ThreadReco
       yield `${seal.trailer()}\n`;
     })(),
   };
+}
+
+/** The header's `signed_as`, only when the thread holds events signed for another id (so exports of a lone hub are as before). */
+function signedAs(ids: string[]): { signed_as?: string[] } {
+  return ids.length > 0 ? { signed_as: ids } : {};
 }
 
 /**

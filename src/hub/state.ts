@@ -45,6 +45,7 @@ export class HubState {
         profile: { ...profile, kind: row.kind },
         publicKey: row.public_key.toString('base64'),
         createdAt: new Date(row.created_at).toISOString(),
+        ...(row.hub_key === null ? {} : { hubKey: row.hub_key, hub: row.hub_name ?? '' }),
       });
     }
     for (const row of this.store.directory.allMembers()) this.sessions.get(row.session_id)?.members.add(row.participant_id);
@@ -91,6 +92,13 @@ export class HubState {
   addParticipant(participant: ParticipantRecord): void {
     this.participants.set(participant.id, participant);
     this.participantsByHandle.set(participant.handle.toLowerCase(), participant);
+  }
+
+  /** A participant's handle changed (one a linked hub hosts, renamed there). */
+  rehandle(participant: ParticipantRecord, handle: string): void {
+    if (this.participantsByHandle.get(participant.handle.toLowerCase()) === participant) this.participantsByHandle.delete(participant.handle.toLowerCase());
+    participant.handle = handle;
+    this.participantsByHandle.set(handle.toLowerCase(), participant);
   }
 
   participantByHandle(handle: string): ParticipantRecord | undefined {

@@ -78,7 +78,7 @@ export function saveThreadState(ctx: HubContext, thread: ThreadRecord): void {
   ctx.store.threads.saveState(thread.id, JSON.stringify(thread.state));
 }
 
-interface NewThread {
+export interface NewThread {
   session: SessionRecord;
   kind: ThreadKind;
   name: string;
@@ -90,6 +90,29 @@ interface NewThread {
 
 /** Creates a thread inside a transaction: the row, its members, and its `thread.created` event. */
 export function createThread(ctx: HubContext, tx: Transaction, spec: NewThread): { thread: ThreadRecord; event: ParleyEvent } {
+  const thread = insertThread(ctx, spec);
+  const event = tx.append({
+    thread,
+    type: 'system',
+    from: spec.createdBy,
+    to: TO_ALL,
+    content: {
+      action: 'thread.created',
+      kind: thread.kind,
+      name: thread.name,
+      ...(thread.parentId ? { parent: thread.parentId } : {}),
+    },
+  });
+  return { thread, event };
+}
+
+/**
+ * A thread's row and members, inside a transaction, with no event: what
+ * createThread announces, and the thread made here for what a linked hub
+ * sent (its author's hub announced it there; this hub has no key to sign
+ * an announcement by that author).
+ */
+export function insertThread(ctx: HubContext, spec: NewThread): ThreadRecord {
   const thread: ThreadRecord = {
     id: ctx.newId(),
     sessionId: spec.session.id,
@@ -117,19 +140,7 @@ export function createThread(ctx: HubContext, tx: Transaction, spec: NewThread):
   for (const member of new Set([spec.createdBy, ...spec.members])) {
     saveMembership(ctx, thread, { participantId: member, subscription: 'subscribed', invited: false, hardMuted: false });
   }
-  const event = tx.append({
-    thread,
-    type: 'system',
-    from: spec.createdBy,
-    to: TO_ALL,
-    content: {
-      action: 'thread.created',
-      kind: thread.kind,
-      name: thread.name,
-      ...(thread.parentId ? { parent: thread.parentId } : {}),
-    },
-  });
-  return { thread, event };
+  return thread;
 }
 
 export function parseChannelName(name: string, field = 'name'): string {

@@ -18,11 +18,15 @@ import type { Roster } from '../schema/roster.js';
 import { formatPublicKey, parsePublicKey } from '../trust/node-id.js';
 import { inBackground } from '../util/background.js';
 import type { Logger } from '../util/logger.js';
-import { decodeHello, encodeHello, HELLO_PROTOCOL, HelloRefused, MAX_HELLO_BYTES, type Hello } from './hello.js';
-import { LinkTable, type DropReason, type LinkRecord, type PeerLinkInfo } from './link-table.js';
+import { HELLO_PROTOCOL, HelloRefused, MAX_HELLO_BYTES, type Hello } from './hello.js';
+import { checkHello, dropReasonOf, helloFor, LinkRefused } from './hello-checks.js';
+import { LinkTable, type LinkRecord, type PeerLinkInfo } from './link-table.js';
 import { keyOfPeer, PeerNode } from './peer-node.js';
 import { decodeRefusal, encodeRefusal } from './refusal.js';
 import { fetchRoster, ROSTER_PROTOCOL, sendRoster } from './roster-exchange.js';
+import { EVENTS_PROTOCOL } from './event-frames.js';
+import { EventLinks } from './event-links.js';
+import { DEFAULT_ACK_TIMEOUT_MS, receiveEvents } from './event-stream.js';
 
 /** How long a hello (or a roster) may take to arrive. */
 export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
@@ -41,6 +45,8 @@ export interface PeerLinksOptions {
   helloTimeoutMs?: number;
   redialMs?: number;
   maxRedialMs?: number;
+  /** A peer that does not acknowledge a page within this is cut off. */
+  ackTimeoutMs?: number;
 }
 
 export class PeerLinks implements PeerLinksView {
@@ -54,6 +60,7 @@ export class PeerLinks implements PeerLinksView {
   readonly #table = new LinkTable();
   /** The connection each linked peer's hello went over. */
   readonly #connections = new Map<string, Connection>();
+  readonly #events: EventLinks;
   #node!: PeerNode;
   #stopped = false;
 
@@ -65,6 +72,19 @@ export class PeerLinks implements PeerLinksView {
     this.#helloTimeoutMs = options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
     this.#redialMs = options.redialMs ?? DEFAULT_REDIAL_MS;
     this.#maxRedialMs = options.maxRedialMs ?? DEFAULT_MAX_REDIAL_MS;
+    this.#events = new EventLinks({
+      sync: options.hub.peerSync(),
+      logger: options.logger,
+      ackTimeoutMs: options.ackTimeoutMs ?? DEFAULT_ACK_TIMEOUT_MS,
+      countDrop: (key, reason) => {
+        const link = this.#table.get(key);
+        if (link) this.#table.countDrop(link, reason);
+      },
+      heard: (key) => {
+        const link = this.#table.get(key);
+        if (link) link.lastSeen = this.#now();
+      },
+    });
   }
 
   /** Starts the node, serves the protocols and dials every kept peer. */
@@ -80,6 +100,7 @@ export class PeerLinks implements PeerLinksView {
     });
     await links.#node.handle(HELLO_PROTOCOL, (stream, connection) => links.#answerHello(stream, connection));
     await links.#node.handle(ROSTER_PROTOCOL, (stream) => sendRoster(options.hub, stream, links.#helloTimeoutMs));
+    await links.#node.handle(EVENTS_PROTOCOL, (stream, connection) => receiveEvents(stream, connection, links.#events.hooks));
     for (const entry of book) links.#keep(entry);
     for (const link of links.#table.all()) links.#dialSoon(link, 0);
     return links;
@@ -90,7 +111,7 @@ export class PeerLinks implements PeerLinksView {
   }
 
   list(): PeerLinkInfo[] {
-    return this.#table.all().map((link) => this.#table.info(link));
+    return this.#table.all().map((link) => this.#table.info(link, this.#events.queued(link.key)));
   }
 
   async add(addr: string): Promise<{ link: PeerLinkInfo; added: boolean }> {
@@ -116,6 +137,7 @@ export class PeerLinks implements PeerLinksView {
       link.addrs = link.addrs.filter((addr) => addr !== entry.addr);
       if (stillKept.has(entry.key)) continue;
       const connection = this.#connections.get(entry.key);
+      this.#events.unlinked(entry.key);
       this.#table.delete(entry.key);
       this.#connections.delete(entry.key);
       if (connection) await this.#node.hangUp(connection);
@@ -134,6 +156,7 @@ export class PeerLinks implements PeerLinksView {
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const link of this.#table.all()) clearTimeout(link.timer);
+    this.#events.stop();
     await this.#node.stop();
   }
 
@@ -236,38 +259,13 @@ export class PeerLinks implements PeerLinksView {
     }
   }
 
-  /** The hello in `frame` from `key`, checked against this hub's roster; LinkRefused or HelloRefused says why not. */
   #checkHello(frame: Uint8Array, key: string): Hello {
-    const hello = decodeHello(frame, { from: parsePublicKey(key), self: this.#selfRaw(), now: this.#now() });
-    const roster = this.#hub.roster().current;
-    if (!roster) throw new LinkRefused('local-mode', 'this hub has no roster in force (local mode): it never links');
-    if (hello.org !== roster.org_id) throw new LinkRefused('other-org', `it is a hub of org "${hello.org}", this hub's roster is org "${roster.org_id}"`);
-    if (!this.#hub.mayLink(hello.key)) throw new LinkRefused('not-in-roster', `its key is not a hub of roster ${roster.org_id} v${roster.version}`);
-    return hello;
+    return checkHello(this.#hub, frame, key, this.#now());
   }
 
   #helloFor(key: string): Uint8Array {
-    const identity = this.#hub.peerIdentity();
-    const roster = this.#hub.roster().current;
-    if (!roster) throw new LinkRefused('local-mode', 'this hub has no roster in force (local mode): it never links');
-    const self = this.#hub.peerSelf();
-    const known = [...this.#connections.keys()]
-      .filter((other) => other !== key)
-      .map((other) => ({ key: parsePublicKey(other), addrs: (this.#table.get(other)?.addrs ?? []).slice(0, 16) }))
-      .filter((entry) => entry.addrs.length > 0)
-      .slice(0, 256);
-    const hello: Hello = {
-      org: roster.org_id,
-      rosterVersion: roster.version,
-      key: this.#selfRaw(),
-      name: identity.name.slice(0, 64),
-      to: parsePublicKey(key),
-      ts: this.#now(),
-      participants: self.participants.map((p) => ({ key: parsePublicKey(p.key), handle: p.handle, kind: p.kind })),
-      addrs: this.#node.addrs().slice(0, 16),
-      known,
-    };
-    return encodeHello(hello, identity.privateKey);
+    const known = [...this.#connections.keys()].map((other) => ({ key: other, addrs: this.#table.get(other)?.addrs ?? [] }));
+    return helloFor(this.#hub, key, { addrs: this.#node.addrs(), known, now: this.#now() });
   }
 
   #selfRaw(): Uint8Array {
@@ -286,6 +284,7 @@ export class PeerLinks implements PeerLinksView {
     this.#table.addAddrs(link, hello.addrs);
     this.#connections.set(key, connection);
     this.#logger.info('peer linked', { peer: key, name: hello.name });
+    this.#events.linked(key, hello, connection);
     const roster = this.#hub.roster().current;
     if (roster && hello.rosterVersion > roster.version) inBackground(this.#fetchRoster(link, connection), this.#logger, `fetching the roster of peer ${key}`);
     this.#learn(hello.known);
@@ -327,6 +326,7 @@ export class PeerLinks implements PeerLinksView {
         this.#table.countDrop(link, 'removed-from-roster');
         this.#away(link, 'refused', 'no longer a hub of the roster in force');
       }
+      this.#events.unlinked(key);
       this.#connections.delete(key);
       await this.#node.hangUp(connection);
     }
@@ -346,6 +346,7 @@ export class PeerLinks implements PeerLinksView {
     this.#table.countDrop(link, reason);
     this.#away(link, 'refused', message);
     this.#logger.warn('peer link refused', { peer: link.key, reason, error: message });
+    this.#events.unlinked(link.key);
     this.#connections.delete(link.key);
     // A hello this hub could not read or check, from a hub of its roster, ends only that stream: the
     // peer may send a good one on the same connection. A hub this one does not link with is hung up on.
@@ -365,6 +366,7 @@ export class PeerLinks implements PeerLinksView {
 
   #disconnected(key: string): void {
     const link = this.#table.get(key);
+    this.#events.unlinked(key);
     this.#connections.delete(key);
     if (!link || link.state !== 'connected') return;
     this.#away(link, 'offline', 'the link closed');
@@ -375,23 +377,5 @@ export class PeerLinks implements PeerLinksView {
   #away(link: LinkRecord, state: 'offline' | 'refused', reason: string): void {
     link.state = state;
     link.reason = reason;
-  }
-}
-
-/** Why a hello exchange failed, as counted: the refusal's own reason, a timeout, or a frame that could not be read (too long, cut short). */
-function dropReasonOf(error: unknown): DropReason {
-  if (error instanceof LinkRefused || error instanceof HelloRefused) return error.reason;
-  const name = (error as Error | undefined)?.name;
-  return name === 'AbortError' || name === 'TimeoutError' ? 'hello-timeout' : 'malformed-frame';
-}
-
-/** A hello that checked out, from a hub this one does not link with. */
-class LinkRefused extends Error {
-  constructor(
-    readonly reason: DropReason,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'LinkRefused';
   }
 }

@@ -171,6 +171,14 @@ export const EnvelopeInputSchema = z.strictObject({
 });
 export type EnvelopeInput = z.input<typeof EnvelopeInputSchema>;
 
+/**
+ * An envelope a linked hub hands in (src/peer): as one an author hands in,
+ * with the thread of this hub it is taken into when its author signed it for
+ * the thread of the same name on the origin hub (whose id is another).
+ */
+export const PeerEnvelopeInputSchema = EnvelopeInputSchema.extend({ thread: UlidSchema.optional() });
+export type PeerEnvelopeInput = z.input<typeof PeerEnvelopeInputSchema>;
+
 export const LiveFilterInputSchema = z.strictObject({
   thread: ThreadRefSchema.optional(),
   inbox: z.boolean().optional(),

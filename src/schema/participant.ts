@@ -61,6 +61,8 @@ export interface Participant {
   /** Base64 of the raw 32-byte Ed25519 public key. */
   publicKey: string;
   createdAt: string;
+  /** The name of the linked hub that hosts it; absent: this hub hosts it. */
+  hub?: string;
 }
 
 export const JoinInputSchema = z.strictObject({

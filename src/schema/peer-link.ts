@@ -23,6 +23,13 @@ export const DROP_REASONS = [
   'roster-refused',
   'removed-from-roster',
   'malformed-frame',
+  // Events a linked hub sent, refused one by one (the link stays up):
+  'malformed-event',
+  'bad-signature',
+  'author-not-in-roster',
+  'not-hosted',
+  'not-for-this-hub',
+  'refused-by-rules',
 ] as const;
 export const DropReasonSchema = z.enum(DROP_REASONS);
 export type DropReason = z.output<typeof DropReasonSchema>;

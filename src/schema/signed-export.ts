@@ -32,7 +32,13 @@ export const ExportHeaderSchema = z.strictObject({
   /** The exporting hub's key: it signs the header and the trailer, and in local mode the whole export rests on it. */
   hub: PublicKeyTextSchema,
   mode: z.enum(['local', 'roster']),
-  thread: z.strictObject({ id: z.string().min(1), name: z.string(), kind: z.string() }),
+  thread: z.strictObject({
+    id: z.string().min(1),
+    name: z.string(),
+    kind: z.string(),
+    /** The ids the same thread has on linked hubs, which the events written there were signed for. */
+    signed_as: z.array(z.string().min(1)).max(256).optional(),
+  }),
   /** Every author of the thread's events with its handle on the exporting hub: where a verifier takes names from. */
   authors: z.array(ExportAuthorSchema),
   exported_at: z.string(),

@@ -14,6 +14,9 @@ export interface ParticipantRow {
   profile: string;
   public_key: Buffer;
   created_at: number;
+  /** The linked hub that hosts it (key text and name); null: hosted here. */
+  hub_key: string | null;
+  hub_name: string | null;
 }
 
 export class DirectoryStore {
@@ -21,6 +24,7 @@ export class DirectoryStore {
   private readonly allSessionsStmt: Database.Statement;
   private readonly insertParticipantStmt: Database.Statement;
   private readonly updateProfileStmt: Database.Statement;
+  private readonly updateHostStmt: Database.Statement;
   private readonly allParticipantsStmt: Database.Statement;
   private readonly insertMemberStmt: Database.Statement;
   private readonly allMembersStmt: Database.Statement;
@@ -29,9 +33,10 @@ export class DirectoryStore {
     this.insertSessionStmt = db.prepare('INSERT INTO sessions (id, name, created_at) VALUES (?, ?, ?)');
     this.allSessionsStmt = db.prepare('SELECT * FROM sessions ORDER BY created_at');
     this.insertParticipantStmt = db.prepare(
-      `INSERT INTO participants (id, handle, kind, profile, public_key, created_at)
-       VALUES (@id, @handle, @kind, @profile, @public_key, @created_at)`,
+      `INSERT INTO participants (id, handle, kind, profile, public_key, created_at, hub_key, hub_name)
+       VALUES (@id, @handle, @kind, @profile, @public_key, @created_at, @hub_key, @hub_name)`,
     );
+    this.updateHostStmt = db.prepare('UPDATE participants SET handle = ?, kind = ?, profile = ?, hub_key = ?, hub_name = ? WHERE id = ?');
     this.updateProfileStmt = db.prepare('UPDATE participants SET kind = ?, profile = ? WHERE id = ?');
     this.allParticipantsStmt = db.prepare('SELECT * FROM participants ORDER BY created_at');
     this.insertMemberStmt = db.prepare(
@@ -54,6 +59,11 @@ export class DirectoryStore {
 
   updateProfile(id: string, kind: string, profileJson: string): void {
     this.updateProfileStmt.run(kind, profileJson, id);
+  }
+
+  /** A participant a linked hub hosts, as that hub now describes it. */
+  updateHosted(row: Pick<ParticipantRow, 'id' | 'handle' | 'kind' | 'profile' | 'hub_key' | 'hub_name'>): void {
+    this.updateHostStmt.run(row.handle, row.kind, row.profile, row.hub_key, row.hub_name, row.id);
   }
 
   allParticipants(): ParticipantRow[] {

@@ -36,6 +36,8 @@ export interface EventRow {
    */
   signed_ts: number | null;
   signed_meta: string | null;
+  /** The thread id its author signed, when it is not thread_id (an event taken from a linked hub, stored under this hub's thread). */
+  signed_thread: string | null;
 }
 
 /** The columns an event is shown from (rowToEvent): what reads that show events select, and nothing more (a row's other columns cost time to read). */
@@ -105,6 +107,7 @@ export function eventToRow(event: ParleyEvent, tsMillis: number): EventRow {
     roster_version: null,
     signed_ts: null,
     signed_meta: null,
+    signed_thread: null,
   };
 }
 
@@ -126,20 +129,22 @@ export class EventLog {
   private readonly maxSeqStmt: Database.Statement;
   private readonly unread: Database.Statement;
   private readonly allAfter: Database.Statement;
+  private readonly committedAfter: Database.Statement;
   private readonly countStmt: Database.Statement;
   private readonly sessionAfter: Database.Statement;
   private readonly threadCount: Database.Statement;
   private readonly unrostered: Database.Statement;
   private readonly lastSenderSeqStmt: Database.Statement;
   private readonly authorsStmt: Database.Statement;
+  private readonly signedThreadsStmt: Database.Statement;
   private readonly setSigStmt: Database.Statement;
   private readonly lateSigStmt: Database.Statement;
   private readonly unsignedAfterStmt: Database.Statement;
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
-      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta, sig, ttl_secs, sender_seq, sender_epoch, roster_version, signed_ts, signed_meta)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta, sig, ttl_secs, sender_seq, sender_epoch, roster_version, signed_ts, signed_meta, signed_thread)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.after = db.prepare(`SELECT ${SHOWN_COLUMNS} FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`).raw();
     this.before = db.prepare(`SELECT ${SHOWN_COLUMNS} FROM events WHERE thread_id = ? AND seq < ? AND seq <= ? ORDER BY seq DESC LIMIT ?`).raw();
@@ -152,10 +157,12 @@ export class EventLog {
       `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? AND from_id <> ? AND type <> 'system' LIMIT ?)`,
     );
     this.allAfter = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
+    this.committedAfter = db.prepare('SELECT * FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM events');
     this.visibleUpTo = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
     this.threadCount = db.prepare('SELECT COUNT(*) AS n FROM events WHERE thread_id = ? AND seq <= ?');
+    this.signedThreadsStmt = db.prepare('SELECT DISTINCT signed_thread FROM events WHERE thread_id = ? AND seq <= ? AND signed_thread IS NOT NULL ORDER BY signed_thread').pluck();
     this.authorsStmt = db.prepare('SELECT DISTINCT from_id FROM events WHERE thread_id = ? AND seq <= ?');
     this.lastSenderSeqStmt = db.prepare(
       'SELECT MAX(sender_seq) AS seq FROM events INDEXED BY events_by_envelope_sender WHERE from_id = ? AND thread_id = ? AND sender_epoch = ? AND sig IS NOT NULL',
@@ -170,7 +177,7 @@ export class EventLog {
   }
 
   append(row: EventRow): void {
-    // Bound by position: by name, the binding looks up each of the 18 names on the row (a third of the call).
+    // Bound by position: by name, the binding looks up each of the 19 names on the row (a third of the call).
     this.insert.run(
       row.seq,
       row.id,
@@ -190,6 +197,7 @@ export class EventLog {
       row.roster_version,
       row.signed_ts,
       row.signed_meta,
+      row.signed_thread,
     );
   }
 
@@ -214,6 +222,11 @@ export class EventLog {
   /** Makes events up to `seq` visible to readers (called once their batch has committed). */
   markCommitted(seq: number): void {
     if (seq > this.visibleUpTo) this.visibleUpTo = seq;
+  }
+
+  /** Committed events after `afterSeq`, all sessions, oldest first (what a linked hub is sent). */
+  readCommittedAfter(afterSeq: number, limit: number): EventRow[] {
+    return this.committedAfter.all(afterSeq, this.visibleUpTo, limit) as EventRow[];
   }
 
   /** Every event after `afterSeq`, all sessions (rebuilding derived indexes). */
@@ -257,6 +270,11 @@ export class EventLog {
   }
 
   /** The ids of everyone who wrote in a thread up to `upToSeq`. */
+  /** The other thread ids the thread's events up to `upToSeq` were signed for (events taken from linked hubs). */
+  signedThreadsOf(threadId: string, upToSeq: number): string[] {
+    return this.signedThreadsStmt.all(threadId, upToSeq) as string[];
+  }
+
   authorsOf(threadId: string, upToSeq: number): string[] {
     return (this.authorsStmt.all(threadId, upToSeq) as Array<{ from_id: string }>).map((row) => row.from_id);
   }

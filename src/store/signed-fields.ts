@@ -6,7 +6,8 @@ import type { EventRow } from './event-log.js';
  * The signed fields of a stored event: the row's own columns, with its
  * author's and addressee's public keys in place of their ids, and the ts and
  * meta its author signed when the row shows the hub's (an envelope signed
- * elsewhere). Signing, the signed export and every later check all read a
+ * elsewhere), and the thread id it signed when the row is stored under
+ * another (an event taken from a linked hub). Signing, the signed export and every later check all read a
  * row through this one function, so they cannot disagree about what was signed.
  */
 export function signedFieldsOfRow(row: EventRow, rawKeyOf: (participantId: string) => Uint8Array): SignedEventFields {
@@ -16,7 +17,7 @@ export function signedFieldsOfRow(row: EventRow, rawKeyOf: (participantId: strin
   return {
     id: row.id,
     from: rawKeyOf(row.from_id),
-    thread: row.thread_id,
+    thread: row.signed_thread ?? row.thread_id,
     to: row.to_id === TO_ALL ? null : rawKeyOf(row.to_id),
     kind: row.type,
     content: row.type === 'message' ? row.content : (JSON.parse(row.content) as unknown),

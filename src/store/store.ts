@@ -7,6 +7,7 @@ import { EventLog } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
 import { createPrivateFile } from '../home/private-home.js';
 import { assertKnownVersion, migrate } from './migrations.js';
+import { PeerCursorStore } from './peer-cursor-store.js';
 import { RequestStore } from './request-store.js';
 import { RosterStore } from './roster-store.js';
 import { SenderStore } from './sender-store.js';
@@ -42,6 +43,7 @@ export class Store {
   readonly rosters: RosterStore;
   readonly retention: RetentionStore;
   readonly access: AccessStore;
+  readonly peerCursors: PeerCursorStore;
   /** Checkpoints the WAL off the writer's commits. */
   readonly checkpointer: Checkpointer;
 
@@ -67,6 +69,7 @@ export class Store {
     this.rosters = new RosterStore(db);
     this.retention = new RetentionStore(db);
     this.access = new AccessStore(db);
+    this.peerCursors = new PeerCursorStore(db);
   }
 
   /** A random id fixed when the store was created. */

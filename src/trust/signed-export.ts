@@ -262,7 +262,9 @@ export class ExportVerifier {
       throw new VerifyFailure(at, `${what}: the line names its author @${line.data.author}, but the hub signed this key as @${handle} (the unsigned "author" was changed)`);
     }
     const thread = sealed.header.thread;
-    if (event.thread !== thread.id) throw new VerifyFailure(at, `${what}: belongs to thread ${event.thread}, not the exported ${thread.id}`);
+    if (event.thread !== thread.id && !(thread.signed_as ?? []).includes(event.thread)) {
+      throw new VerifyFailure(at, `${what}: belongs to thread ${event.thread}, not the exported ${thread.id} (nor one the hub signed it as on a linked hub)`);
+    }
     if (this.#ids.has(event.id)) throw new VerifyFailure(at, `${what}: the id appears twice (a replayed event)`);
     this.#ids.add(event.id);
     if (this.#lastSeq !== undefined && seq <= this.#lastSeq) throw new VerifyFailure(at, `${what}: seq ${seq} after seq ${this.#lastSeq}; the hub writes events in order`);

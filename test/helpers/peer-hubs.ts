@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+import type { Actor, HubOptions } from '../../src/hub/index.js';
 import { PeerLinks } from '../../src/peer/index.js';
 import type { Roster } from '../../src/schema/roster.js';
 import { formatPublicKey } from '../../src/trust/node-id.js';
@@ -54,4 +56,38 @@ export async function openPeerHubs(hubs: TestHubs, n: number, org = 'team'): Pro
 /** The state of the link from `from` to `to`, as `parley peer list` shows it. */
 export function linkState(from: PeerHub, to: PeerHub): string | undefined {
   return from.links.list().find((peer) => peer.key === to.key)?.state;
+}
+
+/** A linked hub with the participants it hosts, each joined to the default session. */
+export interface TeamHub extends PeerHub {
+  actors: Record<string, Actor>;
+}
+
+/**
+ * `hosted.length` hubs (opened with `options.hub`) under one roster that also lists every participant
+ * (`hosted[i]` are hub i's: agents as operators, a handle starting with
+ * "human" as an admin human), every hub linked to the first (and so to each
+ * other), once every link is up both ways.
+ */
+export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions> } = {}): Promise<TeamHub[]> {
+  const opened: TestHub[] = [];
+  const actors: Array<Record<string, Actor>> = [];
+  for (const handles of hosted) {
+    const t = await hubs.open(options.hub);
+    opened.push(t);
+    const mine: Record<string, Actor> = {};
+    for (const handle of handles) mine[handle] = await t.hub.join({ handle, profile: { kind: handle.startsWith('human') ? 'human' : 'agent' } });
+    actors.push(mine);
+  }
+  const members = opened.flatMap((t) =>
+    t.hub.participantsWithAccess().map((p) => ({ pubkey: p.pubkey, role: p.profile.kind === 'human' ? ('admin' as const) : ('operator' as const) })),
+  );
+  const roster = rosterOfHubs(opened, options.org ?? 'team', 1, members);
+  for (const t of opened) await t.hub.acceptRoster(roster);
+  const team: TeamHub[] = [];
+  for (const [i, t] of opened.entries()) team.push({ ...(await startLinks(hubs, t)), actors: actors[i]! });
+  const [first, ...rest] = team;
+  for (const other of rest) await other.links.add(first!.addr);
+  for (const a of team) for (const b of team) if (a !== b) await expect.poll(() => linkState(a, b), { timeout: 10_000 }).toBe('connected');
+  return team;
 }

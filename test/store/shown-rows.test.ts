@@ -39,6 +39,7 @@ function rowAt(seq: number): EventRow {
     roster_version: 3,
     signed_ts: null,
     signed_meta: null,
+    signed_thread: null,
   };
 }
 

@@ -1,0 +1,168 @@
+// Taking in a batch of events a linked hub sent (src/peer): each one placed in
+// this hub's session and thread of the same name, then handed to the peer
+// entry, where it passes the gate and the message rules as any envelope does.
+
+import { ParleyError, parseInput } from '../errors/parley-error.js';
+import type { SecretSearch } from '../redaction/redactor.js';
+import type { DropReason } from '../schema/peer-link.js';
+import { SessionNameSchema } from '../schema/names.js';
+import { decodeEventTuple, type SignedEventFields } from '../trust/envelope.js';
+import { participantIdOf } from '../trust/node-id.js';
+import type { HubContext } from './context.js';
+import { ensureSession } from './directory.js';
+import { scannedTextsOf } from './ingest.js';
+import type { PeerEntry } from './peer-entry.js';
+import type { ParticipantRecord, SessionRecord, ThreadRecord } from './records.js';
+import { dmKeyOf, insertThread, parseChannelName } from './threads.js';
+import { transact } from './writer.js';
+
+/** One event as a linked hub sends it: what its author signed, and where it goes by name. */
+export interface PeerEvent {
+  /** The signed tuple's canonical CBOR (src/trust/envelope.ts) and its author's signature. */
+  bytes: Uint8Array;
+  sig: Uint8Array;
+  /** Its session's name. */
+  session: string;
+  /** Its channel's name; null: a DM, whose thread is the one of its two participants. */
+  channel: string | null;
+  /** A DM's other participant (raw key): its addressee, or whom a post in the DM thread goes to. */
+  dmWith: Uint8Array | null;
+}
+
+/** What became of one event: stored (or held already), or dropped with the reason counted on the link. */
+export type PeerTaken = { seq: number; duplicate: boolean } | { dropped: DropReason; message: string };
+
+/** What stands in the batch's promise lists for an event refused before it was scanned or taken. */
+const NOT_SCANNED: Promise<SecretSearch> = Promise.resolve({ spans: [], scannerError: false });
+const NOT_TAKEN: Promise<undefined> = Promise.resolve(undefined);
+
+interface Placed {
+  event: PeerEvent;
+  fields: SignedEventFields;
+  author: ParticipantRecord;
+  session: string;
+  channel: string | null;
+  addressee: ParticipantRecord | undefined;
+}
+
+/**
+ * Takes in `events` from the linked hub holding key `fromHub`, in their
+ * order: each is refused unless its author is a participant that hub hosts
+ * (a hub cannot speak for another's participants), and a DM unless its
+ * addressee is hosted here. The batch's events are stored in one turn, so in
+ * the order they came, and the promise resolves once they are durable.
+ */
+export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: string, events: readonly PeerEvent[]): Promise<PeerTaken[]> {
+  const results: Array<PeerTaken | undefined> = events.map(() => undefined);
+  const placed: Array<Placed | undefined> = events.map((event, i) => {
+    try {
+      return place(ctx, fromHub, event);
+    } catch (error) {
+      results[i] = refusal(error);
+      return undefined;
+    }
+  });
+  // Scanned before anything is stored, so that nothing awaits between the events of the batch.
+  const scans = await Promise.all(placed.map((p) => (p && typeof p.fields.content === 'string' ? ctx.redactor.find(scannedTextsOf(p.fields.content, (p.fields.meta ?? {}) as { tags?: string[] })) : NOT_SCANNED)));
+  if (ctx.lifecycle.closing) throw new ParleyError('HUB_CLOSED', 'The hub is closing; the linked hub sends these again once it is back.');
+  const threads = await placeThreads(ctx, placed);
+  const taken = placed.map((p, i) => {
+    const thread = p && threads[i];
+    if (!p || !thread) return NOT_TAKEN;
+    const input = { envelope: Buffer.from(p.event.bytes).toString('base64url'), sig: Buffer.from(p.event.sig).toString('base64url'), thread: thread.id };
+    // A message was scanned above; any other kind is scanned where it is taken in.
+    return entry.syncEnvelope(input, typeof p.fields.content === 'string' ? scans[i] : undefined);
+  });
+  const settled = await Promise.allSettled(taken);
+  return settled.map((outcome, i) => {
+    if (results[i]) return results[i];
+    if (outcome.status === 'fulfilled') return outcome.value ? { seq: outcome.value.seq, duplicate: outcome.value.duplicate === true } : { dropped: 'malformed-event', message: 'not placed' };
+    return refusal(outcome.reason);
+  });
+}
+
+/** The event's author and addressee, checked: who may send it from this hub, and where it goes. */
+function place(ctx: HubContext, fromHub: string, event: PeerEvent): Placed {
+  let fields: SignedEventFields;
+  try {
+    fields = decodeEventTuple(event.bytes, { maxBytes: ctx.config.trust.maxEnvelopeBytes });
+  } catch (error) {
+    throw new PeerRefusal('malformed-event', error instanceof Error ? error.message : 'it does not decode');
+  }
+  const author = ctx.state.participants.get(participantIdOf(fields.from));
+  if (!author || author.hubKey !== fromHub) {
+    throw new PeerRefusal('not-hosted', `event ${fields.id}: its author is not a participant the sending hub hosts; a hub hands in only its own participants' events`);
+  }
+  const session = parseInput(SessionNameSchema, event.session, 'session');
+  const channel = event.channel === null ? null : parseChannelName(event.channel, 'channel');
+  let addressee: ParticipantRecord | undefined;
+  if (channel === null) {
+    const other = event.dmWith ?? fields.to;
+    addressee = other === null ? undefined : ctx.state.participants.get(participantIdOf(other));
+    if (!addressee || addressee.hubKey !== undefined) {
+      throw new PeerRefusal('not-for-this-hub', `event ${fields.id}: a DM goes only to the hub hosting its other participant, and this hub does not host it`);
+    }
+  }
+  return { event, fields, author, session, channel, addressee };
+}
+
+/**
+ * The thread of this hub each placed event goes to, made when it is not
+ * there yet (the session, the channel of that name, the DM of its two
+ * participants), with the author made a member of the session.
+ */
+function placeThreads(ctx: HubContext, placed: ReadonlyArray<Placed | undefined>): Promise<Array<ThreadRecord | undefined>> | Array<ThreadRecord | undefined> {
+  const found = placed.map((p) => p && existingThread(ctx, p));
+  if (placed.every((p, i) => !p || (found[i] && ctx.state.sessions.get(found[i]!.sessionId)?.members.has(p.author.id)))) return found;
+  return transact(ctx, () => placed.map((p) => p && threadFor(ctx, p)));
+}
+
+function existingThread(ctx: HubContext, p: Placed): ThreadRecord | undefined {
+  const session = ctx.state.sessionByName(p.session);
+  if (!session) return undefined;
+  return p.channel !== null ? ctx.state.channel(session.id, p.channel) : ctx.state.dm(session.id, dmKeyOf(p.author.id, p.addressee!.id));
+}
+
+function threadFor(ctx: HubContext, p: Placed): ThreadRecord {
+  const session = ensureSession(ctx, p.session);
+  joinSession(ctx, session, p.author);
+  if (p.channel !== null) return ctx.state.channel(session.id, p.channel) ?? insertThread(ctx, { session, kind: 'channel', name: p.channel, createdBy: p.author.id, members: [] });
+  const dmKey = dmKeyOf(p.author.id, p.addressee!.id);
+  joinSession(ctx, session, p.addressee!);
+  const name = `dm:${[p.author.handle, p.addressee!.handle].sort().join(',')}`;
+  return ctx.state.dm(session.id, dmKey) ?? insertThread(ctx, { session, kind: 'dm', name, createdBy: p.author.id, dmKey, members: [p.addressee!.id] });
+}
+
+function joinSession(ctx: HubContext, session: SessionRecord, participant: ParticipantRecord): void {
+  if (session.members.has(participant.id)) return;
+  ctx.store.directory.addMember(session.id, participant.id, ctx.now());
+  session.members.add(participant.id);
+}
+
+/** A refusal of one event, with the reason it is counted under on the link. */
+class PeerRefusal extends Error {
+  constructor(
+    readonly reason: DropReason,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PeerRefusal';
+  }
+}
+
+/** The gate's and the rules' refusals, as a link counts them. */
+const REASON_OF_CODE: Readonly<Record<string, DropReason>> = {
+  BAD_SIGNATURE: 'bad-signature',
+  NOT_IN_ROSTER: 'author-not-in-roster',
+  INVALID_INPUT: 'malformed-event',
+  PAYLOAD_TOO_LARGE: 'malformed-event',
+};
+
+function refusal(error: unknown): PeerTaken {
+  if (error instanceof PeerRefusal) return { dropped: error.reason, message: error.message };
+  if (error instanceof ParleyError) {
+    if (error.code === 'HUB_CLOSED') throw error;
+    return { dropped: REASON_OF_CODE[error.code] ?? 'refused-by-rules', message: error.message };
+  }
+  throw error;
+}

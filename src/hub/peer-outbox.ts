@@ -1,0 +1,87 @@
+// What a linked hub is sent, read from this hub's own log after that hub's
+// cursor: no queue of its own, so nothing is lost when a peer is away; the
+// log is the queue, and the cursor moves only on the peer's acknowledgement.
+
+import type { EventRow } from '../store/event-log.js';
+import { signedFieldsOfRow } from '../store/signed-fields.js';
+import { eventSigningBytes } from '../trust/envelope.js';
+import { ed25519Sign } from '../trust/ed25519.mjs';
+import { mayRead } from './channel-access.js';
+import type { HubContext } from './context.js';
+import type { PeerEvent } from './peer-intake.js';
+import { rawKeyOf } from './participant-key.js';
+import type { ParticipantRecord, ThreadRecord } from './records.js';
+
+/** A page of what a peer is sent: its events, and the seq it was read through (the cursor once acknowledged). */
+export interface OutboundPage {
+  events: Array<PeerEvent & { seq: number }>;
+  through: number;
+}
+
+/** The event types that cross to linked hubs. */
+const CROSSING_TYPES: ReadonlySet<string> = new Set(['message']);
+
+/**
+ * Up to `limit` log rows after `after`, kept to what the hub holding
+ * `peerKey` may receive: events by participants hosted here (a hub sends only
+ * its own participants' events; others reach the peer from their own hubs),
+ * of a kind that crosses, in a channel a participant that hub hosts may read,
+ * or a DM to one it hosts. Each goes with its author's signature (made here
+ * if the signing worker has not stored it yet: Ed25519 gives the same one).
+ */
+export function outboundFor(ctx: HubContext, peerKey: string, after: number, limit: number): OutboundPage {
+  const head = ctx.store.events.visibleUpTo;
+  const rows = ctx.store.events.readCommittedAfter(after, limit);
+  const through = rows.length === limit ? rows[rows.length - 1]!.seq : Math.max(after, head);
+  const theirs = participantsOf(ctx, peerKey);
+  const events: OutboundPage['events'] = [];
+  if (theirs.length === 0) return { events, through };
+  const readable = new Map<string, boolean>();
+  for (const row of rows) {
+    if (!CROSSING_TYPES.has(row.type) || row.sender_seq === null) continue;
+    const author = ctx.state.participants.get(row.from_id);
+    if (!author || author.hubKey !== undefined) continue;
+    const thread = ctx.state.threads.get(row.thread_id);
+    const session = thread && ctx.state.sessions.get(thread.sessionId);
+    if (!thread || !session) continue;
+    if (thread.kind === 'channel') {
+      let may = readable.get(thread.id);
+      if (may === undefined) readable.set(thread.id, (may = theirs.some((id) => mayRead(ctx, thread, id))));
+      if (!may) continue;
+    }
+    const dmWith = thread.kind === 'dm' ? otherOf(ctx, thread, row.from_id) : undefined;
+    if (thread.kind === 'side' || (thread.kind === 'dm' && dmWith?.hubKey !== peerKey)) continue;
+    const signed = signedOf(ctx, row);
+    if (signed) events.push({ seq: row.seq, ...signed, session: session.name, channel: channelOf(thread), dmWith: dmWith ? rawKeyOf(dmWith) : null });
+  }
+  return { events, through };
+}
+
+/** The ids of the participants the hub holding `peerKey` hosts. */
+function participantsOf(ctx: HubContext, peerKey: string): string[] {
+  const ids: string[] = [];
+  for (const participant of ctx.state.participants.values()) if (participant.hubKey === peerKey) ids.push(participant.id);
+  return ids;
+}
+
+/** The participant of a DM thread who is not `authorId`. */
+function otherOf(ctx: HubContext, thread: ThreadRecord, authorId: string): ParticipantRecord | undefined {
+  for (const id of thread.members.keys()) if (id !== authorId) return ctx.state.participants.get(id);
+  return undefined;
+}
+
+function channelOf(thread: ThreadRecord): string | null {
+  return thread.kind === 'channel' ? thread.name : null;
+}
+
+/** The bytes its author signed and the signature; undefined (logged) when the signature cannot be had. */
+function signedOf(ctx: HubContext, row: EventRow): { bytes: Uint8Array; sig: Uint8Array } | undefined {
+  try {
+    const bytes = eventSigningBytes(signedFieldsOfRow(row, (id) => rawKeyOf(ctx.state.participant(id))));
+    const sig = ctx.store.events.signatureOf(row) ?? ed25519Sign(bytes, ctx.keys.participant(row.from_id).privateKey);
+    return { bytes, sig };
+  } catch (error) {
+    ctx.logger.warn('an event could not be sent to a linked hub: its signature cannot be had', { event: row.id, error });
+    return undefined;
+  }
+}

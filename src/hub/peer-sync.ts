@@ -1,0 +1,61 @@
+// What the peer links (src/peer) use of the hub to carry events between hubs:
+// the participants each linked hub hosts, the events it sends (taken in
+// through the peer entry), and what this hub sends it, from its own log after
+// that hub's cursor.
+
+import type { HubContext } from './context.js';
+import { takeFromPeer, type PeerEvent, type PeerTaken } from './peer-intake.js';
+import type { PeerEntry } from './peer-entry.js';
+import { outboundFor, type OutboundPage } from './peer-outbox.js';
+import { hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
+
+export type { PeerEvent, PeerTaken } from './peer-intake.js';
+export type { OutboundPage } from './peer-outbox.js';
+export type { HostedElsewhere, HostingHub } from './remote-participants.js';
+
+export class PeerSync {
+  readonly #ctx: HubContext;
+  readonly #entry: PeerEntry;
+  readonly #defaultSession: string;
+
+  constructor(ctx: HubContext, entry: PeerEntry, defaultSession: string) {
+    this.#ctx = ctx;
+    this.#entry = entry;
+    this.#defaultSession = defaultSession;
+  }
+
+  /** Registers the participants a linked hub says (in its signed hello) it hosts. */
+  async hosted(hub: HostingHub, participants: readonly HostedElsewhere[]): Promise<void> {
+    await hostParticipants(this.#ctx, hub, participants, this.#defaultSession);
+  }
+
+  /** Takes in a batch a linked hub sent; resolves, once what was stored is durable, with what became of each. */
+  take(fromHub: string, events: readonly PeerEvent[]): Promise<PeerTaken[]> {
+    return takeFromPeer(this.#ctx, this.#entry, fromHub, events);
+  }
+
+  /** What the hub holding `peerKey` is sent next, after `after`. */
+  outbound(peerKey: string, after: number, limit: number): OutboundPage {
+    return outboundFor(this.#ctx, peerKey, after, limit);
+  }
+
+  /** The highest seq of this hub's log the peer acknowledged (0: none). */
+  cursor(peerKey: string): number {
+    return this.#ctx.store.peerCursors.cursor(peerKey);
+  }
+
+  /** The peer acknowledged everything through `seq`: kept with the next commit. */
+  acknowledged(peerKey: string, seq: number): void {
+    this.#ctx.store.writes.write(() => this.#ctx.store.peerCursors.advance(peerKey, seq));
+  }
+
+  /** The highest committed seq of this hub's log. */
+  head(): number {
+    return this.#ctx.store.events.visibleUpTo;
+  }
+
+  /** Calls `listener` after each commit that holds events, until the returned stop. */
+  onCommitted(listener: () => void): () => void {
+    return this.#ctx.bus.listenEveryEvent(() => listener());
+  }
+}

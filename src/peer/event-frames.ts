@@ -1,0 +1,72 @@
+/**
+ * The frames of `/parley/events/1`, the fan-out from one hub to another over
+ * their link. The sending hub writes pages of its own participants' events,
+ * each page saying the seq of its log it was read through; the receiving hub
+ * answers each page, once what it stored of it is durable, with an ack of that
+ * seq. Both are canonical CBOR tuples, length-prefixed, each at most
+ * MAX_EVENTS_FRAME_BYTES.
+ */
+
+import { z } from 'zod';
+import type { PeerEvent } from '../hub/index.js';
+import { canonicalEncode, decodeStrict } from '../trust/cbor.js';
+
+export const EVENTS_PROTOCOL = '/parley/events/1';
+const EVENTS_DOMAIN = 'parley/events/v1';
+const ACK_DOMAIN = 'parley/ack/v1';
+/** A page is at most this large (it always holds at least one event, which trust.maxEnvelopeBytes bounds). */
+export const MAX_EVENTS_FRAME_BYTES = 8 * 1024 * 1024;
+/** A page holds at most this many events. */
+export const MAX_EVENTS_PER_FRAME = 512;
+
+export interface EventsFrame {
+  /** The seq of the sender's log this page was read through. */
+  through: number;
+  events: PeerEvent[];
+}
+
+const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const Bytes = z.instanceof(Uint8Array);
+const EventTuple = z.tuple([
+  Bytes.refine((bytes) => bytes.length > 0, 'must not be empty'),
+  Bytes.refine((sig) => sig.length === 64, 'must be a 64-byte signature'),
+  z.string().min(1).max(200),
+  z.string().min(1).max(200).nullable(),
+  Bytes.refine((key) => key.length === 32, 'must be a 32-byte key').nullable(),
+]);
+const EventsTuple = z.tuple([z.literal(EVENTS_DOMAIN), Seq, z.array(EventTuple).max(MAX_EVENTS_PER_FRAME)]);
+const AckTuple = z.tuple([z.literal(ACK_DOMAIN), Seq]);
+
+/** Why a frame was refused: the stream is reset and the reason counted as a malformed frame. */
+export class BadFrame extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BadFrame';
+  }
+}
+
+export function encodeEvents(frame: EventsFrame): Uint8Array {
+  return canonicalEncode([EVENTS_DOMAIN, frame.through, frame.events.map((e) => [e.bytes, e.sig, e.session, e.channel, e.dmWith])], 'events frame');
+}
+
+export function decodeEvents(bytes: Uint8Array): EventsFrame {
+  const [, through, events] = parseFrame(EventsTuple, bytes, 'events frame');
+  return { through, events: events.map(([eventBytes, sig, session, channel, dmWith]) => ({ bytes: eventBytes, sig, session, channel, dmWith })) };
+}
+
+export function encodeAck(through: number): Uint8Array {
+  return canonicalEncode([ACK_DOMAIN, through], 'ack');
+}
+
+export function decodeAck(bytes: Uint8Array): number {
+  return parseFrame(AckTuple, bytes, 'ack')[1];
+}
+
+function parseFrame<S extends z.ZodType>(schema: S, bytes: Uint8Array, what: string): z.output<S> {
+  try {
+    return schema.parse(decodeStrict(bytes, { maxBytes: MAX_EVENTS_FRAME_BYTES, what }));
+  } catch (error) {
+    const detail = error instanceof z.ZodError ? `${error.issues[0]?.path.join('.') || 'frame'}: ${error.issues[0]?.message ?? 'malformed'}` : (error as Error).message;
+    throw new BadFrame(`bad ${what} (${detail})`);
+  }
+}

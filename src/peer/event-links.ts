@@ -1,0 +1,50 @@
+/**
+ * The fan-out of every link (event-stream.ts): a sender per linked peer, on
+ * the connection its hello went over, and the registration of the
+ * participants each peer hosts, which its events wait for.
+ */
+
+import type { Connection } from '@libp2p/interface';
+import type { Hello } from './hello.js';
+import { EventSender, type EventLinkHooks } from './event-stream.js';
+
+export class EventLinks {
+  readonly hooks: EventLinkHooks;
+  readonly #senders = new Map<string, EventSender>();
+  readonly #ready = new Map<string, Promise<void>>();
+
+  constructor(hooks: Omit<EventLinkHooks, 'ready'>) {
+    this.hooks = { ...hooks, ready: (key) => this.#ready.get(key) };
+  }
+
+  /**
+   * Registers the participants the peer's hello names (at each hello, as they
+   * change), then sends the peer this hub's events on this connection; a
+   * sender on an older connection of the same peer stops.
+   */
+  linked(key: string, hello: Hello, connection: Connection): void {
+    const ready = this.hooks.sync.hosted({ key, name: hello.name }, hello.participants);
+    // A failed registration is logged; the peer's events are then refused as not hosted, and counted.
+    this.#ready.set(key, ready.catch((error: unknown) => this.hooks.logger.error('could not register the participants a peer hosts', { peer: key, error })));
+    const sender = this.#senders.get(key);
+    if (sender?.connection === connection) return;
+    sender?.stop();
+    this.#senders.set(key, new EventSender(key, connection, this.hooks));
+  }
+
+  /** The link to `key` ended: its fan-out stops (it resumes from the peer's cursor when the link is back). */
+  unlinked(key: string): void {
+    this.#senders.get(key)?.stop();
+    this.#senders.delete(key);
+    this.#ready.delete(key);
+  }
+
+  stop(): void {
+    for (const key of [...this.#senders.keys()]) this.unlinked(key);
+  }
+
+  /** Events of this hub's log the peer has not acknowledged (some may not be for it). */
+  queued(key: string): number {
+    return Math.max(0, this.hooks.sync.head() - this.hooks.sync.cursor(key));
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * The fan-out over a link (`/parley/events/1`, frames in event-frames.ts).
+ * Each hub opens one stream to each linked hub and sends it, page by page,
+ * what its own log holds for it after that hub's cursor; the cursor moves
+ * only when the peer acknowledges a page it has durably stored. There is no
+ * queue to lose: a peer that was away, slow or cut off is sent, in order,
+ * what it missed when it is back, and posting here never waits for a peer.
+ */
+
+import type { Connection, Stream } from '@libp2p/interface';
+import { lpStream } from '@libp2p/utils';
+import type { PeerSync } from '../hub/index.js';
+import type { DropReason } from '../schema/peer-link.js';
+import { inBackground, settled } from '../util/background.js';
+import type { Logger } from '../util/logger.js';
+import { BadFrame, decodeAck, decodeEvents, encodeAck, encodeEvents, EVENTS_PROTOCOL, MAX_EVENTS_FRAME_BYTES, MAX_EVENTS_PER_FRAME, type EventsFrame } from './event-frames.js';
+import { keyOfPeer } from './peer-node.js';
+
+/** A peer that has not acknowledged a page within this is cut off (its stream reset); it resumes from its cursor. */
+export const DEFAULT_ACK_TIMEOUT_MS = 30_000;
+/** A page is cut at about this many bytes of events (it always holds one). */
+const PAGE_BYTES = 1024 * 1024;
+/** After a failed stream on a link still up, the next one opens after this. */
+const RESEND_DELAY_MS = 1000;
+
+/** What the event streams use of the links. */
+export interface EventLinkHooks {
+  sync: PeerSync;
+  logger: Logger;
+  /** Counts a refused event or frame from the hub holding `key`. */
+  countDrop(key: string, reason: DropReason): void;
+  /** A frame was read from the hub holding `key`. */
+  heard(key: string): void;
+  /** Resolves once the participants the hub holding `key` hosts are registered; undefined: it is not linked. */
+  ready(key: string): Promise<void> | undefined;
+  ackTimeoutMs: number;
+}
+
+/** Sends this hub's events to one linked hub over one connection, until stopped. */
+export class EventSender {
+  readonly #key: string;
+  readonly #connection: Connection;
+  readonly #hooks: EventLinkHooks;
+  readonly #unlisten: () => void;
+  #stopped = false;
+  /** A commit came since the last read of the log. */
+  #pending = true;
+  #wake: (() => void) | undefined;
+  #stream: Stream | undefined;
+
+  constructor(key: string, connection: Connection, hooks: EventLinkHooks) {
+    this.#key = key;
+    this.#connection = connection;
+    this.#hooks = hooks;
+    this.#unlisten = hooks.sync.onCommitted(() => this.#poke());
+    inBackground(this.#run(), hooks.logger, `sending events to peer ${key}`);
+  }
+
+  get connection(): Connection {
+    return this.#connection;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#unlisten();
+    this.#poke();
+    this.#stream?.abort(new Error('the link to this peer ended'));
+  }
+
+  #poke(): void {
+    this.#pending = true;
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stopped) {
+      try {
+        await this.#send();
+      } catch (error) {
+        if (this.#stopped) return;
+        this.#hooks.logger.warn('the event stream to a peer failed; it resumes from the peer\'s cursor', { peer: this.#key, error: (error as Error).message });
+        this.#stream?.abort(error as Error);
+        await new Promise((resolve) => setTimeout(resolve, RESEND_DELAY_MS).unref());
+      }
+    }
+  }
+
+  async #send(): Promise<void> {
+    const { sync } = this.#hooks;
+    const stream = await this.#connection.newStream(EVENTS_PROTOCOL, { signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) });
+    this.#stream = stream;
+    const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
+    let cursor = sync.cursor(this.#key);
+    while (!this.#stopped) {
+      this.#pending = false;
+      const page = sync.outbound(this.#key, cursor, MAX_EVENTS_PER_FRAME);
+      if (page.events.length > 0) {
+        const frame = cutToSize(page);
+        await framed.write(encodeEvents(frame), { signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) });
+        const ack = decodeAck((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+        if (ack !== frame.through) throw new BadFrame(`the peer acknowledged ${ack}, not the page sent through ${frame.through}`);
+        cursor = ack;
+        sync.acknowledged(this.#key, cursor);
+        continue;
+      }
+      if (page.through > cursor) {
+        // Nothing in it for this peer: its cursor passes it.
+        cursor = page.through;
+        sync.acknowledged(this.#key, cursor);
+        continue;
+      }
+      if (!this.#pending) await new Promise<void>((resolve) => (this.#wake = resolve));
+    }
+    // Stopped: the link is going; a close that fails finds it gone already.
+    await settled(stream.close());
+  }
+}
+
+/** The page cut after about PAGE_BYTES of events; its `through` is then its last event's seq. */
+function cutToSize(page: ReturnType<PeerSync['outbound']>): EventsFrame {
+  let bytes = 0;
+  for (let i = 0; i < page.events.length; i += 1) {
+    bytes += page.events[i]!.bytes.length + 100;
+    if (bytes > PAGE_BYTES && i > 0) return { through: page.events[i - 1]!.seq, events: page.events.slice(0, i) };
+  }
+  return { through: page.through, events: page.events };
+}
+
+/**
+ * Reads what a linked hub sends on one stream: each page taken in, in order,
+ * and acknowledged once durable. A frame that is malformed, too large or out
+ * of order resets the stream (counted as a malformed frame, nothing of it
+ * stored); the sender opens another and resends from its cursor.
+ */
+export async function receiveEvents(stream: Stream, connection: Connection, hooks: EventLinkHooks): Promise<void> {
+  const key = keyOfPeer(connection.remotePeer);
+  const ready = key === undefined ? undefined : hooks.ready(key);
+  if (key === undefined || ready === undefined) {
+    stream.abort(new Error('no hello was exchanged on this link'));
+    return;
+  }
+  await ready;
+  const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
+  let last = -1;
+  while (true) {
+    let frame: EventsFrame;
+    try {
+      frame = decodeEvents((await framed.read()).subarray());
+      if (frame.through <= last) throw new BadFrame(`a page through ${frame.through} after one through ${last}`);
+    } catch (error) {
+      if (endedCleanly(error)) return;
+      hooks.countDrop(key, 'malformed-frame');
+      hooks.logger.warn('a frame from a peer was refused; its stream is reset', { peer: key, error: (error as Error).message });
+      stream.abort(error as Error);
+      return;
+    }
+    last = frame.through;
+    hooks.heard(key);
+    try {
+      const taken = await hooks.sync.take(key, frame.events);
+      for (const outcome of taken) {
+        if (!('dropped' in outcome)) continue;
+        hooks.countDrop(key, outcome.dropped);
+        hooks.logger.warn('an event from a peer was refused', { peer: key, reason: outcome.dropped, error: outcome.message });
+      }
+      await framed.write(encodeAck(frame.through));
+    } catch (error) {
+      // Not acknowledged (the hub is closing, or the link went): the peer sends it again.
+      if (!endedCleanly(error)) hooks.logger.warn('a page from a peer was not taken; it is sent again', { peer: key, error: (error as Error).message });
+      stream.abort(error as Error);
+      return;
+    }
+  }
+}
+
+/** The stream ended between frames (the sender closed it, or the link went). */
+function endedCleanly(error: unknown): boolean {
+  const name = (error as Error | undefined)?.name;
+  return name === 'UnexpectedEOFError' || name === 'StreamClosedError' || name === 'StreamResetError' || name === 'StreamStateError';
+}

@@ -1,0 +1,164 @@
+import '../../src/peer/promise-with-resolvers.js';
+import { noise } from '@chainsafe/libp2p-noise';
+import { yamux } from '@chainsafe/libp2p-yamux';
+import { generateKeyPair } from '@libp2p/crypto/keys';
+import type { Ed25519PrivateKey, Stream } from '@libp2p/interface';
+import { lpStream } from '@libp2p/utils';
+import { tcp } from '@libp2p/tcp';
+import { multiaddr } from '@multiformats/multiaddr';
+import fc from 'fast-check';
+import { createLibp2p, type Libp2p } from 'libp2p';
+import { describe, expect, it } from 'vitest';
+import type { PeerEvent } from '../../src/hub/index.js';
+import { decodeAck, encodeEvents, EVENTS_PROTOCOL, MAX_EVENTS_FRAME_BYTES } from '../../src/peer/event-frames.js';
+import { encodeHello, HELLO_PROTOCOL, MAX_HELLO_BYTES } from '../../src/peer/hello.js';
+import { canonicalEncode } from '../../src/trust/cbor.js';
+import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
+import { formatPublicKey, parsePublicKey, privateKeyFromSeed } from '../../src/trust/node-id.js';
+import { messageFields } from '../helpers/envelope.js';
+import { testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
+import { rosterOfHubs, startLinks, type PeerHub } from '../helpers/peer-hubs.js';
+
+/**
+ * The fan-out protocol driven by a hand-made peer: a hub of the roster whose
+ * node is a bare libp2p node, so that it can send what no Parley hub would —
+ * events of participants it does not host, bad signatures, arbitrary and
+ * out-of-order frames. Each is refused and counted; the link stays usable.
+ */
+const hubs = testHubsClosedAfterEach();
+
+interface Fuzzer {
+  t: TestHub;
+  a: PeerHub;
+  node: Libp2p;
+  key: string;
+  /** A participant the fuzzer hosts (named in its hello), and one it holds a key of but does not host. */
+  mallory: { key: Ed25519PrivateKey; raw: Uint8Array };
+  eve: { key: Ed25519PrivateKey; raw: Uint8Array };
+}
+
+async function fuzzerLinked(): Promise<Fuzzer> {
+  const t = await hubs.open();
+  await t.hub.join({ handle: 'ann' });
+  const hubKey = await generateKeyPair('Ed25519');
+  const [malloryKey, eveKey] = [await generateKeyPair('Ed25519'), await generateKeyPair('Ed25519')];
+  const extra = [
+    { pubkey: formatPublicKey(hubKey.publicKey.raw), role: 'member' as const, kind: 'hub' as const },
+    ...[malloryKey, eveKey, null].map((k) => ({ pubkey: k ? formatPublicKey(k.publicKey.raw) : t.hub.participantsWithAccess()[0]!.pubkey, role: 'operator' as const })),
+  ];
+  await t.hub.acceptRoster(rosterOfHubs([t], 'team', 1, extra));
+  const a = await startLinks(hubs, t);
+  const node = await createLibp2p({ privateKey: hubKey, transports: [tcp()], connectionEncrypters: [noise()], streamMuxers: [yamux()] });
+  hubs.defer(() => node.stop());
+  const roster = t.hub.roster().current!;
+  const hello = encodeHello(
+    {
+      org: roster.org_id,
+      rosterVersion: roster.version,
+      key: hubKey.publicKey.raw,
+      name: 'fuzzer',
+      to: parsePublicKey(a.key),
+      ts: Date.now(),
+      participants: [{ key: malloryKey.publicKey.raw, handle: 'mallory', kind: 'agent' }],
+      addrs: [],
+      known: [],
+    },
+    privateKeyFromSeed(hubKey.raw.subarray(0, 32)),
+  );
+  const stream = await node.dialProtocol(multiaddr(a.addr), HELLO_PROTOCOL, { signal: AbortSignal.timeout(10_000) });
+  const framed = lpStream(stream, { maxDataLength: MAX_HELLO_BYTES });
+  await framed.write(hello);
+  await framed.read();
+  const key = formatPublicKey(hubKey.publicKey.raw);
+  await expect.poll(() => a.links.list().find((peer) => peer.key === key)?.state, { timeout: 10_000 }).toBe('connected');
+  await expect.poll(() => t.hub.participant('mallory')?.hub, { timeout: 10_000 }).toBe('fuzzer');
+  return { t, a, node, key, mallory: { key: malloryKey, raw: malloryKey.publicKey.raw }, eve: { key: eveKey, raw: eveKey.publicKey.raw } };
+}
+
+let n = 0;
+/** A message in #general of the default session, signed by `signer` (with `from` its key unless given). */
+function event(f: Fuzzer, signer: { key: Ed25519PrivateKey; raw: Uint8Array }, text: string, from: Uint8Array = signer.raw): PeerEvent {
+  n += 1;
+  const fields: SignedEventFields = messageFields({ id: f.t.hub.internals.ctx.newId(), from, thread: '01JAAAAAAAAAAAAAAAAAAAAAAA', content: text, sender_seq: n, sender_epoch: Buffer.alloc(16, 9) });
+  return { bytes: eventSigningBytes(fields), sig: signEvent(privateKeyFromSeed(signer.key.raw.subarray(0, 32)), fields), session: 'default', channel: 'general', dmWith: null };
+}
+
+async function openEvents(f: Fuzzer): Promise<{ stream: Stream; framed: ReturnType<typeof lpStream> }> {
+  const stream = await f.node.dialProtocol(multiaddr(f.a.addr), EVENTS_PROTOCOL, { signal: AbortSignal.timeout(10_000) });
+  return { stream, framed: lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES }) };
+}
+
+/** Writes one frame and reads the ack; 'reset' when the stream ends without one. */
+async function send(framed: ReturnType<typeof lpStream>, frame: Uint8Array): Promise<number | 'reset'> {
+  try {
+    await framed.write(frame, { signal: AbortSignal.timeout(10_000) });
+    return decodeAck((await framed.read({ signal: AbortSignal.timeout(10_000) })).subarray());
+  } catch {
+    return 'reset';
+  }
+}
+
+function generalTexts(f: Fuzzer): string[] {
+  const { ctx } = f.t.hub.internals;
+  const general = [...ctx.state.threads.values()].find((th) => th.name === 'general')!;
+  return ctx.store.events.readAfter(general.id, 0, 1000).filter((row) => row.type === 'message').map((row) => `${row.author}: ${row.content}`);
+}
+
+describe('fan-out protocol from a hand-made peer', () => {
+  it('events fuzz - a hub hands in only its own participants\' events: forged authors and bad signatures are refused and counted, the rest stored and acknowledged', async () => {
+    const f = await fuzzerLinked();
+    const dropsOf = () => f.a.links.list().find((peer) => peer.key === f.key)?.drops ?? {};
+    const annRaw = parsePublicKey(f.t.hub.participantsWithAccess().find((p) => p.handle === 'ann')!.pubkey);
+    const { framed } = await openEvents(f);
+    const page = [
+      event(f, f.mallory, 'a good one'),
+      // eve is in the roster, but the fuzzer's hello does not say it hosts her.
+      event(f, f.eve, 'eve is not hosted there'),
+      // ann is hosted here: no linked hub may speak for her (even with a signature that checks against the key it claims, it would be refused first).
+      event(f, f.eve, 'i am ann', annRaw),
+      { ...event(f, f.mallory, 'tampered'), sig: new Uint8Array(64).fill(7) },
+      event(f, f.mallory, 'a second good one'),
+    ];
+    expect(await send(framed, encodeEvents({ through: 10, events: page }))).toBe(10);
+    expect(generalTexts(f)).toEqual(['mallory: a good one', 'mallory: a second good one']);
+    expect(dropsOf()).toMatchObject({ 'not-hosted': 2, 'bad-signature': 1 });
+    // The same page again (a resend after a lost ack): each event is held once.
+    expect(await send(framed, encodeEvents({ through: 11, events: [page[0]!, page[4]!] }))).toBe(11);
+    expect(generalTexts(f)).toEqual(['mallory: a good one', 'mallory: a second good one']);
+  }, 60_000);
+
+  it('events fuzz - arbitrary, oversized and out-of-order frames reset the stream, are counted, store nothing; the next stream is taken', async () => {
+    const f = await fuzzerLinked();
+    const malformed = () => f.a.links.list().find((peer) => peer.key === f.key)?.drops['malformed-frame'] ?? 0;
+    const frames = fc.sample(fc.oneof(fc.uint8Array({ minLength: 1, maxLength: 400 }), fc.anything().map((value) => safeEncode(value))), { numRuns: 20, seed: 28 });
+    for (const frame of frames) {
+      const { framed } = await openEvents(f);
+      expect(await send(framed, frame)).toBe('reset');
+    }
+    await expect.poll(malformed, { timeout: 10_000 }).toBe(frames.length);
+    // Too large to be a frame at all.
+    const big = await f.node.dialProtocol(multiaddr(f.a.addr), EVENTS_PROTOCOL, { signal: AbortSignal.timeout(10_000) });
+    await lpStream(big, { maxDataLength: MAX_EVENTS_FRAME_BYTES * 2 }).write(new Uint8Array(MAX_EVENTS_FRAME_BYTES + 1)).catch(() => undefined);
+    await expect.poll(malformed, { timeout: 10_000 }).toBe(frames.length + 1);
+    // Out of order on one stream: the second page is not after the first.
+    const { framed } = await openEvents(f);
+    expect(await send(framed, encodeEvents({ through: 5, events: [event(f, f.mallory, 'first page')] }))).toBe(5);
+    expect(await send(framed, encodeEvents({ through: 5, events: [event(f, f.mallory, 'replayed page')] }))).toBe('reset');
+    await expect.poll(malformed, { timeout: 10_000 }).toBe(frames.length + 2);
+    expect(generalTexts(f)).toEqual(['mallory: first page']);
+    // The link recovers: a new stream is taken.
+    const next = await openEvents(f);
+    expect(await send(next.framed, encodeEvents({ through: 6, events: [event(f, f.mallory, 'after the resets')] }))).toBe(6);
+    expect(generalTexts(f)).toEqual(['mallory: first page', 'mallory: after the resets']);
+    expect(f.a.links.list().find((peer) => peer.key === f.key)?.state).toBe('connected');
+  }, 60_000);
+});
+
+/** The canonical CBOR of any value that has one, else some bytes. */
+function safeEncode(value: unknown): Uint8Array {
+  try {
+    return canonicalEncode(value);
+  } catch {
+    return Uint8Array.from([0xff]);
+  }
+}

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { testHubsClosedAfterEach } from '../helpers/hub.js';
+import { linkedTeam, startLinks, type TeamHub } from '../helpers/peer-hubs.js';
+import { exportLines, headerFieldsOf, sealedBy, verifyLines } from '../trust/export-lines.js';
+
+/**
+ * Events crossing linked hubs (in one process, over loopback TCP): each hub
+ * sends its own participants' events to the hubs that may receive them, and
+ * each takes them in once, in order, through its gate.
+ */
+const hubs = testHubsClosedAfterEach();
+
+/** What a channel holds on a hub, as `author: text`, oldest first. */
+async function channelOn(hub: TeamHub, reader: string, channel = 'general'): Promise<string[]> {
+  const { events } = await hub.actors[reader]!.history({ thread: channel, limit: 500 });
+  return events.filter((e) => e.type === 'message').map((e) => `${e.author}: ${String(e.content)}`);
+}
+
+describe('fan-out between linked hubs', () => {
+  it('fan-out - a channel spans three hubs: every message reaches every hub once, in each sender\'s order, both ways', async () => {
+    const [a, b, c] = await linkedTeam(hubs, [['ann'], ['bea'], ['cal']]);
+    const sent: string[] = [];
+    const posts: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 20; i++) {
+      for (const [hub, handle] of [[a!, 'ann'], [b!, 'bea'], [c!, 'cal']] as const) {
+        sent.push(`${handle}: ${handle} ${i}`);
+        posts.push(hub.actors[handle]!.post({ thread: 'general', text: `${handle} ${i}` }));
+      }
+    }
+    await Promise.all(posts);
+    for (const [hub, reader] of [[a!, 'ann'], [b!, 'bea'], [c!, 'cal']] as const) {
+      await expect.poll(async () => (await channelOn(hub, reader)).length, { timeout: 10_000 }).toBe(60);
+      const seen = await channelOn(hub, reader);
+      expect([...seen].sort()).toEqual([...sent].sort());
+      for (const handle of ['ann', 'bea', 'cal']) {
+        expect(seen.filter((line) => line.startsWith(`${handle}:`))).toEqual(Array.from({ length: 20 }, (_, i) => `${handle}: ${handle} ${i}`));
+      }
+    }
+  }, 60_000);
+});
+
+describe('fan-out of DMs and after an absence', () => {
+  it('fan-out - a DM reaches the one hub hosting its addressee, lands in its inbox there, and goes nowhere else', async () => {
+    const [a, b, c] = await linkedTeam(hubs, [['ann'], ['bea'], ['cal']]);
+    const sent = await a!.actors.ann!.dm({ to: 'bea', text: 'the cache needs a TTL' });
+    let thread = '';
+    await expect
+      .poll(async () => {
+        const { items } = await b!.actors.bea!.inbox();
+        thread ||= items[0]?.event.thread ?? '';
+        return items.map((item) => [item.event.id, item.event.author, item.event.content]);
+      }, { timeout: 10_000 })
+      .toEqual([[sent.id, 'ann', 'the cache needs a TTL']]);
+    // bea answers in the same DM thread on her hub: it comes back to ann's.
+    const reply = await b!.actors.bea!.post({ thread, text: 'on it' });
+    await expect.poll(async () => (await a!.actors.ann!.inbox()).items.map((item) => [item.event.id, item.event.content]), { timeout: 10_000 }).toEqual([[reply.id, 'on it']]);
+    // cal's hub holds neither.
+    await a!.actors.ann!.post({ thread: 'general', text: 'a marker after the DM' });
+    await expect.poll(async () => (await channelOn(c!, 'cal')).includes('ann: a marker after the DM'), { timeout: 10_000 }).toBe(true);
+    const store = c!.t.hub.internals.store;
+    expect([store.events.byId(sent.id), store.events.byId(reply.id)]).toEqual([undefined, undefined]);
+  }, 60_000);
+
+  it('fan-out - a hub that was stopped gets the 1,000 messages posted while it was away, in order, none twice', async () => {
+    const unlimited = { config: { chat: { limits: { writeBurst: 10_000, writesPerMinute: 1_000_000 } } } };
+    const [a, b] = await linkedTeam(hubs, [['ann'], ['bea']], { hub: unlimited });
+    await a!.actors.ann!.post({ thread: 'general', text: 'before' });
+    await expect.poll(async () => (await channelOn(b!, 'bea')).length, { timeout: 10_000 }).toBe(1);
+    await b!.links.stop();
+    const home = b!.t.home;
+    await b!.t.hub.close();
+    const posts: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 1000; i++) posts.push(a!.actors.ann!.post({ thread: 'general', text: `while away ${i}` }));
+    await Promise.all(posts);
+    const again = await hubs.open({ ...unlimited, home });
+    await startLinks(hubs, again);
+    const bea = again.hub.actor('bea');
+    const texts = async (): Promise<string[]> => {
+      const out: string[] = [];
+      let after = 0;
+      for (;;) {
+        const { events } = await bea.history({ thread: 'general', after, limit: 500 });
+        if (events.length === 0) return out;
+        out.push(...events.filter((e) => e.type === 'message').map((e) => String(e.content)));
+        after = events[events.length - 1]!.seq;
+      }
+    };
+    await expect.poll(async () => (await texts()).length, { timeout: 20_000 }).toBe(1001);
+    expect(await texts()).toEqual(['before', ...Array.from({ length: 1000 }, (_, i) => `while away ${i}`)]);
+  }, 60_000);
+});
+
+describe('what crossed, exported', () => {
+  it('fan-out - a signed export of a channel on one hub verifies with the messages written on another (signed for that hub\'s thread id)', async () => {
+    const [a, b] = await linkedTeam(hubs, [['ann'], ['bea']]);
+    await a!.actors.ann!.post({ thread: 'general', text: 'from a' });
+    await b!.actors.bea!.post({ thread: 'general', text: 'from b' });
+    await expect.poll(async () => (await channelOn(b!, 'bea')).length, { timeout: 10_000 }).toBe(2);
+    const lines = await exportLines(b!.actors.bea!, 'general');
+    const header = JSON.parse(lines[0]!) as { thread: { id: string; name: string; kind: string; signed_as?: string[] } };
+    const aThread = (await a!.actors.ann!.threads()).find((t) => t.name === 'general')!.id;
+    expect(header.thread.signed_as).toEqual([aThread]);
+    expect(verifyLines(lines)).toBeUndefined();
+    // Without the hub's word that the thread is signed as A's id there, A's message does not belong in it.
+    const { signed_as: _dropped, ...bare } = header.thread;
+    const body = lines.slice(1, -1);
+    const resealed = sealedBy(b!.t.hub.internals.ctx.keys.hub(), { ...headerFieldsOf(lines), thread: bare }, body);
+    expect(verifyLines(resealed)?.message).toMatch(/belongs to thread .* not the exported/);
+  }, 30_000);
+});
