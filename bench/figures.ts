@@ -8,7 +8,7 @@ import { RETENTION_P99_SLACK_MS } from './core.js';
 import { MIDDLEWARE_TARGET_MS } from './middleware.js';
 import { HOOK_TARGET_RATIO } from './startup.js';
 
-export const SECTION_NAMES = ['startup', 'middleware', 'post', 'inbox', 'prune', 'delivery', 'rest', 'sse', 'mcp', 'web', 'soak', 'heavy', 'readnew'] as const;
+export const SECTION_NAMES = ['startup', 'middleware', 'post', 'inbox', 'prune', 'delivery', 'rest', 'sse', 'mcp', 'web', 'soak', 'heavy', 'readnew', 'peer'] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
 export type Better = 'higher' | 'lower';
@@ -182,6 +182,14 @@ export const FIGURES: readonly Figure[] = [
   { id: 'heavy.rss.peak', section: 'heavy', label: 'heavy reader: hub RSS peak', unit: 'MB', better: 'lower', digits: 0, anchor: 'heavy.rss.rest', goal: { kind: 'plus', target: 100 } },
   ms('heavy.victim.p50', 'heavy', "heavy reader: another participant's post, p50", { digits: 1 }),
   ms('heavy.victim.p99', 'heavy', "heavy reader: another participant's post, p99", { digits: 1, goal: { kind: 'value', op: '<=', target: 50 } }),
+  ms('peer.latency.p50', 'peer', 'two linked hubs: post on A to the inbox on B, p50', { digits: 2, goal: { kind: 'value', op: '<=', target: 3 } }),
+  ms('peer.latency.p99', 'peer', 'two linked hubs: post on A to the inbox on B, p99', { digits: 2, goal: { kind: 'value', op: '<=', target: 15 } }),
+  rate('peer.local', 'peer', "two linked hubs anchor: A's own signed post rate, 100 posters", 'msg/s', { isAnchor: true, short: "A's own rate" }),
+  rate('peer.throughput', 'peer', 'two linked hubs: signed events A to B, sustained', 'msg/s', { anchor: 'peer.local', goal: { kind: 'value', op: '>=', target: 5000 } }),
+  rate('peer.throughputRatio', 'peer', "two linked hubs: A to B rate / A's own rate", 'x', { digits: 2, goal: { kind: 'value', op: '>=', target: 0.5 } }),
+  ms('peer.catchUp', 'peer', 'two linked hubs: 1,000 missed events on B after its restart', { digits: 0, goal: { kind: 'value', op: '<=', target: 1000 } }),
+  ms('peer.linkSetup', 'peer', 'two linked hubs: peer add to the first event stored', { digits: 0, goal: { kind: 'value', op: '<=', target: 300 } }),
+  { id: 'peer.rss.growth', section: 'peer', label: 'two linked hubs: RSS growth of each at 1,000 events/s', unit: 'MB', better: 'lower', digits: 0, goal: { kind: 'value', op: '<=', target: 50 } },
 
   ...readNewFigures(),
   { id: 'rss.largestStore', section: 'readnew', label: 'hub RSS on the largest readNew store', unit: 'MB', better: 'lower', digits: 1, goal: { kind: 'value', op: '<=', target: 200 } },

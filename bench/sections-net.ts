@@ -3,6 +3,7 @@ import { MCP_HTTP_LEVELS, MCP_STDIO_LEVELS, REST_LEVELS, mcpId } from './figures
 import { heavyReaderAttack } from './heavy-reader.js';
 import { bareSseDelivery, restRoundTrips, sseDelivery } from './http.js';
 import { mcpRoundTrips } from './mcp.js';
+import { peerBench } from './peer.js';
 import type { Section, SectionResult } from './section.js';
 import { soak as soakRun } from './soak.js';
 import { webBench } from './web.js';
@@ -117,4 +118,30 @@ const heavy: Section = {
   },
 };
 
-export const NET_SECTIONS: readonly Section[] = [rest, sse, mcp, web, soak, heavy];
+const peer: Section = {
+  name: 'peer',
+  run: async ({ quick, log }) => {
+    const options = { events: quick ? 5_000 : 20_000, latencySamples: quick ? 200 : 1000, rssSeconds: quick ? 10 : 60 };
+    log(`two hubs linked on loopback: ${options.latencySamples} DMs one at a time, ${options.events} posts by 100 posters, 1,000 missed, ${options.rssSeconds} s at 1,000 events/s`);
+    const result = await peerBench(options);
+    return {
+      values: {
+        'peer.latency.p50': result.latency.p50,
+        'peer.latency.p99': result.latency.p99,
+        'peer.local': result.throughput.localPerSecond,
+        'peer.throughput': result.throughput.linkedPerSecond,
+        'peer.throughputRatio': result.throughput.linkedPerSecond / result.throughput.localPerSecond,
+        'peer.catchUp': result.catchUpMs,
+        'peer.linkSetup': result.linkSetupMs,
+        'peer.rss.growth': Math.max(result.rss.a.endMb - result.rss.a.startMb, result.rss.b.endMb - result.rss.b.startMb),
+      },
+      notes: {
+        'peer.throughput': `${result.throughput.events} events of 1 KB`,
+        'peer.rss.growth': `the larger of the two, over ${result.rss.seconds} s (goal over 10 min): A ${result.rss.a.startMb.toFixed(0)} to ${result.rss.a.endMb.toFixed(0)} MB, B ${result.rss.b.startMb.toFixed(0)} to ${result.rss.b.endMb.toFixed(0)} MB`,
+      },
+      details: result,
+    };
+  },
+};
+
+export const NET_SECTIONS: readonly Section[] = [rest, sse, mcp, web, soak, heavy, peer];

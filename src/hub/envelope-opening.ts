@@ -8,7 +8,8 @@ import { UlidSchema } from '../schema/names.js';
 import { textFault } from '../schema/text.js';
 import { canonicalEncode } from '../trust/cbor.js';
 import { decodeEventTuple, verifyEvent, type SignedEventFields } from '../trust/envelope.js';
-import { participantIdOf } from '../trust/node-id.js';
+import { cachedPublicKey, participantIdOf } from '../trust/node-id.js';
+import { ed25519Verify } from '../trust/ed25519.mjs';
 import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
 
@@ -62,23 +63,17 @@ const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.s
  */
 export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode, handedInBy: Caller | undefined): { caller: Caller; envelope: OpenedEnvelope } {
   const gate = ctx.envelopes;
-  const parsed = mode === 'sync' ? parseInput(PeerEnvelopeInputSchema, raw) : { ...parseInput(EnvelopeInputSchema, raw), thread: undefined };
-  const bytes = Buffer.from(parsed.envelope, 'base64url');
-  const max = ctx.config.trust.maxEnvelopeBytes;
-  if (bytes.length > max) {
-    throw gate.drop('malformed', new ParleyError('PAYLOAD_TOO_LARGE', `Invalid envelope: ${bytes.length} bytes, over the ${max} allowed (trust.maxEnvelopeBytes).`, { field: 'envelope' }));
-  }
-  let fields: SignedEventFields;
+  const { fields, sig, signedBytes, thread: into } = raw instanceof DecodedEnvelope ? raw : decodeInput(ctx, raw, mode);
   try {
-    fields = decodeEventTuple(bytes, { maxBytes: max });
     // Before anything quotes them: an ack, a reply and an export name the event and its thread by these ids.
     parseInput(UlidSchema, fields.id, 'envelope.id');
     parseInput(UlidSchema, fields.thread, 'envelope.thread');
   } catch (error) {
-    throw gate.drop('malformed', error instanceof ParleyError ? error : new ParleyError('INVALID_INPUT', 'Invalid envelope: it does not decode.', { field: 'envelope' }));
+    throw gate.drop('malformed', error as ParleyError);
   }
-  const sig = Buffer.from(parsed.sig, 'base64url');
-  if (!verifyEvent(fields, sig)) {
+  // Decoded strictly (canonical CBOR), the bytes are the signed bytes: no need to encode them again.
+  const verified = signedBytes ? sig.length === 64 && ed25519Verify(signedBytes, cachedPublicKey(fields.from), sig) : verifyEvent(fields, sig);
+  if (!verified) {
     throw gate.drop('badSignature', new ParleyError('BAD_SIGNATURE', `Envelope ${fields.id}: the signature does not verify against its from key; it was dropped.`, { field: 'sig' }));
   }
   const author = participantOf(ctx, fields.from);
@@ -95,7 +90,7 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
   if (kind === undefined) {
     throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; only messages are taken in as signed envelopes.`, { field: 'envelope.kind' }));
   }
-  const thread = parsed.thread ?? fields.thread;
+  const thread = into ?? fields.thread;
   const session = handedInBy?.session ?? sessionOfThread(ctx, thread);
   if (!session?.members.has(author.id)) {
     throw gate.drop('forbidden', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: no thread ${thread} in @${author.handle}'s session.`, { field: 'envelope.thread' }));
@@ -116,6 +111,36 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
     throw error instanceof ParleyError ? gate.drop('malformed', error) : error;
   }
   return { caller: { participant: author, session }, envelope: { mode, kind, fields, thread, sig, meta, text } };
+}
+
+/**
+ * An envelope a linked hub sent, decoded once where its batch was read
+ * (peer-intake.ts, with the same size limit): its canonical bytes, fields and
+ * signature, and the thread of this hub it goes to.
+ */
+export class DecodedEnvelope {
+  constructor(
+    readonly signedBytes: Uint8Array,
+    readonly fields: SignedEventFields,
+    readonly sig: Buffer,
+    readonly thread: string | undefined,
+  ) {}
+}
+
+/** An envelope handed in as text (base64url): parsed, size-checked and decoded, each refusal counted. */
+function decodeInput(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode): { fields: SignedEventFields; sig: Buffer; signedBytes: undefined; thread: string | undefined } {
+  const gate = ctx.envelopes;
+  const parsed = mode === 'sync' ? parseInput(PeerEnvelopeInputSchema, raw) : { ...parseInput(EnvelopeInputSchema, raw), thread: undefined };
+  const bytes = Buffer.from(parsed.envelope, 'base64url');
+  const max = ctx.config.trust.maxEnvelopeBytes;
+  if (bytes.length > max) {
+    throw gate.drop('malformed', new ParleyError('PAYLOAD_TOO_LARGE', `Invalid envelope: ${bytes.length} bytes, over the ${max} allowed (trust.maxEnvelopeBytes).`, { field: 'envelope' }));
+  }
+  try {
+    return { fields: decodeEventTuple(bytes, { maxBytes: max }), sig: Buffer.from(parsed.sig, 'base64url'), signedBytes: undefined, thread: parsed.thread };
+  } catch (error) {
+    throw gate.drop('malformed', error instanceof ParleyError ? error : new ParleyError('INVALID_INPUT', 'Invalid envelope: it does not decode.', { field: 'envelope' }));
+  }
 }
 
 /** Counts a refused envelope under `reason` and gives the error to throw (anything but a ParleyError is thrown as it is). */

@@ -2,6 +2,7 @@ import type { PeerEnvelopeInput } from '../schema/inputs.js';
 import type { SecretSearch } from '../redaction/redactor.js';
 import type { HubContext } from './context.js';
 import { PEER_ENTRIES } from './entries.js';
+import type { DecodedEnvelope } from './envelope-opening.js';
 import type { Gate } from './gate.js';
 import { takeEnvelope } from './ingest.js';
 import type { IngestResult } from './answers.js';
@@ -27,7 +28,7 @@ export class PeerEntry {
    * beforehand) it is stored in the same turn, so events handed in one after
    * another are stored in that order.
    */
-  syncEnvelope(input: PeerEnvelopeInput, scanned?: SecretSearch): Promise<IngestResult> {
+  syncEnvelope(input: PeerEnvelopeInput | DecodedEnvelope, scanned?: SecretSearch): Promise<IngestResult> {
     return this.#gate.call(PEER_ENTRIES.syncEnvelope, 'signer', input, (admitted) => takeEnvelope(this.#ctx, admitted, scanned));
   }
 }

@@ -10,6 +10,7 @@ import { decodeEventTuple, type SignedEventFields } from '../trust/envelope.js';
 import { participantIdOf } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
 import { ensureSession } from './directory.js';
+import { DecodedEnvelope } from './envelope-opening.js';
 import { scannedTextsOf } from './ingest.js';
 import type { PeerEntry } from './peer-entry.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './records.js';
@@ -69,7 +70,7 @@ export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: s
   const taken = placed.map((p, i) => {
     const thread = p && threads[i];
     if (!p || !thread) return NOT_TAKEN;
-    const input = { envelope: Buffer.from(p.event.bytes).toString('base64url'), sig: Buffer.from(p.event.sig).toString('base64url'), thread: thread.id };
+    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id);
     // A message was scanned above; any other kind is scanned where it is taken in.
     return entry.syncEnvelope(input, typeof p.fields.content === 'string' ? scans[i] : undefined);
   });

@@ -19,28 +19,25 @@ export interface OutboundPage {
 }
 
 /** The event types that cross to linked hubs. */
-const CROSSING_TYPES: ReadonlySet<string> = new Set(['message']);
+const CROSSING_TYPES: readonly string[] = ['message'];
 
 /**
- * Up to `limit` log rows after `after`, kept to what the hub holding
- * `peerKey` may receive: events by participants hosted here (a hub sends only
- * its own participants' events; others reach the peer from their own hubs),
- * of a kind that crosses, in a channel a participant that hub hosts may read,
+ * Up to `limit` events after `after` by participants hosted here (a hub
+ * sends only its own participants' events; others reach the peer from their
+ * own hubs), of a kind that crosses, kept to what the hub holding `peerKey`
+ * may receive: in a channel a participant that hub hosts may read,
  * or a DM to one it hosts. Each goes with its author's signature (made here
  * if the signing worker has not stored it yet: Ed25519 gives the same one).
  */
 export function outboundFor(ctx: HubContext, peerKey: string, after: number, limit: number): OutboundPage {
   const head = ctx.store.events.visibleUpTo;
-  const rows = ctx.store.events.readCommittedAfter(after, limit);
+  const rows = ctx.store.events.readOwnCommittedAfter(after, CROSSING_TYPES, limit);
   const through = rows.length === limit ? rows[rows.length - 1]!.seq : Math.max(after, head);
   const theirs = participantsOf(ctx, peerKey);
   const events: OutboundPage['events'] = [];
   if (theirs.length === 0) return { events, through };
   const readable = new Map<string, boolean>();
   for (const row of rows) {
-    if (!CROSSING_TYPES.has(row.type) || row.sender_seq === null) continue;
-    const author = ctx.state.participants.get(row.from_id);
-    if (!author || author.hubKey !== undefined) continue;
     const thread = ctx.state.threads.get(row.thread_id);
     const session = thread && ctx.state.sessions.get(thread.sessionId);
     if (!thread || !session) continue;

@@ -20,6 +20,8 @@ import { keyOfPeer } from './peer-node.js';
 export const DEFAULT_ACK_TIMEOUT_MS = 30_000;
 /** A page is cut at about this many bytes of events (it always holds one). */
 const PAGE_BYTES = 1024 * 1024;
+/** Pages sent and not yet acknowledged, at most. */
+const PAGES_IN_FLIGHT = 4;
 /** After a failed stream on a link still up, the next one opens after this. */
 const RESEND_DELAY_MS = 1000;
 
@@ -46,6 +48,8 @@ export class EventSender {
   /** A commit came since the last read of the log. */
   #pending = true;
   #wake: (() => void) | undefined;
+  /** Wakes the ack reader when a page goes out after none was in flight. */
+  #ackWake: (() => void) | undefined;
   #stream: Stream | undefined;
 
   constructor(key: string, connection: Connection, hooks: EventLinkHooks) {
@@ -87,32 +91,61 @@ export class EventSender {
     }
   }
 
+  /**
+   * One stream: pages go out as the log grows, up to PAGES_IN_FLIGHT not yet
+   * acknowledged (so the peer's commit and this hub's next read overlap); the
+   * cursor follows the acks, in order.
+   */
   async #send(): Promise<void> {
-    const { sync } = this.#hooks;
-    const stream = await this.#connection.newStream(EVENTS_PROTOCOL, { signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) });
+    const { sync, ackTimeoutMs } = this.#hooks;
+    const stream = await this.#connection.newStream(EVENTS_PROTOCOL, { signal: AbortSignal.timeout(ackTimeoutMs) });
     this.#stream = stream;
     const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
-    let cursor = sync.cursor(this.#key);
-    while (!this.#stopped) {
+    /** Read through this; the pages sent and not yet acknowledged, by the seq each was read through. */
+    let readThrough = sync.cursor(this.#key);
+    const unacknowledged: number[] = [];
+    let failed: Error | undefined;
+    const acks = (async () => {
+      while (!this.#stopped) {
+        if (unacknowledged.length === 0) {
+          await new Promise<void>((resolve) => (this.#ackWake = resolve));
+          continue;
+        }
+        const ack = decodeAck((await framed.read({ signal: AbortSignal.timeout(ackTimeoutMs) })).subarray());
+        const expected = unacknowledged.shift();
+        if (ack !== expected) throw new BadFrame(`the peer acknowledged ${ack}, not the page sent through ${expected}`);
+        // Past what was skipped after it, when no page is left in flight.
+        sync.acknowledged(this.#key, unacknowledged.length === 0 ? readThrough : ack);
+        this.#poke();
+      }
+    })().catch((error: unknown) => {
+      failed = error as Error;
+      this.#poke();
+    });
+    while (!this.#stopped && !failed) {
       this.#pending = false;
-      const page = sync.outbound(this.#key, cursor, MAX_EVENTS_PER_FRAME);
-      if (page.events.length > 0) {
-        const frame = cutToSize(page);
-        await framed.write(encodeEvents(frame), { signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) });
-        const ack = decodeAck((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
-        if (ack !== frame.through) throw new BadFrame(`the peer acknowledged ${ack}, not the page sent through ${frame.through}`);
-        cursor = ack;
-        sync.acknowledged(this.#key, cursor);
-        continue;
+      if (unacknowledged.length < PAGES_IN_FLIGHT) {
+        const page = sync.outbound(this.#key, readThrough, MAX_EVENTS_PER_FRAME);
+        if (page.events.length > 0) {
+          const frame = cutToSize(page);
+          await framed.write(encodeEvents(frame), { signal: AbortSignal.timeout(ackTimeoutMs) });
+          readThrough = frame.through;
+          unacknowledged.push(frame.through);
+          this.#ackWake?.();
+          continue;
+        }
+        if (page.through > readThrough) {
+          // Nothing in it for this peer: the cursor passes it (at once, or with the last ack).
+          readThrough = page.through;
+          if (unacknowledged.length === 0) sync.acknowledged(this.#key, readThrough);
+          continue;
+        }
       }
-      if (page.through > cursor) {
-        // Nothing in it for this peer: its cursor passes it.
-        cursor = page.through;
-        sync.acknowledged(this.#key, cursor);
-        continue;
-      }
-      if (!this.#pending) await new Promise<void>((resolve) => (this.#wake = resolve));
+      if (!this.#pending && !failed) await new Promise<void>((resolve) => (this.#wake = resolve));
     }
+    this.#ackWake?.();
+    await acks;
+    if (failed && !this.#stopped) throw failed;
     // Stopped: the link is going; a close that fails finds it gone already.
     await settled(stream.close());
   }

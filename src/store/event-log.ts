@@ -129,7 +129,7 @@ export class EventLog {
   private readonly maxSeqStmt: Database.Statement;
   private readonly unread: Database.Statement;
   private readonly allAfter: Database.Statement;
-  private readonly committedAfter: Database.Statement;
+  private readonly ownCommittedAfter: Database.Statement;
   private readonly countStmt: Database.Statement;
   private readonly sessionAfter: Database.Statement;
   private readonly threadCount: Database.Statement;
@@ -157,7 +157,10 @@ export class EventLog {
       `SELECT COUNT(*) AS n FROM (SELECT 1 FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? AND from_id <> ? AND type <> 'system' LIMIT ?)`,
     );
     this.allAfter = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
-    this.committedAfter = db.prepare('SELECT * FROM events WHERE seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
+    this.ownCommittedAfter = db.prepare(
+      `SELECT e.* FROM events e WHERE e.seq > ? AND e.seq <= ? AND e.type IN (SELECT value FROM json_each(?)) AND e.sender_seq IS NOT NULL
+       AND EXISTS (SELECT 1 FROM participants p WHERE p.id = e.from_id AND p.hub_key IS NULL) ORDER BY e.seq LIMIT ?`,
+    );
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM events');
     this.visibleUpTo = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
@@ -224,9 +227,13 @@ export class EventLog {
     if (seq > this.visibleUpTo) this.visibleUpTo = seq;
   }
 
-  /** Committed events after `afterSeq`, all sessions, oldest first (what a linked hub is sent). */
-  readCommittedAfter(afterSeq: number, limit: number): EventRow[] {
-    return this.committedAfter.all(afterSeq, this.visibleUpTo, limit) as EventRow[];
+  /**
+   * Committed, signed events after `afterSeq`, all sessions, oldest first, of
+   * the `types` given, by participants this hub hosts: what it may send a
+   * linked hub (the rest is never read into memory).
+   */
+  readOwnCommittedAfter(afterSeq: number, types: readonly string[], limit: number): EventRow[] {
+    return this.ownCommittedAfter.all(afterSeq, this.visibleUpTo, JSON.stringify(types), limit) as EventRow[];
   }
 
   /** Every event after `afterSeq`, all sessions (rebuilding derived indexes). */

@@ -1,0 +1,186 @@
+/**
+ * Two hubs linked on loopback (libp2p over TCP), each in its own process as
+ * on two machines: hub A here, hub B a child (bench/peer-child.ts). How soon
+ * an event posted on A is in a participant's inbox on B, how many events a
+ * second cross, how soon a B that was stopped has what it missed, how long a
+ * link takes to carry its first event, and the memory of both hubs under a
+ * steady stream.
+ */
+
+import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Actor, Hub } from '../src/hub/index.js';
+import { PeerLinks } from '../src/peer/index.js';
+import { formatPublicKey } from '../src/trust/node-id.js';
+import { signRoster } from '../src/trust/roster.js';
+import { createSilentLogger } from '../src/util/logger.js';
+import { chatText, tempDir, UNLIMITED_WRITES } from './core.js';
+import { openBenchHub } from './open-hub.js';
+import type { ChildCommand, ChildReport } from './peer-child.js';
+import { summarize, type Summary } from './stats.js';
+
+export interface PeerBenchResult {
+  /** A DM posted on A, to the moment B stored it (in @bea's inbox), one at a time. */
+  latency: Summary;
+  /** Events posted on A by 100 posters: A's own rate, and the rate at which B had them all. */
+  throughput: { events: number; localPerSecond: number; linkedPerSecond: number };
+  /** 1,000 events posted while B was stopped: from B's links starting to the last one stored on B. */
+  catchUpMs: number;
+  /** From B's `peer add` to the first event of A stored on B. */
+  linkSetupMs: number;
+  /** Each hub's process under a steady 1,000 events/s. */
+  rss: { seconds: number; a: { startMb: number; endMb: number }; b: { startMb: number; endMb: number } };
+}
+
+const POSTERS = 100;
+const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'peer-child.js');
+
+/** Hub B, in its child process: commands out, reports in. */
+class HubB {
+  readonly #child: ChildProcess;
+  readonly #arrived = new Map<string, () => void>();
+  readonly #waiting: Array<{ test: (report: ChildReport) => boolean; resolve: (report: ChildReport) => void }> = [];
+  count = 0;
+
+  constructor(home: string) {
+    this.#child = fork(CHILD, [home], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child.on('message', (report: ChildReport) => {
+      if ('arrived' in report) {
+        this.count += 1;
+        this.#arrived.get(report.arrived)?.();
+        this.#arrived.delete(report.arrived);
+        return;
+      }
+      const at = this.#waiting.findIndex((waiter) => waiter.test(report));
+      if (at >= 0) this.#waiting.splice(at, 1)[0]!.resolve(report);
+    });
+  }
+
+  get pid(): number {
+    return this.#child.pid!;
+  }
+
+  send(command: ChildCommand): void {
+    this.#child.send(command);
+  }
+
+  next<K extends string>(key: K): Promise<Extract<ChildReport, Record<K, unknown>>> {
+    return new Promise((resolve, reject) => {
+      this.#waiting.push({ test: (report) => key in report, resolve: resolve as (report: ChildReport) => void });
+      this.#child.once('exit', (code) => reject(new Error(`hub B exited (${code}) before "${key}"`)));
+    });
+  }
+
+  arrival(id: string): Promise<void> {
+    return new Promise((resolve) => this.#arrived.set(id, resolve));
+  }
+
+  async stop(): Promise<void> {
+    if (this.#child.exitCode !== null || this.#child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.#child.once('exit', resolve));
+    this.send({ stop: true });
+    await exited;
+  }
+
+  kill(): void {
+    this.#child.kill('SIGKILL');
+  }
+}
+
+export async function peerBench(options: { events: number; latencySamples: number; rssSeconds: number }): Promise<PeerBenchResult> {
+  const homes = [tempDir('parley-bench-peer-a-'), tempDir('parley-bench-peer-b-')];
+  const hub: Hub = await openBenchHub({ home: homes[0]!, logger: createSilentLogger(), config: UNLIMITED_WRITES });
+  let links: PeerLinks | undefined;
+  let b = new HubB(homes[1]!);
+  try {
+    const posters: Actor[] = [];
+    for (let i = 0; i < POSTERS; i++) posters.push(await hub.join({ handle: `ann-${i}` }));
+    const { opened } = await b.next('opened');
+    const hubKey = hub.internals.ctx.keys.hub();
+    const members = [
+      { pubkey: formatPublicKey(hubKey.raw), role: 'admin' as const, kind: 'hub' as const },
+      { pubkey: opened.key, role: 'member' as const, kind: 'hub' as const },
+      ...hub.participantsWithAccess().map((p) => ({ pubkey: p.pubkey, role: 'operator' as const })),
+      { pubkey: opened.bea, role: 'operator' as const },
+    ];
+    const roster = signRoster({ org_id: 'bench', version: 1, timestamp: '2026-11-28T00:00:00Z', members, signatures: [] }, hubKey.privateKey);
+    await hub.acceptRoster(roster);
+    links = await PeerLinks.start({ hub, home: homes[0]!, listen: ['/ip4/127.0.0.1/tcp/0'], logger: createSilentLogger(), redialMs: 20, maxRedialMs: 200 });
+    b.send({ roster });
+    await b.next('listening');
+
+    // Link set-up: an event waits on A; B adds A; the clock runs until B has stored it.
+    const waiting = await posters[0]!.post({ thread: 'general', text: 'waiting for the link' });
+    const stored = b.arrival(waiting.id);
+    const setupStart = performance.now();
+    b.send({ add: links.addrs()[0]! });
+    await stored;
+    const linkSetupMs = performance.now() - setupStart;
+    // B's hello registered @bea here once the link was up.
+    while (!hub.participant('bea')) await new Promise((resolve) => setTimeout(resolve, 5));
+
+    // Latency: a DM to @bea, one at a time, until B has stored it (it is then in her inbox).
+    const samples: number[] = [];
+    for (let i = 0; i < options.latencySamples; i++) {
+      const start = performance.now();
+      const sent = await posters[0]!.dm({ to: 'bea', text: `ping ${i}` });
+      await b.arrival(sent.id);
+      samples.push(performance.now() - start);
+    }
+
+    // Throughput: 100 posters on A; A's own rate, and the rate at which B has them all.
+    const texts = Array.from({ length: 64 }, (_, i) => chatText(1024, i));
+    const goal = b.count + options.events;
+    let next = 0;
+    const start = performance.now();
+    await Promise.all(
+      posters.map(async (poster) => {
+        for (let n = next++; n < options.events; n = next++) await poster.post({ thread: 'general', text: texts[n % texts.length]! });
+      }),
+    );
+    const localSeconds = (performance.now() - start) / 1000;
+    while (b.count < goal) await new Promise((resolve) => setTimeout(resolve, 1));
+    const linkedSeconds = (performance.now() - start) / 1000;
+
+    // Catch-up: B stopped, 1,000 posted on A, B started again on its home.
+    await b.stop();
+    for (let n = 0; n < 1000; n += POSTERS) await Promise.all(posters.map((poster, i) => poster.post({ thread: 'general', text: `while away ${n + i}` })));
+    b = new HubB(homes[1]!);
+    await b.next('opened');
+    b.send({ expect: 1000 });
+    const { ms: catchUpMs } = await b.next('reached');
+
+    // Memory under a steady 1,000 events/s: 100 posts every 100 ms.
+    const rssOfB = async (): Promise<number> => {
+      b.send({ rss: true });
+      return (await b.next('rss')).rss;
+    };
+    const rssOfA = (): number => process.memoryUsage().rss / 1024 / 1024;
+    const rss = { seconds: options.rssSeconds, a: { startMb: rssOfA(), endMb: 0 }, b: { startMb: await rssOfB(), endMb: 0 } };
+    const steadyGoal = b.count + options.rssSeconds * 10 * POSTERS;
+    for (let tick = 0; tick < options.rssSeconds * 10; tick++) {
+      const tickStart = performance.now();
+      await Promise.all(posters.map((poster, i) => poster.post({ thread: 'general', text: `steady ${tick}.${i}` })));
+      const left = 100 - (performance.now() - tickStart);
+      if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+    }
+    while (b.count < steadyGoal) await new Promise((resolve) => setTimeout(resolve, 5));
+    rss.a.endMb = rssOfA();
+    rss.b.endMb = await rssOfB();
+
+    return {
+      latency: summarize(samples),
+      throughput: { events: options.events, localPerSecond: options.events / localSeconds, linkedPerSecond: options.events / linkedSeconds },
+      catchUpMs,
+      linkSetupMs,
+      rss,
+    };
+  } finally {
+    await b.stop().catch(() => b.kill());
+    await links?.stop();
+    await hub.close();
+    for (const home of homes) fs.rmSync(home, { recursive: true, force: true });
+  }
+}
