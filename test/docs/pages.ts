@@ -56,6 +56,8 @@ export const CLAIMS = {
   postAndStream: { file: 'docs/http-api.md', test: 'test/docs/http-page.test.ts', match: (b: string) => b.includes('/api/v1/stream') },
   roster: { file: 'docs/trust.md', test: 'test/docs/trust-page.test.ts', match: (b: string) => b.startsWith('parley roster init') },
   channelPolicy: { file: 'docs/trust.md', test: 'test/docs/trust-page.test.ts', match: (b: string) => b.startsWith('parley channel policy') },
+  /** test/docs/peers-page.test.ts runs the five steps on two homes, each line on the machine its comment names. */
+  peers: { file: 'docs/peers.md', test: 'test/docs/peers-page.test.ts', match: (b: string) => b.startsWith('# on A and on B: 1. keys') },
 } as const;
 
 export type ClaimName = keyof typeof CLAIMS;
