@@ -30,7 +30,7 @@ export const who = participantCommand(async (api) => {
   return {
     json: { presence },
     text: presence
-      .map((p) => `@${p.handle.padEnd(16)} ${p.connection.padEnd(9)} ${p.details.profile.kind}${p.details.profile.client ? ` (${p.details.profile.client})` : ''}${declared(p)}`)
+      .map((p) => `@${p.handle.padEnd(16)} ${p.connection.padEnd(9)} ${p.details.profile.kind}${p.details.profile.client ? ` (${p.details.profile.client})` : ''}${p.hub === undefined ? '' : ` on hub ${p.hub}`}${declared(p)}`)
       .join('\n'),
   };
 });

@@ -8,6 +8,7 @@ import type { Logger } from '../util/logger.js';
 import type { Lifecycle } from './lifecycle.js';
 import type { LiveBus } from './live-bus.js';
 import type { PresenceTracker } from './presence.js';
+import type { RemotePresence } from './remote-presence.js';
 import type { StopContinuations } from './stop-continuations.js';
 import type { HubState } from './state.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -25,6 +26,8 @@ export interface HubContext {
   state: HubState;
   bus: LiveBus;
   presence: PresenceTracker;
+  /** The presence of participants linked hubs host, as their hubs gossip it. */
+  remotePresence: RemotePresence;
   /** Stops blocked in a row by an agent's stop hook, per client session. */
   stopContinuations: StopContinuations;
   meetings: MeetingRegistry;

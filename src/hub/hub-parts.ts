@@ -25,6 +25,7 @@ import { EventSealer } from './event-sealer.js';
 import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
+import { RemotePresence } from './remote-presence.js';
 import { RateLimiter } from './rate-limit.js';
 import { ReadGate } from './read-gate.js';
 import type { RetentionSeams } from './retention.js';
@@ -149,6 +150,7 @@ export async function openHubParts(options: HubOptions): Promise<HubParts> {
       state,
       bus: new LiveBus(),
       presence: new PresenceTracker(config.presence.ttlSeconds * 1000, now),
+      remotePresence: new RemotePresence(config.presence.ttlSeconds * 1000, now),
       stopContinuations: new StopContinuations(HOOK_TRACKED_CLIENT_SESSIONS),
       // The meeting's own cap leaves room for the scanner's note; the redactor enforces the configured limit.
       meetings: new MeetingRegistry({

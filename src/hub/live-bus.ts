@@ -26,8 +26,8 @@ export type LiveListener = (item: LiveItem) => void;
 export class LiveBus {
   private readonly bySession = new Map<string, Set<LiveListener>>();
   private readonly onClose = new Map<LiveListener, () => void>();
-  /** Listeners of every committed event, whatever its session (the fan-out to linked hubs). */
-  private readonly everyEvent = new Set<(committed: CommittedEvent) => void>();
+  /** Listeners of everything published, whatever its session (what the peer links carry to linked hubs). */
+  private readonly everySession = new Set<LiveListener>();
   private closed = false;
 
   /** `onClose` runs if the hub shuts down while the listener is registered (waits end, streams finish). */
@@ -58,7 +58,7 @@ export class LiveBus {
     const callbacks = [...this.onClose.values()];
     this.onClose.clear();
     this.bySession.clear();
-    this.everyEvent.clear();
+    this.everySession.clear();
     for (const callback of callbacks) {
       try {
         callback();
@@ -69,6 +69,13 @@ export class LiveBus {
   }
 
   publish(item: LiveItem): void {
+    for (const listener of this.everySession) {
+      try {
+        listener(item);
+      } catch {
+        this.everySession.delete(listener);
+      }
+    }
     const set = this.bySession.get(item.session);
     if (!set) return;
     for (const listener of [...set]) {
@@ -81,21 +88,14 @@ export class LiveBus {
   }
 
   publishEvent(committed: CommittedEvent): void {
-    for (const listener of this.everyEvent) {
-      try {
-        listener(committed);
-      } catch {
-        this.everyEvent.delete(listener);
-      }
-    }
     this.publish({ kind: 'event', session: committed.event.session, event: committed.event, targets: committed.targets });
   }
 
-  /** Calls `listener` with every committed event, of every session, until the returned stop or close. */
-  listenEveryEvent(listener: (committed: CommittedEvent) => void): () => void {
+  /** Calls `listener` with everything published, in every session, until the returned stop or close. */
+  listenEverySession(listener: LiveListener): () => void {
     if (this.closed) return () => undefined;
-    this.everyEvent.add(listener);
-    return () => this.everyEvent.delete(listener);
+    this.everySession.add(listener);
+    return () => this.everySession.delete(listener);
   }
 
   listenerCount(session?: string): number {

@@ -7,16 +7,19 @@ import type { HubContext } from './context.js';
 import { takeFromPeer, type PeerEvent, type PeerTaken } from './peer-intake.js';
 import type { PeerEntry } from './peer-entry.js';
 import { outboundFor, type OutboundPage } from './peer-outbox.js';
+import { gossipOfChange, hubDown, localPresence, takePresence, type PresenceGossip } from './peer-presence.js';
 import { hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
 
 export type { PeerEvent, PeerTaken } from './peer-intake.js';
 export type { OutboundPage } from './peer-outbox.js';
 export type { HostedElsewhere, HostingHub } from './remote-participants.js';
+export type { PresenceGossip } from './peer-presence.js';
 
 export class PeerSync {
   readonly #ctx: HubContext;
   readonly #entry: PeerEntry;
   readonly #defaultSession: string;
+  #presenceSeq = 0;
 
   constructor(ctx: HubContext, entry: PeerEntry, defaultSession: string) {
     this.#ctx = ctx;
@@ -56,6 +59,39 @@ export class PeerSync {
 
   /** Calls `listener` after each commit that holds events, until the returned stop. */
   onCommitted(listener: () => void): () => void {
-    return this.#ctx.bus.listenEveryEvent(() => listener());
+    return this.#ctx.bus.listenEverySession((item) => {
+      if (item.kind === 'event') listener();
+    });
+  }
+
+  // Presence ---------------------------------------------------------------
+
+  /** The presence of every participant hosted here, for a peer just linked (and again before the TTL runs out). */
+  localPresence(): PresenceGossip[] {
+    return localPresence(this.#ctx);
+  }
+
+  /** Calls `listener` with each change of presence of a participant hosted here, until the returned stop. */
+  onLocalPresence(listener: (gossip: PresenceGossip) => void): () => void {
+    return this.#ctx.bus.listenEverySession((item) => {
+      const gossip = item.kind === 'presence' ? gossipOfChange(this.#ctx, item.session, item.presence) : undefined;
+      if (gossip) listener(gossip);
+    });
+  }
+
+  /** The next seq this hub gossips presence at: it only grows, across restarts too (it follows the clock). */
+  nextPresenceSeq(): number {
+    this.#presenceSeq = Math.max(this.#ctx.now(), this.#presenceSeq + 1);
+    return this.#presenceSeq;
+  }
+
+  /** Takes a linked hub's gossip of its participants' presence; how many items were left out (not its own, or of no session here). */
+  takePresence(fromHub: string, seq: number, items: readonly PresenceGossip[]): number {
+    return takePresence(this.#ctx, fromHub, seq, items);
+  }
+
+  /** The link to a hub went down: its participants show offline. */
+  hubDown(hubKey: string): void {
+    hubDown(this.#ctx, hubKey);
   }
 }

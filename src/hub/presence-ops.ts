@@ -28,9 +28,19 @@ export async function setPresence(
 export function whoIsHere(ctx: HubContext, caller: Caller): PresenceInfo[] {
   const { session } = caller;
   return [...session.members].map((id): PresenceInfo => {
-    const known = ctx.presence.get(session.id, id);
-    if (known) return known;
     const p = ctx.state.participant(id);
-    return { participant: id, handle: p.handle, state: 'offline', connection: 'offline', seq: 0, lastSeen: new Date(0).toISOString(), details: { profile: p.profile } };
+    // A participant a linked hub hosts: as its hub gossips it, under that hub's name.
+    const known = p.hub === undefined ? ctx.presence.get(session.id, id) : ctx.remotePresence.get(session.id, id);
+    if (known) return known;
+    return {
+      participant: id,
+      handle: p.handle,
+      state: 'offline',
+      connection: 'offline',
+      seq: 0,
+      lastSeen: new Date(0).toISOString(),
+      details: { profile: p.profile },
+      ...(p.hub === undefined ? {} : { hub: p.hub }),
+    };
   });
 }

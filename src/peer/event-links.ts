@@ -1,20 +1,25 @@
 /**
- * The fan-out of every link (event-stream.ts): a sender per linked peer, on
- * the connection its hello went over, and the registration of the
- * participants each peer hosts, which its events wait for.
+ * What every link carries: the fan-out (event-stream.ts), a sender per
+ * linked peer on the connection its hello went over; presence
+ * (presence-gossip.ts); and the registration of the participants each peer
+ * hosts, which both wait for.
  */
 
 import type { Connection } from '@libp2p/interface';
 import type { Hello } from './hello.js';
 import { EventSender, type EventLinkHooks } from './event-stream.js';
+import { PresenceTeller } from './presence-gossip.js';
 
 export class EventLinks {
   readonly hooks: EventLinkHooks;
   readonly #senders = new Map<string, EventSender>();
   readonly #ready = new Map<string, Promise<void>>();
 
-  constructor(hooks: Omit<EventLinkHooks, 'ready'>) {
+  readonly #presence: PresenceTeller;
+
+  constructor(hooks: Omit<EventLinkHooks, 'ready'>, presenceTtlMs: number) {
     this.hooks = { ...hooks, ready: (key) => this.#ready.get(key) };
+    this.#presence = new PresenceTeller(hooks.sync, hooks.logger, presenceTtlMs);
   }
 
   /**
@@ -26,6 +31,7 @@ export class EventLinks {
     const ready = this.hooks.sync.hosted({ key, name: hello.name }, hello.participants);
     // A failed registration is logged; the peer's events are then refused as not hosted, and counted.
     this.#ready.set(key, ready.catch((error: unknown) => this.hooks.logger.error('could not register the participants a peer hosts', { peer: key, error })));
+    this.#presence.linked(key, connection);
     const sender = this.#senders.get(key);
     if (sender?.connection === connection) return;
     sender?.stop();
@@ -34,12 +40,14 @@ export class EventLinks {
 
   /** The link to `key` ended: its fan-out stops (it resumes from the peer's cursor when the link is back). */
   unlinked(key: string): void {
+    if (this.#senders.has(key)) this.#presence.unlinked(key);
     this.#senders.get(key)?.stop();
     this.#senders.delete(key);
     this.#ready.delete(key);
   }
 
   stop(): void {
+    this.#presence.stop();
     for (const key of [...this.#senders.keys()]) this.unlinked(key);
   }
 

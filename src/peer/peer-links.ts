@@ -27,6 +27,7 @@ import { fetchRoster, ROSTER_PROTOCOL, sendRoster } from './roster-exchange.js';
 import { EVENTS_PROTOCOL } from './event-frames.js';
 import { EventLinks } from './event-links.js';
 import { DEFAULT_ACK_TIMEOUT_MS, receiveEvents } from './event-stream.js';
+import { PRESENCE_PROTOCOL, receivePresence } from './presence-gossip.js';
 
 /** How long a hello (or a roster) may take to arrive. */
 export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
@@ -84,7 +85,7 @@ export class PeerLinks implements PeerLinksView {
         const link = this.#table.get(key);
         if (link) link.lastSeen = this.#now();
       },
-    });
+    }, options.hub.config.presence.ttlSeconds * 1000);
   }
 
   /** Starts the node, serves the protocols and dials every kept peer. */
@@ -101,6 +102,7 @@ export class PeerLinks implements PeerLinksView {
     await links.#node.handle(HELLO_PROTOCOL, (stream, connection) => links.#answerHello(stream, connection));
     await links.#node.handle(ROSTER_PROTOCOL, (stream) => sendRoster(options.hub, stream, links.#helloTimeoutMs));
     await links.#node.handle(EVENTS_PROTOCOL, (stream, connection) => receiveEvents(stream, connection, links.#events.hooks));
+    await links.#node.handle(PRESENCE_PROTOCOL, (stream, connection) => receivePresence(stream, connection, links.#events.hooks));
     for (const entry of book) links.#keep(entry);
     for (const link of links.#table.all()) links.#dialSoon(link, 0);
     return links;

@@ -102,6 +102,8 @@ export interface PresenceInfo {
   note?: string;
   /** The profile travels in presence details. */
   details: { profile: Profile };
+  /** The name of the linked hub that hosts the participant; absent: this hub hosts it. */
+  hub?: string;
 }
 
 export interface MeetingView {

@@ -64,7 +64,7 @@ export interface TeamHub extends PeerHub {
 }
 
 /**
- * `hosted.length` hubs (opened with `options.hub`) under one roster that also lists every participant
+ * `hosted.length` hubs (opened with `options.hub`, named hub-a, hub-b, …) under one roster that also lists every participant
  * (`hosted[i]` are hub i's: agents as operators, a handle starting with
  * "human" as an admin human), every hub linked to the first (and so to each
  * other), once every link is up both ways.
@@ -72,8 +72,9 @@ export interface TeamHub extends PeerHub {
 export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions> } = {}): Promise<TeamHub[]> {
   const opened: TestHub[] = [];
   const actors: Array<Record<string, Actor>> = [];
-  for (const handles of hosted) {
-    const t = await hubs.open(options.hub);
+  for (const [i, handles] of hosted.entries()) {
+    // Each its own name (hub-a, hub-b, …), as on machines of their own.
+    const t = await hubs.open({ ...options.hub, config: { ...options.hub?.config, peers: { name: `hub-${String.fromCharCode(97 + i)}` } } });
     opened.push(t);
     const mine: Record<string, Actor> = {};
     for (const handle of handles) mine[handle] = await t.hub.join({ handle, profile: { kind: handle.startsWith('human') ? 'human' : 'agent' } });

@@ -72,6 +72,9 @@ describe('two served hubs, one conversation', () => {
     for (const [hub, token] of [[a, ann], [b, bea]] as const) {
       await expect.poll(() => general(hub, token), { timeout: 20_000, interval: 100 }).toEqual(expect.arrayContaining(['ann: hello from a', 'bea: hello from b']));
     }
+    // bea, hosted by B, is listed on A with B's name.
+    const nameOfB = (JSON.parse(cliAt(homeB, b.url)('peer', 'self', '--json').stdout) as Json).name as string;
+    expect(cliAt(homeA, a.url, { PARLEY_TOKEN: ann })('who').stdout).toMatch(new RegExp(`^@bea +\\w+ +agent on hub ${nameOfB}$`, 'm'));
     const dm = await restCall(a, ann, 'POST', '/dm', { to: 'bea', text: 'a word in private' });
     expect(dm.status, JSON.stringify(dm.json)).toBe(201);
     // The inbox hands each item once: what it showed is kept across the polls.

@@ -186,7 +186,7 @@ export const globalRoom: RoomDef = {
       name: 'who',
       action: 'who',
       description:
-        'Who is in the session: connection is connected (an open MCP session or live stream), waiting (blocked in wait) or offline (no live connection); state is what they said they are doing (listening, thinking, typing, idle), offline when not connected; with their kind and client.',
+        'Who is in the session: connection is connected (an open MCP session or live stream), waiting (blocked in wait) or offline (no live connection); state is what they said they are doing (listening, thinking, typing, idle), offline when not connected; with their kind and client, and the hub hosting them when it is a linked hub.',
       input: z.strictObject({}),
       readOnly: true,
       async run(ctx) {
@@ -199,6 +199,7 @@ export const globalRoom: RoomDef = {
             kind: p.details.profile.kind,
             ...(p.details.profile.client ? { client: p.details.profile.client } : {}),
             ...(p.note ? { note: p.note } : {}),
+            ...(p.hub === undefined ? {} : { hub: p.hub }),
             lastSeen: p.lastSeen,
           })),
         };
