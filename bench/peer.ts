@@ -31,7 +31,7 @@ export interface PeerBenchResult {
   /** From B's `peer add` to the first event of A stored on B. */
   linkSetupMs: number;
   /** Each hub's process under a steady 1,000 events/s. */
-  rss: { seconds: number; a: { startMb: number; endMb: number }; b: { startMb: number; endMb: number } };
+  rss: { seconds: number; a: { startMb: number; endMb: number; heapStartMb: number; heapEndMb: number }; b: { startMb: number; endMb: number } };
 }
 
 const POSTERS = 100;
@@ -158,7 +158,12 @@ export async function peerBench(options: { events: number; latencySamples: numbe
       return (await b.next('rss')).rss;
     };
     const rssOfA = (): number => process.memoryUsage().rss / 1024 / 1024;
-    const rss = { seconds: options.rssSeconds, a: { startMb: rssOfA(), endMb: 0 }, b: { startMb: await rssOfB(), endMb: 0 } };
+    // The JS heap too, after a collection when node runs with --expose-gc: growth of RSS alone may be the heap not yet collected.
+    const heapOfA = (): number => {
+      (globalThis as { gc?: () => void }).gc?.();
+      return process.memoryUsage().heapUsed / 1024 / 1024;
+    };
+    const rss = { seconds: options.rssSeconds, a: { startMb: rssOfA(), endMb: 0, heapStartMb: heapOfA(), heapEndMb: 0 }, b: { startMb: await rssOfB(), endMb: 0 } };
     const steadyGoal = b.count + options.rssSeconds * 10 * POSTERS;
     for (let tick = 0; tick < options.rssSeconds * 10; tick++) {
       const tickStart = performance.now();
@@ -168,6 +173,7 @@ export async function peerBench(options: { events: number; latencySamples: numbe
     }
     while (b.count < steadyGoal) await new Promise((resolve) => setTimeout(resolve, 5));
     rss.a.endMb = rssOfA();
+    rss.a.heapEndMb = heapOfA();
     rss.b.endMb = await rssOfB();
 
     return {
