@@ -187,6 +187,10 @@ export const SURFACE_ENTRIES = {
 export const PEER_ENTRIES = {
   /** History and fan-out from another hub of the roster: deduplicated by id, no TTL, no rate limit, no presence. */
   syncEnvelope: { envelope: 'sync', chat: true, action: 'post', thread: write('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
+  /** A request from another hub: its author's access must cover sending one (operator), as here. */
+  syncRequest: { envelope: 'sync', chat: false, action: 'request_send', thread: write('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
+  /** A response from another hub: its author's access must cover responding, as here. */
+  syncResponse: { envelope: 'sync', chat: false, action: 'request_respond', thread: see('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
 } as const satisfies Record<string, AnyEntry>;
 
 /** Refusing (FORBIDDEN_ROLE, NOT_IN_ROSTER) an action the caller's access does not cover, for what the hub then does on its behalf. */

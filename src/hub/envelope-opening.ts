@@ -3,7 +3,11 @@
 
 import { parseInput, ParleyError } from '../errors/parley-error.js';
 import { AuthoredMetaSchema, EventMetaSchema, type AuthoredMeta } from '../schema/event.js';
-import { EnvelopeInputSchema, PeerEnvelopeInputSchema } from '../schema/inputs.js';
+import { EnvelopeInputSchema, PeerEnvelopeInputSchema, SignedRequestContentSchema, SignedResponseContentSchema } from '../schema/inputs.js';
+import type { z } from 'zod';
+
+type SignedRequestContent = z.output<typeof SignedRequestContentSchema>;
+type SignedResponseContent = z.output<typeof SignedResponseContentSchema>;
 import { UlidSchema } from '../schema/names.js';
 import { textFault } from '../schema/text.js';
 import { canonicalEncode } from '../trust/cbor.js';
@@ -28,13 +32,16 @@ import type { ParticipantRecord, SessionRecord } from './records.js';
 export type EnvelopeMode = 'live' | 'sync';
 
 /**
- * The kinds of event taken in as envelopes, each in its own form: messages so
- * far. Requests, responses and controls carry state the hub keeps (a request
- * index, a thread's steering) and come with the peer links: a kind added here
- * gets its form below and its taking in ingest.ts.
+ * The kinds of event taken in as envelopes, each in its own form: messages
+ * from anyone who signs one; requests and responses too from a linked hub
+ * (sync), whose rules hold here as for one sent here (ingest-requests.ts).
+ * Controls carry a thread's steering and come next: a kind added here gets
+ * its form below and its taking in ingest.ts.
  */
-export const ENVELOPE_KINDS = ['message'] as const;
+export const ENVELOPE_KINDS = ['message', 'request', 'response'] as const;
 export type EnvelopeKind = (typeof ENVELOPE_KINDS)[number];
+/** The kinds an author may hand in live (POST /envelopes): the others come only from a linked hub. */
+const LIVE_KINDS: ReadonlySet<string> = new Set(['message']);
 
 /** An envelope whose signature verified, by a participant of this hub, in a form this hub takes. */
 export interface OpenedEnvelope {
@@ -46,8 +53,11 @@ export interface OpenedEnvelope {
   sig: Buffer;
   /** What its author wrote of the meta (reply_to, tags); the rest of a stored event's meta is the hub's. */
   meta: AuthoredMeta;
-  /** A message's text, as it passes the rules of a post's text. */
+  /** A message's text, as it passes the rules of a post's text ('' for the other kinds). */
   text: string;
+  /** A request's or a response's content, in the form the hub stores it. */
+  request?: SignedRequestContent;
+  response?: SignedResponseContent;
 }
 
 /** Meta keys that say what a hub found or did; an author may not sign them (see AuthoredMetaSchema). */
@@ -86,9 +96,10 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
       new ParleyError('FORBIDDEN', `Envelope ${fields.id} is signed by @${author.handle}; only its author may hand it in (you are @${handedInBy.participant.handle}).`, { field: 'envelope.from' }),
     );
   }
-  const kind = ENVELOPE_KINDS.find((taken) => taken === fields.kind);
+  const kind = ENVELOPE_KINDS.find((taken) => taken === fields.kind && (mode === 'sync' || LIVE_KINDS.has(taken)));
   if (kind === undefined) {
-    throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; only messages are taken in as signed envelopes.`, { field: 'envelope.kind' }));
+    const taken = mode === 'live' ? 'only messages are taken in as signed envelopes handed in by their author' : `this hub takes ${ENVELOPE_KINDS.join(', ')} from a linked hub`;
+    throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; ${taken}.`, { field: 'envelope.kind' }));
   }
   const thread = into ?? fields.thread;
   const session = handedInBy?.session ?? sessionOfThread(ctx, thread);
@@ -103,14 +114,19 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
     );
   }
   let meta: AuthoredMeta;
-  let text: string;
+  let content: Pick<OpenedEnvelope, 'text' | 'request' | 'response'>;
   try {
     meta = authoredMeta(fields);
-    text = postText(ctx, fields);
+    content =
+      kind === 'message'
+        ? { text: postText(ctx, fields) }
+        : kind === 'request'
+          ? { text: '', request: parseInput(SignedRequestContentSchema, fields.content, 'envelope.content') }
+          : { text: '', response: parseInput(SignedResponseContentSchema, fields.content, 'envelope.content') };
   } catch (error) {
     throw error instanceof ParleyError ? gate.drop('malformed', error) : error;
   }
-  return { caller: { participant: author, session }, envelope: { mode, kind, fields, thread, sig, meta, text } };
+  return { caller: { participant: author, session }, envelope: { mode, kind, fields, thread, sig, meta, ...content } };
 }
 
 /**

@@ -8,6 +8,7 @@ import { ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 import type { IngestResult } from './answers.js';
 import type { SecretSearch } from '../redaction/redactor.js';
+import { requestTextsOf, takeRequest, takeResponse } from './ingest-requests.js';
 
 /** How errors name what an envelope carries. */
 const ENVELOPE_FIELDS = { to: 'envelope.to', replyTo: 'envelope.meta.reply_to', thread: 'envelope.thread' };
@@ -29,7 +30,16 @@ export function takeEnvelope(ctx: HubContext, admitted: Admitted<unknown, Thread
   switch (admitted.envelope.kind) {
     case 'message':
       return takeMessage(ctx, admitted, scanned);
+    case 'request':
+      return takeRequest(ctx, admitted, scanned);
+    case 'response':
+      return takeResponse(ctx, admitted, scanned);
   }
+}
+
+/** What an envelope's secret scan looks at, by its kind (the signed fields as decoded). */
+export function scannedTextsOfFields(fields: { kind: string; content: unknown; meta: Record<string, unknown> | null }): string[] {
+  return fields.kind === 'message' && typeof fields.content === 'string' ? scannedTextsOf(fields.content, (fields.meta ?? {}) as { tags?: string[] }) : requestTextsOf(fields.content);
 }
 
 /** What a message's secret scan looks at: its text, then its tags. */

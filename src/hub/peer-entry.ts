@@ -2,7 +2,7 @@ import type { PeerEnvelopeInput } from '../schema/inputs.js';
 import type { SecretSearch } from '../redaction/redactor.js';
 import type { HubContext } from './context.js';
 import { PEER_ENTRIES } from './entries.js';
-import type { DecodedEnvelope } from './envelope-opening.js';
+import { DecodedEnvelope } from './envelope-opening.js';
 import type { Gate } from './gate.js';
 import { takeEnvelope } from './ingest.js';
 import type { IngestResult } from './answers.js';
@@ -29,6 +29,9 @@ export class PeerEntry {
    * another are stored in that order.
    */
   syncEnvelope(input: PeerEnvelopeInput | DecodedEnvelope, scanned?: SecretSearch): Promise<IngestResult> {
-    return this.#gate.call(PEER_ENTRIES.syncEnvelope, 'signer', input, (admitted) => takeEnvelope(this.#ctx, admitted, scanned));
+    // Each kind under its own entry (the access it needs); the kind of one not yet decoded is checked once it is.
+    const kind = input instanceof DecodedEnvelope ? input.fields.kind : 'message';
+    const entry = kind === 'request' ? PEER_ENTRIES.syncRequest : kind === 'response' ? PEER_ENTRIES.syncResponse : PEER_ENTRIES.syncEnvelope;
+    return this.#gate.call(entry, 'signer', input, (admitted) => takeEnvelope(this.#ctx, admitted, scanned));
   }
 }

@@ -11,7 +11,7 @@ import { participantIdOf } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
 import { ensureSession } from './directory.js';
 import { DecodedEnvelope } from './envelope-opening.js';
-import { scannedTextsOf } from './ingest.js';
+import { scannedTextsOfFields } from './ingest.js';
 import type { PeerEntry } from './peer-entry.js';
 import type { ParticipantRecord, SessionRecord, ThreadRecord } from './records.js';
 import { dmKeyOf, insertThread, parseChannelName } from './threads.js';
@@ -64,15 +64,14 @@ export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: s
     }
   });
   // Scanned before anything is stored, so that nothing awaits between the events of the batch.
-  const scans = await Promise.all(placed.map((p) => (p && typeof p.fields.content === 'string' ? ctx.redactor.find(scannedTextsOf(p.fields.content, (p.fields.meta ?? {}) as { tags?: string[] })) : NOT_SCANNED)));
+  const scans = await Promise.all(placed.map((p) => (p ? ctx.redactor.find(scannedTextsOfFields(p.fields)) : NOT_SCANNED)));
   if (ctx.lifecycle.closing) throw new ParleyError('HUB_CLOSED', 'The hub is closing; the linked hub sends these again once it is back.');
   const threads = await placeThreads(ctx, placed);
   const taken = placed.map((p, i) => {
     const thread = p && threads[i];
     if (!p || !thread) return NOT_TAKEN;
     const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id);
-    // A message was scanned above; any other kind is scanned where it is taken in.
-    return entry.syncEnvelope(input, typeof p.fields.content === 'string' ? scans[i] : undefined);
+    return entry.syncEnvelope(input, scans[i]);
   });
   const settled = await Promise.allSettled(taken);
   return settled.map((outcome, i) => {

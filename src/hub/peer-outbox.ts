@@ -19,7 +19,7 @@ export interface OutboundPage {
 }
 
 /** The event types that cross to linked hubs. */
-const CROSSING_TYPES: readonly string[] = ['message'];
+const CROSSING_TYPES: readonly string[] = ['message', 'request', 'response'];
 
 /**
  * Up to `limit` events after `after` by participants hosted here (a hub

@@ -205,3 +205,25 @@ export const MeetingHearInputSchema = z.strictObject({
 });
 export const MeetingStatusInputSchema = z.strictObject({ meeting: MeetingNameSchema, last_heard: SeqSchema.optional() });
 export type MeetingHearInput = z.input<typeof MeetingHearInputSchema>;
+
+/**
+ * What a request's author signed as its content, when it comes signed from
+ * another hub (src/peer): the form the hub stores a request in, every field
+ * as it was sent (a signed request cannot be tidied or redacted).
+ */
+export const SignedRequestContentSchema = z.strictObject({
+  request_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be 8-64 letters, digits, "_" or "-"'),
+  intent: z.string().min(1, 'must not be empty').max(128).check(oneLineText),
+  params: JsonTextValueSchema,
+  reply_to: z.string().min(1).max(64).check(oneLineText).optional(),
+  hop: z.number().int().min(0),
+  text: Text.optional(),
+});
+
+/** What a response's author signed as its content, when it comes signed from another hub. */
+export const SignedResponseContentSchema = z.strictObject({
+  request_id: z.string().min(1).max(64).check(oneLineText),
+  status: RequestStatusSchema,
+  result: JsonTextValueSchema.optional(),
+  text: Text.optional(),
+});

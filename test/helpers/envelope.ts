@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import type { Actor } from '../../src/hub/actor.js';
-import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
+import { DecodedEnvelope } from '../../src/hub/envelope-opening.js';
+import { decodeEventTuple, eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
 import { ExportVerifier, type VerifyReport } from '../../src/trust/signed-export.js';
 import type { TestHub } from './hub.js';
 
@@ -36,6 +37,13 @@ export function signedEnvelope(hub: TestHub, signer: Actor, overrides: Partial<S
     ...overrides,
   });
   return handedIn(fields, ctx.keys.participant(signWith.participant.id).privateKey);
+}
+
+/** An envelope as a linked hub hands it in, decoded once (peer-intake.ts): `signer`'s, with `overrides` (a request, a response). */
+export function decodedEnvelope(hub: TestHub, signer: Actor, overrides: Partial<SignedEventFields> = {}): DecodedEnvelope {
+  const { envelope, sig } = signedEnvelope(hub, signer, overrides);
+  const bytes = Buffer.from(envelope, 'base64url');
+  return new DecodedEnvelope(bytes, decodeEventTuple(bytes), Buffer.from(sig, 'base64url'), undefined);
 }
 
 /** A thread's signed export as `reader` gets it, checked offline as `parley verify` does; the lines too, to look into. */

@@ -1,7 +1,8 @@
 import type { Actor } from '../../src/hub/actor.js';
 import type { Hub } from '../../src/hub/hub.js';
 import { PARTICIPANT_ENTRIES, PEER_ENTRIES, SURFACE_ENTRIES } from '../../src/hub/entries.js';
-import { signedEnvelope } from '../helpers/envelope.js';
+import { rawKeyOf } from '../../src/hub/participant-key.js';
+import { decodedEnvelope, signedEnvelope } from '../helpers/envelope.js';
 import type { TestHub } from '../helpers/hub.js';
 
 /**
@@ -68,6 +69,13 @@ export const ENTRY_CALLS: Record<EntryName, EntryCall> = {
   agentHook: (a) => a.agentHook({ event: 'tool' }),
 
   syncEnvelope: (a, _n, t) => t.hub.internals.peers.syncEnvelope(signedEnvelope(t, a)),
+  // A request to @boss and a response to a request this hub never saw, as a linked hub hands them in.
+  syncRequest: (a, n, t) =>
+    t.hub.internals.peers.syncEnvelope(
+      decodedEnvelope(t, a, { kind: 'request', to: rawKeyOf(t.hub.participant('boss')!), content: { request_id: `request-${n}-of-a-peer`, intent: 'review', params: {}, hop: 0 } }),
+    ),
+  syncResponse: (a, n, t) =>
+    t.hub.internals.peers.syncEnvelope(decodedEnvelope(t, a, { kind: 'response', to: rawKeyOf(t.hub.participant('boss')!), content: { request_id: `elsewhere-${n}`, status: 'Completed' } })),
 };
 
 /** Every entry of the table, by name, with the participant calls first. */

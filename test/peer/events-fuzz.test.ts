@@ -76,10 +76,10 @@ async function fuzzerLinked(): Promise<Fuzzer> {
 }
 
 let n = 0;
-/** A message in #general of the default session, signed by `signer` (with `from` its key unless given). */
-function event(f: Fuzzer, signer: { key: Ed25519PrivateKey; raw: Uint8Array }, text: string, from: Uint8Array = signer.raw): PeerEvent {
+/** A message in #general of the default session, signed by `signer` (with `from` its key unless given; `more` for another kind). */
+function event(f: Fuzzer, signer: { key: Ed25519PrivateKey; raw: Uint8Array }, text: string, from: Uint8Array = signer.raw, more: Partial<SignedEventFields> = {}): PeerEvent {
   n += 1;
-  const fields: SignedEventFields = messageFields({ id: f.t.hub.internals.ctx.newId(), from, thread: '01JAAAAAAAAAAAAAAAAAAAAAAA', content: text, sender_seq: n, sender_epoch: Buffer.alloc(16, 9) });
+  const fields: SignedEventFields = messageFields({ id: f.t.hub.internals.ctx.newId(), from, thread: '01JAAAAAAAAAAAAAAAAAAAAAAA', content: text, sender_seq: n, sender_epoch: Buffer.alloc(16, 9), ...more });
   return { bytes: eventSigningBytes(fields), sig: signEvent(privateKeyFromSeed(signer.key.raw.subarray(0, 32)), fields), session: 'default', channel: 'general', dmWith: null };
 }
 
@@ -125,6 +125,17 @@ describe('fan-out protocol from a hand-made peer', () => {
     // The same page again (a resend after a lost ack): each event is held once.
     expect(await send(framed, encodeEvents({ through: 11, events: [page[0]!, page[4]!] }))).toBe(11);
     expect(generalTexts(f)).toEqual(['mallory: a good one', 'mallory: a second good one']);
+  }, 60_000);
+
+  it('events fuzz - a request from a linked hub passes the rules of one sent here: over the hop limit it is refused; within it, it is open for its addressee', async () => {
+    const f = await fuzzerLinked();
+    const annRaw = parsePublicKey(f.t.hub.participantsWithAccess().find((p) => p.handle === 'ann')!.pubkey);
+    const request = (id: string, hop: number) => event(f, f.mallory, '', f.mallory.raw, { kind: 'request', to: annRaw, content: { request_id: id, intent: 'review', params: { pr: 7 }, hop } });
+    const { framed } = await openEvents(f);
+    expect(await send(framed, encodeEvents({ through: 3, events: [request('too-deep-request', 4), request('a-fine-request', 0)] }))).toBe(3);
+    expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'refused-by-rules': 1 });
+    const ann = f.t.hub.actor('ann');
+    expect((await ann.openRequests()).incoming.map((r) => [r.request_id, r.from, r.params])).toEqual([['a-fine-request', 'mallory', { pr: 7 }]]);
   }, 60_000);
 
   it('events fuzz - arbitrary, oversized and out-of-order frames reset the stream, are counted, store nothing; the next stream is taken', async () => {

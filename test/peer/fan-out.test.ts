@@ -108,3 +108,20 @@ describe('what crossed, exported', () => {
     expect(verifyLines(resealed)?.message).toMatch(/belongs to thread .* not the exported/);
   }, 30_000);
 });
+
+describe('requests across linked hubs', () => {
+  it('fan-out - a request to a participant of another hub is open there; its response comes back and closes it on the asking hub', async () => {
+    const [a, b, c] = await linkedTeam(hubs, [['ann'], ['bea'], ['cal']]);
+    const asked = await a!.actors.ann!.request({ to: 'bea', intent: 'review', params: { pr: 42 }, text: 'can you look at this?' });
+    await expect
+      .poll(async () => (await b!.actors.bea!.openRequests()).incoming.map((r) => [r.request_id, r.from, r.intent, r.params, r.text, r.status]), { timeout: 10_000 })
+      .toEqual([[asked.request_id, 'ann', 'review', { pr: 42 }, 'can you look at this?', 'open']]);
+    expect((await a!.actors.ann!.openRequests()).outgoing.map((r) => r.request_id)).toEqual([asked.request_id]);
+    const answered = await b!.actors.bea!.respond({ request_id: asked.request_id, status: 'Completed', result: { approved: true } });
+    await expect.poll(async () => (await a!.actors.ann!.openRequests()).outgoing, { timeout: 10_000 }).toEqual([]);
+    const response = (await a!.actors.ann!.inbox()).items.find((item) => item.event.type === 'response');
+    expect(response?.event).toMatchObject({ id: answered.id, author: 'bea', content: { request_id: asked.request_id, status: 'Completed', result: { approved: true } } });
+    // A request in a DM goes to its addressee's hub only.
+    expect(c!.t.hub.internals.store.requests.get(asked.request_id)).toBeUndefined();
+  }, 60_000);
+});
