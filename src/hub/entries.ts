@@ -189,6 +189,8 @@ export const PEER_ENTRIES = {
   syncEnvelope: { envelope: 'sync', chat: true, action: 'post', thread: write('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
   /** A request from another hub: its author's access must cover sending one (operator), as here. */
   syncRequest: { envelope: 'sync', chat: false, action: 'request_send', thread: write('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
+  /** A control from another hub (pause, done, pin, mute, unmute): it needs admin, as here ("pause needs admin"). */
+  syncControl: { envelope: 'sync', chat: true, action: 'steer', thread: see('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
   /** A response from another hub: its author's access must cover responding, as here. */
   syncResponse: { envelope: 'sync', chat: false, action: 'request_respond', thread: see('envelope.thread'), rate: false, heavy: false, inflight: 'track', presence: 'none' },
 } as const satisfies Record<string, AnyEntry>;

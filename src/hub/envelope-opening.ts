@@ -3,7 +3,7 @@
 
 import { parseInput, ParleyError } from '../errors/parley-error.js';
 import { AuthoredMetaSchema, EventMetaSchema, type AuthoredMeta } from '../schema/event.js';
-import { EnvelopeInputSchema, PeerEnvelopeInputSchema, SignedRequestContentSchema, SignedResponseContentSchema } from '../schema/inputs.js';
+import { EnvelopeInputSchema, PeerEnvelopeInputSchema, SignedControlContentSchema, SignedRequestContentSchema, SignedResponseContentSchema, type SignedControlContent } from '../schema/inputs.js';
 import type { z } from 'zod';
 
 type SignedRequestContent = z.output<typeof SignedRequestContentSchema>;
@@ -33,14 +33,15 @@ export type EnvelopeMode = 'live' | 'sync';
 
 /**
  * The kinds of event taken in as envelopes, each in its own form: messages
- * from anyone who signs one; requests and responses too from a linked hub
- * (sync), whose rules hold here as for one sent here (ingest-requests.ts).
- * Controls carry a thread's steering and come next: a kind added here gets
- * its form below and its taking in ingest.ts.
+ * from anyone who signs one; requests, responses and the steering controls
+ * that hold on every hub (pause, done, pin, mute, unmute) too from a linked
+ * hub (sync), whose rules hold here as for one sent here (ingest-requests.ts,
+ * ingest-controls.ts). A kind added here gets its form below and its taking
+ * in ingest.ts.
  */
-export const ENVELOPE_KINDS = ['message', 'request', 'response'] as const;
+export const ENVELOPE_KINDS = ['message', 'request', 'response', 'control'] as const;
 export type EnvelopeKind = (typeof ENVELOPE_KINDS)[number];
-/** The kinds an author may hand in live (POST /envelopes): the others come only from a linked hub. */
+/** The kinds taken in as text (an author's POST /envelopes, Actor.ingest): the others come only from a linked hub's intake. */
 const LIVE_KINDS: ReadonlySet<string> = new Set(['message']);
 
 /** An envelope whose signature verified, by a participant of this hub, in a form this hub takes. */
@@ -58,6 +59,7 @@ export interface OpenedEnvelope {
   /** A request's or a response's content, in the form the hub stores it. */
   request?: SignedRequestContent;
   response?: SignedResponseContent;
+  control?: SignedControlContent;
 }
 
 /** Meta keys that say what a hub found or did; an author may not sign them (see AuthoredMetaSchema). */
@@ -96,9 +98,11 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
       new ParleyError('FORBIDDEN', `Envelope ${fields.id} is signed by @${author.handle}; only its author may hand it in (you are @${handedInBy.participant.handle}).`, { field: 'envelope.from' }),
     );
   }
-  const kind = ENVELOPE_KINDS.find((taken) => taken === fields.kind && (mode === 'sync' || LIVE_KINDS.has(taken)));
+  // The other kinds come only decoded by the peer intake, whose entry was chosen by kind (the access each needs).
+  const fromPeer = mode === 'sync' && raw instanceof DecodedEnvelope;
+  const kind = ENVELOPE_KINDS.find((taken) => taken === fields.kind && (fromPeer || LIVE_KINDS.has(taken)));
   if (kind === undefined) {
-    const taken = mode === 'live' ? 'only messages are taken in as signed envelopes handed in by their author' : `this hub takes ${ENVELOPE_KINDS.join(', ')} from a linked hub`;
+    const taken = fromPeer ? `this hub takes ${ENVELOPE_KINDS.join(', ')} from a linked hub` : 'only messages are taken in as signed envelopes handed in as text';
     throw gate.drop('malformed', new ParleyError('INVALID_INPUT', `Envelope ${fields.id} is a ${fields.kind}; ${taken}.`, { field: 'envelope.kind' }));
   }
   const thread = into ?? fields.thread;
@@ -114,7 +118,7 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
     );
   }
   let meta: AuthoredMeta;
-  let content: Pick<OpenedEnvelope, 'text' | 'request' | 'response'>;
+  let content: Pick<OpenedEnvelope, 'text' | 'request' | 'response' | 'control'>;
   try {
     meta = authoredMeta(fields);
     content =
@@ -122,7 +126,9 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
         ? { text: postText(ctx, fields) }
         : kind === 'request'
           ? { text: '', request: parseInput(SignedRequestContentSchema, fields.content, 'envelope.content') }
-          : { text: '', response: parseInput(SignedResponseContentSchema, fields.content, 'envelope.content') };
+          : kind === 'response'
+            ? { text: '', response: parseInput(SignedResponseContentSchema, fields.content, 'envelope.content') }
+            : { text: '', control: parseInput(SignedControlContentSchema, fields.content, 'envelope.content') };
   } catch (error) {
     throw error instanceof ParleyError ? gate.drop('malformed', error) : error;
   }

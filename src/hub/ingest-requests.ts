@@ -9,6 +9,7 @@ import { ParleyError } from '../errors/parley-error.js';
 import type { SecretSearch } from '../redaction/redactor.js';
 import type { RequestContent, ResponseContent } from '../schema/event.js';
 import type { IngestResult } from './answers.js';
+import type { SignedElsewhere } from './event-draft.js';
 import type { HubContext } from './context.js';
 import { dropped, participantOf, type OpenedEnvelope } from './envelope-opening.js';
 import { current, type Admitted } from './gate.js';
@@ -127,7 +128,8 @@ function refuseSecrets(ctx: HubContext, envelope: OpenedEnvelope, secrets: Secre
   }
 }
 
-function sealedOf(envelope: OpenedEnvelope) {
+/** What an envelope's author fixed, for the writer to keep as it is. */
+export function sealedOf(envelope: OpenedEnvelope): SignedElsewhere {
   const { fields } = envelope;
   return { id: fields.id, ts: fields.ts, meta: fields.meta, ttl_secs: fields.ttl_secs, sender_seq: fields.sender_seq, sender_epoch: Buffer.from(fields.sender_epoch), sig: envelope.sig, thread: fields.thread };
 }

@@ -31,7 +31,7 @@ export class PeerEntry {
   syncEnvelope(input: PeerEnvelopeInput | DecodedEnvelope, scanned?: SecretSearch): Promise<IngestResult> {
     // Each kind under its own entry (the access it needs); the kind of one not yet decoded is checked once it is.
     const kind = input instanceof DecodedEnvelope ? input.fields.kind : 'message';
-    const entry = kind === 'request' ? PEER_ENTRIES.syncRequest : kind === 'response' ? PEER_ENTRIES.syncResponse : PEER_ENTRIES.syncEnvelope;
+    const entry = kind === 'request' ? PEER_ENTRIES.syncRequest : kind === 'response' ? PEER_ENTRIES.syncResponse : kind === 'control' ? PEER_ENTRIES.syncControl : PEER_ENTRIES.syncEnvelope;
     return this.#gate.call(entry, 'signer', input, (admitted) => takeEnvelope(this.#ctx, admitted, scanned));
   }
 }

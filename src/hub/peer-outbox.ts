@@ -3,6 +3,7 @@
 // log is the queue, and the cursor moves only on the peer's acknowledgement.
 
 import type { EventRow } from '../store/event-log.js';
+import { CROSSING_CONTROLS } from '../schema/inputs.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
 import { eventSigningBytes } from '../trust/envelope.js';
 import { ed25519Sign } from '../trust/ed25519.mjs';
@@ -19,7 +20,7 @@ export interface OutboundPage {
 }
 
 /** The event types that cross to linked hubs. */
-const CROSSING_TYPES: readonly string[] = ['message', 'request', 'response'];
+const CROSSING_TYPES: readonly string[] = ['message', 'request', 'response', 'control'];
 
 /**
  * Up to `limit` events after `after` by participants hosted here (a hub
@@ -38,6 +39,8 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
   if (theirs.length === 0) return { events, through };
   const readable = new Map<string, boolean>();
   for (const row of rows) {
+    // Of the controls, the steering that holds on every hub (the others are this hub's own).
+    if (row.type === 'control' && !CROSSING_CONTROLS.includes(Object.keys(JSON.parse(row.content) as object)[0] ?? '')) continue;
     const thread = ctx.state.threads.get(row.thread_id);
     const session = thread && ctx.state.sessions.get(thread.sessionId);
     if (!thread || !session) continue;

@@ -227,3 +227,22 @@ export const SignedResponseContentSchema = z.strictObject({
   result: JsonTextValueSchema.optional(),
   text: Text.optional(),
 });
+
+/** A participant as a stored control names it: by id. */
+const ParticipantIdSchema = z.string().regex(/^p_[a-z2-7]{26}$/, 'must be a participant id, "p_" and 26 base32 characters');
+
+/**
+ * What a control's author signed as its content, when it comes signed from
+ * another hub: the steering that holds on every hub, in the form the hub
+ * stores it (participants by id).
+ */
+export const SignedControlContentSchema = z.union([
+  z.strictObject({ pause: z.strictObject({ on: z.boolean() }) }),
+  z.strictObject({ done: z.boolean() }),
+  z.strictObject({ pin: z.strictObject({ on: z.boolean() }) }),
+  z.strictObject({ mute: z.strictObject({ targets: z.array(ParticipantIdSchema).min(1).max(64), mode: z.literal('hard') }) }),
+  z.strictObject({ unmute: z.strictObject({ targets: z.array(ParticipantIdSchema).min(1).max(64) }) }),
+]);
+export type SignedControlContent = z.output<typeof SignedControlContentSchema>;
+/** The control kinds that cross linked hubs (the keys of SignedControlContentSchema). */
+export const CROSSING_CONTROLS: readonly string[] = ['pause', 'done', 'pin', 'mute', 'unmute'];

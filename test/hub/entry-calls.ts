@@ -74,6 +74,7 @@ export const ENTRY_CALLS: Record<EntryName, EntryCall> = {
     t.hub.internals.peers.syncEnvelope(
       decodedEnvelope(t, a, { kind: 'request', to: rawKeyOf(t.hub.participant('boss')!), content: { request_id: `request-${n}-of-a-peer`, intent: 'review', params: {}, hop: 0 } }),
     ),
+  syncControl: (a, _n, t) => t.hub.internals.peers.syncEnvelope(decodedEnvelope(t, a, { kind: 'control', content: { pin: { on: true } } })),
   syncResponse: (a, n, t) =>
     t.hub.internals.peers.syncEnvelope(decodedEnvelope(t, a, { kind: 'response', to: rawKeyOf(t.hub.participant('boss')!), content: { request_id: `elsewhere-${n}`, status: 'Completed' } })),
 };

@@ -64,7 +64,7 @@ describe('peer entry - sync mode', () => {
     expect(await caught(() => alice.ingest(signedEnvelope(t, alice)))).toMatchObject({ code: 'RATE_LIMITED' });
   });
 
-  it('sync - only messages are taken in as signed envelopes so far; a control is refused naming its kind', async () => {
+  it('sync - handed in as text, only messages are taken in; a control (which comes only through the peer intake, under its own entry) is refused naming its kind', async () => {
     const { t, alice, peers } = await hubWith();
     const before = t.hub.stats().events;
     expect(await caught(() => peers.syncEnvelope(signedEnvelope(t, alice, { kind: 'control', content: { pause: { on: true } } })))).toMatchObject({

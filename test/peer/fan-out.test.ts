@@ -125,3 +125,26 @@ describe('requests across linked hubs', () => {
     expect(c!.t.hub.internals.store.requests.get(asked.request_id)).toBeUndefined();
   }, 60_000);
 });
+
+describe('steering across linked hubs', () => {
+  it('fan-out - a pause set by an admin on one hub refuses an agent\'s post on another; lifted there, it posts again; a mute holds the same way', async () => {
+    // Polled posts are writes: the rate limit is off, so that only steering refuses them.
+    const [a, b] = await linkedTeam(hubs, [['human-ann', 'ann'], ['bea']], { hub: { config: { chat: { limits: { writesPerMinute: 0 } } } } });
+    await a!.actors['human-ann']!.control('general', { pause: { on: true } });
+    /** What bea's post in #general on B comes to: posted, or the code it was refused with. */
+    const post = async (): Promise<string> => {
+      try {
+        await b!.actors.bea!.post({ thread: 'general', text: 'may I?' });
+        return 'posted';
+      } catch (error) {
+        return (error as { code: string }).code;
+      }
+    };
+    await expect.poll(post, { timeout: 10_000 }).toBe('THREAD_PAUSED');
+    await a!.actors['human-ann']!.control('general', { pause: { on: false } });
+    await expect.poll(post, { timeout: 10_000 }).toBe('posted');
+    // bea is muted in #general by the admin on A: her own hub refuses her posts there.
+    await a!.actors['human-ann']!.control('general', { mute: { targets: ['bea'] } });
+    await expect.poll(post, { timeout: 10_000 }).toBe('PARTICIPANT_MUTED');
+  }, 60_000);
+});
