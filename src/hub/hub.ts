@@ -5,7 +5,6 @@
 // entry), each call passing the one gate made for this hub.
 
 import { DEFAULT_SESSION_NAME } from '../config/defaults.js';
-import os from 'node:os';
 import type { KeyObject } from 'node:crypto';
 import type { Config } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
@@ -31,6 +30,7 @@ import { connectedNow, everyParticipant, holderOf, joinSession, memberOf, sessio
 import { openHubParts, type HubOptions } from './hub-parts.js';
 import { dropGhosts } from './meeting-ops.js';
 import { setAccessOf } from './participant-views.js';
+import { hubNameOf } from './hub-name.js';
 import { PeerEntry } from './peer-entry.js';
 import { PeerSync } from './peer-sync.js';
 import type { PeerLinksView, PeerSelf } from './peer-self.js';
@@ -127,7 +127,7 @@ export class Hub {
    */
   peerIdentity(): { privateKey: KeyObject; key: string; id: string; name: string } {
     const { privateKey, raw } = this.#ctx.keys.hub();
-    return { privateKey, key: formatPublicKey(raw), id: hubIdOf(raw), name: this.config.peers.name || hostName() };
+    return { privateKey, key: formatPublicKey(raw), id: hubIdOf(raw), name: hubNameOf(this.config) };
   }
 
   /** The running peer node attaches itself here, so the hub's surfaces can say where it listens. */
@@ -373,10 +373,4 @@ export class Hub {
   get internals(): { ctx: HubContext; store: Store; peers: PeerEntry } {
     return { ctx: this.#ctx, store: this.#ctx.store, peers: this.#entries.peers };
   }
-}
-
-/** The machine's host name as a hub name: its first label, in the characters a name allows. */
-function hostName(): string {
-  const label = os.hostname().split('.')[0]!.replace(/[^A-Za-z0-9_.-]/g, '-').replace(/^[^A-Za-z0-9]+/, '');
-  return label.slice(0, 64) || 'hub';
 }

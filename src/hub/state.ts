@@ -13,6 +13,8 @@ export class HubState {
   private readonly sessionsByName = new Map<string, SessionRecord>();
   readonly participants = new Map<string, ParticipantRecord>();
   private readonly participantsByHandle = new Map<string, ParticipantRecord>();
+  /** By the handle each was given on its own hub (a linked hub's may be kept here as handle@hubname). */
+  private readonly participantsByOwnHandle = new Map<string, Set<ParticipantRecord>>();
   readonly threads = new Map<string, ThreadRecord>();
   private readonly channels = new Map<string, ThreadRecord>();
   private readonly dms = new Map<string, ThreadRecord>();
@@ -29,6 +31,7 @@ export class HubState {
     this.sessionsByName.clear();
     this.participants.clear();
     this.participantsByHandle.clear();
+    this.participantsByOwnHandle.clear();
     this.threads.clear();
     this.channels.clear();
     this.dms.clear();
@@ -92,13 +95,28 @@ export class HubState {
   addParticipant(participant: ParticipantRecord): void {
     this.participants.set(participant.id, participant);
     this.participantsByHandle.set(participant.handle.toLowerCase(), participant);
+    this.#indexOwnHandle(participant);
+  }
+
+  /** Every participant whose own handle (on the hub that hosts it) is `handle`, whichever hub hosts it. */
+  participantsByOwnHandleOf(handle: string): ReadonlySet<ParticipantRecord> {
+    return this.participantsByOwnHandle.get(handle.toLowerCase()) ?? NONE;
+  }
+
+  #indexOwnHandle(participant: ParticipantRecord): void {
+    const own = ownHandleOf(participant.handle).toLowerCase();
+    let set = this.participantsByOwnHandle.get(own);
+    if (!set) this.participantsByOwnHandle.set(own, (set = new Set()));
+    set.add(participant);
   }
 
   /** A participant's handle changed (one a linked hub hosts, renamed there). */
   rehandle(participant: ParticipantRecord, handle: string): void {
     if (this.participantsByHandle.get(participant.handle.toLowerCase()) === participant) this.participantsByHandle.delete(participant.handle.toLowerCase());
+    this.participantsByOwnHandle.get(ownHandleOf(participant.handle).toLowerCase())?.delete(participant);
     participant.handle = handle;
     this.participantsByHandle.set(handle.toLowerCase(), participant);
+    this.#indexOwnHandle(participant);
   }
 
   participantByHandle(handle: string): ParticipantRecord | undefined {
@@ -148,6 +166,14 @@ export class HubState {
     }
     return out;
   }
+}
+
+const NONE: ReadonlySet<ParticipantRecord> = new Set();
+
+/** A handle as its own hub gives it: a linked hub's participant may be kept here as handle@hubname. */
+export function ownHandleOf(handle: string): string {
+  const at = handle.indexOf('@');
+  return at < 0 ? handle : handle.slice(0, at);
 }
 
 function channelKey(sessionId: string, name: string): string {

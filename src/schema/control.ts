@@ -7,10 +7,10 @@
 import { z } from 'zod';
 import { ParleyError, parseInput } from '../errors/parley-error.js';
 import { MAX_POLICY_SELECTORS, SelectorSchema, type ChannelPolicy } from './channel-policy.js';
-import { HandleSchema } from './names.js';
+import { HandleSchema, ParticipantRefSchema } from './names.js';
 import { ProfilePatchSchema } from './participant.js';
 
-const Targets = z.array(HandleSchema).min(1, 'must name at least one participant').max(64);
+const Targets = z.array(ParticipantRefSchema).min(1, 'must name at least one participant').max(64);
 
 /**
  * Who a channel access policy lists, as written: "@handle" (a participant of

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import {
   ChannelNameSchema,
-  HandleSchema,
+  ParticipantRefSchema,
   SeqSchema,
   TagSchema,
   ThreadRefSchema,
@@ -24,14 +24,14 @@ const Text = TextSchema;
 export const PostInputSchema = z.strictObject({
   thread: ThreadRefSchema,
   text: Text,
-  to: HandleSchema.optional(),
+  to: ParticipantRefSchema.optional(),
   reply_to: UlidSchema.optional(),
   tags: z.array(TagSchema).max(16).optional(),
 });
 export type PostInput = z.input<typeof PostInputSchema>;
 
 export const DmInputSchema = z.strictObject({
-  to: HandleSchema,
+  to: ParticipantRefSchema,
   text: Text,
   reply_to: UlidSchema.optional(),
   tags: z.array(TagSchema).max(16).optional(),
@@ -40,7 +40,7 @@ export type DmInput = z.input<typeof DmInputSchema>;
 
 export const CreateChannelInputSchema = z.strictObject({
   name: ChannelNameSchema,
-  members: z.array(HandleSchema).max(256).optional(),
+  members: z.array(ParticipantRefSchema).max(256).optional(),
 });
 export type CreateChannelInput = z.input<typeof CreateChannelInputSchema>;
 
@@ -54,7 +54,7 @@ export const OpenSideInputSchema = z.strictObject({
   parent: ThreadRefSchema,
   title: ThreadTitleSchema,
   from_event: UlidSchema.optional(),
-  members: z.array(HandleSchema).max(256).optional(),
+  members: z.array(ParticipantRefSchema).max(256).optional(),
 });
 export type OpenSideInput = z.input<typeof OpenSideInputSchema>;
 
@@ -122,7 +122,7 @@ export const SubscriptionInputSchema = z.strictObject({
 export type SubscriptionInput = z.input<typeof SubscriptionInputSchema>;
 
 export const RequestInputSchema = z.strictObject({
-  to: HandleSchema,
+  to: ParticipantRefSchema,
   intent: z.string().trim().min(1, 'must not be empty').max(128).check(oneLineText),
   params: JsonTextValueSchema.optional(),
   text: Text.optional(),

@@ -15,6 +15,21 @@ export const HandleSchema = z
   .regex(/^@?[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, "_", "." or "-", starting with a letter or digit')
   .transform((h) => (h.startsWith('@') ? h.slice(1) : h));
 
+/**
+ * A participant as a caller names one: its handle, or `handle@hubname` for
+ * one held on more than one linked hub (the hub's name as its peers know it).
+ */
+export const ParticipantRefSchema = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(129, 'must be at most 129 characters')
+  .regex(
+    /^@?[A-Za-z0-9][A-Za-z0-9_.-]*(@[A-Za-z0-9][A-Za-z0-9_.-]*)?$/,
+    'must be a handle (letters, digits, "_", "." or "-", starting with a letter or digit), or handle@hubname for a participant of a linked hub',
+  )
+  .transform((h) => (h.startsWith('@') ? h.slice(1) : h));
+
 /** A session's name: a project or an orchestrator run. */
 export const SessionNameSchema = z
   .string()

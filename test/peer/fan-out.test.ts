@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { testHubsClosedAfterEach } from '../helpers/hub.js';
+import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
 import { linkedTeam, startLinks, type TeamHub } from '../helpers/peer-hubs.js';
 import { exportLines, headerFieldsOf, sealedBy, verifyLines } from '../trust/export-lines.js';
 
@@ -146,5 +146,23 @@ describe('steering across linked hubs', () => {
     // bea is muted in #general by the admin on A: her own hub refuses her posts there.
     await a!.actors['human-ann']!.control('general', { mute: { targets: ['bea'] } });
     await expect.poll(post, { timeout: 10_000 }).toBe('PARTICIPANT_MUTED');
+  }, 60_000);
+});
+
+describe('one handle on two hubs', () => {
+  it('fan-out - a handle held on two hubs: the bare handle is refused naming both; handle@hubname reaches each', async () => {
+    const [a, b] = await linkedTeam(hubs, [['ann', 'sam'], ['sam']]);
+    // A keeps B's @sam apart from its own.
+    await expect.poll(() => a!.t.hub.participant('sam@hub-b')?.hub, { timeout: 10_000 }).toBe('hub-b');
+    const ann = a!.actors.ann!;
+    const refused = await caught(() => ann.dm({ to: 'sam', text: 'which one?' }));
+    expect(refused).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
+    expect(refused.message).toBe('Invalid to: @sam is held on more than one hub: @sam@hub-a (this hub), @sam@hub-b. Name one as handle@hubname.');
+    const toB = await ann.dm({ to: 'sam@hub-b', text: 'the one on b' });
+    const toA = await ann.dm({ to: '@sam@hub-a', text: 'the one here' });
+    await expect.poll(async () => (await b!.actors.sam!.inbox()).items.map((item) => item.event.id), { timeout: 10_000 }).toEqual([toB.id]);
+    expect((await a!.actors.sam!.inbox()).items.map((item) => item.event.id)).toEqual([toA.id]);
+    // A hub name no linked hub has is no one.
+    expect(await caught(() => ann.dm({ to: 'sam@nowhere', text: 'hello?' }))).toMatchObject({ code: 'NOT_FOUND', field: 'to' });
   }, 60_000);
 });
