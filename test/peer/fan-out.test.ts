@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { caught, testHubsClosedAfterEach } from '../helpers/hub.js';
-import { linkedTeam, startLinks, type TeamHub } from '../helpers/peer-hubs.js';
+import { linkedTeam, linkState, rosterOfHubs, startLinks, type TeamHub } from '../helpers/peer-hubs.js';
 import { exportLines, headerFieldsOf, sealedBy, verifyLines } from '../trust/export-lines.js';
 
 /**
@@ -164,5 +164,23 @@ describe('one handle on two hubs', () => {
     expect((await a!.actors.sam!.inbox()).items.map((item) => item.event.id)).toEqual([toA.id]);
     // A hub name no linked hub has is no one.
     expect(await caught(() => ann.dm({ to: 'sam@nowhere', text: 'hello?' }))).toMatchObject({ code: 'NOT_FOUND', field: 'to' });
+  }, 60_000);
+});
+
+describe('who receives nothing', () => {
+  it('fan-out - a hub a newer roster leaves out is cut off and receives nothing more; the others go on', async () => {
+    const [a, b, c] = await linkedTeam(hubs, [['ann'], ['bea'], ['cal']]);
+    await a!.actors.ann!.post({ thread: 'general', text: 'before v2' });
+    await expect.poll(async () => (await channelOn(c!, 'cal')).includes('ann: before v2'), { timeout: 10_000 }).toBe(true);
+    // Version 2 keeps A and B and their participants; C and cal are out.
+    const keep = [a!, b!].flatMap((h) => h.t.hub.participantsWithAccess().filter((p) => p.hub === undefined).map((p) => ({ pubkey: p.pubkey, role: 'operator' as const })));
+    await a!.t.hub.acceptRoster(rosterOfHubs([a!.t, b!.t], 'team', 2, keep));
+    await expect.poll(() => linkState(a!, c!), { timeout: 10_000 }).toBe('refused');
+    await expect.poll(() => b!.t.hub.roster().current?.version, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => linkState(b!, c!), { timeout: 10_000 }).toBe('refused');
+    await a!.actors.ann!.post({ thread: 'general', text: 'after v2' });
+    await expect.poll(async () => (await channelOn(b!, 'bea')).includes('ann: after v2'), { timeout: 10_000 }).toBe(true);
+    expect(await channelOn(c!, 'cal')).toEqual(['ann: before v2']);
+    expect(a!.links.list().find((peer) => peer.key === c!.key)?.drops['removed-from-roster']).toBe(1);
   }, 60_000);
 });
