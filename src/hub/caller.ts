@@ -37,7 +37,7 @@ function findParticipant(ctx: Pick<HubContext, 'state' | 'config'>, caller: Call
     const names = holders.map((p) => `@${handle}@${p.hub ?? self}${p.hub === undefined ? ' (this hub)' : ''}`);
     throw new ParleyError('INVALID_INPUT', `Invalid ${field}: @${handle} is held on more than one hub: ${names.join(', ')}. Name one as handle@hubname.`, { field });
   }
-  return holders[0] ?? ctx.state.participantByHandle(ref);
+  return holders[0];
 }
 
 /**

@@ -57,16 +57,20 @@ export function ensureParticipant(ctx: HubContext, handle: string, profileInput:
   return record;
 }
 
+/** Makes a participant a member of a session, and nothing more (no channel joined): inside a write. */
+export function addToSession(ctx: HubContext, session: SessionRecord, participant: ParticipantRecord): void {
+  if (session.members.has(participant.id)) return;
+  ctx.store.directory.addMember(session.id, participant.id, ctx.now());
+  session.members.add(participant.id);
+}
+
 /**
  * Puts a participant in a session and subscribes them to its default channel
  * (created on first use) — unless chat is closed for them: then no channel is
  * made or joined (nothing of chat is stored, and they count in no channel).
  */
 export function enterSession(ctx: HubContext, tx: Transaction, session: SessionRecord, participant: ParticipantRecord): void {
-  if (!session.members.has(participant.id)) {
-    ctx.store.directory.addMember(session.id, participant.id, ctx.now());
-    session.members.add(participant.id);
-  }
+  addToSession(ctx, session, participant);
   if (!chatOpenFor(ctx.config, participant.profile)) return;
   const name = ctx.config.chat.defaultChannel;
   const general = ctx.state.channel(session.id, name);

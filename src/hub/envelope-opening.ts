@@ -16,6 +16,7 @@ import { cachedPublicKey, participantIdOf } from '../trust/node-id.js';
 import { ed25519Verify } from '../trust/ed25519.mjs';
 import type { Caller } from './records.js';
 import type { HubContext } from './context.js';
+import type { SignedElsewhere } from './event-draft.js';
 
 /** What opening an envelope uses: the limits, the participants, and the drop counts. */
 type OpeningContext = Pick<HubContext, 'config' | 'state' | 'envelopes'>;
@@ -163,6 +164,12 @@ function decodeInput(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode): { f
   } catch (error) {
     throw gate.drop('malformed', error instanceof ParleyError ? error : new ParleyError('INVALID_INPUT', 'Invalid envelope: it does not decode.', { field: 'envelope' }));
   }
+}
+
+/** What an envelope's author fixed (its id, counters, signature, and the thread id it signed), for the writer to keep as it is. */
+export function sealedOf(envelope: OpenedEnvelope): SignedElsewhere {
+  const { fields } = envelope;
+  return { id: fields.id, ts: fields.ts, meta: fields.meta, ttl_secs: fields.ttl_secs, sender_seq: fields.sender_seq, sender_epoch: Buffer.from(fields.sender_epoch), sig: envelope.sig, thread: fields.thread };
 }
 
 /** Counts a refused envelope under `reason` and gives the error to throw (anything but a ParleyError is thrown as it is). */

@@ -9,9 +9,8 @@ import { ParleyError } from '../errors/parley-error.js';
 import type { SecretSearch } from '../redaction/redactor.js';
 import type { RequestContent, ResponseContent } from '../schema/event.js';
 import type { IngestResult } from './answers.js';
-import type { SignedElsewhere } from './event-draft.js';
 import type { HubContext } from './context.js';
-import { dropped, participantOf, type OpenedEnvelope } from './envelope-opening.js';
+import { dropped, participantOf, sealedOf, type OpenedEnvelope } from './envelope-opening.js';
 import { current, type Admitted } from './gate.js';
 import { acceptRequest, acceptResponse, heldAlready, reachOf } from './message-rules.js';
 import type { ThreadRecord } from './records.js';
@@ -126,10 +125,4 @@ function refuseSecrets(ctx: HubContext, envelope: OpenedEnvelope, secrets: Secre
       new ParleyError('INVALID_INPUT', `Envelope ${envelope.fields.id}: its content holds a secret, and a signed ${envelope.kind} cannot be redacted; it was dropped.`, { field: 'envelope.content' }),
     );
   }
-}
-
-/** What an envelope's author fixed, for the writer to keep as it is. */
-export function sealedOf(envelope: OpenedEnvelope): SignedElsewhere {
-  const { fields } = envelope;
-  return { id: fields.id, ts: fields.ts, meta: fields.meta, ttl_secs: fields.ttl_secs, sender_seq: fields.sender_seq, sender_epoch: Buffer.from(fields.sender_epoch), sig: envelope.sig, thread: fields.thread };
 }

@@ -1,6 +1,6 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { HubContext } from './context.js';
-import { dropped, participantOf, type OpenedEnvelope } from './envelope-opening.js';
+import { dropped, participantOf, sealedOf, type OpenedEnvelope } from './envelope-opening.js';
 import { current, type Admitted } from './gate.js';
 import { acceptEnvelope, acceptMessage, heldAlready, messageDraft, type MessageSpec } from './message-rules.js';
 import type { ParticipantRecord, ThreadRecord } from './records.js';
@@ -92,16 +92,7 @@ async function storeMessage(ctx: HubContext, admitted: Admitted<unknown, ThreadR
     ensureSubscribed(ctx, thread, caller.participant.id);
     return tx.append({
       ...messageDraft(ctx, caller, thread, spec).draft,
-      sealed: {
-        id: fields.id,
-        ts: fields.ts,
-        meta: fields.meta,
-        ttl_secs: fields.ttl_secs,
-        sender_seq: fields.sender_seq,
-        sender_epoch: Buffer.from(fields.sender_epoch),
-        sig: envelope.sig,
-        thread: fields.thread,
-      },
+      sealed: sealedOf(envelope),
     });
   });
   gate.accepted();

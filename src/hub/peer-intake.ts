@@ -9,11 +9,11 @@ import { SessionNameSchema } from '../schema/names.js';
 import { decodeEventTuple, type SignedEventFields } from '../trust/envelope.js';
 import { participantIdOf } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
-import { ensureSession } from './directory.js';
+import { addToSession, ensureSession } from './directory.js';
 import { DecodedEnvelope } from './envelope-opening.js';
 import { scannedTextsOfFields } from './ingest.js';
 import type { PeerEntry } from './peer-entry.js';
-import type { ParticipantRecord, SessionRecord, ThreadRecord } from './records.js';
+import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { dmKeyOf, insertThread, parseChannelName } from './threads.js';
 import { transact } from './writer.js';
 
@@ -125,18 +125,12 @@ function existingThread(ctx: HubContext, p: Placed): ThreadRecord | undefined {
 
 function threadFor(ctx: HubContext, p: Placed): ThreadRecord {
   const session = ensureSession(ctx, p.session);
-  joinSession(ctx, session, p.author);
+  addToSession(ctx, session, p.author);
   if (p.channel !== null) return ctx.state.channel(session.id, p.channel) ?? insertThread(ctx, { session, kind: 'channel', name: p.channel, createdBy: p.author.id, members: [] });
   const dmKey = dmKeyOf(p.author.id, p.addressee!.id);
-  joinSession(ctx, session, p.addressee!);
+  addToSession(ctx, session, p.addressee!);
   const name = `dm:${[p.author.handle, p.addressee!.handle].sort().join(',')}`;
   return ctx.state.dm(session.id, dmKey) ?? insertThread(ctx, { session, kind: 'dm', name, createdBy: p.author.id, dmKey, members: [p.addressee!.id] });
-}
-
-function joinSession(ctx: HubContext, session: SessionRecord, participant: ParticipantRecord): void {
-  if (session.members.has(participant.id)) return;
-  ctx.store.directory.addMember(session.id, participant.id, ctx.now());
-  session.members.add(participant.id);
 }
 
 /** A refusal of one event, with the reason it is counted under on the link. */

@@ -6,6 +6,7 @@
 import { ProfileSchema, type ParticipantKind, type Profile } from '../schema/participant.js';
 import { participantIdOf } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
+import { addToSession } from './directory.js';
 import type { ParticipantRecord } from './records.js';
 import { transact } from './writer.js';
 
@@ -37,10 +38,7 @@ export async function hostParticipants(ctx: HubContext, hub: HostingHub, partici
       const record = hostOne(ctx, hub, entry);
       if (!record) continue;
       hosted.push(record);
-      if (session && !session.members.has(record.id)) {
-        ctx.store.directory.addMember(session.id, record.id, ctx.now());
-        session.members.add(record.id);
-      }
+      if (session) addToSession(ctx, session, record);
     }
     return hosted;
   });

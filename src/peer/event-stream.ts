@@ -162,19 +162,30 @@ function cutToSize(page: ReturnType<PeerSync['outbound']>): EventsFrame {
 }
 
 /**
+ * The key of the linked hub a stream comes from, once the participants it
+ * hosts are registered here (what it sends names them); undefined, the stream
+ * reset, when no hello was exchanged on its link.
+ */
+export async function linkedPeerOf(stream: Stream, connection: Connection, hooks: EventLinkHooks): Promise<string | undefined> {
+  const key = keyOfPeer(connection.remotePeer);
+  const ready = key === undefined ? undefined : hooks.ready(key);
+  if (key === undefined || ready === undefined) {
+    stream.abort(new Error('no hello was exchanged on this link'));
+    return undefined;
+  }
+  await ready;
+  return key;
+}
+
+/**
  * Reads what a linked hub sends on one stream: each page taken in, in order,
  * and acknowledged once durable. A frame that is malformed, too large or out
  * of order resets the stream (counted as a malformed frame, nothing of it
  * stored); the sender opens another and resends from its cursor.
  */
 export async function receiveEvents(stream: Stream, connection: Connection, hooks: EventLinkHooks): Promise<void> {
-  const key = keyOfPeer(connection.remotePeer);
-  const ready = key === undefined ? undefined : hooks.ready(key);
-  if (key === undefined || ready === undefined) {
-    stream.abort(new Error('no hello was exchanged on this link'));
-    return;
-  }
-  await ready;
+  const key = await linkedPeerOf(stream, connection, hooks);
+  if (key === undefined) return;
   const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
   let last = -1;
   while (true) {

@@ -16,8 +16,7 @@ import { canonicalEncode, decodeStrict } from '../trust/cbor.js';
 import { inBackground, settled } from '../util/background.js';
 import type { Logger } from '../util/logger.js';
 import { BadFrame } from './event-frames.js';
-import type { EventLinkHooks } from './event-stream.js';
-import { keyOfPeer } from './peer-node.js';
+import { linkedPeerOf, type EventLinkHooks } from './event-stream.js';
 
 export const PRESENCE_PROTOCOL = '/parley/presence/1';
 const PRESENCE_DOMAIN = 'parley/presence/v1';
@@ -113,13 +112,8 @@ export class PresenceTeller {
 
 /** Reads one presence frame from a linked hub and takes it; a bad one resets the stream and is counted. */
 export async function receivePresence(stream: Stream, connection: Connection, hooks: EventLinkHooks): Promise<void> {
-  const key = keyOfPeer(connection.remotePeer);
-  const ready = key === undefined ? undefined : hooks.ready(key);
-  if (key === undefined || ready === undefined) {
-    stream.abort(new Error('no hello was exchanged on this link'));
-    return;
-  }
-  await ready;
+  const key = await linkedPeerOf(stream, connection, hooks);
+  if (key === undefined) return;
   try {
     const { seq, items } = decodePresence((await lpStream(stream, { maxDataLength: MAX_PRESENCE_FRAME_BYTES }).read({ signal: AbortSignal.timeout(10_000) })).subarray());
     hooks.heard(key);
