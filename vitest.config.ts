@@ -1,19 +1,35 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The files that drive the programs of test/tools (agent CLIs, the MCP
- * Inspector) run after the others: on a full run those programs install in
- * the background meanwhile (scripts/run-tests.mjs), so nothing waits for them.
+ * Inspector) are among the longest. When those programs are installed already
+ * (the stamp test/tools/install.mjs writes once an install is complete) they
+ * run first, so that no long file is left running alone at the end; when not,
+ * they run after the others, while the programs install in the background
+ * (scripts/run-tests.mjs), so that nothing waits for them.
  */
 const USES_TEST_TOOLS = [/\/test\/clients\//, /\/test\/mcp\/clients\.test\.ts$/];
 
-class TestToolsLast extends BaseSequencer {
+function testToolsInstalled(): boolean {
+  const tools = path.join(import.meta.dirname, 'test', 'tools');
+  const stamp = path.join(tools, 'node_modules', '.parley-installed');
+  if (!fs.existsSync(stamp)) return false;
+  const lockfileHash = crypto.createHash('sha256').update(fs.readFileSync(path.join(tools, 'package-lock.json'))).digest('hex');
+  return fs.readFileSync(stamp, 'utf8') === `${lockfileHash} ${process.platform}-${process.arch}\n`;
+}
+
+class TestToolsOrder extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
     const usesTools = (file: TestSpecification) => USES_TEST_TOOLS.some((pattern) => pattern.test(file.moduleId));
-    return [...sorted.filter((file) => !usesTools(file)), ...sorted.filter(usesTools)];
+    const withTools = sorted.filter(usesTools);
+    const others = sorted.filter((file) => !usesTools(file));
+    return testToolsInstalled() ? [...withTools, ...others] : [...others, ...withTools];
   }
 }
 
@@ -39,7 +55,7 @@ export default defineConfig({
     // than they compute: vitest's default of one worker per core less one left
     // a 2-core machine running them one at a time, mostly idle.
     maxWorkers: Math.max(2, Math.ceil(os.availableParallelism() * 1.5)),
-    sequence: { sequencer: TestToolsLast },
+    sequence: { sequencer: TestToolsOrder },
     projects: [
       {
         extends: true,

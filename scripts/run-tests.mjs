@@ -30,7 +30,8 @@ const phases = extra.length > 0
 
 // The programs a few test files drive (test/tools: agent CLIs, the MCP Inspector)
 // are not part of `npm install`: on a full run they install in the background
-// while the other tests run, and those files, which run last, wait for them.
+// while the other tests run, and those files, which then run last, wait for them
+// (once installed, they run first: they are among the longest).
 // A run of chosen files installs them when one of its files asks.
 let tools;
 if (extra.length === 0) {
