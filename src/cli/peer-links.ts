@@ -75,6 +75,7 @@ async function list({ values }: CommandArgs<typeof PEER_OPTIONS>): Promise<numbe
         reason: 'no hub runs on this home',
         lastSeen: null,
         queued: 0,
+        lagSeconds: 0,
         drops: {},
         configured: true,
         participants: [],
@@ -86,7 +87,7 @@ async function list({ values }: CommandArgs<typeof PEER_OPTIONS>): Promise<numbe
   }
   const lines = peers.flatMap((peer) => [
     `${peer.state.padEnd(10)} ${describe(peer)}${peer.reason && peer.state !== 'connected' ? `: ${terminalText(peer.reason, 'one line')}` : ''}`,
-    `           last seen ${peer.lastSeen ?? 'never'}, ${peer.queued} queued${dropsText(peer.drops)}${peer.participants.length > 0 ? `; hosts ${peer.participants.map((p) => `@${terminalText(p.handle, 'one line')}`).join(', ')}` : ''}`,
+    `           last seen ${peer.lastSeen ?? 'never'}, ${peer.queued} queued${lagText(peer)}${dropsText(peer.drops)}${peer.participants.length > 0 ? `; hosts ${peer.participants.map((p) => `@${terminalText(p.handle, 'one line')}`).join(', ')}` : ''}`,
   ]);
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
@@ -120,6 +121,11 @@ function onePositional(positionals: string[], field: string, usage: string): str
 function describe(peer: Pick<PeerLinkInfo, 'key' | 'name' | 'addrs'>): string {
   const name = peer.name ? `${terminalText(peer.name, 'one line')} ` : '';
   return `${name}${peer.key}${peer.addrs[0] ? ` at ${terminalText(peer.addrs[0], 'one line')}` : ''}`;
+}
+
+/** " (behind 42 s)": how long the oldest event waiting for it has waited. */
+function lagText(peer: Pick<PeerLinkInfo, 'lagSeconds'>): string {
+  return peer.lagSeconds > 0 ? ` (behind ${peer.lagSeconds} s)` : '';
 }
 
 function dropsText(drops: PeerLinkInfo['drops']): string {

@@ -24,15 +24,27 @@ function envelopeSummary(envelopes: NonNullable<HubStatus['envelopes']>): string
   return `${envelopes.accepted} signed elsewhere taken in; ${drops.length === 0 ? 'none dropped' : `dropped: ${drops.map(([reason, n]) => `${n} ${reason}`).join(', ')}`}`;
 }
 
-/** "2 linked (laptop, build-box), 1 refused: ci (other-org)" — names, or keys while a peer's hello is unread. */
-function peerSummary(peers: NonNullable<HubStatus['peers']>): string {
+/** "2 linked: laptop, build-box (40 queued, behind 3 s, dropped 1 bad-signature)" — names, or ids while a peer's hello is unread. */
+export function peerSummary(peers: NonNullable<HubStatus['peers']>): string {
   const name = (peer: (typeof peers)[number]) => peer.name || peer.id;
   const states = ['connected', 'connecting', 'refused', 'offline'] as const;
   return states
     .map((state) => [state, peers.filter((peer) => peer.state === state)] as const)
     .filter(([, inState]) => inState.length > 0)
-    .map(([state, inState]) => `${inState.length} ${state === 'connected' ? 'linked' : state}: ${inState.map((peer) => `${name(peer)}${peer.queued > 0 ? ` (${peer.queued} queued)` : ''}`).join(', ')}`)
+    .map(([state, inState]) => `${inState.length} ${state === 'connected' ? 'linked' : state}: ${inState.map((peer) => `${name(peer)}${peerBacklog(peer)}`).join(', ')}`)
     .join('; ');
+}
+
+/** " (40 queued, behind 3 s, dropped 1 bad-signature)": only what is not zero. */
+function peerBacklog(peer: NonNullable<HubStatus['peers']>[number]): string {
+  const drops = Object.entries(peer.drops).filter(([, n]) => (n ?? 0) > 0);
+  const parts = [
+    ...(peer.queued > 0 ? [`${peer.queued} queued`] : []),
+    // Absent from hubs before lag was reported.
+    ...((peer.lagSeconds ?? 0) > 0 ? [`behind ${peer.lagSeconds} s`] : []),
+    ...(drops.length > 0 ? [`dropped ${drops.map(([reason, n]) => `${n} ${reason}`).join(', ')}`] : []),
+  ];
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 export const status: CommandRun<typeof STATUS_OPTIONS> = { help: STATUS_HELP, run: hubStatus };

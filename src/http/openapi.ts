@@ -71,7 +71,7 @@ export const ROUTES: readonly RouteDoc[] = [
   {
     method: 'get',
     path: '/api/v1/hub/peers',
-    summary: 'The hubs this one links to: key, id, name, addrs, state (connected, connecting, refused, offline), why, last seen, events queued, drops by reason (parley peer list)',
+    summary: 'The hubs this one links to: key, id, name, addrs, state (connected, connecting, refused, offline), why, last seen, events queued, lag in seconds, drops by reason (parley peer list)',
     auth: 'admin',
   },
   { method: 'post', path: '/api/v1/hub/peers', summary: 'Keep a hub in the home and dial it now, by a multiaddr ending in its peer id (parley peer add); 201 when new', body: PeerAddBodySchema, auth: 'admin' },

@@ -57,6 +57,16 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
   return { events, through };
 }
 
+/**
+ * When the oldest event after `after` by a participant hosted here, of a kind
+ * that crosses, was written (epoch ms); null when there is none. Some may not
+ * be for the peer: the peer's cursor passes those as soon as it is linked.
+ */
+export function oldestWaitingAfter(ctx: HubContext, after: number): number | null {
+  const [oldest] = ctx.store.events.readOwnCommittedAfter(after, CROSSING_TYPES, 1);
+  return oldest ? oldest.ts : null;
+}
+
 /** The ids of the participants the hub holding `peerKey` hosts. */
 function participantsOf(ctx: HubContext, peerKey: string): string[] {
   const ids: string[] = [];

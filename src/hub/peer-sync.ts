@@ -6,7 +6,7 @@
 import type { HubContext } from './context.js';
 import { takeFromPeer, type PeerEvent, type PeerTaken } from './peer-intake.js';
 import type { PeerEntry } from './peer-entry.js';
-import { outboundFor, type OutboundPage } from './peer-outbox.js';
+import { oldestWaitingAfter, outboundFor, type OutboundPage } from './peer-outbox.js';
 import { gossipOfChange, hubDown, localPresence, takePresence, type PresenceGossip } from './peer-presence.js';
 import { hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
 
@@ -50,6 +50,15 @@ export class PeerSync {
   /** The peer acknowledged everything through `seq`: kept with the next commit. */
   acknowledged(peerKey: string, seq: number): void {
     this.#ctx.store.writes.write(() => this.#ctx.store.peerCursors.advance(peerKey, seq));
+  }
+
+  /**
+   * When the oldest event of this hub's own that may cross and that the peer
+   * has not acknowledged was written (epoch ms), or null when none waits: how
+   * far behind the peer is.
+   */
+  waitingSince(peerKey: string): number | null {
+    return oldestWaitingAfter(this.#ctx, this.cursor(peerKey));
   }
 
   /** The highest committed seq of this hub's log. */

@@ -51,8 +51,14 @@ export class EventLinks {
     for (const key of [...this.#senders.keys()]) this.unlinked(key);
   }
 
-  /** Events of this hub's log the peer has not acknowledged (some may not be for it). */
-  queued(key: string): number {
-    return Math.max(0, this.hooks.sync.head() - this.hooks.sync.cursor(key));
+  /**
+   * What waits for the peer: the events of this hub's log it has not
+   * acknowledged (some may not be for it), and for how long the oldest of
+   * this hub's own events among them has waited, in whole seconds.
+   */
+  backlog(key: string, now: number): { queued: number; lagSeconds: number } {
+    const queued = Math.max(0, this.hooks.sync.head() - this.hooks.sync.cursor(key));
+    const since = queued > 0 ? this.hooks.sync.waitingSince(key) : null;
+    return { queued, lagSeconds: since === null ? 0 : Math.max(0, Math.floor((now - since) / 1000)) };
   }
 }

@@ -62,7 +62,7 @@ export class LinkTable {
     link.drops.set(reason, (link.drops.get(reason) ?? 0) + 1);
   }
 
-  info(link: LinkRecord, queued = 0): PeerLinkInfo {
+  info(link: LinkRecord, backlog = { queued: 0, lagSeconds: 0 }): PeerLinkInfo {
     return {
       key: link.key,
       id: hubIdOf(parsePublicKey(link.key, 'key')),
@@ -71,7 +71,8 @@ export class LinkTable {
       state: link.state,
       reason: link.reason,
       lastSeen: link.lastSeen === null ? null : new Date(link.lastSeen).toISOString(),
-      queued,
+      queued: backlog.queued,
+      lagSeconds: backlog.lagSeconds,
       drops: Object.fromEntries(link.drops),
       configured: link.configured,
       participants: link.participants.map((p) => ({ ...p })),

@@ -112,8 +112,9 @@ export class PeerLinks implements PeerLinksView {
     return this.#node.addrs();
   }
 
-  list(): PeerLinkInfo[] {
-    return this.#table.all().map((link) => this.#table.info(link, this.#events.queued(link.key)));
+  /** Each peer as `parley peer list` shows it; `now` (epoch ms) is what its lag is measured against. */
+  list(now = this.#now()): PeerLinkInfo[] {
+    return this.#table.all().map((link) => this.#table.info(link, this.#events.backlog(link.key, now)));
   }
 
   async add(addr: string): Promise<{ link: PeerLinkInfo; added: boolean }> {

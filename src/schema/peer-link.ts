@@ -47,6 +47,8 @@ export const PeerLinkInfoSchema = z.object({
   lastSeen: z.string().nullable(),
   /** Events waiting for it (the fan-out's backlog). */
   queued: z.number().int().min(0),
+  /** How long the oldest of this hub's own events it has not acknowledged has waited, in seconds (0: none waits). */
+  lagSeconds: z.number().int().min(0),
   drops: z.partialRecord(DropReasonSchema, z.number().int().min(0)),
   /** Added with `parley peer add` (kept in the home), or learned (a hello, an inbound link). */
   configured: z.boolean(),

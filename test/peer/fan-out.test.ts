@@ -54,6 +54,10 @@ describe('fan-out of DMs and after an absence', () => {
     // bea answers in the same DM thread on her hub: it comes back to ann's.
     const reply = await b!.actors.bea!.post({ thread, text: 'on it' });
     await expect.poll(async () => (await a!.actors.ann!.inbox()).items.map((item) => [item.event.id, item.event.content]), { timeout: 10_000 }).toEqual([[reply.id, 'on it']]);
+    // Each side's thread list names the DM by the other participant and the hub hosting them.
+    const dmOf = async (hub: typeof a, handle: string) => (await hub!.actors[handle]!.threads()).filter((t) => t.kind === 'dm').map((t) => [t.with, t.withHub]);
+    expect(await dmOf(a, 'ann')).toEqual([['bea', 'hub-b']]);
+    expect(await dmOf(b, 'bea')).toEqual([['ann', 'hub-a']]);
     // cal's hub holds neither.
     await a!.actors.ann!.post({ thread: 'general', text: 'a marker after the DM' });
     await expect.poll(async () => (await channelOn(c!, 'cal')).includes('ann: a marker after the DM'), { timeout: 10_000 }).toBe(true);
@@ -71,7 +75,14 @@ describe('fan-out of DMs and after an absence', () => {
     await b!.t.hub.close();
     const posts: Array<Promise<unknown>> = [];
     for (let i = 0; i < 1000; i++) posts.push(a!.actors.ann!.post({ thread: 'general', text: `while away ${i}` }));
+    const firstAway = Date.now();
     await Promise.all(posts);
+    // What A says waits for B: the 1,000 (and nothing else: A's cursor for B passed the rest), and for how long, a minute and a half on.
+    const later = Date.now() + 90_000;
+    const waiting = a!.links.list(later).find((peer) => peer.key === b!.key);
+    expect(waiting).toMatchObject({ state: 'offline', queued: 1000 });
+    expect(waiting!.lagSeconds).toBeGreaterThanOrEqual(90);
+    expect(waiting!.lagSeconds).toBeLessThanOrEqual(Math.floor((later - firstAway) / 1000) + 1);
     const again = await hubs.open({ ...unlimited, home });
     await startLinks(hubs, again);
     const bea = again.hub.actor('bea');
