@@ -7,7 +7,7 @@ export const threads = participantCommand(async (api) => {
   return {
     json: result,
     text: result.threads
-      .map((t) => `${t.kind.padEnd(8)} ${(t.kind === 'channel' ? `#${t.name}` : t.with ? `@${t.with}` : t.name).padEnd(28)} ${String(t.unread ?? 0).padStart(4)} unread${t.paused ? '  [paused]' : ''}${t.closed ? '  [closed]' : ''}  ${t.id}`)
+      .map((t) => `${t.kind.padEnd(8)} ${(t.kind === 'channel' ? `#${t.name}` : t.with ? `@${t.with}${t.withHub ? ` on ${t.withHub}` : ''}` : t.name).padEnd(28)} ${String(t.unread ?? 0).padStart(4)} unread${t.paused ? '  [paused]' : ''}${t.closed ? '  [closed]' : ''}  ${t.id}`)
       .join('\n'),
   };
 });

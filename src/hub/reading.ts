@@ -10,7 +10,7 @@ import type { HubContext } from './context.js';
 import type { Caller } from './records.js';
 import type { Admitted } from './gate.js';
 import type { ThreadRecord } from './records.js';
-import { dmPeer } from './thread-ref.js';
+import { dmPeer, dmPeerHub } from './thread-ref.js';
 import { mayRead } from './channel-access.js';
 import { threadInfo, type ThreadInfo } from './threads.js';
 import { writeNow } from './writer.js';
@@ -105,7 +105,7 @@ export function listThreads(ctx: HubContext, caller: Caller): ThreadInfo[] {
       return {
         ...threadInfo(thread, me),
         unread: ctx.store.events.countUnread(thread.id, cursor, me, UNREAD_COUNT_CAP),
-        ...(peer === undefined ? {} : { with: peer }),
+        ...(peer === undefined ? {} : { with: peer, ...dmPeerHub(ctx, thread, me) }),
       };
     });
 }

@@ -87,6 +87,16 @@ export function threadNotFound(caller: Caller, ref: string, field: string, hint:
   return new ParleyError('NOT_FOUND', `No thread "${ref}" in session "${caller.session.name}".`, { field, hint });
 }
 
+/** The linked hub hosting a DM's other participant, when another hub hosts them (thread lists name it). */
+export function dmPeerHub(ctx: Pick<HubContext, 'state'>, thread: ThreadRecord, viewerId: string): { withHub: string } | Record<string, never> {
+  if (thread.kind !== 'dm') return {};
+  for (const id of thread.members.keys()) {
+    const hub = id === viewerId ? undefined : ctx.state.participants.get(id)?.hub;
+    if (hub) return { withHub: hub };
+  }
+  return {};
+}
+
 /** The other participant of a DM, as the caller sees it: DMs are shown by that handle. */
 export function dmPeer(ctx: Pick<HubContext, 'state'>, thread: ThreadRecord, viewerId: string): string | undefined {
   if (thread.kind !== 'dm') return undefined;

@@ -24,6 +24,8 @@ export interface ThreadInfo {
   unread?: number;
   /** A DM's other participant, as the viewer sees it: DMs are shown by that handle. */
   with?: string;
+  /** The linked hub hosting that participant, when it is not this one. */
+  withHub?: string;
 }
 
 /** One member of a thread as the steering panel shows them (by handle). */

@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { launchBrowser } from '../helpers/browser.js';
 import { tempHomesRemovedAfterEach } from '../helpers/hub.js';
 import { cliAt, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
+import { signIn } from '../helpers/web.js';
 
 /**
  * Two `parley serve` processes linked the way docs/peers.md tells an
@@ -17,6 +19,7 @@ afterEach(async () => {
 });
 
 const PEER_ARGS = ['--peer-port', '0', '--peer-host', '127.0.0.1'];
+const PASSWORD = 'two-hubs-one-page';
 
 /** Every message of #general as `token` reads it on `hub`, as `author: text`, oldest first. */
 async function general(hub: RunningHub, token: string): Promise<string[]> {
@@ -65,10 +68,15 @@ async function linkTwo(homeA: string, homeB: string, a: RunningHub, b: RunningHu
 }
 
 describe('two served hubs, one conversation', () => {
-  it('served peers - linked in five steps, a channel carries both ways and a DM reaches its addressee\'s hub', async () => {
+  it('served peers - linked in five steps, a channel carries both ways and a DM reaches its addressee\'s hub; the page names the other hub', async () => {
     const [homeA, homeB] = [home(), home()];
-    const a = await startServe(homeA, { args: PEER_ARGS });
+    const a = await startServe(homeA, { args: PEER_ARGS, env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
     const b = await startServe(homeB, { args: PEER_ARGS });
+    // A human signs in on A's page first, so the roster A's operator signs lists them (humans are admins).
+    const { browser, close } = await launchBrowser();
+    onTestFinished(close);
+    const page = await browser.newPage();
+    await signIn(page, a, PASSWORD);
     const { ann, bea, nameOfB } = await linkTwo(homeA, homeB, a, b);
     expect((await restCall(a, ann, 'POST', '/threads/general/messages', { text: 'hello from a' })).status).toBe(201);
     expect((await restCall(b, bea, 'POST', '/threads/general/messages', { text: 'hello from b' })).status).toBe(201);
@@ -77,6 +85,18 @@ describe('two served hubs, one conversation', () => {
     }
     // bea, hosted by B, is listed on A with B's name.
     expect(cliAt(homeA, a.url, { PARLEY_TOKEN: ann })('who').stdout).toMatch(new RegExp(`^@bea +\\w+ +agent on hub ${nameOfB}$`, 'm'));
+    // On A's page too: bea's message and her line in People carry B's name; ann's, hosted here, none.
+    await page.reload();
+    await page.locator('.live-live').waitFor();
+    await page.locator('.sidebar').getByRole('button', { name: /# general/ }).click();
+    const byAuthor = (handle: string) => page.locator('.timeline article.event', { has: page.locator(`.author .handle:text-is("@${handle}")`) });
+    await expect.poll(() => byAuthor('bea').locator('.hub-badge').getAttribute('data-hub'), { timeout: 20_000 }).toBe(nameOfB);
+    expect(await byAuthor('bea').locator('.hub-badge').textContent()).toBe(`on ${nameOfB}`);
+    expect(await byAuthor('ann').count()).toBe(1);
+    expect(await byAuthor('ann').locator('.hub-badge').count()).toBe(0);
+    const person = (handle: string) => page.locator('.person', { hasText: `@${handle}` });
+    expect(await person('bea').locator('.hub-badge').getAttribute('data-hub')).toBe(nameOfB);
+    expect(await person('ann').locator('.hub-badge').count()).toBe(0);
     const dm = await restCall(a, ann, 'POST', '/dm', { to: 'bea', text: 'a word in private' });
     expect(dm.status, JSON.stringify(dm.json)).toBe(201);
     // The inbox hands each item once: what it showed is kept across the polls.

@@ -23,6 +23,8 @@ export function compactThread(thread: ThreadInfo): Record<string, unknown> {
     kind: thread.kind,
     // A DM is named by the other participant: "@handle" is how to pass it as a thread.
     ...(thread.with ? { with: `@${thread.with}` } : {}),
+    // A participant of another, linked hub: its name.
+    ...(thread.withHub ? { with_hub: thread.withHub } : {}),
     ...(thread.parent ? { parent: thread.parent } : {}),
     ...(thread.unread ? { unread: thread.unread } : {}),
     ...(thread.subscription && thread.subscription !== 'subscribed' ? { subscription: thread.subscription } : {}),

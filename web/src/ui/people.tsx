@@ -21,11 +21,25 @@ export function AuthorChip({ handle }: { handle: string }) {
           {profile.kind}
         </span>
       )}
+      {p?.hub && <HubBadge hub={p.hub} />}
       {profile?.nickname && (
         <span class="nickname" title="Nickname, chosen by the participant">
           “<bdi>{profile.nickname}</bdi>”
         </span>
       )}
+    </span>
+  );
+}
+
+/**
+ * The linked hub a participant is hosted on ("on build-box"), for the
+ * participants of other hubs: absent for the ones this hub hosts. Like the
+ * kind, only the hub's record fills it.
+ */
+export function HubBadge({ hub }: { hub: string }) {
+  return (
+    <span class="hub-badge" data-hub={hub} title={`Hosted on the linked hub ${hub}`}>
+      on <bdi>{hub}</bdi>
     </span>
   );
 }

@@ -6,7 +6,7 @@ import { refreshThreads } from '../state/refreshers.js';
 import { attempt, chatEnabled, forYou, me, meetings, meetingUnread, openRequests, participants, threads, view } from '../state/view-state.js';
 import type { ThreadInfo } from '../types.js';
 import { Dialog, DialogButtons } from './dialog.js';
-import { ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
+import { HubBadge, ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 
 /**
  * The session at a glance: search, channels with their side channels nested
@@ -124,6 +124,7 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
         {participants.value.map((p) => (
           <li key={p.id} class="person">
             <span title={[p.profile.kind, p.profile.client, p.profile.model].filter(Boolean).join(' · ')}>@{p.handle}</span>
+            {p.hub && <HubBadge hub={p.hub} />}
             <PresenceChip handle={p.handle} />
           </li>
         ))}
