@@ -19,6 +19,7 @@ import { HUB_PROOF_PATH } from '../trust/hub-proof.js';
 import { participantRoutes } from './routes/participants.js';
 import { hubStatusRoutes } from './routes/hub-status.js';
 import { peerRoutes } from './routes/peers.js';
+import { linkedHubRoutes } from './routes/linked-hubs.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { directoryRoutes } from './routes/directory.js';
 import { coordinationRoutes } from './routes/coordination.js';
@@ -129,6 +130,7 @@ export function createHttpApp(options: HttpAppOptions): Hono<{ Variables: BodyVa
   const document = openApiDocument();
   api.get('/openapi.json', (c) => c.json(document));
   api.route('/', directoryRoutes(hub.config));
+  api.route('/', linkedHubRoutes(hub));
   api.route('/', conversationRoutes());
   api.route('/', coordinationRoutes());
   api.route('/', agentHookRoutes());

@@ -147,6 +147,7 @@ export const ROUTES: readonly RouteDoc[] = [
   { method: 'get', path: '/api/v1/requests/open', summary: 'Open requests, both directions' },
   { method: 'put', path: '/api/v1/presence', summary: 'Set presence', body: PresenceInputSchema },
   { method: 'get', path: '/api/v1/presence', summary: 'Presence of the session: connected, waiting or offline, and the declared state' },
+  { method: 'get', path: '/api/v1/linked-hubs', summary: 'The hubs this one links to: name, key, id, state (connected, connecting, refused, offline), last seen, events queued, lag in seconds, drops by reason (the page\'s Linked hubs); empty without peer links' },
   { method: 'get', path: '/api/v1/connection', summary: 'Keeps the caller present while open (keep-alive comments only; what parley mcp over stdio holds)' },
   { method: 'get', path: '/api/v1/meetings', summary: 'Meetings of the session' },
   { method: 'post', path: '/api/v1/meetings/{name}/join', summary: 'Join a meeting' },

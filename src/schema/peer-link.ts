@@ -56,3 +56,12 @@ export const PeerLinkInfoSchema = z.object({
   participants: z.array(z.object({ handle: z.string(), key: PublicKeyTextSchema, kind: ParticipantKindSchema })),
 });
 export type PeerLinkInfo = z.output<typeof PeerLinkInfoSchema>;
+
+/**
+ * A linked hub as every participant may see it (GET /api/v1/linked-hubs, the
+ * page's "Linked hubs"): its name, the state of the link and what waits for
+ * it or was dropped; its addresses and the reason in words are the
+ * operator's (GET /api/v1/hub/peers).
+ */
+export type LinkedHubView = Pick<PeerLinkInfo, 'key' | 'id' | 'name' | 'state' | 'lastSeen' | 'queued' | 'lagSeconds' | 'drops'>;
+

@@ -67,6 +67,10 @@ describe('http routes: valid calls', () => {
     const peerAddr = `/ip4/127.0.0.1/tcp/1/p2p/${peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()}`;
     expect(await ok('POST', '/api/v1/hub/peers', {}, { ...admin, body: { addr: peerAddr } })).toMatchObject({ added: true, peer: { addrs: [peerAddr], configured: true } });
     expect(await ok('GET', '/api/v1/hub/peers', {}, admin)).toMatchObject({ peers: [expect.objectContaining({ addrs: [peerAddr] })] });
+    // A participant sees the same hub without its addresses.
+    const hubs = (await ok('GET', '/api/v1/linked-hubs', {}, asAlice)).hubs as Array<Record<string, unknown>>;
+    expect(hubs).toEqual([expect.objectContaining({ key: expect.stringMatching(/^ed25519:/), name: '', state: expect.stringMatching(/^(connecting|offline)$/), queued: expect.any(Number), lagSeconds: expect.any(Number), drops: {} })]);
+    expect(hubs[0]).not.toHaveProperty('addrs');
     expect(await ok('DELETE', '/api/v1/hub/peers/{peer}', { peer: peerAddr }, admin)).toEqual({ removed: [peerAddr] });
     expect(await ok('GET', '/api/v1/hub/config', {}, admin)).toMatchObject({ pid: running.pid, config: { retention: { messages: expect.any(Number) }, webui: { passwordSet: expect.any(Boolean) } } });
     await ok('GET', '/api/v1/openapi.json', {}, asAlice);

@@ -97,6 +97,10 @@ describe('two served hubs, one conversation', () => {
     const person = (handle: string) => page.locator('.person', { hasText: `@${handle}` });
     expect(await person('bea').locator('.hub-badge').getAttribute('data-hub')).toBe(nameOfB);
     expect(await person('ann').locator('.hub-badge').count()).toBe(0);
+    // The sidebar lists B among the linked hubs, linked.
+    const linked = page.locator(`.linked-hub[data-hub="${nameOfB}"]`);
+    expect(await linked.getAttribute('data-state')).toBe('connected');
+    expect(await linked.locator('.link-state').textContent()).toBe('linked');
     const dm = await restCall(a, ann, 'POST', '/dm', { to: 'bea', text: 'a word in private' });
     expect(dm.status, JSON.stringify(dm.json)).toBe(201);
     // The inbox hands each item once: what it showed is kept across the polls.

@@ -6,6 +6,7 @@
 export type { ParleyEvent, RequestStatus } from '../../src/schema/event.js';
 export type { Participant, Profile } from '../../src/schema/participant.js';
 export type { PresenceState } from '../../src/schema/inputs.js';
+export type { LinkedHubView } from '../../src/schema/peer-link.js';
 export type {
   HeardMessage as MeetingMessage,
   MeetingSummary,

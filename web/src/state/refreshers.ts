@@ -8,7 +8,7 @@
 
 import { batch } from '@preact/signals';
 import { api, seg } from '../api.js';
-import type { MeetingRing, MeetingSummary, Me, OpenRequest, Participant, PresenceInfo, SentDelivery, SessionInfo, ThreadDetail, ThreadInfo } from '../types.js';
+import type { LinkedHubView, MeetingRing, MeetingSummary, Me, OpenRequest, Participant, PresenceInfo, SentDelivery, SessionInfo, ThreadDetail, ThreadInfo } from '../types.js';
 import { inBackground } from './background.js';
 import { loadMeetingSeen, seeMeeting } from './meeting-seen.js';
 import {
@@ -16,6 +16,7 @@ import {
   chatEnabled,
   detail,
   forYou,
+  linkedHubs,
   me,
   meetingRing,
   meetings,
@@ -55,7 +56,7 @@ export async function loadSession(): Promise<number> {
     sessions.value = s.sessions;
   });
   loadMeetingSeen();
-  await Promise.all([refreshRequests(), refreshForYou(), refreshSent()]);
+  await Promise.all([refreshRequests(), refreshForYou(), refreshSent(), refreshLinkedHubs()]);
   return t.head;
 }
 
@@ -94,7 +95,14 @@ export async function refreshSent(): Promise<void> {
 
 setInterval(() => {
   if (me.value && document.visibilityState === 'visible' && view.value.kind === 'thread') inBackground(refreshSent(), 'reading the delivery states of what you sent');
+  // A link's state, queue and lag change without an event on the stream.
+  if (me.value && document.visibilityState === 'visible' && linkedHubs.value.length > 0) inBackground(refreshLinkedHubs(), 'reading the linked hubs');
 }, SENT_REFRESH_MS);
+
+/** The hubs this one links to: their state, what waits for them, how far behind they are, what they dropped. */
+export async function refreshLinkedHubs(): Promise<void> {
+  linkedHubs.value = (await api<{ hubs: LinkedHubView[] }>('GET', '/linked-hubs')).hubs;
+}
 
 /** Marks items done (acknowledged): they leave the list, and the agents' delivery state says so. */
 export async function acknowledge(ids: string[]): Promise<void> {
@@ -124,7 +132,7 @@ export async function refreshRing(name: string): Promise<void> {
 /** After the stream comes back: counts, people and requests may have changed while it was down. */
 export async function resync(): Promise<void> {
   await attempt(async () => {
-    await Promise.all([refreshThreads(), refreshParticipants(), refreshRequests(), refreshMeetings(), refreshForYou(), refreshSent()]);
+    await Promise.all([refreshThreads(), refreshParticipants(), refreshRequests(), refreshMeetings(), refreshForYou(), refreshSent(), refreshLinkedHubs()]);
     const w = await api<{ presence: PresenceInfo[] }>('GET', '/presence');
     presence.value = Object.fromEntries(w.presence.map((x) => [x.handle, x]));
     const v = view.value;

@@ -8,6 +8,7 @@
 import { batch, computed, signal } from '@preact/signals';
 import { describe } from '../api.js';
 import type {
+  LinkedHubView,
   MeetingRing,
   MeetingSummary,
   Me,
@@ -51,6 +52,8 @@ export const forYou = signal<ForYouItem[]>([]);
 export const requestStatus = signal<Record<string, RequestStatus>>({});
 /** Per sent event id, what became of it for each recipient: delivered, in their agent's context, acknowledged. */
 export const sentDeliveries = signal<Record<string, SentDelivery[]>>({});
+/** The hubs this one links to (empty without peer links). */
+export const linkedHubs = signal<LinkedHubView[]>([]);
 export const view = signal<View>({ kind: 'home' });
 export const detail = signal<ThreadDetail | undefined>(undefined);
 export const meetingRing = signal<MeetingRing | undefined>(undefined);

@@ -3,9 +3,10 @@ import { api } from '../api.js';
 import { inBackground } from '../state/background.js';
 import { openMeeting, openThread, runSearch } from '../state/open-view.js';
 import { refreshThreads } from '../state/refreshers.js';
-import { attempt, chatEnabled, forYou, me, meetings, meetingUnread, openRequests, participants, threads, view } from '../state/view-state.js';
+import { attempt, chatEnabled, forYou, linkedHubs, me, meetings, meetingUnread, openRequests, participants, threads, view } from '../state/view-state.js';
 import type { ThreadInfo } from '../types.js';
 import { Dialog, DialogButtons } from './dialog.js';
+import { LinkedHub } from './linked-hubs.js';
 import { HubBadge, ParticipantSelect, PresenceChip, othersThanMe } from './people.js';
 
 /**
@@ -129,6 +130,14 @@ export function Sidebar({ onNavigate }: { onNavigate(): void }) {
           </li>
         ))}
       </Section>
+
+      {linkedHubs.value.length > 0 && (
+        <Section title="Linked hubs">
+          {linkedHubs.value.map((hub) => (
+            <LinkedHub key={hub.key} hub={hub} />
+          ))}
+        </Section>
+      )}
 
       <NewChannel open={creating === 'channel'} onClose={() => setCreating(undefined)} />
       <NewDm open={creating === 'dm'} onClose={() => setCreating(undefined)} />
