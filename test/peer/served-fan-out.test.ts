@@ -7,10 +7,11 @@ import { cliAt, joinOver, restCall, startServe, stopHubs, type Json, type Runnin
 import { signIn } from '../helpers/web.js';
 
 /**
- * Two `parley serve` processes linked the way docs/peers.md tells an
- * operator to (keys, roster, import, peer add, check), then one
- * conversation: a channel both ways, a DM, and nothing a hub acknowledged to
- * its poster lost on the other when it is killed while it fans out.
+ * `parley serve` processes linked the way docs/peers.md tells an operator to
+ * (keys, roster, import, peer add, check), then one conversation: three hubs
+ * where B and C each add only A, a channel every way and a DM; and nothing a
+ * hub acknowledged to its poster lost on the other when it is killed while it
+ * fans out.
  */
 // Registered first, so it runs after the hook below has stopped the hubs using the homes.
 const home = tempHomesRemovedAfterEach('parley-served-peers-');
@@ -35,53 +36,75 @@ async function general(hub: RunningHub, token: string): Promise<string[]> {
   }
 }
 
-/** Links two served homes as the five steps do; the tokens of @ann (on A) and @bea (on B). */
-async function linkTwo(homeA: string, homeB: string, a: RunningHub, b: RunningHub): Promise<{ ann: string; bea: string; addrA: string; nameOfB: string }> {
-  const ann = await joinOver(a, { handle: 'ann', profile: { kind: 'agent' } });
-  const bea = await joinOver(b, { handle: 'bea', profile: { kind: 'agent' } });
-  const cliA = cliAt(homeA, a.url);
-  const cliB = cliAt(homeB, b.url);
-  // 1. keys: B says who it is. 2. roster: A's operator adds B and signs.
-  const selfOf = (cli: typeof cliA) => cli('peer', 'self', '--json').stdout;
-  const fileB = path.join(homeA, 'hub-b.json');
-  fs.writeFileSync(fileB, selfOf(cliB));
-  for (const args of [['roster', 'init', '--org', 'acme'], ['roster', 'add', '--from', fileB], ['roster', 'sign']]) {
+interface Served {
+  home: string;
+  hub: RunningHub;
+}
+
+/**
+ * Links served hubs as the five steps do: each other hub says who it is, A's
+ * operator adds them all to one roster and signs it, each imports it and
+ * keeps A as its one peer; the others find each other through A. Returns a
+ * token per hub for the agent it hosts (`agents[i]` on `hubs[i]`), A's peer
+ * address and each hub's name.
+ */
+async function linkServed(served: Served[], agents: string[]): Promise<{ tokens: string[]; addrA: string; names: string[] }> {
+  const tokens: string[] = [];
+  for (const [i, { hub }] of served.entries()) tokens.push(await joinOver(hub, { handle: agents[i]!, profile: { kind: 'agent' } }));
+  const clis = served.map(({ home, hub }) => cliAt(home, hub.url));
+  const [first, ...others] = served;
+  const cliA = clis[0]!;
+  // 1. keys: each other hub says who it is. 2. roster: A's operator adds them and signs.
+  const selves = clis.map((cli) => cli('peer', 'self', '--json').stdout);
+  const files = others.map((_, i) => path.join(first!.home, `hub-${i + 1}.json`));
+  files.forEach((file, i) => fs.writeFileSync(file, selves[i + 1]!));
+  for (const args of [['roster', 'init', '--org', 'acme'], ...files.map((file) => ['roster', 'add', '--from', file]), ['roster', 'sign']]) {
     const run = cliA(...args);
     expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(0);
   }
-  // 3. import: B takes the signed roster.
-  const rosterFile = path.join(homeB, 'acme.json');
-  fs.copyFileSync(path.join(homeA, 'roster.json'), rosterFile);
-  expect(cliB('roster', 'import', rosterFile).status).toBe(0);
-  // 4. peer add: B keeps A and dials it.
-  const [selfA, selfB] = [JSON.parse(selfOf(cliA)) as Json, JSON.parse(fs.readFileSync(fileB, 'utf8')) as Json];
-  const addrA = selfA.addrs[0] as string;
-  expect(cliB('peer', 'add', addrA).status).toBe(0);
-  // 5. check: both see the link (asked over the admin route: polling the CLI would start a process each time).
+  const self = selves.map((text) => JSON.parse(text) as Json);
+  const addrA = self[0]!.addrs[0] as string;
+  for (const [i, { home }] of others.entries()) {
+    // 3. import: each takes the signed roster. 4. peer add: each keeps A and dials it.
+    const rosterFile = path.join(home, 'acme.json');
+    fs.copyFileSync(path.join(first!.home, 'roster.json'), rosterFile);
+    expect(clis[i + 1]!('roster', 'import', rosterFile).status).toBe(0);
+    expect(clis[i + 1]!('peer', 'add', addrA).status).toBe(0);
+  }
+  // 5. check: every hub sees every other linked (asked over the admin route: polling the CLI would start a process each time).
   const stateOf = async (hub: RunningHub, key: string) => {
     const res = await fetch(`${hub.url}/api/v1/hub/peers`, { headers: { authorization: `Bearer ${hub.adminToken()}` } });
     return ((await res.json()) as { peers: Json[] }).peers.find((peer) => peer.key === key)?.state;
   };
-  await expect.poll(() => stateOf(b, selfA.key as string), { timeout: 20_000, interval: 100 }).toBe('connected');
-  await expect.poll(() => stateOf(a, selfB.key as string), { timeout: 20_000, interval: 100 }).toBe('connected');
-  return { ann, bea, addrA, nameOfB: selfB.name as string };
+  for (const [i, { hub }] of served.entries()) {
+    for (const [j, other] of self.entries()) {
+      if (i !== j) await expect.poll(() => stateOf(hub, other.key as string), { timeout: 20_000, interval: 100 }).toBe('connected');
+    }
+  }
+  return { tokens, addrA, names: self.map((other) => other.name as string) };
 }
 
-describe('two served hubs, one conversation', () => {
-  it('served peers - linked in five steps, a channel carries both ways and a DM reaches its addressee\'s hub; the page names the other hub', async () => {
-    const [homeA, homeB] = [home(), home()];
-    const a = await startServe(homeA, { args: PEER_ARGS, env: { PARLEY_WEBUI_PASSWORD: PASSWORD } });
-    const b = await startServe(homeB, { args: PEER_ARGS });
+describe('served hubs, one conversation', () => {
+  it('served peers - three hubs linked in five steps (B and C add only A): a channel carries every way, a DM reaches its addressee\'s hub; the page names the other hubs', async () => {
+    const [homeA, homeB, homeC] = [home(), home(), home()];
+    // One machine: each hub needs a name of its own (else all take the host name).
+    const a = await startServe(homeA, { args: PEER_ARGS, env: { PARLEY_WEBUI_PASSWORD: PASSWORD, PARLEY_PEERS_NAME: 'hub-a' } });
+    const b = await startServe(homeB, { args: PEER_ARGS, env: { PARLEY_PEERS_NAME: 'hub-b' } });
+    const c = await startServe(homeC, { args: PEER_ARGS, env: { PARLEY_PEERS_NAME: 'hub-c' } });
     // A human signs in on A's page first, so the roster A's operator signs lists them (humans are admins).
     const { browser, close } = await launchBrowser();
     onTestFinished(close);
     const page = await browser.newPage();
     await signIn(page, a, PASSWORD);
-    const { ann, bea, nameOfB } = await linkTwo(homeA, homeB, a, b);
-    expect((await restCall(a, ann, 'POST', '/threads/general/messages', { text: 'hello from a' })).status).toBe(201);
-    expect((await restCall(b, bea, 'POST', '/threads/general/messages', { text: 'hello from b' })).status).toBe(201);
-    for (const [hub, token] of [[a, ann], [b, bea]] as const) {
-      await expect.poll(() => general(hub, token), { timeout: 20_000, interval: 100 }).toEqual(expect.arrayContaining(['ann: hello from a', 'bea: hello from b']));
+    const team = await linkServed([{ home: homeA, hub: a }, { home: homeB, hub: b }, { home: homeC, hub: c }], ['ann', 'bea', 'cal']);
+    const [ann, bea, cal] = team.tokens as [string, string, string];
+    const [, nameOfB, nameOfC] = team.names as [string, string, string];
+    for (const [hub, token, text] of [[a, ann, 'hello from a'], [b, bea, 'hello from b'], [c, cal, 'hello from c']] as const) {
+      expect((await restCall(hub, token, 'POST', '/threads/general/messages', { text })).status).toBe(201);
+    }
+    for (const [hub, token] of [[a, ann], [b, bea], [c, cal]] as const) {
+      await expect.poll(() => general(hub, token), { timeout: 20_000, interval: 100 }).toEqual(expect.arrayContaining(['ann: hello from a', 'bea: hello from b', 'cal: hello from c']));
+      expect((await general(hub, token)).length).toBe(3);
     }
     // bea, hosted by B, is listed on A with B's name.
     expect(cliAt(homeA, a.url, { PARLEY_TOKEN: ann })('who').stdout).toMatch(new RegExp(`^@bea +\\w+ +agent on hub ${nameOfB}$`, 'm'));
@@ -97,10 +120,12 @@ describe('two served hubs, one conversation', () => {
     const person = (handle: string) => page.locator('.person', { hasText: `@${handle}` });
     expect(await person('bea').locator('.hub-badge').getAttribute('data-hub')).toBe(nameOfB);
     expect(await person('ann').locator('.hub-badge').count()).toBe(0);
-    // The sidebar lists B among the linked hubs, linked.
-    const linked = page.locator(`.linked-hub[data-hub="${nameOfB}"]`);
-    expect(await linked.getAttribute('data-state')).toBe('connected');
-    expect(await linked.locator('.link-state').textContent()).toBe('linked');
+    // The sidebar lists B and C among the linked hubs, linked.
+    for (const name of [nameOfB, nameOfC]) {
+      const linked = page.locator(`.linked-hub[data-hub="${name}"]`);
+      expect(await linked.getAttribute('data-state')).toBe('connected');
+      expect(await linked.locator('.link-state').textContent()).toBe('linked');
+    }
     const dm = await restCall(a, ann, 'POST', '/dm', { to: 'bea', text: 'a word in private' });
     expect(dm.status, JSON.stringify(dm.json)).toBe(201);
     // The inbox hands each item once: what it showed is kept across the polls.
@@ -117,7 +142,8 @@ describe('two served hubs, one conversation', () => {
     const [homeA, homeB] = [home(), home()];
     let a = await startServe(homeA, { args: PEER_ARGS });
     const b = await startServe(homeB, { args: PEER_ARGS });
-    const { ann, bea, addrA } = await linkTwo(homeA, homeB, a, b);
+    const { tokens, addrA } = await linkServed([{ home: homeA, hub: a }, { home: homeB, hub: b }], ['ann', 'bea']);
+    const [ann, bea] = tokens as [string, string];
     const peerPort = /\/tcp\/(\d+)\//.exec(addrA)![1]!;
     // Posts go on, one after another, until the kill; each 201 is a post A acknowledged.
     const acknowledged: string[] = [];
