@@ -54,9 +54,24 @@ export async function peersCheck(home: string, config: Config, holder: LiveHub |
     if (!link.configured && link.state === 'offline') continue;
     problems.push(`${link.name || link.key} is ${link.state}${link.reason ? `: ${link.reason}` : ''}`);
   }
+  problems.push(...sharedNames(self?.ok ? self.self.name : undefined, links));
   const linked = links.filter((link) => link.state === 'connected').length;
   const summary = `${listen}; ${kept.length} kept, ${status ? `${linked} linked` : 'no hub runs to link them'}`;
   return { name: 'peers', ok: problems.length === 0, detail: problems.length === 0 ? summary : `${summary}; ${problems.join('; ')}` };
+}
+
+/**
+ * Hubs that go by one name (hubs on one machine all take its host name
+ * unless told otherwise): `handle@hubname` and the page tell hubs apart by
+ * it, so each needs its own.
+ */
+function sharedNames(ownName: string | undefined, links: ReadonlyArray<{ key: string; name: string }>): string[] {
+  const byName = new Map<string, string[]>();
+  if (ownName) byName.set(ownName, ['this hub']);
+  for (const link of links) if (link.name) byName.set(link.name, [...(byName.get(link.name) ?? []), link.key]);
+  return [...byName]
+    .filter(([, hubs]) => hubs.length > 1)
+    .map(([name, hubs]) => `${hubs.join(', ')} share the name "${name}": give each hub its own (peers.name, or PARLEY_PEERS_NAME), since handle@hubname and the page tell hubs apart by it`);
 }
 
 /** The home's hub key (`ed25519:…`), if it has one that can be read. */

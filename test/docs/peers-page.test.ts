@@ -55,9 +55,10 @@ describe('docs', () => {
   it('docs - the five steps of docs/peers.md link two hubs, and a message said on B is read on A', async () => {
     const [first, ...rest] = steps(claimedBlock('peers'));
     const machines = { A: machine('A'), B: machine('B') };
-    // Step 1 starts each hub: on ephemeral ports, and on loopback only, here (with the page's password set, as doctor asks).
+    // Step 1 starts each hub: on ephemeral ports, and on loopback only, here (with the page's password set, as doctor asks,
+    // and a name of its own, as two machines' host names would give them).
     expect(first).toMatchObject({ on: ['A', 'B'], lines: ['parley serve --peer-port 7421'] });
-    for (const m of Object.values(machines)) await startServe(m.home, { env: { HOME: m.dir, PARLEY_WEBUI_PASSWORD: 'a password for the page' }, args: ['--peer-port', '0', '--peer-host', '127.0.0.1'] });
+    for (const m of Object.values(machines)) await startServe(m.home, { env: { HOME: m.dir, PARLEY_WEBUI_PASSWORD: 'a password for the page', PARLEY_PEERS_NAME: `machine-${m.name.toLowerCase()}` }, args: ['--peer-port', '0', '--peer-host', '127.0.0.1'] });
     // Each machine's people, joined before the roster is made (so it lists them).
     expect((await machines.A.run('parley join ann')).status).toBe(0);
     expect((await machines.B.run('parley join bea')).status).toBe(0);

@@ -101,10 +101,14 @@ describe('hubs in the roster', () => {
     const listed = cliB('peer', 'list');
     expect(listed.stdout).toMatch(new RegExp(`^connected +\\S+ ${keyA} at ${addrA.replace(/[/.]/g, '\\$&')}`, 'm'));
     expect(listed.stdout).toContain('hosts @boss');
-    // doctor: B's listener (none: it dials), its hub entry in the roster, its kept peer linked.
+    // doctor: B's listener (none: it dials), its hub entry in the roster, its kept peer linked;
+    // and both hubs run on this machine under its host name, which doctor says they must not.
     const peersOf = (cli: typeof cliA) => (JSON.parse(cli('doctor', '--json').stdout) as { checks: Array<{ name: string; ok: boolean; detail: string }> }).checks.find((c) => c.name === 'peers');
-    expect(peersOf(cliB)).toEqual({ name: 'peers', ok: true, detail: 'not listening for peers; 1 kept, 1 linked' });
-    expect(peersOf(cliA)).toMatchObject({ ok: true, detail: expect.stringMatching(/^listening on \/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+; 0 kept, 1 linked$/) });
+    const sameName = (other: string) => new RegExp(`; this hub, ${other} share the name "[^"]+": give each hub its own \\(peers\\.name, or PARLEY_PEERS_NAME\\)`);
+    expect(peersOf(cliB)).toMatchObject({ ok: false, detail: expect.stringMatching(/^not listening for peers; 1 kept, 1 linked; /) });
+    expect(peersOf(cliB)!.detail).toMatch(sameName(keyA));
+    expect(peersOf(cliA)).toMatchObject({ ok: false, detail: expect.stringMatching(/^listening on \/ip4\/127\.0\.0\.1\/tcp\/\d+\/p2p\/\w+; 0 kept, 1 linked; /) });
+    expect(peersOf(cliA)!.detail).toMatch(sameName(peerB.key as string));
   }, 90_000);
 
   it('roster hubs - with no hub running, peer add keeps the peer in the home, list shows it offline, remove forgets it', async () => {
