@@ -32,7 +32,14 @@ function findParticipant(ctx: Pick<HubContext, 'state' | 'config'>, caller: Call
   const holders = [...ctx.state.participantsByOwnHandleOf(handle)].filter((p) => caller.session.members.has(p.id));
   const self = hubNameOf(ctx.config);
   // A linked hub's participant by that hub's name; this hub's own by this hub's name.
-  if (hub !== undefined) return holders.find((p) => (p.hub ?? self).toLowerCase() === hub);
+  if (hub !== undefined) {
+    const named = holders.filter((p) => (p.hub ?? self).toLowerCase() === hub);
+    if (named.length > 1) {
+      // Hubs that share a name (hubs on one machine all take its host name unless given one) cannot be told apart by it.
+      throw new ParleyError('INVALID_INPUT', `Invalid ${field}: @${ref.replace(/^@/, '')} names more than one participant: ${named.length} hubs here go by the name "${hub}". Each hub needs a name of its own (peers.name); "parley doctor" names them.`, { field });
+    }
+    return named[0];
+  }
   if (holders.length > 1) {
     const names = holders.map((p) => `@${handle}@${p.hub ?? self}${p.hub === undefined ? ' (this hub)' : ''}`);
     throw new ParleyError('INVALID_INPUT', `Invalid ${field}: @${handle} is held on more than one hub: ${names.join(', ')}. Name one as handle@hubname.`, { field });

@@ -64,17 +64,18 @@ export interface TeamHub extends PeerHub {
 }
 
 /**
- * `hosted.length` hubs (opened with `options.hub`, named hub-a, hub-b, …) under one roster that also lists every participant
+ * `hosted.length` hubs (opened with `options.hub`, named hub-a, hub-b, … or `options.names`) under one roster that also lists every participant
  * (`hosted[i]` are hub i's: agents as operators, a handle starting with
  * "human" as an admin human), every hub linked to the first (and so to each
  * other), once every link is up both ways.
  */
-export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions> } = {}): Promise<TeamHub[]> {
+export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions>; names?: string[] } = {}): Promise<TeamHub[]> {
   const opened: TestHub[] = [];
   const actors: Array<Record<string, Actor>> = [];
   for (const [i, handles] of hosted.entries()) {
-    // Each its own name (hub-a, hub-b, …), as on machines of their own.
-    const t = await hubs.open({ ...options.hub, config: { ...options.hub?.config, peers: { name: `hub-${String.fromCharCode(97 + i)}` } } });
+    // Each its own name (hub-a, hub-b, …), as on machines of their own, unless the test names them.
+    const name = options.names?.[i] ?? `hub-${String.fromCharCode(97 + i)}`;
+    const t = await hubs.open({ ...options.hub, config: { ...options.hub?.config, peers: { name } } });
     opened.push(t);
     const mine: Record<string, Actor> = {};
     for (const handle of handles) mine[handle] = await t.hub.join({ handle, profile: { kind: handle.startsWith('human') ? 'human' : 'agent' } });

@@ -176,6 +176,20 @@ describe('one handle on two hubs', () => {
     // A hub name no linked hub has is no one.
     expect(await caught(() => ann.dm({ to: 'sam@nowhere', text: 'hello?' }))).toMatchObject({ code: 'NOT_FOUND', field: 'to' });
   }, 60_000);
+
+  it('fan-out - two linked hubs that share a name: handle@thatname is refused as naming more than one, nothing is sent', async () => {
+    const [a, b, c] = await linkedTeam(hubs, [['ann', 'sam'], ['sam'], ['sam']], { names: ['hub-a', 'box', 'box'] });
+    await expect.poll(() => a!.t.hub.participantsWithAccess().filter((p) => p.hub === 'box').length, { timeout: 10_000 }).toBe(2);
+    const refused = await caught(() => a!.actors.ann!.dm({ to: 'sam@box', text: 'which box?' }));
+    expect(refused).toMatchObject({ code: 'INVALID_INPUT', field: 'to' });
+    expect(refused.message).toBe('Invalid to: @sam@box names more than one participant: 2 hubs here go by the name "box". Each hub needs a name of its own (peers.name); "parley doctor" names them.');
+    // Nothing went out: a marker posted after reaches B and C, and no DM came before it.
+    await a!.actors.ann!.post({ thread: 'general', text: 'marker' });
+    for (const hub of [b!, c!]) {
+      await expect.poll(async () => (await channelOn(hub, 'sam')).includes('ann: marker'), { timeout: 10_000 }).toBe(true);
+      expect((await hub.actors.sam!.inbox()).items.filter((item) => item.reason === 'dm')).toEqual([]);
+    }
+  }, 60_000);
 });
 
 describe('who receives nothing', () => {
