@@ -129,8 +129,16 @@ function lagText(peer: Pick<PeerLinkInfo, 'lagSeconds'>): string {
 }
 
 function dropsText(drops: PeerLinkInfo['drops']): string {
-  const counted = Object.entries(drops).filter(([, n]) => (n ?? 0) > 0);
-  return counted.length === 0 ? '' : `, dropped ${counted.map(([reason, n]) => `${n} ${reason}`).join(', ')}`;
+  const counted = dropCounts(drops);
+  return counted === '' ? '' : `, dropped ${counted}`;
+}
+
+/** "1 bad-signature, 2 other-org": the reasons that happened, with their counts; empty when none. */
+export function dropCounts(drops: PeerLinkInfo['drops']): string {
+  return Object.entries(drops)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([reason, n]) => `${n} ${reason}`)
+    .join(', ');
 }
 
 function print(value: unknown): number {

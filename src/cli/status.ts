@@ -2,6 +2,7 @@ import { resolveHome } from '../config/home.js';
 import { liveHub } from '../client/live-hub.js';
 import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime, type HubStatus } from './running-hub.js';
+import { dropCounts } from './peer-links.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { STATUS_OPTIONS } from './command-options.js';
@@ -37,12 +38,12 @@ export function peerSummary(peers: NonNullable<HubStatus['peers']>): string {
 
 /** " (40 queued, behind 3 s, dropped 1 bad-signature)": only what is not zero. */
 function peerBacklog(peer: NonNullable<HubStatus['peers']>[number]): string {
-  const drops = Object.entries(peer.drops).filter(([, n]) => (n ?? 0) > 0);
+  const drops = dropCounts(peer.drops);
   const parts = [
     ...(peer.queued > 0 ? [`${peer.queued} queued`] : []),
     // Absent from hubs before lag was reported.
     ...((peer.lagSeconds ?? 0) > 0 ? [`behind ${peer.lagSeconds} s`] : []),
-    ...(drops.length > 0 ? [`dropped ${drops.map(([reason, n]) => `${n} ${reason}`).join(', ')}`] : []),
+    ...(drops === '' ? [] : [`dropped ${drops}`]),
   ];
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }

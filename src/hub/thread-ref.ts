@@ -89,19 +89,19 @@ export function threadNotFound(caller: Caller, ref: string, field: string, hint:
 
 /** The linked hub hosting a DM's other participant, when another hub hosts them (thread lists name it). */
 export function dmPeerHub(ctx: Pick<HubContext, 'state'>, thread: ThreadRecord, viewerId: string): { withHub: string } | Record<string, never> {
-  if (thread.kind !== 'dm') return {};
-  for (const id of thread.members.keys()) {
-    const hub = id === viewerId ? undefined : ctx.state.participants.get(id)?.hub;
-    if (hub) return { withHub: hub };
-  }
-  return {};
+  const hub = dmOther(ctx, thread, viewerId)?.hub;
+  return hub ? { withHub: hub } : {};
 }
 
 /** The other participant of a DM, as the caller sees it: DMs are shown by that handle. */
 export function dmPeer(ctx: Pick<HubContext, 'state'>, thread: ThreadRecord, viewerId: string): string | undefined {
+  return dmOther(ctx, thread, viewerId)?.handle;
+}
+
+function dmOther(ctx: Pick<HubContext, 'state'>, thread: ThreadRecord, viewerId: string) {
   if (thread.kind !== 'dm') return undefined;
   for (const id of thread.members.keys()) {
-    if (id !== viewerId) return ctx.state.participants.get(id)?.handle;
+    if (id !== viewerId) return ctx.state.participants.get(id);
   }
   return undefined;
 }
