@@ -9,6 +9,7 @@ import { hubIdOf, parsePublicKey } from '../trust/node-id.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { PEER_OPTIONS } from './command-options.js';
 import { terminalJson, terminalText } from './terminal-text.js';
+import { dropCounts } from './peer-drops.js';
 
 /**
  * `parley peer add|list|remove`: the hubs this home links to. With a hub
@@ -131,14 +132,6 @@ function lagText(peer: Pick<PeerLinkInfo, 'lagSeconds'>): string {
 function dropsText(drops: PeerLinkInfo['drops']): string {
   const counted = dropCounts(drops);
   return counted === '' ? '' : `, dropped ${counted}`;
-}
-
-/** "1 bad-signature, 2 other-org": the reasons that happened, with their counts; empty when none. */
-export function dropCounts(drops: PeerLinkInfo['drops']): string {
-  return Object.entries(drops)
-    .filter(([, n]) => (n ?? 0) > 0)
-    .map(([reason, n]) => `${n} ${reason}`)
-    .join(', ');
 }
 
 function print(value: unknown): number {

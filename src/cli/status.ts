@@ -2,7 +2,7 @@ import { resolveHome } from '../config/home.js';
 import { liveHub } from '../client/live-hub.js';
 import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime, type HubStatus } from './running-hub.js';
-import { dropCounts } from './peer-links.js';
+import { dropCounts } from './peer-drops.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { STATUS_OPTIONS } from './command-options.js';
