@@ -12,15 +12,20 @@ export interface BenchArgs {
   compare: string | undefined;
   json: string;
   help: boolean;
+  /** How long the peer section streams 1,000 events/s to watch both hubs' memory; its default unless --peer-rss-seconds. */
+  peerRssSeconds: number | undefined;
 }
 
 export const DEFAULT_JSON = 'bench-output/core.json';
 
-export const USAGE = `usage: npm run bench -- [--quick] [--only NAME[,NAME...]] [--compare FILE] [--json FILE]
+export const USAGE = `usage: npm run bench -- [--quick] [--only NAME[,NAME...]] [--compare FILE] [--json FILE] [--peer-rss-seconds N]
   --quick          fewer calls and smaller stores (under 2 minutes); BENCH_QUICK=1 does the same
   --only NAME      run these sections only: ${SECTION_NAMES.join(', ')}
   --compare FILE   compare with a saved report; exits 1 when a figure got worse by more than 10%
   --json FILE      where to write this run's report (default ${DEFAULT_JSON})
+  --peer-rss-seconds N
+                   how long the peer section streams 1,000 events/s while it watches memory
+                   (default 60, quick 10; the goal is read over 600)
 `;
 
 const invalid = (field: string, message: string): ParleyError => new ParleyError('INVALID_INPUT', `${field}: ${message}`, { field });
@@ -30,7 +35,7 @@ function isSection(name: string): name is SectionName {
 }
 
 export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv = {}): BenchArgs {
-  const args: BenchArgs = { quick: env.BENCH_QUICK === '1', sections: [...SECTION_NAMES], compare: undefined, json: DEFAULT_JSON, help: false };
+  const args: BenchArgs = { quick: env.BENCH_QUICK === '1', sections: [...SECTION_NAMES], compare: undefined, json: DEFAULT_JSON, help: false, peerRssSeconds: undefined };
   let only: SectionName[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -59,6 +64,13 @@ export function parseBenchArgs(argv: readonly string[], env: NodeJS.ProcessEnv =
       case '--json':
         args.json = value();
         break;
+      case '--peer-rss-seconds': {
+        const text = value();
+        const seconds = Number(text);
+        if (!/^\d+$/.test(text) || seconds < 1 || seconds > 3600) throw invalid(name, `must be a whole number of seconds from 1 to 3600, not "${text}"`);
+        args.peerRssSeconds = seconds;
+        break;
+      }
       case '--help':
       case '-h':
         args.help = true;

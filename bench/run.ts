@@ -29,7 +29,7 @@ async function main(): Promise<number> {
   }
   // Read the earlier report first: a bad file should not cost a run.
   const before = args.compare === undefined ? undefined : loadReport(args.compare);
-  const measured = await measure(SECTIONS, args.sections, { quick: args.quick, log });
+  const measured = await measure(SECTIONS, args.sections, { quick: args.quick, peerRssSeconds: args.peerRssSeconds, log });
   const report: Report = {
     format: REPORT_FORMAT,
     date: new Date().toISOString(),

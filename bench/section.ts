@@ -3,6 +3,8 @@ import type { SectionName } from './figures.js';
 /** What one section of the benchmark is given: whether the run is quick, and where to say what it does. */
 export interface SectionContext {
   quick: boolean;
+  /** The peer section's memory watch, in seconds, when set on the command line. */
+  peerRssSeconds?: number | undefined;
   log: (message: string) => void;
 }
 

@@ -120,8 +120,8 @@ const heavy: Section = {
 
 const peer: Section = {
   name: 'peer',
-  run: async ({ quick, log }) => {
-    const options = { events: quick ? 5_000 : 20_000, latencySamples: quick ? 200 : 1000, rssSeconds: quick ? 10 : 60 };
+  run: async ({ quick, peerRssSeconds, log }) => {
+    const options = { events: quick ? 5_000 : 20_000, latencySamples: quick ? 200 : 1000, rssSeconds: peerRssSeconds ?? (quick ? 10 : 60) };
     log(`two hubs linked on loopback: ${options.latencySamples} DMs one at a time, ${options.events} posts by 100 posters, 1,000 missed, ${options.rssSeconds} s at 1,000 events/s`);
     const result = await peerBench(options);
     return {

@@ -8,8 +8,8 @@
 import { ParleyError } from '../errors/parley-error.js';
 import { AccessSchema, type Access } from '../schema/access.js';
 import type { ControlParsed, SignedChannelPolicy } from '../schema/control.js';
-import { parseChannelPolicy, policyAllows, signPolicy, type ChannelPolicy, type PolicySubject, type Selector } from '../trust/channel-policy.js';
-import { formatPublicKey } from '../trust/node-id.js';
+import { parseChannelPolicy, policyAllows, signPolicy, verifyPolicy, type ChannelPolicy, type PolicySubject, type Selector } from '../trust/channel-policy.js';
+import { formatPublicKey, parsePublicKey } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
 
 /** What deciding access to a channel uses: its record, and each participant's standing. */
@@ -198,6 +198,26 @@ function selectorOf(ctx: PolicyContext & Pick<HubContext, 'keys'>, caller: Calle
   const role = AccessSchema.safeParse(written);
   if (role.success) return { access: role.data };
   throw new ParleyError('INVALID_INPUT', `Invalid ${field}: "${written}" is not @handle, ed25519:… or a role (observer, member, operator, admin).`, { field });
+}
+
+/**
+ * Checks an access policy another hub's admin signed for this channel (its
+ * `thread` is that hub's id of the channel: channels are one across hubs by
+ * name): signed by `authorKey`, the control's author, whose signature holds,
+ * with admins that are admins here. Whether it takes the place of the policy
+ * in force: a higher version does; of two of one version (set on two hubs at
+ * once) the one with the greater signature, so that every hub keeps the same.
+ */
+export function supersedesPolicy(ctx: PolicyContext, thread: ThreadRecord, signed: SignedChannelPolicy, authorKey: string, field: string): boolean {
+  if (thread.kind !== 'channel') throw new ParleyError('INVALID_INPUT', `Invalid ${field}: an access policy is set on a channel, not on a ${thread.kind === 'dm' ? 'direct-message thread' : 'side channel'}.`, { field });
+  if (signed.signer !== authorKey) throw new ParleyError('BAD_SIGNATURE', `Invalid ${field}.signer: the policy is signed by ${signed.signer}, not by the control's author (${authorKey}).`, { field: `${field}.signer` });
+  if (!verifyPolicy(signed.policy, parsePublicKey(signed.signer), Buffer.from(signed.sig, 'base64url'))) {
+    throw new ParleyError('BAD_SIGNATURE', `Invalid ${field}.sig: the policy's signature does not hold for its signer.`, { field: `${field}.sig` });
+  }
+  assertAdminsAreAdmins(ctx, signed.policy.admins);
+  const current = thread.state.access;
+  if (!current || signed.policy.version > current.policy.version) return true;
+  return signed.policy.version === current.policy.version && signed.sig > current.sig;
 }
 
 /** A channel's admins must be roster admins. A role selector in the list must therefore be admin itself. */

@@ -8,7 +8,7 @@ import { ensureSubscribed } from './threads.js';
 import { transact } from './writer.js';
 import type { IngestResult } from './answers.js';
 import type { SecretSearch } from '../redaction/redactor.js';
-import { takeControl } from './ingest-controls.js';
+import { controlTextsOf, takeControl } from './ingest-controls.js';
 import { requestTextsOf, takeRequest, takeResponse } from './ingest-requests.js';
 
 /** How errors name what an envelope carries. */
@@ -36,15 +36,15 @@ export function takeEnvelope(ctx: HubContext, admitted: Admitted<unknown, Thread
     case 'response':
       return takeResponse(ctx, admitted, scanned);
     case 'control':
-      return takeControl(ctx, admitted);
+      return takeControl(ctx, admitted, scanned);
   }
 }
 
 /** What an envelope's secret scan looks at, by its kind (the signed fields as decoded). */
 export function scannedTextsOfFields(fields: { kind: string; content: unknown; meta: Record<string, unknown> | null }): string[] {
   if (fields.kind === 'message' && typeof fields.content === 'string') return scannedTextsOf(fields.content, (fields.meta ?? {}) as { tags?: string[] });
-  // A control holds no free text of its author's: nothing to scan.
-  return fields.kind === 'control' ? [] : requestTextsOf(fields.content);
+  // Of a control, only an invitation's profile is its author's free text.
+  return fields.kind === 'control' ? controlTextsOf(fields.content) : requestTextsOf(fields.content);
 }
 
 /** What a message's secret scan looks at: its text, then its tags. */

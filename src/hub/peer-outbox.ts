@@ -3,7 +3,6 @@
 // log is the queue, and the cursor moves only on the peer's acknowledgement.
 
 import type { EventRow } from '../store/event-log.js';
-import { CROSSING_CONTROLS } from '../schema/inputs.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
 import { eventSigningBytes } from '../trust/envelope.js';
 import { ed25519Sign } from '../trust/ed25519.mjs';
@@ -27,7 +26,8 @@ const CROSSING_TYPES: readonly string[] = ['message', 'request', 'response', 'co
  * sends only its own participants' events; others reach the peer from their
  * own hubs), of a kind that crosses, kept to what the hub holding `peerKey`
  * may receive: in a channel a participant that hub hosts may read,
- * or a DM to one it hosts. Each goes with its author's signature (made here
+ * or a DM to one it hosts (a channel's access policy: to every linked hub).
+ * Every control kind crosses (steering holds on every hub). Each goes with its author's signature (made here
  * if the signing worker has not stored it yet: Ed25519 gives the same one).
  */
 export function outboundFor(ctx: HubContext, peerKey: string, after: number, limit: number): OutboundPage {
@@ -39,12 +39,11 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
   if (theirs.length === 0) return { events, through };
   const readable = new Map<string, boolean>();
   for (const row of rows) {
-    // Of the controls, the steering that holds on every hub (the others are this hub's own).
-    if (row.type === 'control' && !CROSSING_CONTROLS.includes(Object.keys(JSON.parse(row.content) as object)[0] ?? '')) continue;
     const thread = ctx.state.threads.get(row.thread_id);
     const session = thread && ctx.state.sessions.get(thread.sessionId);
     if (!thread || !session) continue;
-    if (thread.kind === 'channel') {
+    // A channel's access policy goes to every linked hub: it decides what each of them sends there.
+    if (thread.kind === 'channel' && !isAccessControl(row)) {
       let may = readable.get(thread.id);
       if (may === undefined) readable.set(thread.id, (may = theirs.some((id) => mayRead(ctx, thread, id))));
       if (!may) continue;
@@ -65,6 +64,11 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
 export function oldestWaitingAfter(ctx: HubContext, after: number): number | null {
   const [oldest] = ctx.store.events.readOwnCommittedAfter(after, CROSSING_TYPES, 1);
   return oldest ? oldest.ts : null;
+}
+
+/** Whether the row sets a channel's access policy (a control's content is its one kind's key first). */
+function isAccessControl(row: EventRow): boolean {
+  return row.type === 'control' && row.content.startsWith('{"access"');
 }
 
 /** The ids of the participants the hub holding `peerKey` hosts. */

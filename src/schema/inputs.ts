@@ -1,6 +1,11 @@
 import { z } from 'zod';
+import { ChannelPolicySchema } from './channel-policy.js';
+import { CONTROL_VALUE_SCHEMAS } from './control.js';
+import { ProfilePatchSchema } from './participant.js';
+import { PublicKeyTextSchema } from './roster.js';
 import {
   ChannelNameSchema,
+  HandleSchema,
   ParticipantRefSchema,
   SeqSchema,
   TagSchema,
@@ -231,18 +236,25 @@ export const SignedResponseContentSchema = z.strictObject({
 /** A participant as a stored control names it: by id. */
 const ParticipantIdSchema = z.string().regex(/^p_[a-z2-7]{26}$/, 'must be a participant id, "p_" and 26 base32 characters');
 
+const ParticipantIds = z.array(ParticipantIdSchema).min(1).max(64);
+
 /**
  * What a control's author signed as its content, when it comes signed from
- * another hub: the steering that holds on every hub, in the form the hub
- * stores it (participants by id).
+ * another hub: every control kind, in the form the hub stores it
+ * (participants by id; an access policy with its signer's signature).
  */
 export const SignedControlContentSchema = z.union([
   z.strictObject({ pause: z.strictObject({ on: z.boolean() }) }),
   z.strictObject({ done: z.boolean() }),
   z.strictObject({ pin: z.strictObject({ on: z.boolean() }) }),
-  z.strictObject({ mute: z.strictObject({ targets: z.array(ParticipantIdSchema).min(1).max(64), mode: z.literal('hard') }) }),
-  z.strictObject({ unmute: z.strictObject({ targets: z.array(ParticipantIdSchema).min(1).max(64) }) }),
+  z.strictObject({ mute: z.strictObject({ targets: ParticipantIds, mode: z.literal('hard') }) }),
+  z.strictObject({ unmute: z.strictObject({ targets: ParticipantIds }) }),
+  z.strictObject({ prod: ParticipantIds }),
+  z.strictObject({ ttl_seconds: CONTROL_VALUE_SCHEMAS.ttl_seconds }),
+  z.strictObject({ discussion: z.strictObject({ on: z.boolean(), allow_agent_mentions: z.boolean() }) }),
+  z.strictObject({ invited_auto: z.strictObject({ on: z.boolean() }) }),
+  z.strictObject({ invite: z.strictObject({ participant_id: ParticipantIdSchema, handle: HandleSchema, profile: ProfilePatchSchema.optional() }) }),
+  z.strictObject({ access: z.strictObject({ policy: ChannelPolicySchema, signer: PublicKeyTextSchema, sig: z.string().regex(/^[A-Za-z0-9_-]{86}$/, 'must be an Ed25519 signature in base64url') }) }),
 ]);
 export type SignedControlContent = z.output<typeof SignedControlContentSchema>;
-/** The control kinds that cross linked hubs (the keys of SignedControlContentSchema). */
 export const CROSSING_CONTROLS: readonly string[] = ['pause', 'done', 'pin', 'mute', 'unmute'];

@@ -5,7 +5,7 @@ import { ParleyError } from '../../src/errors/parley-error.js';
 
 describe('the options of npm run bench', () => {
   it('parseBenchArgs - runs every section, full, writing the default JSON, with no option', () => {
-    expect(parseBenchArgs([])).toEqual({ quick: false, sections: [...SECTION_NAMES], compare: undefined, json: DEFAULT_JSON, help: false });
+    expect(parseBenchArgs([])).toEqual({ quick: false, sections: [...SECTION_NAMES], compare: undefined, json: DEFAULT_JSON, help: false, peerRssSeconds: undefined });
   });
 
   it('parseBenchArgs - --quick and BENCH_QUICK=1 both make a quick run', () => {
@@ -27,6 +27,14 @@ describe('the options of npm run bench', () => {
 
   it('parseBenchArgs - --compare and --json take a file, as NAME VALUE or NAME=VALUE', () => {
     expect(parseBenchArgs(['--compare', 'old.json', '--json=new.json'])).toMatchObject({ compare: 'old.json', json: 'new.json' });
+  });
+
+  it('parseBenchArgs - --peer-rss-seconds sets the peer memory watch, refusing what is not 1 to 3600 seconds', () => {
+    expect(parseBenchArgs(['--peer-rss-seconds', '600']).peerRssSeconds).toBe(600);
+    expect(parseBenchArgs(['--peer-rss-seconds=15']).peerRssSeconds).toBe(15);
+    for (const bad of ['0', '3601', '1.5', 'ten']) {
+      expect(() => parseBenchArgs(['--peer-rss-seconds', bad])).toThrow(`--peer-rss-seconds: must be a whole number of seconds from 1 to 3600, not "${bad}"`);
+    }
   });
 
   it('parseBenchArgs - refuses an unknown section, an unknown option and a missing value, naming each', () => {

@@ -13,10 +13,12 @@ import type { PeerEvent } from '../../src/hub/index.js';
 import { decodeAck, encodeEvents, EVENTS_PROTOCOL, MAX_EVENTS_FRAME_BYTES } from '../../src/peer/event-frames.js';
 import { HELLO_PROTOCOL, MAX_HELLO_BYTES } from '../../src/peer/hello.js';
 import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
+import { signPolicy } from '../../src/trust/channel-policy.js';
 import { formatPublicKey, parsePublicKey, privateKeyFromSeed } from '../../src/trust/node-id.js';
 import { messageFields } from '../helpers/envelope.js';
 import { testHubsClosedAfterEach, type TestHub } from '../helpers/hub.js';
 import { rosterOfHubs, startLinks, type PeerHub } from '../helpers/peer-hubs.js';
+import { githubPat } from '../redaction/fixtures.js';
 import { arbitraryFrame, fuzzerHello } from './fuzz-frames.js';
 
 /**
@@ -37,14 +39,14 @@ interface Fuzzer {
   eve: { key: Ed25519PrivateKey; raw: Uint8Array };
 }
 
-async function fuzzerLinked(): Promise<Fuzzer> {
+async function fuzzerLinked(malloryRole: 'operator' | 'admin' = 'operator'): Promise<Fuzzer> {
   const t = await hubs.open();
   await t.hub.join({ handle: 'ann' });
   const hubKey = await generateKeyPair('Ed25519');
   const [malloryKey, eveKey] = [await generateKeyPair('Ed25519'), await generateKeyPair('Ed25519')];
   const extra = [
     { pubkey: formatPublicKey(hubKey.publicKey.raw), role: 'member' as const, kind: 'hub' as const },
-    ...[malloryKey, eveKey, null].map((k) => ({ pubkey: k ? formatPublicKey(k.publicKey.raw) : t.hub.participantsWithAccess()[0]!.pubkey, role: 'operator' as const })),
+    ...[malloryKey, eveKey, null].map((k) => ({ pubkey: k ? formatPublicKey(k.publicKey.raw) : t.hub.participantsWithAccess()[0]!.pubkey, role: k === malloryKey ? malloryRole : ('operator' as const) })),
   ];
   await t.hub.acceptRoster(rosterOfHubs([t], 'team', 1, extra));
   const a = await startLinks(hubs, t);
@@ -122,6 +124,33 @@ describe('fan-out protocol from a hand-made peer', () => {
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'refused-by-rules': 1 });
     const ann = f.t.hub.actor('ann');
     expect((await ann.openRequests()).incoming.map((r) => [r.request_id, r.from, r.params])).toEqual([['a-fine-request', 'mallory', { pr: 7 }]]);
+  }, 60_000);
+
+  it('events fuzz - an access policy from a linked hub is taken only signed by the control\'s author, with a signature that holds', async () => {
+    const f = await fuzzerLinked('admin');
+    const malloryText = formatPublicKey(f.mallory.raw);
+    const policy = { thread: 'their-id-of-general', version: 1, readers: [{ key: malloryText }], writers: [{ access: 'member' as const }], admins: [{ access: 'admin' as const }], retention_hours: 72, retention_messages: 10_000, allow_history_fetch: true };
+    const signedBy = (signer: { key: Ed25519PrivateKey; raw: Uint8Array }, of = policy) => ({
+      policy: of,
+      signer: formatPublicKey(signer.raw),
+      sig: signPolicy(of, privateKeyFromSeed(signer.key.raw.subarray(0, 32))).toString('base64url'),
+    });
+    const access = (content: unknown) => event(f, f.mallory, '', f.mallory.raw, { kind: 'control', content: { access: content } });
+    const tampered = { ...signedBy(f.mallory), policy: { ...policy, readers: [{ access: 'observer' as const }] } };
+    const { framed } = await openEvents(f);
+    const page = [access(signedBy(f.eve)), access(tampered), access(signedBy(f.mallory))];
+    expect(await send(framed, encodeEvents({ through: 3, events: page }))).toBe(3);
+    expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'bad-signature': 2 });
+    const general = [...f.t.hub.internals.ctx.state.threads.values()].find((th) => th.name === 'general')!;
+    expect(general.state.access).toEqual(signedBy(f.mallory));
+    expect(f.t.hub.internals.ctx.store.events.readAfter(general.id, 0, 100).filter((row) => row.type === 'control').map((row) => JSON.parse(row.content) as unknown)).toEqual([{ access: signedBy(f.mallory) }]);
+
+    // An invitation's profile is free text: one holding a secret is refused (a signed control cannot be redacted).
+    const ann = f.t.hub.participant('ann')!;
+    const invite = (nickname: string) => event(f, f.mallory, '', f.mallory.raw, { kind: 'control', content: { invite: { participant_id: ann.id, handle: 'ann', profile: { nickname } } } });
+    expect(await send(framed, encodeEvents({ through: 5, events: [invite(githubPat()), invite('reviewer')] }))).toBe(5);
+    expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'bad-signature': 2, 'malformed-event': 1 });
+    expect(general.members.get(ann.id)).toMatchObject({ invited: true, inviteProfile: { nickname: 'reviewer' } });
   }, 60_000);
 
   it('events fuzz - arbitrary, oversized and out-of-order frames reset the stream, are counted, store nothing; the next stream is taken', async () => {
