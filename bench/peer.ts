@@ -31,7 +31,24 @@ export interface PeerBenchResult {
   /** From B's `peer add` to the first event of A stored on B. */
   linkSetupMs: number;
   /** Each hub's process under a steady 1,000 events/s. */
-  rss: { seconds: number; a: { startMb: number; endMb: number; heapStartMb: number; heapEndMb: number }; b: { startMb: number; endMb: number } };
+  rss: { seconds: number; a: HubMemory; b: HubMemory; series: MemorySample[] };
+}
+
+/** One hub's memory at the start and the end of the steady stream: RSS, and the JS heap after a collection. */
+export interface HubMemory {
+  startMb: number;
+  endMb: number;
+  heapStartMb: number;
+  heapEndMb: number;
+}
+
+/** Both hubs' memory every 30 s of the steady stream. */
+export interface MemorySample {
+  seconds: number;
+  aMb: number;
+  aHeapMb: number;
+  bMb: number;
+  bHeapMb: number;
 }
 
 const POSTERS = 100;
@@ -45,7 +62,7 @@ class HubB {
   count = 0;
 
   constructor(home: string) {
-    this.#child = fork(CHILD, [home], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.#child = fork(CHILD, [home], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, '--expose-gc'] });
     this.#child.on('message', (report: ChildReport) => {
       if ('arrived' in report) {
         this.count += 1;
@@ -68,8 +85,13 @@ class HubB {
 
   next<K extends string>(key: K): Promise<Extract<ChildReport, Record<K, unknown>>> {
     return new Promise((resolve, reject) => {
-      this.#waiting.push({ test: (report) => key in report, resolve: resolve as (report: ChildReport) => void });
-      this.#child.once('exit', (code) => reject(new Error(`hub B exited (${code}) before "${key}"`)));
+      const exited = (code: number | null): void => reject(new Error(`hub B exited (${code}) before "${key}"`));
+      this.#child.once('exit', exited);
+      const arrived = (report: ChildReport): void => {
+        this.#child.off('exit', exited);
+        (resolve as (report: ChildReport) => void)(report);
+      };
+      this.#waiting.push({ test: (report) => key in report, resolve: arrived });
     });
   }
 
@@ -153,9 +175,9 @@ export async function peerBench(options: { events: number; latencySamples: numbe
     const { ms: catchUpMs } = await b.next('reached');
 
     // Memory under a steady 1,000 events/s: 100 posts every 100 ms.
-    const rssOfB = async (): Promise<number> => {
+    const memoryOfB = async (): Promise<{ rss: number; heap: number }> => {
       b.send({ rss: true });
-      return (await b.next('rss')).rss;
+      return b.next('rss');
     };
     const rssOfA = (): number => process.memoryUsage().rss / 1024 / 1024;
     // The JS heap too, after a collection when node runs with --expose-gc: growth of RSS alone may be the heap not yet collected.
@@ -163,18 +185,28 @@ export async function peerBench(options: { events: number; latencySamples: numbe
       (globalThis as { gc?: () => void }).gc?.();
       return process.memoryUsage().heapUsed / 1024 / 1024;
     };
-    const rss = { seconds: options.rssSeconds, a: { startMb: rssOfA(), endMb: 0, heapStartMb: heapOfA(), heapEndMb: 0 }, b: { startMb: await rssOfB(), endMb: 0 } };
+    const sample = async (seconds: number): Promise<MemorySample> => {
+      const ofB = await memoryOfB();
+      return { seconds, aMb: rssOfA(), aHeapMb: heapOfA(), bMb: ofB.rss, bHeapMb: ofB.heap };
+    };
+    const series: MemorySample[] = [await sample(0)];
     const steadyGoal = b.count + options.rssSeconds * 10 * POSTERS;
     for (let tick = 0; tick < options.rssSeconds * 10; tick++) {
       const tickStart = performance.now();
       await Promise.all(posters.map((poster, i) => poster.post({ thread: 'general', text: `steady ${tick}.${i}` })));
+      if (tick > 0 && tick % 300 === 0) series.push(await sample(tick / 10));
       const left = 100 - (performance.now() - tickStart);
       if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
     }
     while (b.count < steadyGoal) await new Promise((resolve) => setTimeout(resolve, 5));
-    rss.a.endMb = rssOfA();
-    rss.a.heapEndMb = heapOfA();
-    rss.b.endMb = await rssOfB();
+    series.push(await sample(options.rssSeconds));
+    const [first, last] = [series[0]!, series[series.length - 1]!];
+    const rss = {
+      seconds: options.rssSeconds,
+      a: { startMb: first.aMb, endMb: last.aMb, heapStartMb: first.aHeapMb, heapEndMb: last.aHeapMb },
+      b: { startMb: first.bMb, endMb: last.bMb, heapStartMb: first.bHeapMb, heapEndMb: last.bHeapMb },
+      series,
+    };
 
     return {
       latency: summarize(samples),

@@ -3,7 +3,7 @@ import { MCP_HTTP_LEVELS, MCP_STDIO_LEVELS, REST_LEVELS, mcpId } from './figures
 import { heavyReaderAttack } from './heavy-reader.js';
 import { bareSseDelivery, restRoundTrips, sseDelivery } from './http.js';
 import { mcpRoundTrips } from './mcp.js';
-import { peerBench } from './peer.js';
+import { peerBench, type HubMemory } from './peer.js';
 import type { Section, SectionResult } from './section.js';
 import { soak as soakRun } from './soak.js';
 import { webBench } from './web.js';
@@ -118,6 +118,11 @@ const heavy: Section = {
   },
 };
 
+/** "272 to 263 MB (heap 61 to 60)": a hub's RSS and JS heap at the start and the end of the memory watch. */
+function memoryWords(m: HubMemory): string {
+  return `${m.startMb.toFixed(0)} to ${m.endMb.toFixed(0)} MB (heap ${m.heapStartMb.toFixed(0)} to ${m.heapEndMb.toFixed(0)})`;
+}
+
 const peer: Section = {
   name: 'peer',
   run: async ({ quick, peerRssSeconds, log }) => {
@@ -137,7 +142,7 @@ const peer: Section = {
       },
       notes: {
         'peer.throughput': `${result.throughput.events} events of 1 KB`,
-        'peer.rss.growth': `the larger of the two, over ${result.rss.seconds} s (goal over 10 min): A ${result.rss.a.startMb.toFixed(0)} to ${result.rss.a.endMb.toFixed(0)} MB, B ${result.rss.b.startMb.toFixed(0)} to ${result.rss.b.endMb.toFixed(0)} MB`,
+        'peer.rss.growth': `the larger of the two, over ${result.rss.seconds} s (goal over 10 min): A ${memoryWords(result.rss.a)}, B ${memoryWords(result.rss.b)}`,
       },
       details: result,
     };

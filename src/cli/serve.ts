@@ -166,7 +166,7 @@ async function serveHub({ values }: CommandArgs<typeof SERVE_OPTIONS>): Promise<
       `  MCP:    ${server.url}/mcp   (stdio: parley mcp --as HANDLE)`,
       `  web:    ${server.url}/   (${!webPageBuilt() ? 'not built: run "npm run build"' : config.webui.password ? 'sign in with the hub password' : 'set a password to sign in'})`,
       `  data:   ${hub.storeFile}`,
-      ...(peerLinks.running ? [`  peers:  ${peerLinks.addrs().join(' ') || 'dialling only'}   (parley peer self; ${hub.trust.mode === 'local' ? 'local mode: every peer is refused until a roster is in force' : 'hubs of the roster only'})`] : []),
+      ...(peerLinks.running ? [`  peers:  ${peerLinks.addrs().join(' ') || 'dialling only'}${config.peers.mdns ? ', and looking on the LAN (mDNS)' : ''}   (parley peer self; ${hub.trust.mode === 'local' ? 'local mode: every peer is refused until a roster is in force' : 'hubs of the roster only'})`] : []),
       ...(coordinator ? [`  coordinator: @${config.coordinator.handle} answers for ${Object.keys(config.coordinator.agents).map((h) => `@${h}`).join(', ') || 'no one yet (coordinator.agents is empty)'}; notices in #${config.coordinator.channel}`] : []),
       `  stop:   Ctrl-C, or "parley stop" from another terminal`,
       '',

@@ -1,6 +1,6 @@
 /**
  * The hub's peer links as `parley serve` runs them: started at once when the
- * hub listens for peers or keeps peers in its home, else at the first
+ * hub listens for peers, looks for them by mDNS or keeps peers in its home, else at the first
  * `parley peer add` (then dialling only), so a hub that never links never
  * loads libp2p's node. What the hub's surfaces call (PeerLinksView).
  */
@@ -21,10 +21,10 @@ export class LinksOnDemand implements PeerLinksView {
     this.#options = options;
   }
 
-  /** Starts the links now if there is anything to link (a listener, kept peers); the view either way. */
+  /** Starts the links now if there is anything to link (a listener, kept peers, mDNS); the view either way. */
   static async start(options: { hub: Hub; home: string; listen: readonly string[]; logger: Logger }): Promise<LinksOnDemand> {
     const onDemand = new LinksOnDemand(options);
-    if (options.listen.length > 0 || readPeerBook(options.home).length > 0) await onDemand.#running();
+    if (options.listen.length > 0 || options.hub.config.peers.mdns || readPeerBook(options.home).length > 0) await onDemand.#running();
     return onDemand;
   }
 

@@ -48,6 +48,8 @@ export interface PeerLinksOptions {
   maxRedialMs?: number;
   /** A peer that does not acknowledge a page within this is cut off. */
   ackTimeoutMs?: number;
+  /** mDNS on the LAN; unset: as config peers.mdns says (`port` and `intervalMs` for tests). */
+  mdns?: false | { port?: number; intervalMs?: number };
 }
 
 export class PeerLinks implements PeerLinksView {
@@ -62,6 +64,8 @@ export class PeerLinks implements PeerLinksView {
   /** The connection each linked peer's hello went over. */
   readonly #connections = new Map<string, Connection>();
   readonly #events: EventLinks;
+  /** Hubs mDNS found that the roster does not list (told once each). */
+  readonly #strangers = new Set<string>();
   #node!: PeerNode;
   #stopped = false;
 
@@ -98,6 +102,8 @@ export class PeerLinks implements PeerLinksView {
       logger: options.logger,
       onRefused: (key, reason) => links.#refusedByGater(key, reason),
       onDisconnected: (key) => links.#disconnected(key),
+      mdns: options.mdns ?? (options.hub.config.peers.mdns ? {} : false),
+      onDiscovered: (key, addrs) => links.#found(key, addrs, 'mdns'),
     });
     await links.#node.handle(HELLO_PROTOCOL, (stream, connection) => links.#answerHello(stream, connection));
     await links.#node.handle(ROSTER_PROTOCOL, (stream) => sendRoster(options.hub, stream, links.#helloTimeoutMs));
@@ -295,14 +301,22 @@ export class PeerLinks implements PeerLinksView {
 
   /** Dials the hubs a peer is linked to that this hub may link with and is not linked to. */
   #learn(known: Hello['known']): void {
-    const self = formatPublicKey(this.#selfRaw());
-    for (const entry of known) {
-      const key = formatPublicKey(entry.key);
-      if (key === self || !this.#hub.mayLink(entry.key)) continue;
-      const link = this.#table.ensure(key);
-      this.#table.addAddrs(link, entry.addrs);
-      if (link.state === 'offline' && link.timer === undefined) this.#dialSoon(link, 0);
+    for (const entry of known) this.#found(formatPublicKey(entry.key), entry.addrs, 'hello');
+  }
+
+  /** A hub a peer's hello named or mDNS found: dialled if the roster lists it (else the gater would refuse it; said once). */
+  #found(key: string, addrs: readonly string[], how: 'hello' | 'mdns'): void {
+    if (key === formatPublicKey(this.#selfRaw())) return;
+    if (!this.#hub.mayLink(parsePublicKey(key))) {
+      if (how === 'mdns' && !this.#strangers.has(key)) {
+        this.#strangers.add(key);
+        this.#logger.info('a hub found on the LAN is not a hub of the roster in force: not linked', { peer: key, addrs });
+      }
+      return;
     }
+    const link = this.#table.ensure(key);
+    this.#table.addAddrs(link, addrs);
+    if (link.state === 'offline' && link.timer === undefined) this.#dialSoon(link, 0);
   }
 
   // Rosters --------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { identify } from '@libp2p/identify';
 import type { Connection, PeerId, StreamHandler } from '@libp2p/interface';
+import type { mdns as MdnsFactory } from '@libp2p/mdns';
 import { multiaddr } from '@multiformats/multiaddr';
 import { ping } from '@libp2p/ping';
 import { tcp } from '@libp2p/tcp';
@@ -23,10 +24,22 @@ export interface PeerNodeOptions {
   onRefused?: (key: string, reason: RefusalReason) => void;
   /** Told when the last connection to a peer closes. */
   onDisconnected?: (key: string) => void;
+  /** Look for hubs on the LAN by mDNS (config peers.mdns); `port` and `interval` only for tests. */
+  mdns?: false | { port?: number; intervalMs?: number };
+  /** Told of each hub mDNS finds (its key and the addresses it announced). */
+  onDiscovered?: (key: string, addrs: string[]) => void;
 }
 
 /** Why a connection was refused before any Parley protocol ran, counted for `parley peer list` and status. */
 export type RefusalReason = 'local-mode' | 'not-in-roster';
+
+async function mdnsDiscovery(options: { port?: number; intervalMs?: number }): Promise<ReturnType<typeof MdnsFactory>> {
+  const { mdns } = await import('@libp2p/mdns');
+  return mdns({ serviceTag: MDNS_SERVICE_TAG, ...(options.port === undefined ? {} : { port: options.port }), ...(options.intervalMs === undefined ? {} : { interval: options.intervalMs }) });
+}
+
+/** What Parley hubs announce themselves as on the LAN (not libp2p's default, so other libp2p nodes are not found). */
+export const MDNS_SERVICE_TAG = '_parley._udp.local';
 
 /** The hub key (`ed25519:…`) a libp2p peer id stands for, if it is an Ed25519 one. */
 export function keyOfPeer(peerId: PeerId): string | undefined {
@@ -50,7 +63,7 @@ export class PeerNode {
     this.#refused = refused;
   }
 
-  static async start({ hub, listen, logger, onRefused, onDisconnected }: PeerNodeOptions): Promise<PeerNode> {
+  static async start({ hub, listen, logger, onRefused, onDisconnected, mdns: lan = false, onDiscovered }: PeerNodeOptions): Promise<PeerNode> {
     const identity = hub.peerIdentity();
     const refused = new Map<RefusalReason, number>();
     const refuses = (peerId: PeerId): boolean => {
@@ -72,6 +85,8 @@ export class PeerNode {
         connectionEncrypters: [noise()],
         streamMuxers: [yamux()],
         services: { identify: identify(), ping: ping() },
+        // Loaded only by a hub that looks for others on its LAN.
+        peerDiscovery: lan ? [await mdnsDiscovery(lan)] : [],
         connectionGater: {
           denyInboundEncryptedConnection: refuses,
           denyOutboundEncryptedConnection: refuses,
@@ -86,6 +101,10 @@ export class PeerNode {
     libp2p.addEventListener('peer:disconnect', (event) => {
       const key = keyOfPeer(event.detail);
       if (key !== undefined) onDisconnected?.(key);
+    });
+    libp2p.addEventListener('peer:discovery', (event) => {
+      const key = keyOfPeer(event.detail.id);
+      if (key !== undefined) onDiscovered?.(key, event.detail.multiaddrs.map((addr) => addr.encapsulate(`/p2p/${event.detail.id.toString()}`).toString()));
     });
     return new PeerNode(libp2p, refused);
   }
