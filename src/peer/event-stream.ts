@@ -9,7 +9,7 @@
 
 import type { Connection, Stream } from '@libp2p/interface';
 import { lpStream } from '@libp2p/utils';
-import type { PeerSync } from '../hub/index.js';
+import type { PeerSync, PeerTaken } from '../hub/index.js';
 import type { DropReason } from '../schema/peer-link.js';
 import { inBackground, settled } from '../util/background.js';
 import type { Logger } from '../util/logger.js';
@@ -35,6 +35,8 @@ export interface EventLinkHooks {
   heard(key: string): void;
   /** Resolves once the participants the hub holding `key` hosts are registered; undefined: it is not linked. */
   ready(key: string): Promise<void> | undefined;
+  /** Exchanges hellos with the hub holding `key` again (and takes a newer roster it holds); false when none was asked. */
+  refresh(key: string): Promise<boolean>;
   ackTimeoutMs: number;
 }
 
@@ -203,7 +205,7 @@ export async function receiveEvents(stream: Stream, connection: Connection, hook
     last = frame.through;
     hooks.heard(key);
     try {
-      const taken = await hooks.sync.take(key, frame.events);
+      const taken = await takeWithRefresh(key, frame.events, hooks);
       for (const outcome of taken) {
         if (!('dropped' in outcome)) continue;
         hooks.countDrop(key, outcome.dropped);
@@ -217,6 +219,24 @@ export async function receiveEvents(stream: Stream, connection: Connection, hook
       return;
     }
   }
+}
+
+/** Refusals that a hello or roster this hub has not read yet may undo: the events are taken again once it has. */
+const STALE_REFUSALS: ReadonlySet<DropReason> = new Set(['not-hosted', 'author-not-in-roster']);
+
+/**
+ * Takes a page in; when some of it was refused because this hub does not
+ * know its author as the peer's (a participant who joined there since the
+ * last hello, under a newer roster), asks the peer's hello again and takes
+ * those events once more, in their order, before the page is acknowledged.
+ */
+async function takeWithRefresh(key: string, events: EventsFrame['events'], hooks: EventLinkHooks): Promise<PeerTaken[]> {
+  const taken = await hooks.sync.take(key, events);
+  const stale = taken.flatMap((outcome, i) => ('dropped' in outcome && STALE_REFUSALS.has(outcome.dropped) ? [i] : []));
+  if (stale.length === 0 || !(await hooks.refresh(key))) return taken;
+  const again = await hooks.sync.take(key, stale.map((i) => events[i]!));
+  stale.forEach((at, i) => (taken[at] = again[i]!));
+  return taken;
 }
 
 /** The stream ended between frames (the sender closed it, or the link went). */

@@ -27,6 +27,15 @@ export function dropReasonOf(error: unknown): DropReason {
   return name === 'AbortError' || name === 'TimeoutError' ? 'hello-timeout' : 'malformed-frame';
 }
 
+/** Why a hello exchange failed, in words for `peer list`: `side` is whether this hub dialled or answered. */
+export function refusalWords(error: unknown, side: 'dialled' | 'answered'): string {
+  if (error instanceof LinkRefused || error instanceof HelloRefused) return error.message;
+  const message = (error as Error).message;
+  // A peer whose gater refuses this hub closes the connection once Noise is done: no hello comes.
+  if (side === 'dialled') return `no hello from the peer (${message}): it may not list this hub in its roster`;
+  return `${dropReasonOf(error) === 'hello-timeout' ? 'no hello in time' : 'an unreadable hello frame'} (${message})`;
+}
+
 /** The hello in `frame` from `key`, checked against the hub's roster; LinkRefused or HelloRefused says why not. */
 export function checkHello(hub: Hub, frame: Uint8Array, key: string, now: number): Hello {
   const hello = decodeHello(frame, { from: parsePublicKey(key), self: parsePublicKey(hub.peerIdentity().key), now });

@@ -10,7 +10,6 @@
  */
 
 import type { Connection, Stream } from '@libp2p/interface';
-import { lpStream } from '@libp2p/utils';
 import type { Hub, PeerLinksView } from '../hub/index.js';
 import { addToPeerBook, parsePeerAddr, readPeerBook, removeFromPeerBook, type PeerBookEntry } from '../home/peer-book.js';
 import { ParleyError } from '../errors/parley-error.js';
@@ -18,39 +17,17 @@ import type { Roster } from '../schema/roster.js';
 import { formatPublicKey, parsePublicKey } from '../trust/node-id.js';
 import { inBackground } from '../util/background.js';
 import type { Logger } from '../util/logger.js';
-import { HELLO_PROTOCOL, HelloRefused, MAX_HELLO_BYTES, type Hello } from './hello.js';
-import { checkHello, dropReasonOf, helloFor, LinkRefused } from './hello-checks.js';
+import { HELLO_PROTOCOL, type Hello } from './hello.js';
+import { answerHello, askHello } from './hello-exchange.js';
+import { checkHello, dropReasonOf, helloFor, LinkRefused, refusalWords } from './hello-checks.js';
 import { LinkTable, type LinkRecord, type PeerLinkInfo } from './link-table.js';
 import { keyOfPeer, PeerNode } from './peer-node.js';
-import { decodeRefusal, encodeRefusal } from './refusal.js';
 import { fetchRoster, ROSTER_PROTOCOL, sendRoster } from './roster-exchange.js';
 import { EVENTS_PROTOCOL } from './event-frames.js';
 import { EventLinks } from './event-links.js';
 import { DEFAULT_ACK_TIMEOUT_MS, receiveEvents } from './event-stream.js';
 import { PRESENCE_PROTOCOL, receivePresence } from './presence-gossip.js';
-
-/** How long a hello (or a roster) may take to arrive. */
-export const DEFAULT_HELLO_TIMEOUT_MS = 10_000;
-/** The first redial comes after this; each failure doubles it... */
-export const DEFAULT_REDIAL_MS = 1000;
-/** ...up to this. */
-export const DEFAULT_MAX_REDIAL_MS = 60_000;
-
-export interface PeerLinksOptions {
-  hub: Hub;
-  home: string;
-  /** Multiaddrs to listen on; none: this hub only dials. */
-  listen: readonly string[];
-  logger: Logger;
-  now?: () => number;
-  helloTimeoutMs?: number;
-  redialMs?: number;
-  maxRedialMs?: number;
-  /** A peer that does not acknowledge a page within this is cut off. */
-  ackTimeoutMs?: number;
-  /** mDNS on the LAN; unset: as config peers.mdns says (`port` and `intervalMs` for tests). */
-  mdns?: false | { port?: number; intervalMs?: number };
-}
+import { DEFAULT_HELLO_TIMEOUT_MS, DEFAULT_MAX_REDIAL_MS, DEFAULT_REDIAL_MS, type PeerLinksOptions } from './link-options.js';
 
 export class PeerLinks implements PeerLinksView {
   readonly #hub: Hub;
@@ -64,6 +41,10 @@ export class PeerLinks implements PeerLinksView {
   /** The connection each linked peer's hello went over. */
   readonly #connections = new Map<string, Connection>();
   readonly #events: EventLinks;
+  /** Newer rosters being fetched from peers, by key. */
+  readonly #rosterFetches = new Map<string, Promise<void>>();
+  /** Hellos asked of peers again (see #refresh), by key, and when the last one was asked. */
+  readonly #refreshes = new Map<string, { at: number; done: Promise<boolean> }>();
   /** Hubs mDNS found that the roster does not list (told once each). */
   readonly #strangers = new Set<string>();
   #node!: PeerNode;
@@ -89,6 +70,7 @@ export class PeerLinks implements PeerLinksView {
         const link = this.#table.get(key);
         if (link) link.lastSeen = this.#now();
       },
+      refresh: (key) => this.#refresh(key),
     }, options.hub.config.presence.ttlSeconds * 1000);
   }
 
@@ -209,20 +191,17 @@ export class PeerLinks implements PeerLinksView {
    */
   async #sayHello(link: LinkRecord, connection: Connection): Promise<boolean> {
     try {
-      const signal = AbortSignal.timeout(this.#helloTimeoutMs);
-      const stream = await connection.newStream(HELLO_PROTOCOL, { signal });
-      const framed = lpStream(stream, { maxDataLength: MAX_HELLO_BYTES });
-      await framed.write(this.#helloFor(link.key), { signal });
-      const reply = (await framed.read({ signal })).subarray();
-      await stream.close();
-      const refusal = decodeRefusal(reply);
-      if (refusal) throw new LinkRefused(refusal.reason, `refused by the peer: ${refusal.message}`);
-      this.#linked(link.key, this.#checkHello(reply, link.key), connection);
+      await this.#exchangeHellos(link, connection);
       return true;
     } catch (error) {
       await this.#refuse(link, connection, error);
       return false;
     }
+  }
+
+  async #exchangeHellos(link: LinkRecord, connection: Connection): Promise<void> {
+    const reply = await askHello(connection, this.#helloFor(link.key), this.#helloTimeoutMs);
+    this.#linked(link.key, this.#checkHello(reply, link.key), connection);
   }
 
   /** The roster in force changed (an operator's import, or a peer's newer version): links it no longer allows close; the others hear of it. */
@@ -238,34 +217,49 @@ export class PeerLinks implements PeerLinksView {
 
   async #answerHello(stream: Stream, connection: Connection): Promise<void> {
     const key = keyOfPeer(connection.remotePeer);
-    const framed = lpStream(stream, { maxDataLength: MAX_HELLO_BYTES });
-    const signal = AbortSignal.timeout(this.#helloTimeoutMs);
     if (key === undefined) {
       stream.abort(new Error('not a hub key'));
       return;
     }
     const link = this.#table.ensure(key);
+    let hello: Hello | undefined;
     try {
-      const hello = this.#checkHello((await framed.read({ signal })).subarray(), key);
-      await framed.write(this.#helloFor(key), { signal });
-      await stream.close();
-      this.#linked(key, hello, connection);
+      await answerHello(stream, this.#helloTimeoutMs, (frame) => {
+        hello = this.#checkHello(frame, key);
+        return this.#helloFor(key);
+      });
     } catch (error) {
-      const reason = dropReasonOf(error);
-      const cause = error instanceof Error ? error : new Error(String(error));
-      try {
-        // A frame that could not be read (too long, cut short) resets the stream; a hello that was read is answered why.
-        if (reason === 'malformed-frame') stream.abort(cause);
-        else {
-          await framed.write(encodeRefusal(reason, cause.message), { signal });
-          await stream.close();
-        }
-      } catch {
-        // The peer is gone already: the refusal is logged and counted below all the same.
-        stream.abort(cause);
-      }
       await this.#refuse(link, connection, error, 'answered');
+      return;
     }
+    this.#linked(key, hello!, connection);
+  }
+
+  /**
+   * Hellos again with a linked peer that sent events of a participant this hub
+   * does not know it hosts (they can overtake the hello and roster naming them).
+   * Resolves once this hub holds what the peer's hello says; false when none was
+   * asked (not linked, or asked in the last second: forgeries get no hello a page).
+   */
+  #refresh(key: string): Promise<boolean> {
+    const link = this.#table.get(key);
+    const connection = this.#connections.get(key);
+    const last = this.#refreshes.get(key);
+    if (!link || !connection || (last && this.#now() - last.at < 1000)) return last?.done ?? Promise.resolve(false);
+    const done = (async () => {
+      try {
+        await this.#exchangeHellos(link, connection);
+      } catch (error) {
+        // The link stands: what was refused stays refused, counted.
+        this.#logger.warn('a linked peer\'s hello, asked again, did not come', { peer: key, error: (error as Error).message });
+        return false;
+      }
+      await this.#rosterFetches.get(key);
+      await this.#events.hooks.ready(key);
+      return true;
+    })();
+    this.#refreshes.set(key, { at: this.#now(), done });
+    return done;
   }
 
   #checkHello(frame: Uint8Array, key: string): Hello {
@@ -295,7 +289,11 @@ export class PeerLinks implements PeerLinksView {
     this.#logger.info('peer linked', { peer: key, name: hello.name });
     this.#events.linked(key, hello, connection);
     const roster = this.#hub.roster().current;
-    if (roster && hello.rosterVersion > roster.version) inBackground(this.#fetchRoster(link, connection), this.#logger, `fetching the roster of peer ${key}`);
+    if (roster && hello.rosterVersion > roster.version && !this.#rosterFetches.has(key)) {
+      const fetching = this.#fetchRoster(link, connection).finally(() => this.#rosterFetches.delete(key));
+      this.#rosterFetches.set(key, fetching);
+      inBackground(fetching, this.#logger, `fetching the roster of peer ${key}`);
+    }
     this.#learn(hello.known);
   }
 
@@ -352,14 +350,8 @@ export class PeerLinks implements PeerLinksView {
   // Ends ---------------------------------------------------------------------
 
   async #refuse(link: LinkRecord, connection: Connection, error: unknown, side: 'dialled' | 'answered' = 'dialled'): Promise<void> {
-    const known = error instanceof LinkRefused || error instanceof HelloRefused;
     const reason = dropReasonOf(error);
-    // A peer whose gater refuses this hub closes the connection once Noise is done: no hello comes.
-    const message = known
-      ? error.message
-      : side === 'dialled'
-        ? `no hello from the peer (${(error as Error).message}): it may not list this hub in its roster`
-        : `${reason === 'hello-timeout' ? 'no hello in time' : 'an unreadable hello frame'} (${(error as Error).message})`;
+    const message = refusalWords(error, side);
     this.#table.countDrop(link, reason);
     this.#away(link, 'refused', message);
     this.#logger.warn('peer link refused', { peer: link.key, reason, error: message });

@@ -12,6 +12,8 @@ import { describe, expect, it } from 'vitest';
 import type { PeerEvent } from '../../src/hub/index.js';
 import { decodeAck, encodeEvents, EVENTS_PROTOCOL, MAX_EVENTS_FRAME_BYTES } from '../../src/peer/event-frames.js';
 import { HELLO_PROTOCOL, MAX_HELLO_BYTES } from '../../src/peer/hello.js';
+import { ROSTER_PROTOCOL } from '../../src/peer/roster-exchange.js';
+import { signRoster } from '../../src/trust/roster.js';
 import { eventSigningBytes, signEvent, type SignedEventFields } from '../../src/trust/envelope.js';
 import { signPolicy } from '../../src/trust/channel-policy.js';
 import { formatPublicKey, parsePublicKey, privateKeyFromSeed } from '../../src/trust/node-id.js';
@@ -34,6 +36,7 @@ interface Fuzzer {
   a: PeerHub;
   node: Libp2p;
   key: string;
+  fuzzerKey: Ed25519PrivateKey;
   /** A participant the fuzzer hosts (named in its hello), and one it holds a key of but does not host. */
   mallory: { key: Ed25519PrivateKey; raw: Uint8Array };
   eve: { key: Ed25519PrivateKey; raw: Uint8Array };
@@ -60,7 +63,7 @@ async function fuzzerLinked(malloryRole: 'operator' | 'admin' = 'operator'): Pro
   const key = formatPublicKey(hubKey.publicKey.raw);
   await expect.poll(() => a.links.list().find((peer) => peer.key === key)?.state, { timeout: 10_000 }).toBe('connected');
   await expect.poll(() => t.hub.participant('mallory')?.hub, { timeout: 10_000 }).toBe('fuzzer');
-  return { t, a, node, key, mallory: { key: malloryKey, raw: malloryKey.publicKey.raw }, eve: { key: eveKey, raw: eveKey.publicKey.raw } };
+  return { t, a, node, key, fuzzerKey: hubKey, mallory: { key: malloryKey, raw: malloryKey.publicKey.raw }, eve: { key: eveKey, raw: eveKey.publicKey.raw } };
 }
 
 let n = 0;
@@ -151,6 +154,35 @@ describe('fan-out protocol from a hand-made peer', () => {
     expect(await send(framed, encodeEvents({ through: 5, events: [invite(githubPat()), invite('reviewer')] }))).toBe(5);
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'bad-signature': 2, 'malformed-event': 1 });
     expect(general.members.get(ann.id)).toMatchObject({ invited: true, inviteProfile: { nickname: 'reviewer' } });
+  }, 60_000);
+
+  it('events fuzz - events of a participant who joined the peer under a newer roster, sent before its hello: taken once the hello and roster are read, none lost', async () => {
+    const f = await fuzzerLinked();
+    const newbieKey = await generateKeyPair('Ed25519');
+    const newbie = { key: newbieKey, raw: newbieKey.publicKey.raw };
+    // The peer's roster v2 lists newbie; this hub holds v1. Asked again, its hello names newbie and v2, and it hands v2 over.
+    const { ctx } = f.t.hub.internals;
+    const v1 = f.t.hub.roster().current!;
+    const v2 = signRoster({ ...v1, version: 2, timestamp: '2026-11-27T12:00:02Z', members: [...v1.members, { pubkey: formatPublicKey(newbie.raw), role: 'operator' }], signatures: [] }, ctx.keys.hub().privateKey);
+    const hosted = [
+      { key: f.mallory.raw, handle: 'mallory', kind: 'agent' as const },
+      { key: newbie.raw, handle: 'newbie', kind: 'agent' as const },
+    ];
+    await f.node.handle(HELLO_PROTOCOL, async (stream) => {
+      const framed = lpStream(stream, { maxDataLength: MAX_HELLO_BYTES });
+      await framed.read();
+      await framed.write(fuzzerHello(f.t.hub, f.fuzzerKey, f.a.key, hosted, 2));
+      await stream.close();
+    });
+    await f.node.handle(ROSTER_PROTOCOL, async (stream) => {
+      await lpStream(stream, { maxDataLength: 4 * 1024 * 1024 }).write(Buffer.from(JSON.stringify(v2)));
+      await stream.close();
+    });
+    const { framed } = await openEvents(f);
+    expect(await send(framed, encodeEvents({ through: 2, events: [event(f, newbie, 'first words'), event(f, f.mallory, 'and mine'), event(f, newbie, 'second words')] }))).toBe(2);
+    expect(generalTexts(f)).toEqual(['mallory: and mine', 'newbie: first words', 'newbie: second words']);
+    expect(f.t.hub.roster().current?.version).toBe(2);
+    expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toEqual({});
   }, 60_000);
 
   it('events fuzz - arbitrary, oversized and out-of-order frames reset the stream, are counted, store nothing; the next stream is taken', async () => {

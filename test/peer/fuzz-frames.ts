@@ -19,13 +19,13 @@ function safeEncode(value: unknown): Uint8Array {
   }
 }
 
-/** A good hello from a hand-made peer holding `peerKey`, named "fuzzer", for the hub `to` (its key text) under `hub`'s roster. */
-export function fuzzerHello(hub: Hub, peerKey: Ed25519PrivateKey, to: string, participants: HostedParticipant[] = []): Uint8Array {
+/** A good hello from a hand-made peer holding `peerKey`, named "fuzzer", for the hub `to` (its key text) under `hub`'s roster (or saying it holds `rosterVersion`). */
+export function fuzzerHello(hub: Hub, peerKey: Ed25519PrivateKey, to: string, participants: HostedParticipant[] = [], rosterVersion?: number): Uint8Array {
   const roster = hub.roster().current!;
   return encodeHello(
     {
       org: roster.org_id,
-      rosterVersion: roster.version,
+      rosterVersion: rosterVersion ?? roster.version,
       key: peerKey.publicKey.raw,
       name: 'fuzzer',
       to: parsePublicKey(to),
