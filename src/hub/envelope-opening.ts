@@ -55,6 +55,8 @@ export interface OpenedEnvelope {
   sig: Buffer;
   /** What its author wrote of the meta (reply_to, tags); the rest of a stored event's meta is the hub's. */
   meta: AuthoredMeta;
+  /** From a linked hub, the side channel its meta links (a side channel's closing summary, in its parent). */
+  link?: string;
   /** A message's text, as it passes the rules of a post's text ('' for the other kinds). */
   text: string;
   /** A request's or a response's content, in the form the hub stores it. */
@@ -121,7 +123,7 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
   let meta: AuthoredMeta;
   let content: Pick<OpenedEnvelope, 'text' | 'request' | 'response' | 'control'>;
   try {
-    meta = authoredMeta(fields);
+    meta = fromPeer ? authoredPart(fields) : authoredMeta(fields);
     content =
       kind === 'message'
         ? { text: postText(ctx, fields) }
@@ -133,7 +135,8 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
   } catch (error) {
     throw error instanceof ParleyError ? gate.drop('malformed', error) : error;
   }
-  return { caller: { participant: author, session }, envelope: { mode, kind, fields, thread, sig, meta, ...content } };
+  const link = fromPeer && typeof fields.meta?.link === 'string' ? { link: fields.meta.link } : {};
+  return { caller: { participant: author, session }, envelope: { mode, kind, fields, thread, sig, meta, ...link, ...content } };
 }
 
 /**
@@ -204,6 +207,18 @@ function authoredMeta(fields: SignedEventFields): AuthoredMeta {
     throw new ParleyError('INVALID_INPUT', `Envelope ${fields.id}: its meta is not in the form Parley stores (tags trimmed); sign it in that form.`, { field: 'envelope.meta' });
   }
   return meta;
+}
+
+/**
+ * Of an event a linked hub sends, what its author wrote of the meta. The
+ * meta it signed is the one its hub stored, with that hub's own keys
+ * (mentions, the redaction flags, a link), which are not taken: this hub
+ * finds its own mentions. What was signed is kept beside it all the same.
+ */
+function authoredPart(fields: SignedEventFields): AuthoredMeta {
+  const signed = fields.meta ?? {};
+  const authored = Object.fromEntries(Object.keys(AuthoredMetaSchema.shape).flatMap((key) => (signed[key] === undefined ? [] : [[key, signed[key]]])));
+  return parseInput(AuthoredMetaSchema, authored, 'envelope.meta');
 }
 
 /** The envelope's text, when it passes the rules of a post's text (src/schema/text.ts); a signed text cannot be truncated either. */

@@ -103,6 +103,8 @@ export interface MessageSpec {
   to: ParticipantRecord | undefined;
   replyTo: string | undefined;
   tags: string[] | undefined;
+  /** The side channel it closes (a closing summary in the parent, from a linked hub). */
+  link?: string | undefined;
   /** How errors name the addressee, reply_to and thread: a post's own fields by default, an envelope's for one. */
   fields?: { to: string; replyTo: string; thread: string };
 }
@@ -158,6 +160,7 @@ export function messageDraft(ctx: RulesContext, caller: Caller, thread: ThreadRe
   const meta: EventMeta = {
     ...(spec.replyTo === undefined ? {} : { reply_to: spec.replyTo }),
     ...(spec.tags === undefined || spec.tags.length === 0 ? {} : { tags: spec.tags }),
+    ...(spec.link === undefined ? {} : { link: spec.link }),
     ...(mentions.length === 0 ? {} : { mentions }),
     ...(spec.truncated ? { truncated: true } : {}),
     ...(spec.redacted ? { redacted: true } : {}),

@@ -28,7 +28,22 @@ export interface PeerEvent {
   channel: string | null;
   /** A DM's other participant (raw key): its addressee, or whom a post in the DM thread goes to. */
   dmWith: Uint8Array | null;
+  /** In a side channel: the side channels from `channel` down to its thread, outermost first. */
+  side?: SideStep[];
 }
+
+/**
+ * A side channel as a linked hub names it: by the id it has there (kept on
+ * every hub, so that the events of one side channel meet in one thread
+ * whichever hub they come from), with its title and members' ids, to open
+ * it where it is not yet.
+ */
+export interface SideStep {
+  id: string;
+  title: string;
+  members: string[];
+}
+
 
 /** What became of one event: stored (or held already), or dropped with the reason counted on the link. */
 export type PeerTaken = { seq: number; duplicate: boolean } | { dropped: DropReason; message: string };
@@ -44,6 +59,7 @@ interface Placed {
   session: string;
   channel: string | null;
   addressee: ParticipantRecord | undefined;
+  side: SideStep[];
 }
 
 /**
@@ -103,7 +119,27 @@ function place(ctx: HubContext, fromHub: string, event: PeerEvent): Placed {
       throw new PeerRefusal('not-for-this-hub', `event ${fields.id}: a DM goes only to the hub hosting its other participant, and this hub does not host it`);
     }
   }
-  return { event, fields, author, session, channel, addressee };
+  const side = event.side ?? [];
+  if (side.length > 0) checkSides(ctx, fields.id, session, channel, side);
+  return { event, fields, author, session, channel, addressee, side };
+}
+
+/**
+ * Refuses side channels that do not hang where they say: each one this hub
+ * holds already must be a side channel of the one before it (the first of
+ * the channel), so that an id cannot move an event into another thread.
+ */
+function checkSides(ctx: HubContext, id: string, session: string, channel: string | null, side: readonly SideStep[]): void {
+  if (channel === null) throw new PeerRefusal('malformed-event', `event ${id}: a side channel hangs from a channel, and it names none`);
+  const sessionId = ctx.state.sessionByName(session)?.id;
+  let parentId = sessionId === undefined ? undefined : ctx.state.channel(sessionId, channel)?.id;
+  for (const step of side) {
+    const held = ctx.state.threads.get(step.id);
+    if (held && (held.kind !== 'side' || held.parentId === undefined || held.parentId !== parentId)) {
+      throw new PeerRefusal('malformed-event', `event ${id}: this hub holds a thread ${step.id} that is not a side channel of the one the event names before it`);
+    }
+    parentId = step.id;
+  }
 }
 
 /**
@@ -120,17 +156,33 @@ function placeThreads(ctx: HubContext, placed: ReadonlyArray<Placed | undefined>
 function existingThread(ctx: HubContext, p: Placed): ThreadRecord | undefined {
   const session = ctx.state.sessionByName(p.session);
   if (!session) return undefined;
-  return p.channel !== null ? ctx.state.channel(session.id, p.channel) : ctx.state.dm(session.id, dmKeyOf(p.author.id, p.addressee!.id));
+  if (p.channel === null) return ctx.state.dm(session.id, dmKeyOf(p.author.id, p.addressee!.id));
+  let thread = ctx.state.channel(session.id, p.channel);
+  for (const step of p.side) thread = thread && sideOf(ctx, thread, step);
+  return thread;
 }
 
 function threadFor(ctx: HubContext, p: Placed): ThreadRecord {
   const session = ensureSession(ctx, p.session);
   addToSession(ctx, session, p.author);
-  if (p.channel !== null) return ctx.state.channel(session.id, p.channel) ?? insertThread(ctx, { session, kind: 'channel', name: p.channel, createdBy: p.author.id, members: [] });
+  if (p.channel !== null) {
+    let thread = ctx.state.channel(session.id, p.channel) ?? insertThread(ctx, { session, kind: 'channel', name: p.channel, createdBy: p.author.id, members: [] });
+    for (const step of p.side) {
+      const members = step.members.filter((id) => ctx.state.participants.has(id));
+      thread = sideOf(ctx, thread, step) ?? insertThread(ctx, { session, kind: 'side', name: step.title, createdBy: p.author.id, parent: thread, members, id: step.id });
+    }
+    return thread;
+  }
   const dmKey = dmKeyOf(p.author.id, p.addressee!.id);
   addToSession(ctx, session, p.addressee!);
   const name = `dm:${[p.author.handle, p.addressee!.handle].sort().join(',')}`;
   return ctx.state.dm(session.id, dmKey) ?? insertThread(ctx, { session, kind: 'dm', name, createdBy: p.author.id, dmKey, members: [p.addressee!.id] });
+}
+
+/** The side channel `step` names, if this hub holds it (checkSides saw that it hangs from `parent`). */
+function sideOf(ctx: HubContext, parent: ThreadRecord, step: SideStep): ThreadRecord | undefined {
+  const held = ctx.state.threads.get(step.id);
+  return held?.kind === 'side' && held.parentId === parent.id ? held : undefined;
 }
 
 /** A refusal of one event, with the reason it is counted under on the link. */

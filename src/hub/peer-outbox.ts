@@ -8,7 +8,8 @@ import { eventSigningBytes } from '../trust/envelope.js';
 import { ed25519Sign } from '../trust/ed25519.mjs';
 import { mayRead } from './channel-access.js';
 import type { HubContext } from './context.js';
-import type { PeerEvent } from './peer-intake.js';
+import type { PeerEvent, SideStep } from './peer-intake.js';
+import { MAX_SIDE_DEPTH } from '../schema/limits.js';
 import { rawKeyOf } from './participant-key.js';
 import type { ParticipantRecord, ThreadRecord } from './records.js';
 
@@ -26,7 +27,8 @@ const CROSSING_TYPES: readonly string[] = ['message', 'request', 'response', 'co
  * sends only its own participants' events; others reach the peer from their
  * own hubs), of a kind that crosses, kept to what the hub holding `peerKey`
  * may receive: in a channel a participant that hub hosts may read,
- * or a DM to one it hosts (a channel's access policy: to every linked hub).
+ * or a DM to one it hosts (a channel's access policy: to every linked hub);
+ * a side channel's events go where its channel's do, naming the side channels.
  * Every control kind crosses (steering holds on every hub). Each goes with its author's signature (made here
  * if the signing worker has not stored it yet: Ed25519 gives the same one).
  */
@@ -38,22 +40,41 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
   const events: OutboundPage['events'] = [];
   if (theirs.length === 0) return { events, through };
   const readable = new Map<string, boolean>();
+  const places = new Map<string, Place | undefined>();
   for (const row of rows) {
     const thread = ctx.state.threads.get(row.thread_id);
     const session = thread && ctx.state.sessions.get(thread.sessionId);
     if (!thread || !session) continue;
     // A channel's access policy goes to every linked hub: it decides what each of them sends there.
-    if (thread.kind === 'channel' && !isAccessControl(row)) {
+    if (thread.kind !== 'dm' && !isAccessControl(row)) {
       let may = readable.get(thread.id);
       if (may === undefined) readable.set(thread.id, (may = theirs.some((id) => mayRead(ctx, thread, id))));
       if (!may) continue;
     }
     const dmWith = thread.kind === 'dm' ? otherOf(ctx, thread, row.from_id) : undefined;
-    if (thread.kind === 'side' || (thread.kind === 'dm' && dmWith?.hubKey !== peerKey)) continue;
-    const signed = signedOf(ctx, row);
-    if (signed) events.push({ seq: row.seq, ...signed, session: session.name, channel: channelOf(thread), dmWith: dmWith ? rawKeyOf(dmWith) : null });
+    if (thread.kind === 'dm' && dmWith?.hubKey !== peerKey) continue;
+    if (!places.has(thread.id)) places.set(thread.id, placeOf(ctx, thread));
+    const place = places.get(thread.id);
+    const signed = place && signedOf(ctx, row);
+    if (signed) events.push({ seq: row.seq, ...signed, session: session.name, ...place!, dmWith: dmWith ? rawKeyOf(dmWith) : null });
   }
   return { events, through };
+}
+
+/** Where an event goes, by name: its channel (none for a DM) and the side channels from it down. */
+type Place = Pick<PeerEvent, 'channel' | 'side'>;
+
+/** The thread's place; undefined for a side channel whose parents do not lead to a channel (a corrupt store). */
+function placeOf(ctx: HubContext, thread: ThreadRecord): Place | undefined {
+  if (thread.kind !== 'side') return { channel: thread.kind === 'channel' ? thread.name : null };
+  const side: SideStep[] = [];
+  let at: ThreadRecord | undefined = thread;
+  while (at?.kind === 'side' && side.length < MAX_SIDE_DEPTH) {
+    const members = [...at.members.values()].filter((m) => m.subscription !== 'unsubscribed').map((m) => m.participantId);
+    side.unshift({ id: at.id, title: at.name, members });
+    at = at.parentId === undefined ? undefined : ctx.state.threads.get(at.parentId);
+  }
+  return at?.kind === 'channel' ? { channel: at.name, side } : undefined;
 }
 
 /**
@@ -82,10 +103,6 @@ function participantsOf(ctx: HubContext, peerKey: string): string[] {
 function otherOf(ctx: HubContext, thread: ThreadRecord, authorId: string): ParticipantRecord | undefined {
   for (const id of thread.members.keys()) if (id !== authorId) return ctx.state.participants.get(id);
   return undefined;
-}
-
-function channelOf(thread: ThreadRecord): string | null {
-  return thread.kind === 'channel' ? thread.name : null;
 }
 
 /** The bytes its author signed and the signature; undefined (logged) when the signature cannot be had. */

@@ -10,7 +10,7 @@ import { oldestWaitingAfter, outboundFor, type OutboundPage } from './peer-outbo
 import { gossipOfChange, hubDown, localPresence, takePresence, type PresenceGossip } from './peer-presence.js';
 import { hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
 
-export type { PeerEvent, PeerTaken } from './peer-intake.js';
+export type { PeerEvent, PeerTaken, SideStep } from './peer-intake.js';
 export type { OutboundPage } from './peer-outbox.js';
 export type { HostedElsewhere, HostingHub } from './remote-participants.js';
 export type { PresenceGossip } from './peer-presence.js';

@@ -86,6 +86,8 @@ export interface NewThread {
   parent?: ThreadRecord;
   dmKey?: string;
   members: string[];
+  /** Its id, when it is not new: a side channel opened on a linked hub keeps that hub's id on every hub. */
+  id?: string;
 }
 
 /** Creates a thread inside a transaction: the row, its members, and its `thread.created` event. */
@@ -114,7 +116,7 @@ export function createThread(ctx: HubContext, tx: Transaction, spec: NewThread):
  */
 export function insertThread(ctx: HubContext, spec: NewThread): ThreadRecord {
   const thread: ThreadRecord = {
-    id: ctx.newId(),
+    id: spec.id ?? ctx.newId(),
     sessionId: spec.session.id,
     kind: spec.kind,
     name: spec.name,

@@ -9,6 +9,7 @@
 
 import { z } from 'zod';
 import type { PeerEvent } from '../hub/index.js';
+import { MAX_SIDE_DEPTH } from '../schema/limits.js';
 import { canonicalEncode, decodeStrict } from '../trust/cbor.js';
 
 export const EVENTS_PROTOCOL = '/parley/events/1';
@@ -27,13 +28,17 @@ export interface EventsFrame {
 
 const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const Bytes = z.instanceof(Uint8Array);
-const EventTuple = z.tuple([
+const EventFields = [
   Bytes.refine((bytes) => bytes.length > 0, 'must not be empty'),
   Bytes.refine((sig) => sig.length === 64, 'must be a 64-byte signature'),
   z.string().min(1).max(200),
   z.string().min(1).max(200).nullable(),
   Bytes.refine((key) => key.length === 32, 'must be a 32-byte key').nullable(),
-]);
+] as const;
+/** A side channel on the way from the event's channel to its thread: its id on the sending hub, its title, its members' ids. */
+const SideStep = z.tuple([z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a thread id'), z.string().min(1).max(512), z.array(z.string().min(1).max(64)).max(256)]);
+/** An event in a side channel carries the side channels from its channel down (outermost first); others leave it out. */
+const EventTuple = z.union([z.tuple(EventFields), z.tuple([...EventFields, z.array(SideStep).min(1).max(MAX_SIDE_DEPTH)])]);
 const EventsTuple = z.tuple([z.literal(EVENTS_DOMAIN), Seq, z.array(EventTuple).max(MAX_EVENTS_PER_FRAME)]);
 const AckTuple = z.tuple([z.literal(ACK_DOMAIN), Seq]);
 
@@ -46,12 +51,27 @@ export class BadFrame extends Error {
 }
 
 export function encodeEvents(frame: EventsFrame): Uint8Array {
-  return canonicalEncode([EVENTS_DOMAIN, frame.through, frame.events.map((e) => [e.bytes, e.sig, e.session, e.channel, e.dmWith])], 'events frame');
+  const tupleOf = (e: PeerEvent): unknown[] => {
+    const fields: unknown[] = [e.bytes, e.sig, e.session, e.channel, e.dmWith];
+    if (e.side) fields.push(e.side.map((step) => [step.id, step.title, step.members]));
+    return fields;
+  };
+  return canonicalEncode([EVENTS_DOMAIN, frame.through, frame.events.map(tupleOf)], 'events frame');
 }
 
 export function decodeEvents(bytes: Uint8Array): EventsFrame {
   const [, through, events] = parseFrame(EventsTuple, bytes, 'events frame');
-  return { through, events: events.map(([eventBytes, sig, session, channel, dmWith]) => ({ bytes: eventBytes, sig, session, channel, dmWith })) };
+  return {
+    through,
+    events: events.map(([eventBytes, sig, session, channel, dmWith, side]) => ({
+      bytes: eventBytes,
+      sig,
+      session,
+      channel,
+      dmWith,
+      ...(side ? { side: side.map(([id, title, members]) => ({ id, title, members })) } : {}),
+    })),
+  };
 }
 
 export function encodeAck(through: number): Uint8Array {

@@ -12,3 +12,6 @@ export const MAX_READ_LIMIT = 1000;
 export const DEFAULT_RETENTION_HOURS = 72;
 /** A channel keeps at most this many newest events (the default retention). */
 export const DEFAULT_RETENTION_MESSAGES = 10_000;
+
+/** Side channels nest at most this deep as a linked hub names them (a side channel's parents, walked, stop there too). */
+export const MAX_SIDE_DEPTH = 32;

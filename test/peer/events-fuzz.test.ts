@@ -185,6 +185,21 @@ describe('fan-out protocol from a hand-made peer', () => {
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toEqual({});
   }, 60_000);
 
+  it('events fuzz - a side channel is placed by the id its hub gave it, but never into a thread of that id that is not its side channel', async () => {
+    const f = await fuzzerLinked();
+    const general = [...f.t.hub.internals.ctx.state.threads.values()].find((th) => th.name === 'general')!;
+    const inSide = (text: string, id: string) => ({ ...event(f, f.mallory, text), side: [{ id, title: 'a side', members: [] }] });
+    const sideId = f.t.hub.internals.ctx.newId();
+    const { framed } = await openEvents(f);
+    // The first names #general's own id as a side channel of #general: refused; the second opens a side channel.
+    expect(await send(framed, encodeEvents({ through: 2, events: [inSide('into general?', general.id), inSide('in the side', sideId)] }))).toBe(2);
+    expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'malformed-event': 1 });
+    expect(generalTexts(f)).toEqual([]);
+    const side = f.t.hub.internals.ctx.state.threads.get(sideId);
+    expect(side).toMatchObject({ kind: 'side', name: 'a side', parentId: general.id });
+    expect(f.t.hub.internals.ctx.store.events.readAfter(sideId, 0, 10).filter((row) => row.type === 'message').map((row) => row.content)).toEqual(['in the side']);
+  }, 60_000);
+
   it('events fuzz - arbitrary, oversized and out-of-order frames reset the stream, are counted, store nothing; the next stream is taken', async () => {
     const f = await fuzzerLinked();
     const malformed = () => f.a.links.list().find((peer) => peer.key === f.key)?.drops['malformed-frame'] ?? 0;
