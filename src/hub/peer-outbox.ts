@@ -87,6 +87,11 @@ export function oldestWaitingAfter(ctx: HubContext, after: number): number | nul
   return oldest ? oldest.ts : null;
 }
 
+/** How many events after `after` by participants hosted here, of a kind that crosses, wait (some may not be for the peer). */
+export function countWaitingAfter(ctx: HubContext, after: number): number {
+  return ctx.store.events.countOwnCommittedAfter(after, CROSSING_TYPES);
+}
+
 /** Whether the row sets a channel's access policy (a control's content is its one kind's key first). */
 function isAccessControl(row: EventRow): boolean {
   return row.type === 'control' && row.content.startsWith('{"access"');

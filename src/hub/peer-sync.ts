@@ -6,7 +6,7 @@
 import type { HubContext } from './context.js';
 import { takeFromPeer, type PeerEvent, type PeerTaken } from './peer-intake.js';
 import type { PeerEntry } from './peer-entry.js';
-import { oldestWaitingAfter, outboundFor, type OutboundPage } from './peer-outbox.js';
+import { countWaitingAfter, oldestWaitingAfter, outboundFor, type OutboundPage } from './peer-outbox.js';
 import { gossipOfChange, hubDown, localPresence, takePresence, type PresenceGossip } from './peer-presence.js';
 import { hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
 
@@ -61,9 +61,13 @@ export class PeerSync {
     return oldestWaitingAfter(this.#ctx, this.cursor(peerKey));
   }
 
-  /** The highest committed seq of this hub's log. */
-  head(): number {
-    return this.#ctx.store.events.visibleUpTo;
+  /**
+   * How many of this hub's own events that may cross the peer has not
+   * acknowledged (those in channels it may not read among them, until its
+   * cursor passes them).
+   */
+  waiting(peerKey: string): number {
+    return countWaitingAfter(this.#ctx, this.cursor(peerKey));
   }
 
   /** Calls `listener` after each commit that holds events, until the returned stop. */

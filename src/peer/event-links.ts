@@ -52,12 +52,12 @@ export class EventLinks {
   }
 
   /**
-   * What waits for the peer: the events of this hub's log it has not
-   * acknowledged (some may not be for it), and for how long the oldest of
-   * this hub's own events among them has waited, in whole seconds.
+   * What waits for the peer: this hub's own events that may cross and that
+   * it has not acknowledged (some may be in channels it may not read), and
+   * for how long the oldest of them has waited, in whole seconds.
    */
   backlog(key: string, now: number): { queued: number; lagSeconds: number } {
-    const queued = Math.max(0, this.hooks.sync.head() - this.hooks.sync.cursor(key));
+    const queued = this.hooks.sync.waiting(key);
     const since = queued > 0 ? this.hooks.sync.waitingSince(key) : null;
     return { queued, lagSeconds: since === null ? 0 : Math.max(0, Math.floor((now - since) / 1000)) };
   }

@@ -130,6 +130,7 @@ export class EventLog {
   private readonly unread: Database.Statement;
   private readonly allAfter: Database.Statement;
   private readonly ownCommittedAfter: Database.Statement;
+  private readonly ownCommittedCount: Database.Statement;
   private readonly countStmt: Database.Statement;
   private readonly sessionAfter: Database.Statement;
   private readonly threadCount: Database.Statement;
@@ -161,6 +162,10 @@ export class EventLog {
       `SELECT e.* FROM events e WHERE e.seq > ? AND e.seq <= ? AND e.type IN (SELECT value FROM json_each(?)) AND e.sender_seq IS NOT NULL
        AND EXISTS (SELECT 1 FROM participants p WHERE p.id = e.from_id AND p.hub_key IS NULL) ORDER BY e.seq LIMIT ?`,
     );
+    this.ownCommittedCount = db.prepare(
+      `SELECT COUNT(*) FROM events e WHERE e.seq > ? AND e.seq <= ? AND e.type IN (SELECT value FROM json_each(?)) AND e.sender_seq IS NOT NULL
+       AND EXISTS (SELECT 1 FROM participants p WHERE p.id = e.from_id AND p.hub_key IS NULL)`,
+    ).pluck();
     this.countStmt = db.prepare('SELECT COUNT(*) AS n FROM events');
     this.visibleUpTo = (db.prepare('SELECT COALESCE(MAX(seq), 0) AS seq FROM events').get() as { seq: number }).seq;
     this.sessionAfter = db.prepare('SELECT * FROM events WHERE session_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?');
@@ -234,6 +239,11 @@ export class EventLog {
    */
   readOwnCommittedAfter(afterSeq: number, types: readonly string[], limit: number): EventRow[] {
     return this.ownCommittedAfter.all(afterSeq, this.visibleUpTo, JSON.stringify(types), limit) as EventRow[];
+  }
+
+  /** How many events readOwnCommittedAfter would read after `afterSeq`, without a limit. */
+  countOwnCommittedAfter(afterSeq: number, types: readonly string[]): number {
+    return this.ownCommittedCount.get(afterSeq, this.visibleUpTo, JSON.stringify(types)) as number;
   }
 
   /** Every event after `afterSeq`, all sessions (rebuilding derived indexes). */
