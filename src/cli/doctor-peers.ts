@@ -21,16 +21,19 @@ export interface PeerCheck {
 }
 
 export async function peersCheck(home: string, config: Config, holder: LiveHub | undefined, status: HubStatus | undefined): Promise<PeerCheck> {
-  let kept: PeerBookEntry[];
+  let book: PeerBookEntry[];
   try {
-    kept = readPeerBook(home);
+    book = readPeerBook(home);
   } catch (error) {
     return { name: 'peers', ok: false, detail: isParleyError(error) ? error.message : String(error) };
   }
+  // Learned addresses (from linked hubs' hellos) are dialled only while the roster lists them: no problem of their own.
+  const kept = book.filter((entry) => !entry.learned);
+  const learned = book.length - kept.length;
   const self = holder && status ? await askPeerSelf(holder, home) : undefined;
   const listening = self?.ok ? self.self.addrs : undefined;
   const listen = listening ? (listening.length > 0 ? `listening on ${listening.join(' ')}` : 'not listening for peers') : config.peers.listen.length > 0 ? `would listen on ${config.peers.listen.join(' ')}` : 'no peer listener configured';
-  if (kept.length === 0 && (status?.peers ?? []).length === 0) {
+  if (book.length === 0 && (status?.peers ?? []).length === 0) {
     return { name: 'peers', ok: true, detail: `${listen}; no peers kept ("parley peer add MULTIADDR" links another hub of the roster)` };
   }
   let roster: Roster | undefined;
@@ -56,7 +59,7 @@ export async function peersCheck(home: string, config: Config, holder: LiveHub |
   }
   problems.push(...sharedNames(self?.ok ? self.self.name : undefined, links));
   const linked = links.filter((link) => link.state === 'connected').length;
-  const summary = `${listen}; ${kept.length} kept, ${status ? `${linked} linked` : 'no hub runs to link them'}`;
+  const summary = `${listen}; ${kept.length} kept${learned > 0 ? ` (and ${learned} learned from linked hubs)` : ''}, ${status ? `${linked} linked` : 'no hub runs to link them'}`;
   return { name: 'peers', ok: problems.length === 0, detail: problems.length === 0 ? summary : `${summary}; ${problems.join('; ')}` };
 }
 

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PEERS_FILENAME } from '../config/defaults.js';
 import { ParleyError, fromZodError, parseInput } from '../errors/parley-error.js';
-import { PeerAddrSchema, PeerBookSchema, type PeerBookEntry } from '../schema/peer-book.js';
+import { MAX_PEERS, PeerAddrSchema, PeerBookSchema, type PeerBookEntry } from '../schema/peer-book.js';
 import { formatPublicKey } from '../trust/node-id.js';
 import { keyOfPeerId } from '../trust/peer-id.js';
 import { writeFileAtomically } from '../util/atomic-write.js';
@@ -60,6 +60,12 @@ export function addToPeerBook(home: string, addr: unknown, now: Date = new Date(
   const parsed = parsePeerAddr(addr);
   const peers = readPeerBook(home);
   const held = peers.find((peer) => peer.addr === parsed.addr);
+  if (held?.learned) {
+    // Learned before, kept now.
+    const kept: PeerBookEntry = { addr: held.addr, key: held.key, added: now.toISOString() };
+    writePeerBook(home, peers.map((peer) => (peer === held ? kept : peer)));
+    return { entry: kept, added: true };
+  }
   if (held) return { entry: held, added: false };
   const entry: PeerBookEntry = { ...parsed, added: now.toISOString() };
   writePeerBook(home, [...peers, entry]);
@@ -73,6 +79,39 @@ export function removeFromPeerBook(home: string, keyOrAddr: string): PeerBookEnt
   const removed = peers.filter((peer) => peer.key === wanted || peer.addr === wanted);
   if (removed.length > 0) writePeerBook(home, peers.filter((peer) => !removed.includes(peer)));
   return removed;
+}
+
+/**
+ * Keeps the addresses a linked hub's hello named (each ending in its hub's
+ * peer id) as learned, those not kept already; what is not a peer address is
+ * passed over, and nothing is written when nothing is new or the book is full.
+ * The entries now learned.
+ */
+export function learnPeers(home: string, addrs: readonly string[], now: Date = new Date()): PeerBookEntry[] {
+  const peers = readPeerBook(home);
+  const held = new Set(peers.map((peer) => peer.addr));
+  const learned: PeerBookEntry[] = [];
+  for (const addr of addrs) {
+    let parsed: { addr: string; key: string };
+    try {
+      parsed = parsePeerAddr(addr);
+    } catch {
+      continue;
+    }
+    if (held.has(parsed.addr)) continue;
+    held.add(parsed.addr);
+    learned.push({ ...parsed, added: now.toISOString(), learned: true });
+  }
+  if (learned.length === 0 || peers.length + learned.length > MAX_PEERS) return [];
+  writePeerBook(home, [...peers, ...learned]);
+  return learned;
+}
+
+/** Forgets the learned addresses of hubs the roster in force no longer lists (`mayLink` false); kept ones stay. */
+export function forgetLearned(home: string, mayLink: (key: string) => boolean): void {
+  const peers = readPeerBook(home);
+  const left = peers.filter((peer) => !peer.learned || mayLink(peer.key));
+  if (left.length < peers.length) writePeerBook(home, left);
 }
 
 function writePeerBook(home: string, peers: PeerBookEntry[]): void {

@@ -11,7 +11,7 @@
 
 import type { Connection, Stream } from '@libp2p/interface';
 import type { Hub, PeerLinksView } from '../hub/index.js';
-import { addToPeerBook, parsePeerAddr, readPeerBook, removeFromPeerBook, type PeerBookEntry } from '../home/peer-book.js';
+import { addToPeerBook, forgetLearned, learnPeers, parsePeerAddr, readPeerBook, removeFromPeerBook, type PeerBookEntry } from '../home/peer-book.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { Roster } from '../schema/roster.js';
 import { formatPublicKey, parsePublicKey } from '../trust/node-id.js';
@@ -91,7 +91,10 @@ export class PeerLinks implements PeerLinksView {
     await links.#node.handle(ROSTER_PROTOCOL, (stream) => sendRoster(options.hub, stream, links.#helloTimeoutMs));
     await links.#node.handle(EVENTS_PROTOCOL, (stream, connection) => receiveEvents(stream, connection, links.#events.hooks));
     await links.#node.handle(PRESENCE_PROTOCOL, (stream, connection) => receivePresence(stream, connection, links.#events.hooks));
-    for (const entry of book) links.#keep(entry);
+    for (const entry of book) {
+      if (!entry.learned) links.#keep(entry);
+      else if (options.hub.mayLink(parsePublicKey(entry.key))) links.#table.addAddrs(links.#table.ensure(entry.key), [entry.addr]);
+    }
     for (const link of links.#table.all()) links.#dialSoon(link, 0);
     return links;
   }
@@ -300,6 +303,9 @@ export class PeerLinks implements PeerLinksView {
   /** Dials the hubs a peer is linked to that this hub may link with and is not linked to. */
   #learn(known: Hello['known']): void {
     for (const entry of known) this.#found(formatPublicKey(entry.key), entry.addrs, 'hello');
+    // Kept, so that after a restart this hub finds them even while the hub that named them is away.
+    const addrs = known.filter((entry) => this.#hub.mayLink(entry.key)).flatMap((entry) => entry.addrs);
+    if (addrs.length > 0) learnPeers(this.#home, addrs.filter((addr) => !addr.includes(`/p2p/${this.#node.peerId}`)), new Date(this.#now()));
   }
 
   /** A hub a peer's hello named or mDNS found: dialled if the roster lists it (else the gater would refuse it; said once). */
@@ -334,6 +340,7 @@ export class PeerLinks implements PeerLinksView {
 
   /** After the roster changed: the links it no longer allows are closed. */
   async #recheck(): Promise<void> {
+    forgetLearned(this.#home, (key) => this.#hub.mayLink(parsePublicKey(key)));
     for (const [key, connection] of [...this.#connections]) {
       if (this.#hub.mayLink(parsePublicKey(key))) continue;
       const link = this.#table.get(key);

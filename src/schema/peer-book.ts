@@ -1,5 +1,5 @@
 /**
- * The hubs this home links to (`parley peer add`), as kept in `peers.json`:
+ * The hubs this home links to (`parley peer add`, and those learned from linked hubs), as kept in `peers.json`:
  * each by the multiaddr it was added with, which ends in its peer id, and the
  * key that peer id stands for.
  */
@@ -25,10 +25,19 @@ export const PeerBookEntrySchema = z.strictObject({
   key: PublicKeyTextSchema,
   /** When it was added (ISO 8601). */
   added: z.string().datetime(),
+  /**
+   * Learned from a linked hub's hello, not added by `parley peer add`: dialled
+   * at start while the roster lists it, so the team's links do not hang on the
+   * one hub that was added. `parley peer add` of its address makes it kept.
+   */
+  learned: z.literal(true).optional(),
 });
 
+/** A home keeps at most this many peer addresses. */
+export const MAX_PEERS = 256;
+
 export const PeerBookSchema = z.strictObject({
-  peers: z.array(PeerBookEntrySchema).max(256, 'holds at most 256 peers'),
+  peers: z.array(PeerBookEntrySchema).max(MAX_PEERS, `holds at most ${MAX_PEERS} peers`),
 });
 
 export type PeerBookEntry = z.output<typeof PeerBookEntrySchema>;

@@ -42,6 +42,26 @@ describe('peer links', () => {
     expect(a!.links.list().find((peer) => peer.key === c!.key)?.configured).toBe(false);
   }, 30_000);
 
+  it('peer links - a hub learned from a hello is kept as learned: after a restart it is dialled even while the hub that named it is away', async () => {
+    const [a, b, c] = await openPeerHubs(hubs, 3);
+    await b!.links.add(c!.addr);
+    await expect.poll(() => linkState(b!, c!), { timeout: 10_000 }).toBe('connected');
+    await a!.links.add(b!.addr);
+    await expect.poll(() => linkState(a!, c!), { timeout: 10_000 }).toBe('connected');
+    await expect.poll(() => readPeerBook(a!.t.home).filter((entry) => entry.learned).map((entry) => entry.key), { timeout: 10_000 }).toEqual([c!.key]);
+    expect(readPeerBook(a!.t.home).filter((entry) => !entry.learned).map((entry) => entry.addr)).toEqual([b!.addr]);
+    // b, the one hub a was told of, is away; a starts again and links to c all the same.
+    await b!.links.stop();
+    await a!.links.stop();
+    const again = await startLinks(hubs, a!.t);
+    await expect.poll(() => linkState(again, c!), { timeout: 10_000 }).toBe('connected');
+    expect(again.links.list().find((peer) => peer.key === c!.key)?.configured).toBe(false);
+    // Added by hand now, the learned address becomes a kept one.
+    const [learned] = readPeerBook(a!.t.home).filter((entry) => entry.learned);
+    expect((await again.links.add(learned!.addr)).added).toBe(true);
+    expect(readPeerBook(a!.t.home).map((entry) => [entry.key, entry.learned ?? false])).toEqual([[b!.key, false], [c!.key, false]]);
+  }, 30_000);
+
   it('peer links - a hub of another org is refused on both sides with the reason; a hub the roster does not list is refused before any hello', async () => {
     const [a] = await openPeerHubs(hubs, 1);
     // A hub of another org, and each roster lists the other's hub: the gaters let them through, the hellos do not.
