@@ -15,6 +15,7 @@ import type { RateLimiter } from './rate-limit.js';
 import type { ReadGate } from './read-gate.js';
 import type { KeyRing } from '../trust/key-ring.js';
 import type { EventSealer } from './event-sealer.js';
+import type { SignatureChecks } from './signature-checks.js';
 import type { RosterBook } from './roster-book.js';
 import type { EnvelopeGate } from './envelope-gate.js';
 import type { TokenRegistry } from './tokens.js';
@@ -48,6 +49,8 @@ export interface HubContext {
   keys: KeyRing;
   /** Signs each event as the writer appends it. */
   sealer: EventSealer;
+  /** Checks the signatures of what linked hubs send, on a worker thread (signature-checks.ts). */
+  signatureChecks: SignatureChecks;
   /** Where envelopes signed elsewhere are checked for TTL and replay, and their drops counted. */
   envelopes: EnvelopeGate;
   /** The rosters the hub accepted (none: local mode). */

@@ -78,7 +78,8 @@ const HUB_META_KEYS: ReadonlySet<string> = new Set(Object.keys(EventMetaSchema.s
  */
 export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode, handedInBy: Caller | undefined): { caller: Caller; envelope: OpenedEnvelope } {
   const gate = ctx.envelopes;
-  const { fields, sig, signedBytes, thread: into } = raw instanceof DecodedEnvelope ? raw : decodeInput(ctx, raw, mode);
+  const decoded = raw instanceof DecodedEnvelope ? raw : undefined;
+  const { fields, sig, signedBytes, thread: into } = decoded ?? decodeInput(ctx, raw, mode);
   try {
     // Before anything quotes them: an ack, a reply and an export name the event and its thread by these ids.
     parseInput(UlidSchema, fields.id, 'envelope.id');
@@ -87,7 +88,7 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
     throw gate.drop('malformed', error as ParleyError);
   }
   // Decoded strictly (canonical CBOR), the bytes are the signed bytes: no need to encode them again.
-  const verified = signedBytes ? sig.length === 64 && ed25519Verify(signedBytes, cachedPublicKey(fields.from), sig) : verifyEvent(fields, sig);
+  const verified = decoded?.signatureHolds || (signedBytes ? sig.length === 64 && ed25519Verify(signedBytes, cachedPublicKey(fields.from), sig) : verifyEvent(fields, sig));
   if (!verified) {
     throw gate.drop('badSignature', new ParleyError('BAD_SIGNATURE', `Envelope ${fields.id}: the signature does not verify against its from key; it was dropped.`, { field: 'sig' }));
   }
@@ -150,6 +151,8 @@ export class DecodedEnvelope {
     readonly fields: SignedEventFields,
     readonly sig: Buffer,
     readonly thread: string | undefined,
+    /** Its signature was checked already and holds (a linked hub's page, checked off the main thread). */
+    readonly signatureHolds = false,
   ) {}
 }
 

@@ -22,6 +22,7 @@ import { AccessResolver, type RosterView } from './access-resolver.js';
 import type { HubContext } from './context.js';
 import { EnvelopeGate } from './envelope-gate.js';
 import { EventSealer } from './event-sealer.js';
+import { SignatureChecks } from './signature-checks.js';
 import { Lifecycle } from './lifecycle.js';
 import { LiveBus } from './live-bus.js';
 import { PresenceTracker } from './presence.js';
@@ -172,6 +173,7 @@ export async function openHubParts(options: HubOptions): Promise<HubParts> {
       rosters,
       envelopes: new EnvelopeGate(config, now),
       sealer: new EventSealer({ store, keys, state, config, logger, access }, { sign: options.signEvents ?? true }),
+      signatureChecks: new SignatureChecks(logger),
       newId: ulidFactory(now),
     };
     ctx.sealer.recover();

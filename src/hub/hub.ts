@@ -340,6 +340,7 @@ export class Hub {
     try {
       // Commit what is pending (and publish it), with the signatures still on the worker, then end waits and streams, then close the files.
       await ctx.sealer.close();
+      await ctx.signatureChecks.close();
       ctx.store.writes.flush();
       ctx.bus.close();
       try {

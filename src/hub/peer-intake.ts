@@ -79,14 +79,19 @@ export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: s
       return undefined;
     }
   });
-  // Scanned before anything is stored, so that nothing awaits between the events of the batch.
-  const scans = await Promise.all(placed.map((p) => (p ? ctx.redactor.find(scannedTextsOfFields(p.fields)) : NOT_SCANNED)));
+  // Scanned, and signatures checked, before anything is stored, so that nothing awaits between the events of the batch.
+  const placedOnly = placed.filter((p): p is Placed => p !== undefined);
+  const [scans, holds] = await Promise.all([
+    Promise.all(placed.map((p) => (p ? ctx.redactor.find(scannedTextsOfFields(p.fields)) : NOT_SCANNED))),
+    ctx.signatureChecks.check(placedOnly.map((p) => ({ bytes: p.event.bytes, key: p.fields.from, sig: p.event.sig }))),
+  ]);
+  const holding = new Set(placedOnly.filter((_, i) => holds[i]));
   if (ctx.lifecycle.closing) throw new ParleyError('HUB_CLOSED', 'The hub is closing; the linked hub sends these again once it is back.');
   const threads = await placeThreads(ctx, placed);
   const taken = placed.map((p, i) => {
     const thread = p && threads[i];
     if (!p || !thread) return NOT_TAKEN;
-    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id);
+    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holding.has(p));
     return entry.syncEnvelope(input, scans[i]);
   });
   const settled = await Promise.allSettled(taken);

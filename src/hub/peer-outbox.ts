@@ -3,6 +3,7 @@
 // log is the queue, and the cursor moves only on the peer's acknowledgement.
 
 import type { EventRow } from '../store/event-log.js';
+import { CROSSING_EVENT_TYPES } from '../schema/event.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
 import { eventSigningBytes } from '../trust/envelope.js';
 import { ed25519Sign } from '../trust/ed25519.mjs';
@@ -20,7 +21,7 @@ export interface OutboundPage {
 }
 
 /** The event types that cross to linked hubs. */
-const CROSSING_TYPES: readonly string[] = ['message', 'request', 'response', 'control'];
+const CROSSING_TYPES: readonly string[] = [...CROSSING_EVENT_TYPES];
 
 /**
  * Up to `limit` events after `after` by participants hosted here (a hub
@@ -34,6 +35,8 @@ const CROSSING_TYPES: readonly string[] = ['message', 'request', 'response', 'co
  */
 export function outboundFor(ctx: HubContext, peerKey: string, after: number, limit: number): OutboundPage {
   const head = ctx.store.events.visibleUpTo;
+  // Nothing of this hub's own since `after`: the log is not read (a hub that only receives reads nothing).
+  if (ctx.state.ownCrossingUpTo <= after) return { events: [], through: Math.max(after, head) };
   const rows = ctx.store.events.readOwnCommittedAfter(after, CROSSING_TYPES, limit);
   const through = rows.length === limit ? rows[rows.length - 1]!.seq : Math.max(after, head);
   const theirs = participantsOf(ctx, peerKey);

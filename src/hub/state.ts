@@ -20,6 +20,12 @@ export class HubState {
   private readonly dms = new Map<string, ThreadRecord>();
   readonly threadsBySession = new Map<string, Set<string>>();
   nextSeq = 1;
+  /**
+   * The seq of the last event appended by a participant hosted here of a kind
+   * that crosses to linked hubs (at start: the last seq, to be safe), so the
+   * fan-out reads its log only when one may wait for a peer.
+   */
+  ownCrossingUpTo = 0;
 
   constructor(private readonly store: Store) {
     this.reload();
@@ -80,6 +86,7 @@ export class HubState {
     }
     // Never hand out a seq twice, even one that was rolled back.
     this.nextSeq = Math.max(this.nextSeq, this.store.events.maxSeq() + 1);
+    this.ownCrossingUpTo = this.nextSeq - 1;
   }
 
   addSession(session: SessionRecord): void {

@@ -7,7 +7,7 @@
 import type { SearchDoc } from '../search/search-index.js';
 import { searchTextOf } from '../search/search-text.js';
 import { eventToRow } from '../store/event-log.js';
-import type { EventType, ParleyEvent } from '../schema/event.js';
+import { CROSSING_EVENT_TYPES, type EventType, type ParleyEvent } from '../schema/event.js';
 import type { HubContext } from './context.js';
 import type { Reach } from './delivery-reason.js';
 import type { CommittedEvent, EventDraft } from './event-draft.js';
@@ -46,6 +46,7 @@ export class Transaction {
     else ctx.sealer.seal(row);
     ctx.store.events.append(row);
     state.nextSeq += 1;
+    if (author.hubKey === undefined && CROSSING_EVENT_TYPES.has(event.type)) state.ownCrossingUpTo = event.seq;
     const targets = draft.reach ?? NO_ONE;
     for (const [participantId, reason] of targets) {
       ctx.store.deliveries.add(participantId, event.seq, event.session, event.thread, reason, event.from);

@@ -9,6 +9,8 @@ import { SeqSchema, TagSchema, UlidSchema } from './names.js';
  */
 export const EVENT_TYPES = ['message', 'control', 'presence', 'request', 'response', 'task', 'result', 'system'] as const;
 export const EventTypeSchema = z.enum(EVENT_TYPES);
+/** The event types a hub sends its linked hubs (its own participants' only). */
+export const CROSSING_EVENT_TYPES: ReadonlySet<string> = new Set(['message', 'request', 'response', 'control']);
 export type EventType = z.infer<typeof EventTypeSchema>;
 
 export const TO_ALL = 'all';

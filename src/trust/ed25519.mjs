@@ -68,3 +68,12 @@ export function ed25519Verify(bytes, publicKey, signature) {
   if (!sodium) return crypto.verify(null, bytes, publicKey, signature);
   return sodium.crypto_sign_verify_detached(signature, bytes, publicKeyOf(publicKey));
 }
+
+/** Whether `signature` is the Ed25519 signature of `bytes` by the raw 32-byte public key `rawKey`; never throws for a malformed one. */
+export function ed25519VerifyRaw(bytes, rawKey, signature) {
+  if (signature.length !== SIGNATURE_BYTES || rawKey.length !== 32) return false;
+  const view = (array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  if (sodium) return sodium.crypto_sign_verify_detached(view(signature), view(bytes), view(rawKey));
+  const publicKey = crypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(rawKey).toString('base64url') }, format: 'jwk' });
+  return crypto.verify(null, bytes, publicKey, signature);
+}

@@ -35,10 +35,20 @@ function base32(bytes: Uint8Array): string {
   return out;
 }
 
+/** Ids of the keys seen lately: every event a linked hub sends names its author by key, and a hash is dear. */
+const idsOfKeys = new Map<string, string>();
+const MAX_CACHED_IDS = 4096;
+
 /** `p_` and the first 26 base32 characters (130 bits) of sha256(raw public key). */
 export function participantIdOf(rawPublicKey: Uint8Array): string {
-  const digest = crypto.createHash('sha256').update(rawPublicKey).digest();
-  return `p_${base32(digest).slice(0, 26)}`;
+  const key = Buffer.from(rawPublicKey.buffer, rawPublicKey.byteOffset, rawPublicKey.byteLength).toString('latin1');
+  let id = idsOfKeys.get(key);
+  if (id === undefined) {
+    id = `p_${base32(crypto.createHash('sha256').update(rawPublicKey).digest()).slice(0, 26)}`;
+    if (idsOfKeys.size >= MAX_CACHED_IDS) idsOfKeys.clear();
+    idsOfKeys.set(key, id);
+  }
+  return id;
 }
 
 /** A hub's id: `h_` and the same hash of its public key as a participant's (a hub and a participant never share a key). */
