@@ -29,6 +29,8 @@ export class PeerSync {
 
   /** Registers the participants a linked hub says (in its signed hello) it hosts. */
   async hosted(hub: HostingHub, participants: readonly HostedElsewhere[]): Promise<void> {
+    // A linked hub may send a long page next (what this hub missed): its signature checks' worker starts now, not then.
+    this.#ctx.signatureChecks.warm();
     await hostParticipants(this.#ctx, hub, participants, this.#defaultSession);
   }
 

@@ -68,6 +68,11 @@ export class SignatureChecks {
     });
   }
 
+  /** Starts the worker ahead of the first long page (its start takes tens of milliseconds). */
+  warm(): void {
+    this.#workerNow();
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
     this.#settleHere();
