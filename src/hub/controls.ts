@@ -3,6 +3,7 @@
 // the thread (mute set, pause, policy…) is applied in the same write.
 
 import { controlKindOf, type ControlParsed, type SignedChannelPolicy } from '../schema/control.js';
+import type { ProfilePatch } from '../schema/participant.js';
 import { TO_ALL } from '../schema/event.js';
 import { redactInput } from './authored-input.js';
 import { nextSignedPolicy } from './channel-access.js';
@@ -130,6 +131,19 @@ function applyEffect(
   const { participant_id: handle, profile } = control.invite;
   // An invitation never changes who someone is: the profile given stays on the invitation.
   const invitee = ctx.state.participantByHandle(handle) ?? ensureParticipant(ctx, handle, profile);
+  inviteInto(ctx, tx, caller, thread, invitee, profile);
+  return {
+    content: { invite: { participant_id: invitee.id, handle: invitee.handle, ...(profile === undefined ? {} : { profile }) } },
+    deliveries: [{ participantId: invitee.id, reason: 'invite' }],
+  };
+}
+
+/**
+ * An invitation's effect, whoever set it (here, or on a linked hub): the
+ * invited participant joins the session and the thread, subscribed, marked
+ * invited, with the invitation's profile.
+ */
+export function inviteInto(ctx: HubContext, tx: Transaction, caller: Caller, thread: ThreadRecord, invitee: ParticipantRecord, profile: ProfilePatch | undefined): void {
   enterSession(ctx, tx, caller.session, invitee);
   const membership = membershipOf(thread, invitee.id);
   saveMembership(ctx, thread, {
@@ -138,8 +152,4 @@ function applyEffect(
     invited: true,
     ...(profile === undefined ? {} : { inviteProfile: profile }),
   });
-  return {
-    content: { invite: { participant_id: invitee.id, handle: invitee.handle, ...(profile === undefined ? {} : { profile }) } },
-    deliveries: [{ participantId: invitee.id, reason: 'invite' }],
-  };
 }

@@ -12,7 +12,7 @@ import type { IngestResult } from './answers.js';
 import { supersedesPolicy } from './channel-access.js';
 import type { HubContext } from './context.js';
 import type { DeliveryReason } from './delivery-reason.js';
-import { enterSession } from './directory.js';
+import { inviteInto } from './controls.js';
 import { sealedOf, type OpenedEnvelope } from './envelope-opening.js';
 import { current, type Admitted } from './gate.js';
 import { assertCanSee, assertMaySteer, heldAlready, reachOf } from './message-rules.js';
@@ -108,13 +108,6 @@ function applySteering(ctx: HubContext, tx: Transaction, caller: Caller, thread:
 /** An invitation: the invited participant (known here, maybe hosted here) joins the session and the thread, and is told. */
 function invite(ctx: HubContext, tx: Transaction, caller: Caller, thread: ThreadRecord, invitation: Extract<SignedControlContent, { invite: unknown }>['invite']): Deliveries {
   const invitee = ctx.state.participants.get(invitation.participant_id)!;
-  enterSession(ctx, tx, caller.session, invitee);
-  const membership = membershipOf(thread, invitee.id);
-  saveMembership(ctx, thread, {
-    ...membership,
-    subscription: membership.subscription === 'unsubscribed' ? 'subscribed' : membership.subscription,
-    invited: true,
-    ...(invitation.profile === undefined ? {} : { inviteProfile: invitation.profile }),
-  });
+  inviteInto(ctx, tx, caller, thread, invitee, invitation.profile);
   return [{ participantId: invitee.id, reason: 'invite' }];
 }

@@ -4,7 +4,7 @@ import { dropped, participantOf, sealedOf, type OpenedEnvelope } from './envelop
 import { current, type Admitted } from './gate.js';
 import { acceptEnvelope, acceptMessage, heldAlready, messageDraft, type MessageSpec } from './message-rules.js';
 import type { ParticipantRecord, ThreadRecord } from './records.js';
-import { ensureSubscribed, saveThreadState } from './threads.js';
+import { ensureSubscribed, saveThreadState, sideChannelOf } from './threads.js';
 import { transact } from './writer.js';
 import type { IngestResult } from './answers.js';
 import type { SecretSearch } from '../redaction/redactor.js';
@@ -38,12 +38,6 @@ export function takeEnvelope(ctx: HubContext, admitted: Admitted<unknown, Thread
     case 'control':
       return takeControl(ctx, admitted, scanned);
   }
-}
-
-/** The side channel of `parent` with that id, if this hub holds one. */
-function sideOf(ctx: HubContext, parent: ThreadRecord, id: string): ThreadRecord | undefined {
-  const side = ctx.state.threads.get(id);
-  return side?.kind === 'side' && side.parentId === parent.id ? side : undefined;
 }
 
 /** What an envelope's secret scan looks at, by its kind (the signed fields as decoded). */
@@ -88,7 +82,7 @@ async function storeMessage(ctx: HubContext, admitted: Admitted<unknown, ThreadR
     if (!to) throw gate.drop('forbidden', new ParleyError('NOT_FOUND', `Envelope ${fields.id}: it is addressed to a key that is not a participant of this session.`, { field: 'envelope.to' }));
   }
   // A side channel's closing summary, from a linked hub: it closes the side channel here too.
-  const closing = envelope.link === undefined ? undefined : sideOf(ctx, thread, envelope.link);
+  const closing = envelope.link === undefined ? undefined : sideChannelOf(ctx, thread, envelope.link);
   const spec: MessageSpec = { text, truncated: false, redacted: false, to, replyTo: meta.reply_to, tags: meta.tags, link: closing?.id, fields: ENVELOPE_FIELDS };
   try {
     acceptMessage(ctx, caller, thread, spec);

@@ -14,7 +14,7 @@ import { DecodedEnvelope } from './envelope-opening.js';
 import { scannedTextsOfFields } from './ingest.js';
 import type { PeerEntry } from './peer-entry.js';
 import type { ParticipantRecord, ThreadRecord } from './records.js';
-import { dmKeyOf, insertThread, parseChannelName } from './threads.js';
+import { dmKeyOf, insertThread, parseChannelName, sideChannelOf } from './threads.js';
 import { transact } from './writer.js';
 
 /** One event as a linked hub sends it: what its author signed, and where it goes by name. */
@@ -163,7 +163,7 @@ function existingThread(ctx: HubContext, p: Placed): ThreadRecord | undefined {
   if (!session) return undefined;
   if (p.channel === null) return ctx.state.dm(session.id, dmKeyOf(p.author.id, p.addressee!.id));
   let thread = ctx.state.channel(session.id, p.channel);
-  for (const step of p.side) thread = thread && sideOf(ctx, thread, step);
+  for (const step of p.side) thread = thread && sideChannelOf(ctx, thread, step.id);
   return thread;
 }
 
@@ -174,7 +174,7 @@ function threadFor(ctx: HubContext, p: Placed): ThreadRecord {
     let thread = ctx.state.channel(session.id, p.channel) ?? insertThread(ctx, { session, kind: 'channel', name: p.channel, createdBy: p.author.id, members: [] });
     for (const step of p.side) {
       const members = step.members.filter((id) => ctx.state.participants.has(id));
-      thread = sideOf(ctx, thread, step) ?? insertThread(ctx, { session, kind: 'side', name: step.title, createdBy: p.author.id, parent: thread, members, id: step.id });
+      thread = sideChannelOf(ctx, thread, step.id) ?? insertThread(ctx, { session, kind: 'side', name: step.title, createdBy: p.author.id, parent: thread, members, id: step.id });
     }
     return thread;
   }
@@ -182,12 +182,6 @@ function threadFor(ctx: HubContext, p: Placed): ThreadRecord {
   addToSession(ctx, session, p.addressee!);
   const name = `dm:${[p.author.handle, p.addressee!.handle].sort().join(',')}`;
   return ctx.state.dm(session.id, dmKey) ?? insertThread(ctx, { session, kind: 'dm', name, createdBy: p.author.id, dmKey, members: [p.addressee!.id] });
-}
-
-/** The side channel `step` names, if this hub holds it (checkSides saw that it hangs from `parent`). */
-function sideOf(ctx: HubContext, parent: ThreadRecord, step: SideStep): ThreadRecord | undefined {
-  const held = ctx.state.threads.get(step.id);
-  return held?.kind === 'side' && held.parentId === parent.id ? held : undefined;
 }
 
 /** A refusal of one event, with the reason it is counted under on the link. */

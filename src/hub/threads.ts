@@ -19,6 +19,12 @@ export function canSee(thread: ThreadRecord, participantId: string): boolean {
   return thread.kind !== 'dm' || thread.members.has(participantId);
 }
 
+/** The side channel of `parent` with that id, if this hub holds one. */
+export function sideChannelOf(ctx: Pick<HubContext, 'state'>, parent: ThreadRecord, id: string): ThreadRecord | undefined {
+  const side = ctx.state.threads.get(id);
+  return side?.kind === 'side' && side.parentId === parent.id ? side : undefined;
+}
+
 export function threadInfo(thread: ThreadRecord, viewerId?: string): ThreadInfo {
   let members = 0;
   for (const m of thread.members.values()) if (m.subscription !== 'unsubscribed' || m.invited) members += 1;
