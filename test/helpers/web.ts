@@ -3,6 +3,10 @@ import type { RunningHub } from './serve.js';
 
 /** Signs the human in through the page's form, as a person would. */
 export async function signIn(page: Page, hub: RunningHub, password: string, session = 'default'): Promise<void> {
+  // What the page did in the background and failed (a refresh, the stream) shows beside a failing test.
+  page.on('console', (message) => {
+    if (message.text().startsWith('parley:')) console.log(`[page] ${message.text()}`);
+  });
   await page.goto(`${hub.url}/`);
   await page.getByLabel('Password').fill(password);
   await page.getByLabel('Session', { exact: true }).fill(session);

@@ -82,6 +82,30 @@ describe('web page: what the human reads', () => {
     expect(dialogs).toEqual([]);
   });
 
+  it('web - the requests and for-you views read their lists when opened, even with the live stream held back', async () => {
+    // A proxy that buffers or drops the event stream: the page never hears a live event.
+    const held = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await held.route('**/api/v1/stream**', (route) => route.abort());
+      await held.goto(`${hub.url}/`);
+      await held.getByLabel('Password').fill(PASSWORD);
+      await held.getByLabel('Session', { exact: true }).fill('default');
+      await held.getByRole('button', { name: 'Sign in' }).click();
+      await held.locator('#thread-title').waitFor();
+      expect(await held.locator('.live').getAttribute('data-live')).not.toBe('live');
+      const asked = await as(reviewerToken, 'POST', '/requests', { to: 'human', intent: 'read the release notes' });
+      await as(coderToken, 'POST', '/dm', { to: 'human', text: 'a word while the stream is down' });
+      await held.getByRole('button', { name: /Open requests/ }).click();
+      const item = held.locator(`.request-item[data-request="${String(asked.request_id)}"]`);
+      await item.waitFor();
+      expect(await item.locator('strong bdi').first().textContent()).toBe('read the release notes');
+      await held.getByRole('button', { name: /For you/ }).click();
+      await expect.poll(() => held.locator('.for-you').textContent()).toContain('a word while the stream is down');
+    } finally {
+      await held.close();
+    }
+  });
+
   it('web - search results show the words of a message, not its markdown, with the matching words marked and markup kept as text', async () => {
     await as(coderToken, 'POST', '/threads/general/messages', {
       text: '## Plan for the cache\n\nWe use an **LRU cache** with a `10k` cap; see [the design](https://example.com/d).\n\n- evict the oldest <img src=x onerror="window.__pwned=2">',

@@ -4,9 +4,10 @@
  * acknowledgement, so an agent that asked can see it was taken in.
  */
 
+import { useEffect } from 'preact/hooks';
 import { inBackground } from '../state/background.js';
 import { openThread } from '../state/open-view.js';
-import { acknowledge } from '../state/refreshers.js';
+import { acknowledge, refreshForYou } from '../state/refreshers.js';
 import { attempt, chatEnabled, forYou, threads, view } from '../state/view-state.js';
 import { summaryOf } from './message.js';
 import { AuthorChip } from './people.js';
@@ -16,6 +17,8 @@ import { Time } from './time.js';
 const REASONS: Record<string, string> = { mention: 'mention', dm: 'direct message', direct: 'addressed to you', request: 'request', response: 'response', prod: 'prod', control: 'steering', invite: 'invite' };
 
 export function ForYouView() {
+  // Read again when opened, as the requests are: the live stream may have been down.
+  useEffect(() => inBackground(refreshForYou(), 'reading what is addressed to you'), []);
   const items = forYou.value;
   return (
     <section class="for-you" aria-labelledby="for-you-title">

@@ -6,7 +6,7 @@
  * something of a participant.
  */
 
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, seg } from '../api.js';
 import { openThread } from '../state/open-view.js';
 import { refreshRequests } from '../state/refreshers.js';
@@ -19,6 +19,8 @@ import { inBackground } from '../state/background.js';
 const STATUSES: RequestStatus[] = ['Accepted', 'Rejected', 'Completed', 'Failed'];
 
 export function RequestsView() {
+  // Read again when opened: live events keep the list current, but not while the stream is down or held back by a proxy.
+  useEffect(() => inBackground(refreshRequests(), 'reading the open requests'), []);
   const { incoming, outgoing } = openRequests.value;
   return (
     <section class="requests" aria-labelledby="requests-title">
