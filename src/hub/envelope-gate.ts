@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { ParleyError } from '../errors/parley-error.js';
-import { ReplayGuard } from '../trust/replay-guard.js';
+import { ReplayGuard, type ReplayVerdict } from '../trust/replay-guard.js';
 
 /** Why an envelope from outside was dropped, counted for `parley status` and `doctor`. */
 export const DROP_REASONS = ['malformed', 'badSignature', 'notInRoster', 'forbidden', 'expired', 'future', 'duplicate', 'full'] as const;
@@ -31,7 +31,19 @@ export class EnvelopeGate {
   /** Refuses an envelope past its TTL, from the future, already seen, or beyond the guard's memory; remembers it otherwise. */
   admit(id: string, ts: number, ttlSecs: number): void {
     const verdict = this.#guard.admit(id, ts, ttlSecs);
-    if (verdict === 'ok') return;
+    if (verdict !== 'ok') throw this.#refuse(verdict, id, ttlSecs);
+  }
+
+  /**
+   * Refuses an envelope past its TTL or from the future, remembering nothing:
+   * for a linked hub's live events, which are taken once by their stored id.
+   */
+  inTime(id: string, ts: number, ttlSecs: number): void {
+    const verdict = this.#guard.timeVerdict(ts, ttlSecs);
+    if (verdict !== 'ok') throw this.#refuse(verdict, id, ttlSecs);
+  }
+
+  #refuse(verdict: Exclude<ReplayVerdict, 'ok'>, id: string, ttlSecs: number): ParleyError {
     const messages: Record<typeof verdict, string> = {
       expired: `Envelope ${id} expired: its ts + ttl_secs (${ttlSecs} s) is past, beyond the allowed clock skew. It was dropped; send a fresh one.`,
       future: `Envelope ${id} is dated in the future beyond the allowed clock skew (trust.clockSkewSecs). It was dropped; check the sender's clock.`,
@@ -42,7 +54,7 @@ export class EnvelopeGate {
       verdict === 'full'
         ? new ParleyError('RATE_LIMITED', messages.full, { details: { reason: verdict } })
         : new ParleyError('ENVELOPE_REJECTED', messages[verdict], { field: verdict === 'duplicate' ? 'id' : 'ts', details: { reason: verdict } });
-    throw this.drop(verdict, error);
+    return this.drop(verdict, error);
   }
 
   accepted(): void {

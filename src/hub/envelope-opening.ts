@@ -26,9 +26,10 @@ import { assertTextSize } from './text-size.js';
 import type { ParticipantRecord, SessionRecord } from './records.js';
 
 /**
- * How an envelope arrives: `live`, handed in as it is written (its author's,
- * today; a linked hub's fan-out next), within its TTL and never replayed;
- * `sync`, history a linked hub holds, taken once by id whatever its age.
+ * How an envelope arrives: `live`, handed in by its author as it is written,
+ * within its TTL and never replayed; `sync`, from a linked hub, taken once by
+ * id (its history whatever its age; what it sends as written, within its TTL:
+ * DecodedEnvelope.live).
  */
 export type EnvelopeMode = 'live' | 'sync';
 
@@ -92,6 +93,8 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
   if (!verified) {
     throw gate.drop('badSignature', new ParleyError('BAD_SIGNATURE', `Envelope ${fields.id}: the signature does not verify against its from key; it was dropped.`, { field: 'sig' }));
   }
+  // A linked hub's live event is within its TTL (the order on receipt: signature, then TTL); its history is taken by id whatever its age.
+  if (decoded?.live) gate.inTime(fields.id, fields.ts, fields.ttl_secs);
   const author = participantOf(ctx, fields.from);
   if (!author) {
     throw gate.drop('notInRoster', new ParleyError('NOT_IN_ROSTER', `Envelope ${fields.id}: its author's key is not a participant of this hub; it was dropped.`, { field: 'envelope.from' }));
@@ -153,6 +156,8 @@ export class DecodedEnvelope {
     readonly thread: string | undefined,
     /** Its signature was checked already and holds (a linked hub's page, checked off the main thread). */
     readonly signatureHolds = false,
+    /** Sent by a linked hub as it was written (not history it catches up on): its TTL holds. */
+    readonly live = false,
   ) {}
 }
 

@@ -68,8 +68,10 @@ interface Placed {
  * (a hub cannot speak for another's participants), and a DM unless its
  * addressee is hosted here. The batch's events are stored in one turn, so in
  * the order they came, and the promise resolves once they are durable.
+ * `live`: the page was sent as its events were written, so each must be
+ * within its TTL; history the peer catches up on is taken whatever its age.
  */
-export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: string, events: readonly PeerEvent[]): Promise<PeerTaken[]> {
+export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: string, events: readonly PeerEvent[], live = false): Promise<PeerTaken[]> {
   const results: Array<PeerTaken | undefined> = events.map(() => undefined);
   const placed: Array<Placed | undefined> = events.map((event, i) => {
     try {
@@ -91,7 +93,7 @@ export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: s
   const taken = placed.map((p, i) => {
     const thread = p && threads[i];
     if (!p || !thread) return NOT_TAKEN;
-    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holding.has(p));
+    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holding.has(p), live);
     return entry.syncEnvelope(input, scans[i]);
   });
   const settled = await Promise.allSettled(taken);
@@ -203,11 +205,15 @@ const REASON_OF_CODE: Readonly<Record<string, DropReason>> = {
   PAYLOAD_TOO_LARGE: 'malformed-event',
 };
 
+/** A live event refused by the TTL rule, by the envelope gate's verdict. */
+const TIME_REASONS: Readonly<Record<string, DropReason>> = { expired: 'expired', future: 'future' };
+
 function refusal(error: unknown): PeerTaken {
   if (error instanceof PeerRefusal) return { dropped: error.reason, message: error.message };
   if (error instanceof ParleyError) {
     if (error.code === 'HUB_CLOSED') throw error;
-    return { dropped: REASON_OF_CODE[error.code] ?? 'refused-by-rules', message: error.message };
+    const reason = error.code === 'ENVELOPE_REJECTED' ? TIME_REASONS[String(error.details?.reason)] : undefined;
+    return { dropped: reason ?? REASON_OF_CODE[error.code] ?? 'refused-by-rules', message: error.message };
   }
   throw error;
 }

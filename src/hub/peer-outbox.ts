@@ -14,11 +14,20 @@ import { MAX_SIDE_DEPTH } from '../schema/limits.js';
 import { rawKeyOf } from './participant-key.js';
 import type { ParticipantRecord, ThreadRecord } from './records.js';
 
-/** A page of what a peer is sent: its events, and the seq it was read through (the cursor once acknowledged). */
+/**
+ * A page of what a peer is sent: its events, the seq it was read through (the
+ * cursor once acknowledged), and whether it goes as written (live: each event
+ * has TTL enough left to arrive within it) or as history the peer catches up
+ * on (taken by id whatever its age).
+ */
 export interface OutboundPage {
   events: Array<PeerEvent & { seq: number }>;
   through: number;
+  live: boolean;
 }
+
+/** An event with less of its TTL left than this goes as history: it could expire on the way. */
+const LIVE_MARGIN_MS = 30_000;
 
 /** The event types that cross to linked hubs. */
 const CROSSING_TYPES: readonly string[] = [...CROSSING_EVENT_TYPES];
@@ -36,12 +45,14 @@ const CROSSING_TYPES: readonly string[] = [...CROSSING_EVENT_TYPES];
 export function outboundFor(ctx: HubContext, peerKey: string, after: number, limit: number): OutboundPage {
   const head = ctx.store.events.visibleUpTo;
   // Nothing of this hub's own since `after`: the log is not read (a hub that only receives reads nothing).
-  if (ctx.state.ownCrossingUpTo <= after) return { events: [], through: Math.max(after, head) };
+  if (ctx.state.ownCrossingUpTo <= after) return { events: [], through: Math.max(after, head), live: true };
   const rows = ctx.store.events.readOwnCommittedAfter(after, CROSSING_TYPES, limit);
   const through = rows.length === limit ? rows[rows.length - 1]!.seq : Math.max(after, head);
   const theirs = participantsOf(ctx, peerKey);
   const events: OutboundPage['events'] = [];
-  if (theirs.length === 0) return { events, through };
+  if (theirs.length === 0) return { events, through, live: true };
+  const liveUntil = ctx.now() + LIVE_MARGIN_MS;
+  let live = true;
   const readable = new Map<string, boolean>();
   const places = new Map<string, Place | undefined>();
   for (const row of rows) {
@@ -59,9 +70,12 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
     if (!places.has(thread.id)) places.set(thread.id, placeOf(ctx, thread));
     const place = places.get(thread.id);
     const signed = place && signedOf(ctx, row);
-    if (signed) events.push({ seq: row.seq, ...signed, session: session.name, ...place!, dmWith: dmWith ? rawKeyOf(dmWith) : null });
+    if (!signed) continue;
+    events.push({ seq: row.seq, ...signed, session: session.name, ...place!, dmWith: dmWith ? rawKeyOf(dmWith) : null });
+    // The ts and TTL its author signed (the hub's own when the hub signed it).
+    if (live && (row.signed_ts ?? row.ts) + (row.ttl_secs ?? 0) * 1000 <= liveUntil) live = false;
   }
-  return { events, through };
+  return { events, through, live };
 }
 
 /** Where an event goes, by name: its channel (none for a DM) and the side channels from it down. */

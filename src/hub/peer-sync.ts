@@ -35,8 +35,8 @@ export class PeerSync {
   }
 
   /** Takes in a batch a linked hub sent; resolves, once what was stored is durable, with what became of each. */
-  take(fromHub: string, events: readonly PeerEvent[]): Promise<PeerTaken[]> {
-    return takeFromPeer(this.#ctx, this.#entry, fromHub, events);
+  take(fromHub: string, events: readonly PeerEvent[], live = false): Promise<PeerTaken[]> {
+    return takeFromPeer(this.#ctx, this.#entry, fromHub, events, live);
   }
 
   /** What the hub holding `peerKey` is sent next, after `after`. */

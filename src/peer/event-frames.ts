@@ -24,6 +24,8 @@ export interface EventsFrame {
   /** The seq of the sender's log this page was read through. */
   through: number;
   events: PeerEvent[];
+  /** Sent as its events were written, each within its TTL (the receiver checks it); false: history the receiver catches up on. */
+  live: boolean;
 }
 
 const Seq = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
@@ -39,7 +41,9 @@ const EventFields = [
 const SideStep = z.tuple([z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a thread id'), z.string().min(1).max(512), z.array(z.string().min(1).max(64)).max(256)]);
 /** An event in a side channel carries the side channels from its channel down (outermost first); others leave it out. */
 const EventTuple = z.union([z.tuple(EventFields), z.tuple([...EventFields, z.array(SideStep).min(1).max(MAX_SIDE_DEPTH)])]);
-const EventsTuple = z.tuple([z.literal(EVENTS_DOMAIN), Seq, z.array(EventTuple).max(MAX_EVENTS_PER_FRAME)]);
+const EventsFields = [z.literal(EVENTS_DOMAIN), Seq, z.array(EventTuple).max(MAX_EVENTS_PER_FRAME)] as const;
+/** A page that does not say whether it is live is history. */
+const EventsTuple = z.union([z.tuple(EventsFields), z.tuple([...EventsFields, z.boolean()])]);
 const AckTuple = z.tuple([z.literal(ACK_DOMAIN), Seq]);
 
 /** Why a frame was refused: the stream is reset and the reason counted as a malformed frame. */
@@ -56,13 +60,14 @@ export function encodeEvents(frame: EventsFrame): Uint8Array {
     if (e.side) fields.push(e.side.map((step) => [step.id, step.title, step.members]));
     return fields;
   };
-  return canonicalEncode([EVENTS_DOMAIN, frame.through, frame.events.map(tupleOf)], 'events frame');
+  return canonicalEncode([EVENTS_DOMAIN, frame.through, frame.events.map(tupleOf), frame.live], 'events frame');
 }
 
 export function decodeEvents(bytes: Uint8Array): EventsFrame {
-  const [, through, events] = parseFrame(EventsTuple, bytes, 'events frame');
+  const [, through, events, live] = parseFrame(EventsTuple, bytes, 'events frame');
   return {
     through,
+    live: live === true,
     events: events.map(([eventBytes, sig, session, channel, dmWith, side]) => ({
       bytes: eventBytes,
       sig,

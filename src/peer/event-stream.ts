@@ -158,9 +158,9 @@ function cutToSize(page: ReturnType<PeerSync['outbound']>): EventsFrame {
   let bytes = 0;
   for (let i = 0; i < page.events.length; i += 1) {
     bytes += page.events[i]!.bytes.length + 100;
-    if (bytes > PAGE_BYTES && i > 0) return { through: page.events[i - 1]!.seq, events: page.events.slice(0, i) };
+    if (bytes > PAGE_BYTES && i > 0) return { through: page.events[i - 1]!.seq, events: page.events.slice(0, i), live: page.live };
   }
-  return { through: page.through, events: page.events };
+  return { through: page.through, events: page.events, live: page.live };
 }
 
 /**
@@ -205,7 +205,7 @@ export async function receiveEvents(stream: Stream, connection: Connection, hook
     last = frame.through;
     hooks.heard(key);
     try {
-      const taken = await takeWithRefresh(key, frame.events, hooks);
+      const taken = await takeWithRefresh(key, frame, hooks);
       for (const outcome of taken) {
         if (!('dropped' in outcome)) continue;
         hooks.countDrop(key, outcome.dropped);
@@ -230,11 +230,11 @@ const STALE_REFUSALS: ReadonlySet<DropReason> = new Set(['not-hosted', 'author-n
  * last hello, under a newer roster), asks the peer's hello again and takes
  * those events once more, in their order, before the page is acknowledged.
  */
-async function takeWithRefresh(key: string, events: EventsFrame['events'], hooks: EventLinkHooks): Promise<PeerTaken[]> {
-  const taken = await hooks.sync.take(key, events);
+async function takeWithRefresh(key: string, { events, live }: EventsFrame, hooks: EventLinkHooks): Promise<PeerTaken[]> {
+  const taken = await hooks.sync.take(key, events, live);
   const stale = taken.flatMap((outcome, i) => ('dropped' in outcome && STALE_REFUSALS.has(outcome.dropped) ? [i] : []));
   if (stale.length === 0 || !(await hooks.refresh(key))) return taken;
-  const again = await hooks.sync.take(key, stale.map((i) => events[i]!));
+  const again = await hooks.sync.take(key, stale.map((i) => events[i]!), live);
   stale.forEach((at, i) => (taken[at] = again[i]!));
   return taken;
 }

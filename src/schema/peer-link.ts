@@ -26,6 +26,9 @@ export const DROP_REASONS = [
   // Events a linked hub sent, refused one by one (the link stays up):
   'malformed-event',
   'bad-signature',
+  // Sent as written, yet past its TTL or dated ahead of this hub's clock (beyond trust.clockSkewSecs):
+  'expired',
+  'future',
   'author-not-in-roster',
   'not-hosted',
   'not-for-this-hub',

@@ -43,11 +43,26 @@ export class ReplayGuard {
   check(id: string, tsMillis: number, ttlSecs: number): ReplayVerdict {
     const now = this.#options.now();
     this.#forgetExpired(now);
+    const inTime = this.#timeVerdict(tsMillis, ttlSecs, now);
+    if (inTime !== 'ok') return inTime;
+    if (this.#expiries.has(id)) return 'duplicate';
+    if (this.#expiries.size >= this.#options.maxIds) return 'full';
+    return 'ok';
+  }
+
+  /**
+   * Only the time rules (within its TTL, not from the future, both beyond the
+   * allowed skew), for an envelope whose replay is refused otherwise: a linked
+   * hub's event is taken once by its stored id.
+   */
+  timeVerdict(tsMillis: number, ttlSecs: number): 'ok' | 'expired' | 'future' {
+    return this.#timeVerdict(tsMillis, ttlSecs, this.#options.now());
+  }
+
+  #timeVerdict(tsMillis: number, ttlSecs: number, now: number): 'ok' | 'expired' | 'future' {
     const skew = this.#options.clockSkewSecs * 1000;
     if (tsMillis - skew > now) return 'future';
     if (tsMillis + ttlSecs * 1000 + skew < now) return 'expired';
-    if (this.#expiries.has(id)) return 'duplicate';
-    if (this.#expiries.size >= this.#options.maxIds) return 'full';
     return 'ok';
   }
 

@@ -110,12 +110,28 @@ describe('fan-out protocol from a hand-made peer', () => {
       { ...event(f, f.mallory, 'tampered'), sig: new Uint8Array(64).fill(7) },
       event(f, f.mallory, 'a second good one'),
     ];
-    expect(await send(framed, encodeEvents({ through: 10, events: page }))).toBe(10);
+    expect(await send(framed, encodeEvents({ through: 10, live: true, events: page }))).toBe(10);
     expect(generalTexts(f)).toEqual(['mallory: a good one', 'mallory: a second good one']);
     expect(dropsOf()).toMatchObject({ 'not-hosted': 2, 'bad-signature': 1 });
     // The same page again (a resend after a lost ack): each event is held once.
-    expect(await send(framed, encodeEvents({ through: 11, events: [page[0]!, page[4]!] }))).toBe(11);
+    expect(await send(framed, encodeEvents({ through: 11, live: true, events: [page[0]!, page[4]!] }))).toBe(11);
     expect(generalTexts(f)).toEqual(['mallory: a good one', 'mallory: a second good one']);
+  }, 60_000);
+
+  it('events fuzz - sent live, an event past its TTL or dated ahead is refused and counted; sent as history, an old one is taken once', async () => {
+    const f = await fuzzerLinked();
+    const dropsOf = () => f.a.links.list().find((peer) => peer.key === f.key)?.drops ?? {};
+    const old = event(f, f.mallory, 'written twenty minutes ago', f.mallory.raw, { ts: Date.now() - 20 * 60_000 });
+    const ahead = event(f, f.mallory, 'dated twenty minutes ahead', f.mallory.raw, { ts: Date.now() + 20 * 60_000 });
+    const { framed } = await openEvents(f);
+    expect(await send(framed, encodeEvents({ through: 3, live: true, events: [old, ahead, event(f, f.mallory, 'just written')] }))).toBe(3);
+    expect(generalTexts(f)).toEqual(['mallory: just written']);
+    expect(dropsOf()).toEqual({ expired: 1, future: 1 });
+    // The same old event in a page of history (what a hub that was away catches up on): taken, whatever its age.
+    expect(await send(framed, encodeEvents({ through: 4, live: false, events: [old] }))).toBe(4);
+    expect(await send(framed, encodeEvents({ through: 5, live: false, events: [old] }))).toBe(5);
+    expect(generalTexts(f)).toEqual(['mallory: just written', 'mallory: written twenty minutes ago']);
+    expect(dropsOf()).toEqual({ expired: 1, future: 1 });
   }, 60_000);
 
   it('events fuzz - a request from a linked hub passes the rules of one sent here: over the hop limit it is refused; within it, it is open for its addressee', async () => {
@@ -123,7 +139,7 @@ describe('fan-out protocol from a hand-made peer', () => {
     const annRaw = parsePublicKey(f.t.hub.participantsWithAccess().find((p) => p.handle === 'ann')!.pubkey);
     const request = (id: string, hop: number) => event(f, f.mallory, '', f.mallory.raw, { kind: 'request', to: annRaw, content: { request_id: id, intent: 'review', params: { pr: 7 }, hop } });
     const { framed } = await openEvents(f);
-    expect(await send(framed, encodeEvents({ through: 3, events: [request('too-deep-request', 4), request('a-fine-request', 0)] }))).toBe(3);
+    expect(await send(framed, encodeEvents({ through: 3, live: true, events: [request('too-deep-request', 4), request('a-fine-request', 0)] }))).toBe(3);
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'refused-by-rules': 1 });
     const ann = f.t.hub.actor('ann');
     expect((await ann.openRequests()).incoming.map((r) => [r.request_id, r.from, r.params])).toEqual([['a-fine-request', 'mallory', { pr: 7 }]]);
@@ -142,7 +158,7 @@ describe('fan-out protocol from a hand-made peer', () => {
     const tampered = { ...signedBy(f.mallory), policy: { ...policy, readers: [{ access: 'observer' as const }] } };
     const { framed } = await openEvents(f);
     const page = [access(signedBy(f.eve)), access(tampered), access(signedBy(f.mallory))];
-    expect(await send(framed, encodeEvents({ through: 3, events: page }))).toBe(3);
+    expect(await send(framed, encodeEvents({ through: 3, live: true, events: page }))).toBe(3);
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'bad-signature': 2 });
     const general = [...f.t.hub.internals.ctx.state.threads.values()].find((th) => th.name === 'general')!;
     expect(general.state.access).toEqual(signedBy(f.mallory));
@@ -151,7 +167,7 @@ describe('fan-out protocol from a hand-made peer', () => {
     // An invitation's profile is free text: one holding a secret is refused (a signed control cannot be redacted).
     const ann = f.t.hub.participant('ann')!;
     const invite = (nickname: string) => event(f, f.mallory, '', f.mallory.raw, { kind: 'control', content: { invite: { participant_id: ann.id, handle: 'ann', profile: { nickname } } } });
-    expect(await send(framed, encodeEvents({ through: 5, events: [invite(githubPat()), invite('reviewer')] }))).toBe(5);
+    expect(await send(framed, encodeEvents({ through: 5, live: true, events: [invite(githubPat()), invite('reviewer')] }))).toBe(5);
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'bad-signature': 2, 'malformed-event': 1 });
     expect(general.members.get(ann.id)).toMatchObject({ invited: true, inviteProfile: { nickname: 'reviewer' } });
   }, 60_000);
@@ -179,7 +195,7 @@ describe('fan-out protocol from a hand-made peer', () => {
       await stream.close();
     });
     const { framed } = await openEvents(f);
-    expect(await send(framed, encodeEvents({ through: 2, events: [event(f, newbie, 'first words'), event(f, f.mallory, 'and mine'), event(f, newbie, 'second words')] }))).toBe(2);
+    expect(await send(framed, encodeEvents({ through: 2, live: true, events: [event(f, newbie, 'first words'), event(f, f.mallory, 'and mine'), event(f, newbie, 'second words')] }))).toBe(2);
     expect(generalTexts(f)).toEqual(['mallory: and mine', 'newbie: first words', 'newbie: second words']);
     expect(f.t.hub.roster().current?.version).toBe(2);
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toEqual({});
@@ -192,7 +208,7 @@ describe('fan-out protocol from a hand-made peer', () => {
     const sideId = f.t.hub.internals.ctx.newId();
     const { framed } = await openEvents(f);
     // The first names #general's own id as a side channel of #general: refused; the second opens a side channel.
-    expect(await send(framed, encodeEvents({ through: 2, events: [inSide('into general?', general.id), inSide('in the side', sideId)] }))).toBe(2);
+    expect(await send(framed, encodeEvents({ through: 2, live: true, events: [inSide('into general?', general.id), inSide('in the side', sideId)] }))).toBe(2);
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.drops).toMatchObject({ 'malformed-event': 1 });
     expect(generalTexts(f)).toEqual([]);
     const side = f.t.hub.internals.ctx.state.threads.get(sideId);
@@ -215,13 +231,13 @@ describe('fan-out protocol from a hand-made peer', () => {
     await expect.poll(malformed, { timeout: 10_000 }).toBe(frames.length + 1);
     // Out of order on one stream: the second page is not after the first.
     const { framed } = await openEvents(f);
-    expect(await send(framed, encodeEvents({ through: 5, events: [event(f, f.mallory, 'first page')] }))).toBe(5);
-    expect(await send(framed, encodeEvents({ through: 5, events: [event(f, f.mallory, 'replayed page')] }))).toBe('reset');
+    expect(await send(framed, encodeEvents({ through: 5, live: true, events: [event(f, f.mallory, 'first page')] }))).toBe(5);
+    expect(await send(framed, encodeEvents({ through: 5, live: true, events: [event(f, f.mallory, 'replayed page')] }))).toBe('reset');
     await expect.poll(malformed, { timeout: 10_000 }).toBe(frames.length + 2);
     expect(generalTexts(f)).toEqual(['mallory: first page']);
     // The link recovers: a new stream is taken.
     const next = await openEvents(f);
-    expect(await send(next.framed, encodeEvents({ through: 6, events: [event(f, f.mallory, 'after the resets')] }))).toBe(6);
+    expect(await send(next.framed, encodeEvents({ through: 6, live: true, events: [event(f, f.mallory, 'after the resets')] }))).toBe(6);
     expect(generalTexts(f)).toEqual(['mallory: first page', 'mallory: after the resets']);
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.state).toBe('connected');
   }, 60_000);

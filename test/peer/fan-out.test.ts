@@ -101,6 +101,25 @@ describe('fan-out of DMs and after an absence', () => {
     await expect.poll(async () => (await texts()).length, { timeout: 20_000 }).toBe(1001);
     expect(await texts()).toEqual(['before', ...Array.from({ length: 1000 }, (_, i) => `while away ${i}`)]);
   }, 60_000);
+
+  it('fan-out - what a hub missed for longer than its TTL still reaches it, sent as history; what is written after goes live and is taken', async () => {
+    // Both hubs' clocks (not their links'), moved forward while B is away.
+    let shift = 0;
+    const [a, b] = await linkedTeam(hubs, [['ann'], ['bea']], { hub: { now: () => Date.now() + shift } });
+    await b!.links.stop();
+    const home = b!.t.home;
+    await b!.t.hub.close();
+    for (const text of ['one', 'two', 'three']) await a!.actors.ann!.post({ thread: 'general', text });
+    // Six minutes on: past the TTL (300 s) and the allowed skew of what was posted.
+    shift = 6 * 60_000;
+    const again = await hubs.open({ home, now: () => Date.now() + shift });
+    const b2 = { ...(await startLinks(hubs, again)), actors: { bea: again.hub.actor('bea') } };
+    await expect.poll(async () => (await channelOn(b2, 'bea')).length, { timeout: 10_000 }).toBe(3);
+    await a!.actors.ann!.post({ thread: 'general', text: 'four, just written' });
+    await expect.poll(async () => (await channelOn(b2, 'bea')).length, { timeout: 10_000 }).toBe(4);
+    expect(await channelOn(b2, 'bea')).toEqual(['ann: one', 'ann: two', 'ann: three', 'ann: four, just written']);
+    expect(b2.links.list().find((peer) => peer.key === a!.key)?.drops).toEqual({});
+  }, 60_000);
 });
 
 describe('what crossed, exported', () => {
