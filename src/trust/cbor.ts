@@ -1,4 +1,5 @@
 import { decode, encode, rfc8949EncodeOptions, Token, Tokenizer, Type, type EncodeOptions } from 'cborg';
+import { isUtf8 } from 'node:buffer';
 import { ParleyError } from '../errors/parley-error.js';
 
 /**
@@ -132,10 +133,13 @@ function rejected(what: string, reason: string, cause?: unknown): ParleyError {
 /**
  * Decodes bytes that must be canonical: no indefinite lengths, undefined, NaN,
  * ±Infinity, integers beyond 2^53-1, tags, non-string map keys or repeated
- * map keys, and only the one encoding canonicalEncode writes for the value
- * (checked by encoding it again: this also refuses unsorted map keys, longer
- * floats than needed, -0 and invalid UTF-8, which cborg's strict mode lets
- * through). Every failure is an INVALID_INPUT; nothing else is thrown.
+ * map keys, and only the one encoding canonicalEncode writes for the value.
+ * cborg's strict mode refuses integers and lengths written longer than
+ * needed; the tokenizer below refuses the rest as the tokens stream by
+ * (unsorted map keys, floats longer than needed or that are integers, -0,
+ * text that is not UTF-8, a "__proto__" key), so the value need not be
+ * encoded again to compare. Every failure is an INVALID_INPUT; nothing else
+ * is thrown.
  */
 export function decodeStrict(bytes: Uint8Array, options: DecodeStrictOptions): unknown {
   const what = options.what ?? 'cbor';
@@ -146,52 +150,101 @@ export function decodeStrict(bytes: Uint8Array, options: DecodeStrictOptions): u
     });
   }
   if (bytes.length === 0) throw rejected(what, 'no bytes');
-  let value: unknown;
   try {
-    value = decode(bytes, { ...STRICT_DECODE, tokenizer: new DepthLimitedTokenizer(bytes, MAX_CBOR_DEPTH) });
+    return decode(bytes, { ...STRICT_DECODE, tokenizer: new CanonicalTokenizer(bytes, MAX_CBOR_DEPTH, what) });
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^CBOR decode error: /, '') : String(error);
     throw rejected(what, reason, error);
   }
-  let again: Uint8Array;
-  try {
-    again = encode(value, CANONICAL_OPTIONS);
-  } catch (error) {
-    const problem = findUnencodable(value, what, true);
-    throw rejected(what, problem ? `${problem.path}: ${problem.reason}` : 'holds a value with no canonical encoding', error);
-  }
-  if (!sameBytes(again, bytes)) throw rejected(what, 'not in canonical form (map keys out of order, a number or length written longer than needed, or text that is not valid UTF-8)');
-  return value;
+}
+
+const NOT_CANONICAL = 'not in canonical form';
+
+/** An array or map still open as the tokens stream by. */
+interface Open {
+  /** Items still to come (a map's keys and values both count), of `items`. */
+  left: number;
+  items: number;
+  map: boolean;
+  /** A map's last key, as encoded and as text. */
+  lastKey: Uint8Array | undefined;
+  lastKeyText: string;
+  /** Where it is in the one holding it (its key or index), for an error's path; undefined at the top. */
+  label: string | undefined;
 }
 
 /**
- * cborg's tokenizer, counting how deeply arrays and maps are open as their
- * tokens stream by, so over-deep input is refused before anything recurses
- * into it (cborg's decoder, the re-encoding check and zod all recurse).
+ * cborg's tokenizer, checking as the tokens stream by what its strict mode
+ * lets through and canonicalEncode would write otherwise (see decodeStrict),
+ * and counting how deeply arrays and maps are open, so that over-deep input
+ * is refused before anything recurses into it (cborg's decoder and zod do).
  */
-class DepthLimitedTokenizer extends Tokenizer {
-  /** Items still to come in each open array or map, innermost last. */
-  private readonly open: number[] = [];
+class CanonicalTokenizer extends Tokenizer {
+  /** Each open array or map, innermost last. */
+  private readonly open: Open[] = [];
 
   constructor(
     bytes: Uint8Array,
     private readonly maxDepth: number,
+    /** What the bytes are: the start of an error's path. */
+    private readonly what: string,
   ) {
     super(bytes, STRICT_DECODE);
   }
 
   override next(): Token {
+    const start = this.pos();
     const token = super.next();
-    const top = this.open.length - 1;
-    if (top >= 0) this.open[top] = (this.open[top] ?? 1) - 1;
-    const major = token.type.major;
-    if ((major === Type.array.major || major === Type.map.major) && token.value !== 0) {
-      if (this.open.length >= this.maxDepth) throw new Error(`CBOR decode error: arrays and maps nested deeper than ${this.maxDepth} levels`);
-      this.open.push(major === Type.map.major ? token.value * 2 : token.value);
+    const end = start + token.encodedLength!;
+    const parent = this.open[this.open.length - 1];
+    let label: string | undefined;
+    if (parent) {
+      // A map's items alternate key, value: a key comes when an even number of them is left.
+      if (parent.map && parent.left % 2 === 0) {
+        parent.lastKey = this.#keyAfter(parent.lastKey, token, start, end);
+        parent.lastKeyText = String(token.value);
+      }
+      label = parent.map ? parent.lastKeyText : String(parent.items - parent.left);
+      parent.left -= 1;
     }
-    while (this.open.length > 0 && this.open[this.open.length - 1] === 0) this.open.pop();
+    const type = token.type;
+    if (type === Type.string) {
+      if (!isUtf8(this.data.subarray(start + headerBytes(this.data[start]!), end))) throw new Error(`${NOT_CANONICAL}: text that is not valid UTF-8`);
+    } else if (type === Type.float) {
+      this.#checkFloat(token.value as number, start, end);
+    } else if ((type === Type.array || type === Type.map) && token.value !== 0) {
+      if (this.open.length >= this.maxDepth) throw new Error(`CBOR decode error: arrays and maps nested deeper than ${this.maxDepth} levels`);
+      const items = type === Type.map ? (token.value as number) * 2 : (token.value as number);
+      this.open.push({ left: items, items, map: type === Type.map, lastKey: undefined, lastKeyText: '', label });
+    }
+    while (this.open.length > 0 && this.open[this.open.length - 1]!.left === 0) this.open.pop();
     return token;
   }
+
+  /** A map key: after the one before it in the order of their encoded bytes, and never "__proto__" (it would not survive as data). */
+  #keyAfter(last: Uint8Array | undefined, token: Token, start: number, end: number): Uint8Array {
+    if (token.value === PROTO_KEY) {
+      const path = [this.what, ...this.open.flatMap((o) => (o.label === undefined ? [] : [o.label])), PROTO_KEY].join('.');
+      throw new Error(`${path}: a map key "${PROTO_KEY}" is not allowed`);
+    }
+    const key = this.data.subarray(start, end);
+    // Equal keys are cborg's to refuse (a repeated map key).
+    if (last !== undefined && Buffer.compare(last, key) > 0) throw new Error(`${NOT_CANONICAL}: map keys out of order`);
+    return key;
+  }
+
+  /** A float as canonicalEncode writes it: an integer (and -0) as an integer, any other in the shortest width that keeps it. */
+  #checkFloat(value: number, start: number, end: number): void {
+    if (Number.isSafeInteger(value)) throw new Error(`${NOT_CANONICAL}: an integer written as a float`);
+    // Floats are rare in signed data: the width canonicalEncode picks is asked of it.
+    if (!sameBytes(encode(value, CANONICAL_OPTIONS), this.data.subarray(start, end))) throw new Error(`${NOT_CANONICAL}: a float written longer than needed`);
+  }
+}
+
+/** The bytes of a data item's head, by its first byte (indefinite lengths are refused before this is asked). */
+function headerBytes(first: number): number {
+  const info = first & 31;
+  return info < 24 ? 1 : 1 + 2 ** (info - 24);
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

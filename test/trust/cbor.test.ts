@@ -1,4 +1,5 @@
-import { encode } from 'cborg';
+import { decode, encode } from 'cborg';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalEncode, decodeStrict } from '../../src/trust/cbor.js';
 import { refusal } from '../helpers/refusal.js';
@@ -76,3 +77,69 @@ describe('strict decoding', () => {
     expect(refusal(() => decodeStrict(Buffer.alloc(200_000, 0x81), { maxBytes: 256 * 1024 }), 'INVALID_INPUT').message).toContain('nested deeper than 128 levels');
   });
 });
+
+/**
+ * What decodeStrict decides, checked against the plain definition of
+ * canonical: the bytes decode (strictly) and encoding the value again gives
+ * the same bytes. decodeStrict checks token by token instead of encoding
+ * again; the two must agree on every input, canonical or not.
+ */
+function canonicalByDefinition(bytes: Uint8Array): boolean {
+  try {
+    const value: unknown = decode(bytes, { strict: true, rejectDuplicateMapKeys: true, allowIndefinite: false, allowUndefined: false, allowNaN: false, allowInfinity: false, allowBigInt: false });
+    return Buffer.from(canonicalEncode(value)).equals(Buffer.from(bytes));
+  } catch {
+    return false;
+  }
+}
+
+function acceptedByDecodeStrict(bytes: Uint8Array): boolean {
+  try {
+    decodeStrict(bytes, { maxBytes: 1 << 20 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('strict decoding agrees with encoding again', () => {
+  // JSON-like values with bytes, floats of every width and text beyond ASCII; "__proto__" is left out (no plain object keeps it as data).
+  const value = fc.letrec((tie) => ({
+    leaf: fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ unit: 'binary', maxLength: 30 }), fc.boolean(), fc.constant(null), fc.uint8Array({ maxLength: 30 })),
+    node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 5 }), fc.dictionary(fc.string({ unit: 'binary', maxLength: 6 }).filter((k) => k !== '__proto__'), tie('node'), { maxKeys: 5 })),
+  })).node;
+
+  it('cbor - canonical bytes, other encoders\' bytes and their mutations get the same verdict', () => {
+    fc.assert(
+      fc.property(value, fc.nat(), fc.nat({ max: 255 }), (v, at, byte) => {
+        const canonical = canonicalEncode(v);
+        // cborg's own defaults sort map keys length first and may write wider floats.
+        const others = [encode(v), encode(v, { float64: true })];
+        const mutated = Uint8Array.from(canonical);
+        mutated[at % mutated.length] = byte;
+        expect(acceptedByDecodeStrict(canonical)).toBe(true);
+        for (const bytes of [...others, mutated, canonical.subarray(0, Math.max(1, at % canonical.length))]) {
+          expect(acceptedByDecodeStrict(bytes)).toBe(canonicalByDefinition(bytes));
+        }
+      }),
+      { numRuns: 3000, seed: 8949 },
+    );
+  });
+
+  it.each([
+    ['a text length written longer than needed', '780161'],
+    ['an array length written longer than needed', '980101'],
+    ['bytes whose length is written longer than needed', '580101'],
+    ['a map whose length is written longer than needed', 'b8016161f5'],
+    ['1.0 as a half float', 'f93c00'],
+    ['0.5 as a single float', 'fa3f000000'],
+    ['2^60 as a double (a single keeps it)', 'fb43b0000000000000'],
+    ['a "__proto__" key', 'a1695f5f70726f746f5f5fa0'],
+    ['a longer key before a shorter one', 'a262616100617a00'],
+    ['an overlong UTF-8 form', '62c0af'],
+  ])('cbor - %s: the same verdict both ways', (_what, input) => {
+    expect(acceptedByDecodeStrict(bytesOf(input))).toBe(false);
+    expect(canonicalByDefinition(bytesOf(input))).toBe(false);
+  });
+});
+
