@@ -16,6 +16,7 @@ import type { PeerEntry } from './peer-entry.js';
 import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { dmKeyOf, insertThread, parseChannelName, sideChannelOf } from './threads.js';
 import { transact } from './writer.js';
+import { inBackground } from '../util/background.js';
 
 /** One event as a linked hub sends it: what its author signed, and where it goes by name. */
 export interface PeerEvent {
@@ -63,37 +64,74 @@ interface Placed {
 }
 
 /**
- * Takes in `events` from the linked hub holding key `fromHub`, in their
- * order: each is refused unless its author is a participant that hub hosts
- * (a hub cannot speak for another's participants), and a DM unless its
- * addressee is hosted here. The batch's events are stored in one turn, so in
- * the order they came, and the promise resolves once they are durable.
- * `live`: the page was sent as its events were written, so each must be
- * within its TTL; history the peer catches up on is taken whatever its age.
+ * A page a linked hub sent, decoded, with the checks that need nothing of
+ * this hub's state under way (its signatures, on the worker; its texts'
+ * secret scan): made as soon as the page is read, so that they run while the
+ * page before it is stored.
  */
-export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: string, events: readonly PeerEvent[], live = false): Promise<PeerTaken[]> {
+export interface PreparedPage {
+  fromHub: string;
+  events: readonly PeerEvent[];
+  /** Sent as its events were written: each must be within its TTL. */
+  live: boolean;
+  /** Each event's signed fields, or why it does not decode. */
+  decoded: ReadonlyArray<SignedEventFields | PeerRefusal>;
+  /** Each event's secret scan, and whether its signature holds (false for one that does not decode). */
+  checks: Promise<[SecretSearch[], boolean[]]>;
+}
+
+/** Decodes a page from the hub holding key `fromHub` and starts its checks (see PreparedPage). */
+export function preparePeerPage(ctx: HubContext, fromHub: string, events: readonly PeerEvent[], live = false): PreparedPage {
+  const decoded = events.map((event): SignedEventFields | PeerRefusal => {
+    try {
+      return decodeEventTuple(event.bytes, { maxBytes: ctx.config.trust.maxEnvelopeBytes });
+    } catch (error) {
+      return new PeerRefusal('malformed-event', error instanceof Error ? error.message : 'it does not decode');
+    }
+  });
+  const at = decoded.flatMap((d, i) => (d instanceof PeerRefusal ? [] : [i]));
+  const checks = Promise.all([
+    Promise.all(decoded.map((d) => (d instanceof PeerRefusal ? NOT_SCANNED : ctx.redactor.find(scannedTextsOfFields(d))))),
+    ctx.signatureChecks.check(at.map((i) => ({ bytes: events[i]!.bytes, key: (decoded[i] as SignedEventFields).from, sig: events[i]!.sig }))).then((holds) => {
+      const byEvent = events.map(() => false);
+      at.forEach((i, n) => (byEvent[i] = holds[n] === true));
+      return byEvent;
+    }),
+  ]);
+  // A page whose stream ends before it is stored is never awaited: its checks' failure is logged, not lost.
+  inBackground(checks, ctx.logger, "checking a linked hub's page");
+  return { fromHub, events, live, decoded, checks };
+}
+
+/**
+ * Takes in a prepared page, in its order: each event is refused unless its
+ * author is a participant the sending hub hosts (a hub cannot speak for
+ * another's participants), and a DM unless its addressee is hosted here. The
+ * page's events are stored in one turn, so in the order they came, and the
+ * promise resolves once they are durable. A live page's events must each be
+ * within their TTL; history the peer catches up on is taken whatever its age.
+ */
+export async function storePeerPage(ctx: HubContext, entry: PeerEntry, page: PreparedPage): Promise<PeerTaken[]> {
+  const { events, decoded, live } = page;
   const results: Array<PeerTaken | undefined> = events.map(() => undefined);
   const placed: Array<Placed | undefined> = events.map((event, i) => {
     try {
-      return place(ctx, fromHub, event);
+      const fields = decoded[i]!;
+      if (fields instanceof PeerRefusal) throw fields;
+      return place(ctx, page.fromHub, event, fields);
     } catch (error) {
       results[i] = refusal(error);
       return undefined;
     }
   });
-  // Scanned, and signatures checked, before anything is stored, so that nothing awaits between the events of the batch.
-  const placedOnly = placed.filter((p): p is Placed => p !== undefined);
-  const [scans, holds] = await Promise.all([
-    Promise.all(placed.map((p) => (p ? ctx.redactor.find(scannedTextsOfFields(p.fields)) : NOT_SCANNED))),
-    ctx.signatureChecks.check(placedOnly.map((p) => ({ bytes: p.event.bytes, key: p.fields.from, sig: p.event.sig }))),
-  ]);
-  const holding = new Set(placedOnly.filter((_, i) => holds[i]));
+  // Scanned, and signatures checked, before anything is stored, so that nothing awaits between the events of the page.
+  const [scans, holds] = await page.checks;
   if (ctx.lifecycle.closing) throw new ParleyError('HUB_CLOSED', 'The hub is closing; the linked hub sends these again once it is back.');
   const threads = await placeThreads(ctx, placed);
   const taken = placed.map((p, i) => {
     const thread = p && threads[i];
     if (!p || !thread) return NOT_TAKEN;
-    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holding.has(p), live);
+    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holds[i], live);
     return entry.syncEnvelope(input, scans[i]);
   });
   const settled = await Promise.allSettled(taken);
@@ -105,13 +143,7 @@ export async function takeFromPeer(ctx: HubContext, entry: PeerEntry, fromHub: s
 }
 
 /** The event's author and addressee, checked: who may send it from this hub, and where it goes. */
-function place(ctx: HubContext, fromHub: string, event: PeerEvent): Placed {
-  let fields: SignedEventFields;
-  try {
-    fields = decodeEventTuple(event.bytes, { maxBytes: ctx.config.trust.maxEnvelopeBytes });
-  } catch (error) {
-    throw new PeerRefusal('malformed-event', error instanceof Error ? error.message : 'it does not decode');
-  }
+function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: SignedEventFields): Placed {
   const author = ctx.state.participants.get(participantIdOf(fields.from));
   if (!author || author.hubKey !== fromHub) {
     throw new PeerRefusal('not-hosted', `event ${fields.id}: its author is not a participant the sending hub hosts; a hub hands in only its own participants' events`);

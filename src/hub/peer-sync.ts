@@ -4,13 +4,13 @@
 // that hub's cursor.
 
 import type { HubContext } from './context.js';
-import { takeFromPeer, type PeerEvent, type PeerTaken } from './peer-intake.js';
+import { preparePeerPage, storePeerPage, type PeerEvent, type PeerTaken, type PreparedPage } from './peer-intake.js';
 import type { PeerEntry } from './peer-entry.js';
 import { countWaitingAfter, oldestWaitingAfter, outboundFor, type OutboundPage } from './peer-outbox.js';
 import { gossipOfChange, hubDown, localPresence, takePresence, type PresenceGossip } from './peer-presence.js';
 import { hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
 
-export type { PeerEvent, PeerTaken, SideStep } from './peer-intake.js';
+export type { PeerEvent, PeerTaken, PreparedPage, SideStep } from './peer-intake.js';
 export type { OutboundPage } from './peer-outbox.js';
 export type { HostedElsewhere, HostingHub } from './remote-participants.js';
 export type { PresenceGossip } from './peer-presence.js';
@@ -34,9 +34,18 @@ export class PeerSync {
     await hostParticipants(this.#ctx, hub, participants, this.#defaultSession);
   }
 
-  /** Takes in a batch a linked hub sent; resolves, once what was stored is durable, with what became of each. */
-  take(fromHub: string, events: readonly PeerEvent[], live = false): Promise<PeerTaken[]> {
-    return takeFromPeer(this.#ctx, this.#entry, fromHub, events, live);
+  /**
+   * Decodes a page a linked hub sent and starts the checks that need nothing
+   * of this hub's state (signatures, secret scans), so that they run while
+   * the page before it is stored. `live`: sent as its events were written.
+   */
+  prepare(fromHub: string, events: readonly PeerEvent[], live = false): PreparedPage {
+    return preparePeerPage(this.#ctx, fromHub, events, live);
+  }
+
+  /** Takes in a prepared page, after the one before it; resolves, once what was stored is durable, with what became of each event. */
+  take(page: PreparedPage): Promise<PeerTaken[]> {
+    return storePeerPage(this.#ctx, this.#entry, page);
   }
 
   /** What the hub holding `peerKey` is sent next, after `after`. */

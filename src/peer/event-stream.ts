@@ -9,7 +9,7 @@
 
 import type { Connection, Stream } from '@libp2p/interface';
 import { lpStream } from '@libp2p/utils';
-import type { PeerSync, PeerTaken } from '../hub/index.js';
+import type { PeerSync, PeerTaken, PreparedPage } from '../hub/index.js';
 import type { DropReason } from '../schema/peer-link.js';
 import { inBackground, settled } from '../util/background.js';
 import type { Logger } from '../util/logger.js';
@@ -181,15 +181,19 @@ export async function linkedPeerOf(stream: Stream, connection: Connection, hooks
 
 /**
  * Reads what a linked hub sends on one stream: each page taken in, in order,
- * and acknowledged once durable. A frame that is malformed, too large or out
- * of order resets the stream (counted as a malformed frame, nothing of it
- * stored); the sender opens another and resends from its cursor.
+ * and acknowledged once durable. The next page is read and its signatures
+ * checked while one is stored (at most one waits so), so the worker's checks
+ * and the main thread's storing overlap. A frame that is malformed, too large
+ * or out of order resets the stream (counted as a malformed frame, nothing of
+ * it stored); the sender opens another and resends from its cursor.
  */
 export async function receiveEvents(stream: Stream, connection: Connection, hooks: EventLinkHooks): Promise<void> {
   const key = await linkedPeerOf(stream, connection, hooks);
   if (key === undefined) return;
   const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
   let last = -1;
+  /** The page being stored (and acknowledged); false once one could not be: the stream is reset. */
+  let storing: Promise<boolean> = Promise.resolve(true);
   while (true) {
     let frame: EventsFrame;
     try {
@@ -204,20 +208,30 @@ export async function receiveEvents(stream: Stream, connection: Connection, hook
     }
     last = frame.through;
     hooks.heard(key);
-    try {
-      const taken = await takeWithRefresh(key, frame, hooks);
-      for (const outcome of taken) {
-        if (!('dropped' in outcome)) continue;
-        hooks.countDrop(key, outcome.dropped);
-        hooks.logger.warn('an event from a peer was refused', { peer: key, reason: outcome.dropped, error: outcome.message });
-      }
-      await framed.write(encodeAck(frame.through));
-    } catch (error) {
-      // Not acknowledged (the hub is closing, or the link went): the peer sends it again.
-      if (!endedCleanly(error)) hooks.logger.warn('a page from a peer was not taken; it is sent again', { peer: key, error: (error as Error).message });
-      stream.abort(error as Error);
-      return;
+    const page = hooks.sync.prepare(key, frame.events, frame.live);
+    const before = storing;
+    storing = before.then((stored) => stored && storeAndAcknowledge(key, page, frame.through, framed, stream, hooks));
+    // The page before this one is stored before another is read: one page is checked ahead, no more.
+    if (!(await before)) return;
+  }
+}
+
+/** Takes one page in and acknowledges it; false (the stream reset) when it could not be: the peer sends it again. */
+async function storeAndAcknowledge(key: string, page: PreparedPage, through: number, framed: ReturnType<typeof lpStream>, stream: Stream, hooks: EventLinkHooks): Promise<boolean> {
+  try {
+    const taken = await takeWithRefresh(key, page, hooks);
+    for (const outcome of taken) {
+      if (!('dropped' in outcome)) continue;
+      hooks.countDrop(key, outcome.dropped);
+      hooks.logger.warn('an event from a peer was refused', { peer: key, reason: outcome.dropped, error: outcome.message });
     }
+    await framed.write(encodeAck(through));
+    return true;
+  } catch (error) {
+    // Not acknowledged (the hub is closing, or the link went): the peer sends it again.
+    if (!endedCleanly(error)) hooks.logger.warn('a page from a peer was not taken; it is sent again', { peer: key, error: (error as Error).message });
+    stream.abort(error as Error);
+    return false;
   }
 }
 
@@ -230,11 +244,11 @@ const STALE_REFUSALS: ReadonlySet<DropReason> = new Set(['not-hosted', 'author-n
  * last hello, under a newer roster), asks the peer's hello again and takes
  * those events once more, in their order, before the page is acknowledged.
  */
-async function takeWithRefresh(key: string, { events, live }: EventsFrame, hooks: EventLinkHooks): Promise<PeerTaken[]> {
-  const taken = await hooks.sync.take(key, events, live);
+async function takeWithRefresh(key: string, page: PreparedPage, hooks: EventLinkHooks): Promise<PeerTaken[]> {
+  const taken = await hooks.sync.take(page);
   const stale = taken.flatMap((outcome, i) => ('dropped' in outcome && STALE_REFUSALS.has(outcome.dropped) ? [i] : []));
   if (stale.length === 0 || !(await hooks.refresh(key))) return taken;
-  const again = await hooks.sync.take(key, stale.map((i) => events[i]!), live);
+  const again = await hooks.sync.take(hooks.sync.prepare(key, stale.map((i) => page.events[i]!), page.live));
   stale.forEach((at, i) => (taken[at] = again[i]!));
   return taken;
 }
