@@ -24,3 +24,13 @@ export function summarize(samples: number[]): Summary {
     mean: sorted.length ? sum / sorted.length : Number.NaN,
   };
 }
+
+/**
+ * Milliseconds on the machine's monotonic clock (CLOCK_MONOTONIC, which
+ * process.hrtime reads), the same in every process of the machine: a time one
+ * process took can be set against another's. performance.now() cannot be,
+ * since each process counts it from its own start.
+ */
+export function monotonicMs(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
