@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, screenshotPath } from '../helpers/browser.js';
 import { tempHomesRemovedAfterEach } from '../helpers/hub.js';
 import { cliAt, joinOver, restCall, startServe, stopHubs, type Json, type RunningHub } from '../helpers/serve.js';
 import { signIn } from '../helpers/web.js';
@@ -126,6 +126,7 @@ describe('served hubs, one conversation', () => {
       expect(await linked.getAttribute('data-state')).toBe('connected');
       expect(await linked.locator('.link-state').textContent()).toBe('linked');
     }
+    await page.screenshot({ path: screenshotPath('linked-hubs') });
     const dm = await restCall(a, ann, 'POST', '/dm', { to: 'bea', text: 'a word in private' });
     expect(dm.status, JSON.stringify(dm.json)).toBe(201);
     // The inbox hands each item once: what it showed is kept across the polls.
