@@ -137,7 +137,7 @@ function rejected(what: string, reason: string, cause?: unknown): ParleyError {
  * cborg's strict mode refuses integers and lengths written longer than
  * needed; the tokenizer below refuses the rest as the tokens stream by
  * (unsorted map keys, floats longer than needed or that are integers, -0,
- * text that is not UTF-8, a "__proto__" key), so the value need not be
+ * text that is not UTF-8 or starts with a byte-order mark, a "__proto__" key), so the value need not be
  * encoded again to compare. Every failure is an INVALID_INPUT; nothing else
  * is thrown.
  */
@@ -209,7 +209,10 @@ class CanonicalTokenizer extends Tokenizer {
     }
     const type = token.type;
     if (type === Type.string) {
-      if (!isUtf8(this.data.subarray(start + headerBytes(this.data[start]!), end))) throw new Error(`${NOT_CANONICAL}: text that is not valid UTF-8`);
+      const text = this.data.subarray(start + headerBytes(this.data[start]!), end);
+      if (!isUtf8(text)) throw new Error(`${NOT_CANONICAL}: text that is not valid UTF-8`);
+      // cborg's decoder drops a leading byte-order mark, so the value would not spell these bytes.
+      if (text[0] === 0xef && text[1] === 0xbb && text[2] === 0xbf) throw new Error(`${NOT_CANONICAL}: text that starts with a byte-order mark`);
     } else if (type === Type.float) {
       this.#checkFloat(token.value as number, start, end);
     } else if ((type === Type.array || type === Type.map) && token.value !== 0) {
