@@ -82,16 +82,20 @@ export interface PreparedPage {
 
 /** Decodes a page from the hub holding key `fromHub` and starts its checks (see PreparedPage). */
 export function preparePeerPage(ctx: HubContext, fromHub: string, events: readonly PeerEvent[], live = false): PreparedPage {
-  const decoded = events.map((event): SignedEventFields | PeerRefusal => {
+  const texts: string[][] = [];
+  const decoded = events.map((event, i): SignedEventFields | PeerRefusal => {
     try {
-      return decodeEventTuple(event.bytes, { maxBytes: ctx.config.trust.maxEnvelopeBytes });
+      const fields = decodeEventTuple(event.bytes, { maxBytes: ctx.config.trust.maxEnvelopeBytes });
+      // Content of the wrong shape for its kind cannot be scanned: refused here as the gate would refuse it.
+      texts[i] = scannedTextsOfFields(fields);
+      return fields;
     } catch (error) {
       return new PeerRefusal('malformed-event', error instanceof Error ? error.message : 'it does not decode');
     }
   });
   const at = decoded.flatMap((d, i) => (d instanceof PeerRefusal ? [] : [i]));
   const checks = Promise.all([
-    Promise.all(decoded.map((d) => (d instanceof PeerRefusal ? NOT_SCANNED : ctx.redactor.find(scannedTextsOfFields(d))))),
+    Promise.all(decoded.map((d, i) => (d instanceof PeerRefusal ? NOT_SCANNED : ctx.redactor.find(texts[i]!)))),
     ctx.signatureChecks.check(at.map((i) => ({ bytes: events[i]!.bytes, key: (decoded[i] as SignedEventFields).from, sig: events[i]!.sig }))).then((holds) => {
       const byEvent = events.map(() => false);
       at.forEach((i, n) => (byEvent[i] = holds[n] === true));

@@ -200,9 +200,11 @@ export async function receiveEvents(stream: Stream, connection: Connection, hook
       frame = decodeEvents((await framed.read()).subarray());
       if (frame.through <= last) throw new BadFrame(`a page through ${frame.through} after one through ${last}`);
     } catch (error) {
+      // The page being stored is acknowledged first: the peer need not send it again.
+      await storing;
       if (endedCleanly(error)) return;
       hooks.countDrop(key, 'malformed-frame');
-      hooks.logger.warn('a frame from a peer was refused; its stream is reset', { peer: key, error: (error as Error).message });
+      hooks.logger.warn('a frame from a peer was refused; its stream is reset', { peer: key, error: String((error as Error | undefined)?.message ?? error) });
       stream.abort(error as Error);
       return;
     }
@@ -229,8 +231,8 @@ async function storeAndAcknowledge(key: string, page: PreparedPage, through: num
     return true;
   } catch (error) {
     // Not acknowledged (the hub is closing, or the link went): the peer sends it again.
-    if (!endedCleanly(error)) hooks.logger.warn('a page from a peer was not taken; it is sent again', { peer: key, error: (error as Error).message });
-    stream.abort(error as Error);
+    if (!endedCleanly(error)) hooks.logger.warn('a page from a peer was not taken; it is sent again', { peer: key, error: String((error as Error | undefined)?.message ?? error) });
+    stream.abort(error instanceof Error ? error : new Error(String(error)));
     return false;
   }
 }

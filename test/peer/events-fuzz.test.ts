@@ -134,6 +134,27 @@ describe('fan-out protocol from a hand-made peer', () => {
     expect(dropsOf()).toEqual({ expired: 1, future: 1 });
   }, 60_000);
 
+  it('events fuzz - content of the wrong shape for its kind is refused as malformed, the page acknowledged; a good page is acknowledged before a bad frame resets the stream', async () => {
+    const f = await fuzzerLinked();
+    const dropsOf = () => f.a.links.list().find((peer) => peer.key === f.key)?.drops ?? {};
+    const { framed } = await openEvents(f);
+    const page = [
+      event(f, f.mallory, '', f.mallory.raw, { kind: 'control', content: null }),
+      event(f, f.mallory, 'tags that are a number', f.mallory.raw, { meta: { tags: 5 } }),
+      event(f, f.mallory, 'a good one'),
+    ];
+    expect(await send(framed, encodeEvents({ through: 3, live: true, events: page }))).toBe(3);
+    expect(generalTexts(f)).toEqual(['mallory: a good one']);
+    expect(dropsOf()).toEqual({ 'malformed-event': 2 });
+    // A good page and, before its ack, a frame that is not one: the good page is stored and acknowledged, then the stream reset.
+    await framed.write(encodeEvents({ through: 4, live: true, events: [event(f, f.mallory, 'before the bad frame')] }));
+    await framed.write(new Uint8Array([0xff, 0x00]));
+    expect(decodeAck((await framed.read({ signal: AbortSignal.timeout(10_000) })).subarray())).toBe(4);
+    await expect(framed.read({ signal: AbortSignal.timeout(10_000) })).rejects.toThrow();
+    expect(generalTexts(f)).toEqual(['mallory: a good one', 'mallory: before the bad frame']);
+    await expect.poll(() => dropsOf()['malformed-frame'], { timeout: 10_000 }).toBe(1);
+  }, 60_000);
+
   it('events fuzz - a request from a linked hub passes the rules of one sent here: over the hop limit it is refused; within it, it is open for its addressee', async () => {
     const f = await fuzzerLinked();
     const annRaw = parsePublicKey(f.t.hub.participantsWithAccess().find((p) => p.handle === 'ann')!.pubkey);
