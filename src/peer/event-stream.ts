@@ -204,7 +204,7 @@ export async function receiveEvents(stream: Stream, connection: Connection, hook
       await storing;
       if (endedCleanly(error)) return;
       hooks.countDrop(key, 'malformed-frame');
-      hooks.logger.warn('a frame from a peer was refused; its stream is reset', { peer: key, error: String((error as Error | undefined)?.message ?? error) });
+      hooks.logger.warn('a frame from a peer was refused; its stream is reset', { peer: key, error: error instanceof Error ? error.message : String(error) });
       stream.abort(error as Error);
       return;
     }
@@ -231,7 +231,7 @@ async function storeAndAcknowledge(key: string, page: PreparedPage, through: num
     return true;
   } catch (error) {
     // Not acknowledged (the hub is closing, or the link went): the peer sends it again.
-    if (!endedCleanly(error)) hooks.logger.warn('a page from a peer was not taken; it is sent again', { peer: key, error: String((error as Error | undefined)?.message ?? error) });
+    if (!endedCleanly(error)) hooks.logger.warn('a page from a peer was not taken; it is sent again', { peer: key, error: error instanceof Error ? error.message : String(error) });
     stream.abort(error instanceof Error ? error : new Error(String(error)));
     return false;
   }
