@@ -135,11 +135,12 @@ function rejected(what: string, reason: string, cause?: unknown): ParleyError {
  * ±Infinity, integers beyond 2^53-1, tags, non-string map keys or repeated
  * map keys, and only the one encoding canonicalEncode writes for the value.
  * cborg's strict mode refuses integers and lengths written longer than
- * needed; the tokenizer below refuses the rest as the tokens stream by
+ * needed; the tokenizer below notes the rest as the tokens stream by
  * (unsorted map keys, floats longer than needed or that are integers, -0,
- * text that is not UTF-8 or starts with a byte-order mark, a "__proto__" key), so the value need not be
- * encoded again to compare. Every failure is an INVALID_INPUT; nothing else
- * is thrown.
+ * text that is not UTF-8 or starts with a byte-order mark, a "__proto__"
+ * key), refused once the bytes have decoded (a decoding error is told
+ * first, as when the value was encoded again to compare). Every failure is
+ * an INVALID_INPUT; nothing else is thrown.
  */
 export function decodeStrict(bytes: Uint8Array, options: DecodeStrictOptions): unknown {
   const what = options.what ?? 'cbor';
@@ -150,12 +151,17 @@ export function decodeStrict(bytes: Uint8Array, options: DecodeStrictOptions): u
     });
   }
   if (bytes.length === 0) throw rejected(what, 'no bytes');
+  const tokenizer = new CanonicalTokenizer(bytes, MAX_CBOR_DEPTH, what);
+  let value: unknown;
   try {
-    return decode(bytes, { ...STRICT_DECODE, tokenizer: new CanonicalTokenizer(bytes, MAX_CBOR_DEPTH, what) });
+    value = decode(bytes, { ...STRICT_DECODE, tokenizer });
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^CBOR decode error: /, '') : String(error);
     throw rejected(what, reason, error);
   }
+  // Only bytes that decode are judged for their form, as when they were encoded again to compare.
+  if (tokenizer.notCanonical !== undefined) throw rejected(what, tokenizer.notCanonical);
+  return value;
 }
 
 const NOT_CANONICAL = 'not in canonical form';
@@ -182,6 +188,8 @@ interface Open {
 class CanonicalTokenizer extends Tokenizer {
   /** Each open array or map, innermost last. */
   private readonly open: Open[] = [];
+  /** The first way the bytes are not the canonical encoding of what they decode to, if any. */
+  notCanonical: string | undefined;
 
   constructor(
     bytes: Uint8Array,
@@ -210,9 +218,9 @@ class CanonicalTokenizer extends Tokenizer {
     const type = token.type;
     if (type === Type.string) {
       const text = this.data.subarray(start + headerBytes(this.data[start]!), end);
-      if (!isUtf8(text)) throw new Error(`${NOT_CANONICAL}: text that is not valid UTF-8`);
+      if (!isUtf8(text)) this.notCanonical ??= `${NOT_CANONICAL}: text that is not valid UTF-8`;
       // cborg's decoder drops a leading byte-order mark, so the value would not spell these bytes.
-      if (text[0] === 0xef && text[1] === 0xbb && text[2] === 0xbf) throw new Error(`${NOT_CANONICAL}: text that starts with a byte-order mark`);
+      if (text[0] === 0xef && text[1] === 0xbb && text[2] === 0xbf) this.notCanonical ??= `${NOT_CANONICAL}: text that starts with a byte-order mark`;
     } else if (type === Type.float) {
       this.#checkFloat(token.value as number, start, end);
     } else if ((type === Type.array || type === Type.map) && token.value !== 0) {
@@ -228,19 +236,19 @@ class CanonicalTokenizer extends Tokenizer {
   #keyAfter(last: Uint8Array | undefined, token: Token, start: number, end: number): Uint8Array {
     if (token.value === PROTO_KEY) {
       const path = [this.what, ...this.open.flatMap((o) => (o.label === undefined ? [] : [o.label])), PROTO_KEY].join('.');
-      throw new Error(`${path}: a map key "${PROTO_KEY}" is not allowed`);
+      this.notCanonical ??= `${path}: a map key "${PROTO_KEY}" is not allowed`;
     }
     const key = this.data.subarray(start, end);
     // Equal keys are cborg's to refuse (a repeated map key).
-    if (last !== undefined && Buffer.compare(last, key) > 0) throw new Error(`${NOT_CANONICAL}: map keys out of order`);
+    if (last !== undefined && Buffer.compare(last, key) > 0) this.notCanonical ??= `${NOT_CANONICAL}: map keys out of order`;
     return key;
   }
 
   /** A float as canonicalEncode writes it: an integer (and -0) as an integer, any other in the shortest width that keeps it. */
   #checkFloat(value: number, start: number, end: number): void {
-    if (Number.isSafeInteger(value)) throw new Error(`${NOT_CANONICAL}: an integer written as a float`);
+    if (Number.isSafeInteger(value)) this.notCanonical ??= `${NOT_CANONICAL}: an integer written as a float`;
     // Floats are rare in signed data: the width canonicalEncode picks is asked of it.
-    if (!sameBytes(encode(value, CANONICAL_OPTIONS), this.data.subarray(start, end))) throw new Error(`${NOT_CANONICAL}: a float written longer than needed`);
+    else if (!sameBytes(encode(value, CANONICAL_OPTIONS), this.data.subarray(start, end))) this.notCanonical ??= `${NOT_CANONICAL}: a float written longer than needed`;
   }
 }
 

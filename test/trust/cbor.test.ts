@@ -67,6 +67,13 @@ describe('strict decoding', () => {
     expect(refusal(() => decodeStrict(bytesOf(input), { maxBytes: 100 }), 'INVALID_INPUT').message).toContain(reason);
   });
 
+  it('decode - bytes that do not decode are told as such before any fault of form (a repeated "__proto__" key is a repeated key)', () => {
+    const proto = '695f5f70726f746f5f5f';
+    expect(refusal(() => decodeStrict(bytesOf(`a2${proto}a0${proto}80`), { maxBytes: 100 }), 'INVALID_INPUT').message).toContain('repeat map key');
+    expect(refusal(() => decodeStrict(bytesOf(`82a2616201616101`), { maxBytes: 100 }), 'INVALID_INPUT').message).toContain('not enough entries');
+    expect(refusal(() => decodeStrict(bytesOf(`a1${proto}a0`), { maxBytes: 100, what: 'event' }), 'INVALID_INPUT').message).toContain('event.__proto__: a map key "__proto__" is not allowed');
+  });
+
   it('decode - input over the cap is refused before decoding', () => {
     const error = refusal(() => decodeStrict(encode('x'.repeat(200)), { maxBytes: 100, what: 'event' }), 'INVALID_INPUT');
     expect(error.message).toContain('more than the 100 allowed');
