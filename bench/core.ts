@@ -215,6 +215,7 @@ export async function bulkFill(hub: Hub, writer: Actor, total: number): Promise<
           signed_ts: null,
           signed_meta: null,
           signed_thread: null,
+          prev_seq: null,
         },
       );
     }

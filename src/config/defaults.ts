@@ -312,3 +312,10 @@ export const DEFAULT_PEERS_MDNS = false;
 export const DEFAULT_PEERS_NAME = '';
 /** `parley serve --peer-host` when only --peer-port is given: every interface. */
 export const DEFAULT_PEER_HOST = '0.0.0.0';
+/** History sync (peers.sync.*): each page a peer serves holds at most this many events and about this many bytes. */
+export const DEFAULT_PEERS_SYNC_MAX_MESSAGES = 100;
+export const DEFAULT_PEERS_SYNC_MAX_BYTES = 1024 * 1024;
+/** How often a hub compares what it holds with its peers' (anti-entropy), in seconds. */
+export const DEFAULT_PEERS_SYNC_INTERVAL_SECONDS = 30;
+/** How many linked peers a hub compares with at each interval (archives and the most recently heard first). */
+export const DEFAULT_PEERS_SYNC_PEERS = 3;

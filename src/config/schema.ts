@@ -221,6 +221,15 @@ export const PeersConfigSchema = z.strictObject({
     .max(64, 'must be at most 64 characters')
     .regex(/^([A-Za-z0-9][A-Za-z0-9_.-]*)?$/, 'must be letters, digits, "_", "." or "-", starting with a letter or digit')
     .default(D.DEFAULT_PEERS_NAME),
+  /** History sync: what a hub asks its peers for, and how often it compares with them. */
+  sync: z
+    .strictObject({
+      maxMessages: z.number().int('must be a whole number').min(1, 'must be at least 1').max(512, 'must be at most 512 (a page of the link)').default(D.DEFAULT_PEERS_SYNC_MAX_MESSAGES),
+      maxBytes: z.number().int('must be a whole number').min(1024, 'must be at least 1024').max(4 * 1024 * 1024, 'must be at most 4194304 (4 MB)').default(D.DEFAULT_PEERS_SYNC_MAX_BYTES),
+      intervalSeconds: z.number().min(0.05, 'must be at least 0.05').max(86_400, 'must be at most 86400 (a day)').default(D.DEFAULT_PEERS_SYNC_INTERVAL_SECONDS),
+      peers: z.number().int('must be a whole number').min(1, 'must be at least 1').max(16, 'must be at most 16').default(D.DEFAULT_PEERS_SYNC_PEERS),
+    })
+    .prefault({}),
 });
 
 export const ConfigSchema = z

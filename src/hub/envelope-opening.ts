@@ -58,6 +58,8 @@ export interface OpenedEnvelope {
   meta: AuthoredMeta;
   /** From a linked hub, the side channel its meta links (a side channel's closing summary, in its parent). */
   link?: string;
+  /** From a linked hub, the sender_seq of its author's previous event that crossed, in its thread and epoch (see history-gaps.ts). */
+  prev?: number | null;
   /** A message's text, as it passes the rules of a post's text ('' for the other kinds). */
   text: string;
   /** A request's or a response's content, in the form the hub stores it. */
@@ -140,7 +142,8 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
     throw error instanceof ParleyError ? gate.drop('malformed', error) : error;
   }
   const link = fromPeer && typeof fields.meta?.link === 'string' ? { link: fields.meta.link } : {};
-  return { caller: { participant: author, session }, envelope: { mode, kind, fields, thread, sig, meta, ...link, ...content } };
+  const prev = decoded?.prev === undefined || decoded.prev === null ? {} : { prev: decoded.prev };
+  return { caller: { participant: author, session }, envelope: { mode, kind, fields, thread, sig, meta, ...link, ...prev, ...content } };
 }
 
 /**
@@ -158,6 +161,8 @@ export class DecodedEnvelope {
     readonly signatureHolds = false,
     /** Sent by a linked hub as it was written (not history it catches up on): its TTL holds. */
     readonly live = false,
+    /** The sender_seq of its author's previous event that crossed, in its thread and epoch, as the linked hub said it (null: not said). */
+    readonly prev: number | null = null,
   ) {}
 }
 
@@ -180,7 +185,7 @@ function decodeInput(ctx: OpeningContext, raw: unknown, mode: EnvelopeMode): { f
 /** What an envelope's author fixed (its id, counters, signature, and the thread id it signed), for the writer to keep as it is. */
 export function sealedOf(envelope: OpenedEnvelope): SignedElsewhere {
   const { fields } = envelope;
-  return { id: fields.id, ts: fields.ts, meta: fields.meta, ttl_secs: fields.ttl_secs, sender_seq: fields.sender_seq, sender_epoch: Buffer.from(fields.sender_epoch), sig: envelope.sig, thread: fields.thread };
+  return { id: fields.id, ts: fields.ts, meta: fields.meta, ttl_secs: fields.ttl_secs, sender_seq: fields.sender_seq, sender_epoch: Buffer.from(fields.sender_epoch), sig: envelope.sig, thread: fields.thread, prev: envelope.prev ?? null };
 }
 
 /** Counts a refused envelope under `reason` and gives the error to throw (anything but a ParleyError is thrown as it is). */

@@ -34,6 +34,8 @@ export interface SignedElsewhere {
   sig: Buffer;
   /** The thread id it signed, when it is stored under another thread of this hub (taken from a linked hub). */
   thread?: string;
+  /** The author's previous crossing event's sender_seq in the thread and epoch, as a linked hub said it (see history-gaps.ts). */
+  prev?: number | null;
 }
 
 /** A committed event with who it reaches (the live bus carries both). */

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { SENDER_EPOCH_BYTES } from '../schema/envelope.js';
+import { CROSSING_EVENT_TYPES } from '../schema/event.js';
 import { ParleyError } from '../errors/parley-error.js';
 import type { EventRow } from '../store/event-log.js';
 import { signedFieldsOfRow } from '../store/signed-fields.js';
@@ -40,6 +41,8 @@ export interface SealerComponents {
 export class EventSealer {
   readonly #ctx: SealerComponents;
   readonly #lastSeq = new Map<string, number>();
+  /** The last sender_seq given to an event that crosses, per author and thread (null: none in this epoch, or not known). */
+  readonly #lastCrossing = new Map<string, number | null>();
   /** Authors and threads whose last sender_seq is not yet stored: stored once per batch, just before it commits. */
   readonly #unstored = new Map<string, { participantId: string; threadId: string }>();
   readonly #epochs = new Map<string, Buffer>();
@@ -93,6 +96,7 @@ export class EventSealer {
     row.signed_ts = signed.ts;
     row.signed_meta = signed.meta === null ? null : JSON.stringify(signed.meta);
     row.signed_thread = signed.thread !== undefined && signed.thread !== row.thread_id ? signed.thread : null;
+    row.prev_seq = signed.prev ?? null;
     row.ttl_secs = signed.ttl_secs;
     row.sender_seq = signed.sender_seq;
     row.sender_epoch = signed.sender_epoch;
@@ -102,7 +106,7 @@ export class EventSealer {
 
   /** Fills the row's signature columns (inside a write). */
   seal(row: EventRow): void {
-    const senderSeq = this.#nextSenderSeq(row.from_id, row.thread_id);
+    const senderSeq = this.#nextSenderSeq(row.from_id, row.thread_id, CROSSING_EVENT_TYPES.has(row.type), row);
     const epoch = this.#epochOf(row.from_id);
     row.ttl_secs = this.#ctx.config.trust.ttlSecs;
     row.sender_seq = senderSeq;
@@ -134,10 +138,26 @@ export class EventSealer {
     }
   }
 
-  #nextSenderSeq(participantId: string, threadId: string): number {
+  /**
+   * The author's next sender_seq in the thread; an event that crosses to
+   * linked hubs also gets the seq of the author's previous one that crossed
+   * (its prev_seq), so that a hub receiving them tells a gap from the seqs of
+   * events that never leave this hub.
+   */
+  #nextSenderSeq(participantId: string, threadId: string, crossing: boolean, row: EventRow): number {
     const key = `${participantId}\n${threadId}`;
-    const next = (this.#lastSeq.get(key) ?? this.#ctx.store.senders.lastSeq(participantId, threadId)) + 1;
+    let last = this.#lastSeq.get(key);
+    if (last === undefined) {
+      const stored = this.#ctx.store.senders.counters(participantId, threadId);
+      last = stored.seq;
+      this.#lastCrossing.set(key, stored.crossing);
+    }
+    const next = last + 1;
     this.#lastSeq.set(key, next);
+    if (crossing) {
+      row.prev_seq = this.#lastCrossing.get(key) ?? null;
+      this.#lastCrossing.set(key, next);
+    }
     if (!this.#unstored.has(key)) this.#unstored.set(key, { participantId, threadId });
     return next;
   }
@@ -149,7 +169,7 @@ export class EventSealer {
    */
   #storeSenderSeqs(): void {
     for (const [key, { participantId, threadId }] of this.#unstored) {
-      this.#ctx.store.senders.setLastSeq(participantId, threadId, this.#lastSeq.get(key) ?? 0);
+      this.#ctx.store.senders.setLastSeq(participantId, threadId, this.#lastSeq.get(key) ?? 0, this.#lastCrossing.get(key) ?? null);
     }
     this.#unstored.clear();
   }

@@ -46,7 +46,7 @@ export const DEFAULT_SESSION = DEFAULT_SESSION_NAME;
 export type { Credential } from './hub-admin.js';
 export type { SessionInfo } from './hub-directory.js';
 export type { PeerLinksView, PeerSelf } from './peer-self.js';
-export type { PeerSync, PeerEvent, PeerTaken, PreparedPage, SideStep, OutboundPage, HostedElsewhere, HostingHub, PresenceGossip } from './peer-sync.js';
+export type { PeerSync, PeerEvent, PeerTaken, PreparedPage, SideStep, OutboundPage, HostedElsewhere, HostingHub, PresenceGossip, ChannelDigest, HistoryAsk, HistoryAuthor, HistoryPage, HistoryStream, HistoryChannel, HistoryGap } from './peer-sync.js';
 export type { HubOptions } from './hub-parts.js';
 export type { RosterPushOptions } from './roster-push.js';
 

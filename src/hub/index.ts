@@ -4,7 +4,7 @@ export type { AckResult, ControlResult, HistoryResult, InboxItem, InboxReason, I
 // loop) imports the hub from here and from nowhere else in src/hub, so what
 // lies behind it can move without touching them. The lint rules enforce it.
 
-export { openHub, Hub, DEFAULT_SESSION, type HubOptions, type Credential, type PeerLinksView, type PeerSelf, type PeerSync, type PeerEvent, type PeerTaken, type PreparedPage, type SideStep, type OutboundPage, type HostedElsewhere, type HostingHub, type PresenceGossip, type RosterPushOptions, type SessionInfo } from './hub.js';
+export { openHub, Hub, DEFAULT_SESSION, type HubOptions, type Credential, type PeerLinksView, type PeerSelf, type PeerSync, type PeerEvent, type PeerTaken, type PreparedPage, type SideStep, type OutboundPage, type HostedElsewhere, type HostingHub, type PresenceGossip, type ChannelDigest, type HistoryAsk, type HistoryAuthor, type HistoryPage, type HistoryStream, type HistoryChannel, type HistoryGap, type RosterPushOptions, type SessionInfo } from './hub.js';
 export { Actor } from './actor.js';
 export type { ParticipantApi } from './participant-api.js';
 

@@ -15,6 +15,7 @@ import { scannedTextsOfFields } from './ingest.js';
 import type { PeerEntry } from './peer-entry.js';
 import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { dmKeyOf, insertThread, parseChannelName, sideChannelOf } from './threads.js';
+import { windowStart } from './history-window.js';
 import { transact } from './writer.js';
 import { inBackground } from '../util/background.js';
 
@@ -31,6 +32,8 @@ export interface PeerEvent {
   dmWith: Uint8Array | null;
   /** In a side channel: the side channels from `channel` down to its thread, outermost first. */
   side?: SideStep[];
+  /** The sender_seq of its author's previous event that crossed, in its thread and epoch (see history-gaps.ts); absent: not said. */
+  prev?: number | null;
 }
 
 /**
@@ -46,8 +49,8 @@ export interface SideStep {
 }
 
 
-/** What became of one event: stored (or held already), or dropped with the reason counted on the link. */
-export type PeerTaken = { seq: number; duplicate: boolean } | { dropped: DropReason; message: string };
+/** What became of one event: stored (or held already) in a thread of this hub, or dropped with the reason counted on the link. */
+export type PeerTaken = { seq: number; duplicate: boolean; thread: string } | { dropped: DropReason; message: string };
 
 /** What stands in the batch's promise lists for an event refused before it was scanned or taken. */
 const NOT_SCANNED: Promise<SecretSearch> = Promise.resolve({ spans: [], scannerError: false });
@@ -74,6 +77,8 @@ export interface PreparedPage {
   events: readonly PeerEvent[];
   /** Sent as its events were written: each must be within its TTL. */
   live: boolean;
+  /** History a peer served of a channel: its events may be by any hub's participants, each within this hub's window. */
+  history: boolean;
   /** Each event's signed fields, or why it does not decode. */
   decoded: ReadonlyArray<SignedEventFields | PeerRefusal>;
   /** Each event's secret scan, and whether its signature holds (false for one that does not decode). */
@@ -81,7 +86,7 @@ export interface PreparedPage {
 }
 
 /** Decodes a page from the hub holding key `fromHub` and starts its checks (see PreparedPage). */
-export function preparePeerPage(ctx: HubContext, fromHub: string, events: readonly PeerEvent[], live = false): PreparedPage {
+export function preparePeerPage(ctx: HubContext, fromHub: string, events: readonly PeerEvent[], live = false, history = false): PreparedPage {
   const texts: string[][] = [];
   const decoded = events.map((event, i): SignedEventFields | PeerRefusal => {
     try {
@@ -104,7 +109,7 @@ export function preparePeerPage(ctx: HubContext, fromHub: string, events: readon
   ]);
   // A page whose stream ends before it is stored is never awaited: its checks' failure is logged, not lost.
   inBackground(checks, ctx.logger, "checking a linked hub's page");
-  return { fromHub, events, live, decoded, checks };
+  return { fromHub, events, live, history, decoded, checks };
 }
 
 /**
@@ -122,7 +127,7 @@ export async function storePeerPage(ctx: HubContext, entry: PeerEntry, page: Pre
     try {
       const fields = decoded[i]!;
       if (fields instanceof PeerRefusal) throw fields;
-      return place(ctx, page.fromHub, event, fields);
+      return place(ctx, page.fromHub, event, fields, page.history);
     } catch (error) {
       results[i] = refusal(error);
       return undefined;
@@ -135,25 +140,33 @@ export async function storePeerPage(ctx: HubContext, entry: PeerEntry, page: Pre
   const taken = placed.map((p, i) => {
     const thread = p && threads[i];
     if (!p || !thread) return NOT_TAKEN;
-    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holds[i], live);
+    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holds[i], live, p.event.prev ?? null);
     return entry.syncEnvelope(input, scans[i]);
   });
   const settled = await Promise.allSettled(taken);
   return settled.map((outcome, i) => {
     if (results[i]) return results[i];
-    if (outcome.status === 'fulfilled') return outcome.value ? { seq: outcome.value.seq, duplicate: outcome.value.duplicate === true } : { dropped: 'malformed-event', message: 'not placed' };
+    if (outcome.status === 'fulfilled') {
+      return outcome.value ? { seq: outcome.value.seq, duplicate: outcome.value.duplicate === true, thread: threads[i]!.id } : { dropped: 'malformed-event', message: 'not placed' };
+    }
     return refusal(outcome.reason);
   });
 }
 
-/** The event's author and addressee, checked: who may send it from this hub, and where it goes. */
-function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: SignedEventFields): Placed {
+/**
+ * The event's author and addressee, checked: who may send it from this hub,
+ * and where it goes. History is a channel's, by any participant this hub
+ * knows (its signature says who wrote it), within the window this hub keeps.
+ */
+function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: SignedEventFields, history: boolean): Placed {
   const author = ctx.state.participants.get(participantIdOf(fields.from));
-  if (!author || author.hubKey !== fromHub) {
-    throw new PeerRefusal('not-hosted', `event ${fields.id}: its author is not a participant the sending hub hosts; a hub hands in only its own participants' events`);
+  if (history ? !author : !author || author.hubKey !== fromHub) {
+    const what = history ? 'its author is not a participant this hub knows of' : "its author is not a participant the sending hub hosts; a hub hands in only its own participants' events";
+    throw new PeerRefusal(history ? 'author-not-in-roster' : 'not-hosted', `event ${fields.id}: ${what}`);
   }
   const session = parseInput(SessionNameSchema, event.session, 'session');
   const channel = event.channel === null ? null : parseChannelName(event.channel, 'channel');
+  if (history) checkHistory(ctx, fields, session, channel);
   let addressee: ParticipantRecord | undefined;
   if (channel === null) {
     const other = event.dmWith ?? fields.to;
@@ -164,7 +177,17 @@ function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: Signe
   }
   const side = event.side ?? [];
   if (side.length > 0) checkSides(ctx, fields.id, session, channel, side);
-  return { event, fields, author, session, channel, addressee, side };
+  return { event, fields, author: author!, session, channel, addressee, side };
+}
+
+/** History is of a channel (a DM goes only to its addressee's hub, from its author's), and no older than the window this hub keeps of it. */
+function checkHistory(ctx: HubContext, fields: SignedEventFields, session: string, channel: string | null): void {
+  if (channel === null) throw new PeerRefusal('malformed-event', `event ${fields.id}: history is a channel's; a DM is not served as history`);
+  const sessionId = ctx.state.sessionByName(session)?.id;
+  const start = windowStart(ctx, sessionId === undefined ? undefined : ctx.state.channel(sessionId, channel));
+  if (fields.ts < start) {
+    throw new PeerRefusal('past-retention', `event ${fields.id}: written ${new Date(fields.ts).toISOString()}, before the window this hub keeps of #${channel} (its retention)`);
+  }
 }
 
 /**

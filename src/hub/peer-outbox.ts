@@ -71,7 +71,7 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
     const place = places.get(thread.id);
     const signed = place && signedOf(ctx, row);
     if (!signed) continue;
-    events.push({ seq: row.seq, ...signed, session: session.name, ...place!, dmWith: dmWith ? rawKeyOf(dmWith) : null });
+    events.push({ seq: row.seq, ...signed, session: session.name, ...place!, dmWith: dmWith ? rawKeyOf(dmWith) : null, prev: row.prev_seq });
     // The ts and TTL its author signed (the hub's own when the hub signed it).
     if (live && (row.signed_ts ?? row.ts) + (row.ttl_secs ?? 0) * 1000 <= liveUntil) live = false;
   }
@@ -80,6 +80,22 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
 
 /** Where an event goes, by name: its channel (none for a DM) and the side channels from it down. */
 type Place = Pick<PeerEvent, 'channel' | 'side'>;
+
+/**
+ * An event of a channel or side channel as a linked hub is sent it, whoever
+ * wrote it (history a peer catches up on), with the signature it was stored
+ * with; undefined when it cannot be sent (its thread gone, no signature).
+ * `places` caches each thread's place across calls of one page.
+ */
+export function channelEventOf(ctx: HubContext, row: EventRow, places: Map<string, Place | undefined>): (PeerEvent & { seq: number }) | undefined {
+  const thread = ctx.state.threads.get(row.thread_id);
+  const session = thread && ctx.state.sessions.get(thread.sessionId);
+  if (!thread || !session || thread.kind === 'dm') return undefined;
+  if (!places.has(thread.id)) places.set(thread.id, placeOf(ctx, thread));
+  const place = places.get(thread.id);
+  const signed = place && signedOf(ctx, row);
+  return signed && { seq: row.seq, ...signed, session: session.name, ...place, dmWith: null, prev: row.prev_seq };
+}
 
 /** The thread's place; undefined for a side channel whose parents do not lead to a channel (a corrupt store). */
 function placeOf(ctx: HubContext, thread: ThreadRecord): Place | undefined {

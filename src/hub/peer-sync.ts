@@ -8,18 +8,25 @@ import { preparePeerPage, storePeerPage, type PeerEvent, type PeerTaken, type Pr
 import type { PeerEntry } from './peer-entry.js';
 import { countWaitingAfter, oldestWaitingAfter, outboundFor, type OutboundPage } from './peer-outbox.js';
 import { gossipOfChange, hubDown, localPresence, takePresence, type PresenceGossip } from './peer-presence.js';
-import { hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
+import { hostNamedByPeer, hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
+import { GapWatch, historyGaps, type HistoryChannel, type HistoryGap } from './history-gaps.js';
+import { askOf, digestFor, historyPage, lacks, type ChannelDigest, type HistoryAsk, type HistoryPage } from './peer-history.js';
+import { isArchive } from './history-window.js';
 
 export type { PeerEvent, PeerTaken, PreparedPage, SideStep } from './peer-intake.js';
 export type { OutboundPage } from './peer-outbox.js';
 export type { HostedElsewhere, HostingHub } from './remote-participants.js';
 export type { PresenceGossip } from './peer-presence.js';
+export type { ChannelDigest, HistoryAsk, HistoryAuthor, HistoryPage, HistoryStream } from './peer-history.js';
+export type { HistoryChannel, HistoryGap } from './history-gaps.js';
 
 export class PeerSync {
   readonly #ctx: HubContext;
   readonly #entry: PeerEntry;
   readonly #defaultSession: string;
   #presenceSeq = 0;
+  readonly #gapWatch = new GapWatch();
+  readonly #gapListeners = new Set<(channels: HistoryChannel[]) => void>();
 
   constructor(ctx: HubContext, entry: PeerEntry, defaultSession: string) {
     this.#ctx = ctx;
@@ -43,14 +50,83 @@ export class PeerSync {
     return preparePeerPage(this.#ctx, fromHub, events, live);
   }
 
-  /** Takes in a prepared page, after the one before it; resolves, once what was stored is durable, with what became of each event. */
-  take(page: PreparedPage): Promise<PeerTaken[]> {
-    return storePeerPage(this.#ctx, this.#entry, page);
+  /**
+   * Takes in a prepared page, after the one before it; resolves, once what
+   * was stored is durable, with what became of each event. A gap its events
+   * show in a channel's history is told to the onGap listeners.
+   */
+  async take(page: PreparedPage): Promise<PeerTaken[]> {
+    const taken = await storePeerPage(this.#ctx, this.#entry, page);
+    const gaps = this.#gapWatch.noticed(this.#ctx, page, taken);
+    if (gaps.length > 0) for (const listener of this.#gapListeners) listener(gaps);
+    return taken;
+  }
+
+  // History ----------------------------------------------------------------
+
+  /** Calls `listener` with the channels whose history a page just taken shows a gap in, until the returned stop. */
+  onGap(listener: (channels: HistoryChannel[]) => void): () => void {
+    this.#gapListeners.add(listener);
+    return () => this.#gapListeners.delete(listener);
+  }
+
+  /** Every gap in the history this hub holds, while it lasts. */
+  gaps(): HistoryGap[] {
+    return historyGaps(this.#ctx);
+  }
+
+  /** The channels the hub holding `peerKey` may read, with what this hub holds of each since `sinceTs`. */
+  digest(peerKey: string, sinceTs: number): ChannelDigest[] {
+    return digestFor(this.#ctx, peerKey, sinceTs);
+  }
+
+  /** Whether a peer's digest of a channel holds what this hub lacks. */
+  lacks(digest: ChannelDigest): boolean {
+    return lacks(this.#ctx, digest);
+  }
+
+  /** What this hub asks a peer of a channel (peers.sync.* sizes its pages); undefined: it does not fetch that channel's history. */
+  ask(session: string, channel: string): HistoryAsk | undefined {
+    const { maxMessages, maxBytes } = this.#ctx.config.peers.sync;
+    return askOf(this.#ctx, session, channel, { maxMessages, maxBytes });
+  }
+
+  /** A page of a channel's history for the hub holding `peerKey`, after seq `after` of this hub's log (FORBIDDEN when it may not have it). */
+  historyPage(peerKey: string, ask: HistoryAsk, after: number): HistoryPage {
+    return historyPage(this.#ctx, peerKey, ask, after);
+  }
+
+  /** A page of history the hub holding `fromHub` served, prepared as a page of its events is (its authors this hub did not know registered first). */
+  async prepareHistory(fromHub: string, page: Pick<HistoryPage, 'events' | 'authors'>): Promise<PreparedPage> {
+    await hostNamedByPeer(this.#ctx, page.authors, this.#defaultSession);
+    return preparePeerPage(this.#ctx, fromHub, page.events, false, true);
+  }
+
+  /** Whether the roster in force marks the hub holding `key` an archive (it keeps history longer: asked first). */
+  isArchive(key: string): boolean {
+    return isArchive(this.#ctx, key);
+  }
+
+  /** The sizes and the interval of history sync (peers.sync.*). */
+  get syncConfig(): HubContext['config']['peers']['sync'] {
+    return this.#ctx.config.peers.sync;
   }
 
   /** What the hub holding `peerKey` is sent next, after `after`. */
   outbound(peerKey: string, after: number, limit: number): OutboundPage {
     return outboundFor(this.#ctx, peerKey, after, limit);
+  }
+
+  /**
+   * The peer's cursor, at the head of this hub's log when the peer was never
+   * linked before: the fan-out sends what is written from then on, and what
+   * was written before reaches it as history, within each channel's
+   * retention and policy (allow_history_fetch).
+   */
+  begin(peerKey: string): number {
+    const store = this.#ctx.store;
+    if (!store.peerCursors.has(peerKey)) store.writes.write(() => store.peerCursors.advance(peerKey, store.events.visibleUpTo));
+    return store.peerCursors.cursor(peerKey);
   }
 
   /** The highest seq of this hub's log the peer acknowledged (0: none). */

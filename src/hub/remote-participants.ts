@@ -4,7 +4,8 @@
 // through events they signed, handed in by the hub that hosts them.
 
 import { ProfileSchema, type ParticipantKind, type Profile } from '../schema/participant.js';
-import { participantIdOf } from '../trust/node-id.js';
+import { HandleSchema } from '../schema/names.js';
+import { formatPublicKey, participantIdOf } from '../trust/node-id.js';
 import type { HubContext } from './context.js';
 import { addToSession } from './directory.js';
 import type { ParticipantRecord } from './records.js';
@@ -88,4 +89,28 @@ function handleFor(ctx: HubContext, hub: HostingHub, handle: string, id: string)
   const qualified = `${handle}@${hub.name || keyPart}`;
   const other = ctx.state.participantByHandle(qualified);
   return !other || other.id === id ? qualified : `${handle}@${keyPart}`;
+}
+
+/** A participant as a peer serving history names it: its key, handle and kind, and the hub that hosts it. */
+export interface NamedByPeer extends HostedElsewhere {
+  hub: Uint8Array;
+  hubName: string;
+}
+
+/**
+ * Registers the authors a peer's history names that this hub does not know
+ * yet (their hub may be away, or never linked here), each as hosted by the
+ * hub the peer names, when the roster in force lists that hub. A participant
+ * this hub knows is left as it is: its own hub's hello says who it is. Their
+ * events are still checked one by one (signature, roster, rules).
+ */
+export async function hostNamedByPeer(ctx: HubContext, named: readonly NamedByPeer[], defaultSession: string): Promise<void> {
+  const roster = ctx.rosters.current();
+  const self = formatPublicKey(ctx.keys.hub().raw);
+  const fresh = named.filter((entry) => {
+    if (ctx.state.participants.has(participantIdOf(entry.key))) return false;
+    const hub = formatPublicKey(entry.hub);
+    return hub !== self && roster?.members.some((member) => member.kind === 'hub' && member.pubkey === hub) === true && HandleSchema.safeParse(entry.handle).success;
+  });
+  for (const entry of fresh) await hostParticipants(ctx, { key: formatPublicKey(entry.hub), name: entry.hubName }, [entry], defaultSession);
 }

@@ -39,8 +39,14 @@ const EventFields = [
 ] as const;
 /** A side channel on the way from the event's channel to its thread: its id on the sending hub, its title, its members' ids. */
 const SideStep = z.tuple([z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a thread id'), z.string().min(1).max(512), z.array(z.string().min(1).max(64)).max(256)]);
-/** An event in a side channel carries the side channels from its channel down (outermost first); others leave it out. */
-const EventTuple = z.union([z.tuple(EventFields), z.tuple([...EventFields, z.array(SideStep).min(1).max(MAX_SIDE_DEPTH)])]);
+const Sides = z.array(SideStep).min(1).max(MAX_SIDE_DEPTH);
+/**
+ * An event in a side channel carries the side channels from its channel down
+ * (outermost first); others leave it out, or give null when a prev follows:
+ * the sender_seq of its author's previous event that crossed, in its thread
+ * and epoch, as its author's hub said it (the receiver tells gaps by it).
+ */
+export const EventTuple = z.union([z.tuple(EventFields), z.tuple([...EventFields, Sides]), z.tuple([...EventFields, Sides.nullable(), Seq.nullable()])]);
 const EventsFields = [z.literal(EVENTS_DOMAIN), Seq, z.array(EventTuple).max(MAX_EVENTS_PER_FRAME)] as const;
 /** A page that does not say whether it is live is history. */
 const EventsTuple = z.union([z.tuple(EventsFields), z.tuple([...EventsFields, z.boolean()])]);
@@ -54,29 +60,35 @@ export class BadFrame extends Error {
   }
 }
 
-export function encodeEvents(frame: EventsFrame): Uint8Array {
-  const tupleOf = (e: PeerEvent): unknown[] => {
-    const fields: unknown[] = [e.bytes, e.sig, e.session, e.channel, e.dmWith];
-    if (e.side) fields.push(e.side.map((step) => [step.id, step.title, step.members]));
-    return fields;
+/** An event as a frame carries it (EventTuple). */
+export function tupleOfEvent(e: PeerEvent): unknown[] {
+  const fields: unknown[] = [e.bytes, e.sig, e.session, e.channel, e.dmWith];
+  const side = e.side && e.side.length > 0 ? e.side.map((step) => [step.id, step.title, step.members]) : null;
+  if (e.prev !== undefined && e.prev !== null) fields.push(side, e.prev);
+  else if (side) fields.push(side);
+  return fields;
+}
+
+/** The event an EventTuple carries. */
+export function eventOfTuple([bytes, sig, session, channel, dmWith, side, prev]: z.output<typeof EventTuple>): PeerEvent {
+  return {
+    bytes,
+    sig,
+    session,
+    channel,
+    dmWith,
+    ...(side ? { side: side.map(([id, title, members]) => ({ id, title, members })) } : {}),
+    ...(prev === undefined || prev === null ? {} : { prev }),
   };
-  return canonicalEncode([EVENTS_DOMAIN, frame.through, frame.events.map(tupleOf), frame.live], 'events frame');
+}
+
+export function encodeEvents(frame: EventsFrame): Uint8Array {
+  return canonicalEncode([EVENTS_DOMAIN, frame.through, frame.events.map(tupleOfEvent), frame.live], 'events frame');
 }
 
 export function decodeEvents(bytes: Uint8Array): EventsFrame {
   const [, through, events, live] = parseFrame(EventsTuple, bytes, 'events frame');
-  return {
-    through,
-    live: live === true,
-    events: events.map(([eventBytes, sig, session, channel, dmWith, side]) => ({
-      bytes: eventBytes,
-      sig,
-      session,
-      channel,
-      dmWith,
-      ...(side ? { side: side.map(([id, title, members]) => ({ id, title, members })) } : {}),
-    })),
-  };
+  return { through, live: live === true, events: events.map(eventOfTuple) };
 }
 
 export function encodeAck(through: number): Uint8Array {
@@ -87,7 +99,7 @@ export function decodeAck(bytes: Uint8Array): number {
   return parseFrame(AckTuple, bytes, 'ack')[1];
 }
 
-function parseFrame<S extends z.ZodType>(schema: S, bytes: Uint8Array, what: string): z.output<S> {
+export function parseFrame<S extends z.ZodType>(schema: S, bytes: Uint8Array, what: string): z.output<S> {
   try {
     return schema.parse(decodeStrict(bytes, { maxBytes: MAX_EVENTS_FRAME_BYTES, what }));
   } catch (error) {

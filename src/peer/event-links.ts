@@ -9,6 +9,7 @@ import type { Connection } from '@libp2p/interface';
 import type { Hello } from './hello.js';
 import { EventSender, type EventLinkHooks } from './event-stream.js';
 import { PresenceTeller } from './presence-gossip.js';
+import { HistorySync } from './history-sync.js';
 
 export class EventLinks {
   readonly hooks: EventLinkHooks;
@@ -16,10 +17,13 @@ export class EventLinks {
   readonly #ready = new Map<string, Promise<void>>();
 
   readonly #presence: PresenceTeller;
+  /** History sync with the linked peers (history-sync.ts). */
+  readonly history: HistorySync;
 
   constructor(hooks: Omit<EventLinkHooks, 'ready'>, presenceTtlMs: number) {
     this.hooks = { ...hooks, ready: (key) => this.#ready.get(key) };
     this.#presence = new PresenceTeller(hooks.sync, hooks.logger, presenceTtlMs);
+    this.history = new HistorySync({ ...this.hooks, connections: () => new Map([...this.#senders].map(([key, sender]) => [key, sender.connection])) });
   }
 
   /**
@@ -36,6 +40,7 @@ export class EventLinks {
     if (sender?.connection === connection) return;
     sender?.stop();
     this.#senders.set(key, new EventSender(key, connection, this.hooks));
+    this.history.linked(key);
   }
 
   /** The link to `key` ended: its fan-out stops (it resumes from the peer's cursor when the link is back). */
@@ -47,6 +52,7 @@ export class EventLinks {
   }
 
   stop(): void {
+    this.history.stop();
     this.#presence.stop();
     for (const key of [...this.#senders.keys()]) this.unlinked(key);
   }

@@ -33,6 +33,8 @@ export interface EventLinkHooks {
   countDrop(key: string, reason: DropReason): void;
   /** A frame was read from the hub holding `key`. */
   heard(key: string): void;
+  /** When a frame was last read from the hub holding `key` (null: never). */
+  lastSeen(key: string): number | null;
   /** Resolves once the participants the hub holding `key` hosts are registered; undefined: it is not linked. */
   ready(key: string): Promise<void> | undefined;
   /** Exchanges hellos with the hub holding `key` again (and takes a newer roster it holds); false when none was asked. */
@@ -104,7 +106,7 @@ export class EventSender {
     this.#stream = stream;
     const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
     /** Read through this; the pages sent and not yet acknowledged, by the seq each was read through. */
-    let readThrough = sync.cursor(this.#key);
+    let readThrough = sync.begin(this.#key);
     const unacknowledged: number[] = [];
     let failed: Error | undefined;
     const acks = (async () => {

@@ -27,6 +27,7 @@ import { EVENTS_PROTOCOL } from './event-frames.js';
 import { EventLinks } from './event-links.js';
 import { DEFAULT_ACK_TIMEOUT_MS, receiveEvents } from './event-stream.js';
 import { PRESENCE_PROTOCOL, receivePresence } from './presence-gossip.js';
+import { HISTORY_PROTOCOL } from './history-frames.js';
 import { DEFAULT_HELLO_TIMEOUT_MS, DEFAULT_MAX_REDIAL_MS, DEFAULT_REDIAL_MS, type PeerLinksOptions } from './link-options.js';
 
 export class PeerLinks implements PeerLinksView {
@@ -70,6 +71,7 @@ export class PeerLinks implements PeerLinksView {
         const link = this.#table.get(key);
         if (link) link.lastSeen = this.#now();
       },
+      lastSeen: (key) => this.#table.get(key)?.lastSeen ?? null,
       refresh: (key) => this.#refresh(key),
     }, options.hub.config.presence.ttlSeconds * 1000);
   }
@@ -91,6 +93,7 @@ export class PeerLinks implements PeerLinksView {
     await links.#node.handle(ROSTER_PROTOCOL, (stream) => sendRoster(options.hub, stream, links.#helloTimeoutMs));
     await links.#node.handle(EVENTS_PROTOCOL, (stream, connection) => receiveEvents(stream, connection, links.#events.hooks));
     await links.#node.handle(PRESENCE_PROTOCOL, (stream, connection) => receivePresence(stream, connection, links.#events.hooks));
+    await links.#node.handle(HISTORY_PROTOCOL, (stream, connection) => links.#events.history.serve(stream, connection));
     for (const entry of book) {
       if (!entry.learned) links.#keep(entry);
       else if (options.hub.mayLink(parsePublicKey(entry.key))) links.#table.addAddrs(links.#table.ensure(entry.key), [entry.addr]);

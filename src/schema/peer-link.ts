@@ -32,6 +32,8 @@ export const DROP_REASONS = [
   'author-not-in-roster',
   'not-hosted',
   'not-for-this-hub',
+  // History a peer served that is older than the window this hub keeps of its channel:
+  'past-retention',
   'refused-by-rules',
 ] as const;
 export const DropReasonSchema = z.enum(DROP_REASONS);

@@ -38,6 +38,8 @@ export interface EventRow {
   signed_meta: string | null;
   /** The thread id its author signed, when it is not thread_id (an event taken from a linked hub, stored under this hub's thread). */
   signed_thread: string | null;
+  /** The sender_seq of the author's previous event that crosses, in this thread and epoch (null: none or not known); see history-gaps.ts. */
+  prev_seq: number | null;
 }
 
 /** The columns an event is shown from (rowToEvent): what reads that show events select, and nothing more (a row's other columns cost time to read). */
@@ -108,6 +110,7 @@ export function eventToRow(event: ParleyEvent, tsMillis: number): EventRow {
     signed_ts: null,
     signed_meta: null,
     signed_thread: null,
+    prev_seq: null,
   };
 }
 
@@ -144,8 +147,8 @@ export class EventLog {
 
   constructor(db: Database.Database) {
     this.insert = db.prepare(
-      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta, sig, ttl_secs, sender_seq, sender_epoch, roster_version, signed_ts, signed_meta, signed_thread)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO events (seq, id, session_id, thread_id, ts, type, from_id, author, to_id, content, meta, sig, ttl_secs, sender_seq, sender_epoch, roster_version, signed_ts, signed_meta, signed_thread, prev_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.after = db.prepare(`SELECT ${SHOWN_COLUMNS} FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?`).raw();
     this.before = db.prepare(`SELECT ${SHOWN_COLUMNS} FROM events WHERE thread_id = ? AND seq < ? AND seq <= ? ORDER BY seq DESC LIMIT ?`).raw();
@@ -185,7 +188,7 @@ export class EventLog {
   }
 
   append(row: EventRow): void {
-    // Bound by position: by name, the binding looks up each of the 19 names on the row (a third of the call).
+    // Bound by position: by name, the binding looks up each of the 20 names on the row (a third of the call).
     this.insert.run(
       row.seq,
       row.id,
@@ -206,6 +209,7 @@ export class EventLog {
       row.signed_ts,
       row.signed_meta,
       row.signed_thread,
+      row.prev_seq,
     );
   }
 

@@ -20,6 +20,11 @@ export class PeerCursorStore {
     return (this.getStmt.get(peerKey) as number | undefined) ?? 0;
   }
 
+  /** Whether the peer has a cursor (it was linked before). */
+  has(peerKey: string): boolean {
+    return this.getStmt.get(peerKey) !== undefined;
+  }
+
   /** Moves the peer's cursor forward to `seq` (never back). Inside a write. */
   advance(peerKey: string, seq: number): void {
     this.setStmt.run(peerKey, seq);

@@ -335,4 +335,16 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 15,
+    name: 'history sync',
+    up: `
+      -- The sender_seq of the author's previous event of a kind that crosses to linked hubs, in the
+      -- same thread and epoch (NULL: none, or not known). Its author's hub says it; a hub that holds
+      -- an event but not the one before it has a gap in that author's history (src/hub/history-gaps.ts).
+      ALTER TABLE events ADD COLUMN prev_seq INTEGER;
+      -- The last of those seqs given to each (author, thread): the next event's prev_seq.
+      ALTER TABLE sender_seqs ADD COLUMN crossing_seq INTEGER;
+    `,
+  },
 ];

@@ -13,6 +13,7 @@ export class SenderStore {
   private readonly lastSeqStmt: Database.Statement;
   private readonly setLastSeqStmt: Database.Statement;
   private readonly forgetStmt: Database.Statement;
+  private readonly forgetCrossingStmt: Database.Statement;
   private readonly signedThroughStmt: Database.Statement;
   private readonly setSignedThroughStmt: Database.Statement;
 
@@ -20,11 +21,12 @@ export class SenderStore {
     this.epochStmt = db.prepare('SELECT epoch FROM sender_epochs WHERE participant_id = ?');
     this.setEpochStmt = db.prepare('INSERT INTO sender_epochs (participant_id, epoch) VALUES (?, ?) ON CONFLICT (participant_id) DO UPDATE SET epoch = excluded.epoch');
     this.forgetStmt = db.prepare('DELETE FROM sender_epochs');
+    this.forgetCrossingStmt = db.prepare('UPDATE sender_seqs SET crossing_seq = NULL');
     this.signedThroughStmt = db.prepare(`SELECT value FROM meta WHERE key = '${SIGNED_THROUGH_KEY}'`);
     this.setSignedThroughStmt = db.prepare(`INSERT INTO meta (key, value) VALUES ('${SIGNED_THROUGH_KEY}', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`);
-    this.lastSeqStmt = db.prepare('SELECT seq FROM sender_seqs WHERE participant_id = ? AND thread_id = ?');
+    this.lastSeqStmt = db.prepare('SELECT seq, crossing_seq FROM sender_seqs WHERE participant_id = ? AND thread_id = ?');
     this.setLastSeqStmt = db.prepare(
-      'INSERT INTO sender_seqs (participant_id, thread_id, seq) VALUES (?, ?, ?) ON CONFLICT (participant_id, thread_id) DO UPDATE SET seq = excluded.seq',
+      'INSERT INTO sender_seqs (participant_id, thread_id, seq, crossing_seq) VALUES (?, ?, ?, ?) ON CONFLICT (participant_id, thread_id) DO UPDATE SET seq = excluded.seq, crossing_seq = excluded.crossing_seq',
     );
   }
 
@@ -32,9 +34,10 @@ export class SenderStore {
     return (this.epochStmt.get(participantId) as { epoch: Buffer } | undefined)?.epoch;
   }
 
-  /** Drops every author's epoch: each gets a new one at its next event (the store lost counters). */
+  /** Drops every author's epoch: each gets a new one at its next event (the store lost counters), whose first event follows none. */
   forgetEpochs(): void {
     this.forgetStmt.run();
+    this.forgetCrossingStmt.run();
   }
 
   setEpoch(participantId: string, epoch: Buffer): void {
@@ -43,11 +46,17 @@ export class SenderStore {
 
   /** The last sender_seq given to `participantId` in `threadId` (0 for none). */
   lastSeq(participantId: string, threadId: string): number {
-    return (this.lastSeqStmt.get(participantId, threadId) as { seq: number } | undefined)?.seq ?? 0;
+    return this.counters(participantId, threadId).seq;
   }
 
-  setLastSeq(participantId: string, threadId: string, seq: number): void {
-    this.setLastSeqStmt.run(participantId, threadId, seq);
+  /** The last sender_seq given in the thread (0: none), and the last given to an event that crosses to linked hubs (null: none in this epoch, or not known). */
+  counters(participantId: string, threadId: string): { seq: number; crossing: number | null } {
+    const row = this.lastSeqStmt.get(participantId, threadId) as { seq: number; crossing_seq: number | null } | undefined;
+    return { seq: row?.seq ?? 0, crossing: row?.crossing_seq ?? null };
+  }
+
+  setLastSeq(participantId: string, threadId: string, seq: number, crossing: number | null): void {
+    this.setLastSeqStmt.run(participantId, threadId, seq, crossing);
   }
 
   /**

@@ -7,6 +7,7 @@ import { EventLog } from './event-log.js';
 import { GroupCommit } from './group-commit.js';
 import { createPrivateFile } from '../home/private-home.js';
 import { assertKnownVersion, migrate } from './migrations.js';
+import { HistoryStore } from './history-store.js';
 import { PeerCursorStore } from './peer-cursor-store.js';
 import { RequestStore } from './request-store.js';
 import { RosterStore } from './roster-store.js';
@@ -44,6 +45,7 @@ export class Store {
   readonly retention: RetentionStore;
   readonly access: AccessStore;
   readonly peerCursors: PeerCursorStore;
+  readonly history: HistoryStore;
   /** Checkpoints the WAL off the writer's commits. */
   readonly checkpointer: Checkpointer;
 
@@ -70,6 +72,7 @@ export class Store {
     this.retention = new RetentionStore(db);
     this.access = new AccessStore(db);
     this.peerCursors = new PeerCursorStore(db);
+    this.history = new HistoryStore(db, () => this.events.visibleUpTo);
   }
 
   /** A random id fixed when the store was created. */

@@ -40,6 +40,7 @@ function rowAt(seq: number): EventRow {
     signed_ts: null,
     signed_meta: null,
     signed_thread: null,
+    prev_seq: null,
   };
 }
 

@@ -1,0 +1,95 @@
+// Gaps in a channel's history: an event held whose author's previous one (the
+// prev_seq its author's hub sent with it) is not, while an older one of the
+// same author, thread and epoch is. The seqs of events that never leave their
+// hub (a thread's creation, a rename) are not gaps: prev_seq skips them. A new
+// epoch starts with no previous event, so a sender that lost its counters
+// makes no gap either. Events older than the oldest held are not asked for:
+// retention let them go.
+
+import { participantIdOf } from '../trust/node-id.js';
+import { governingChannel } from './channel-access.js';
+import type { HubContext } from './context.js';
+import type { PeerTaken, PreparedPage } from './peer-intake.js';
+import { threadsOf } from './peer-history.js';
+import type { SignedEventFields } from '../trust/envelope.js';
+
+/** A channel by name, as hubs name it to each other. */
+export interface HistoryChannel {
+  session: string;
+  channel: string;
+}
+
+/** A gap as `parley peer list`, `parley doctor` and the page show it, while it lasts. */
+export interface HistoryGap extends HistoryChannel {
+  /** Whose events are missing: the author's handle here, and the hub that hosts it. */
+  author: string;
+  hub: string | null;
+  /** The lowest sender_seq missing, how many holes the author's history there has, and when the first event after one was written (ISO 8601). */
+  missingFrom: number;
+  holes: number;
+  before: string;
+}
+
+/** Streams whose last taken seq is remembered, at most (then forgotten, and looked up in the store again). */
+const REMEMBERED_STREAMS = 10_000;
+
+/** Notices gaps as pages from linked hubs are taken: each event's prev_seq against what is held. */
+export class GapWatch {
+  /** The last sender_seq taken of each stream: the next event's prev_seq is usually it, and nothing need be looked up. */
+  readonly #last = new Map<string, number>();
+
+  /** The channels in which the page's events, just taken, show a gap. */
+  noticed(ctx: HubContext, page: PreparedPage, taken: readonly PeerTaken[]): HistoryChannel[] {
+    const found = new Map<string, HistoryChannel>();
+    taken.forEach((outcome, i) => {
+      const prev = page.events[i]?.prev;
+      const fields = page.decoded[i] as SignedEventFields;
+      if ('dropped' in outcome) return;
+      const author = participantIdOf(fields.from);
+      const epoch = Buffer.from(fields.sender_epoch);
+      const key = `${author} ${outcome.thread} ${epoch.toString('hex')}`;
+      const last = this.#last.get(key);
+      if (prev !== undefined && prev !== null && last !== prev) {
+        const below = ctx.store.history.heldAtOrBelow(author, outcome.thread, epoch, prev);
+        if (below !== null && below < prev) {
+          const channel = channelOfThread(ctx, outcome.thread);
+          if (channel) found.set(`${channel.session}\n${channel.channel}`, channel);
+        }
+      }
+      if (this.#last.size >= REMEMBERED_STREAMS && last === undefined) this.#last.clear();
+      if (last === undefined || fields.sender_seq > last) this.#last.set(key, fields.sender_seq);
+    });
+    return [...found.values()];
+  }
+}
+
+/** The channel a thread belongs to, by name (undefined: a DM, or a thread gone). */
+export function channelOfThread(ctx: HubContext, threadId: string): HistoryChannel | undefined {
+  const thread = ctx.state.threads.get(threadId);
+  const channel = thread && governingChannel(ctx, thread);
+  const session = channel && ctx.state.sessions.get(channel.sessionId);
+  return channel && session ? { session: session.name, channel: channel.name } : undefined;
+}
+
+/** Every gap in the history of the channels this hub holds, as they stand. */
+export function historyGaps(ctx: HubContext): HistoryGap[] {
+  const gaps: HistoryGap[] = [];
+  for (const channel of ctx.state.threads.values()) {
+    if (channel.kind !== 'channel') continue;
+    const session = ctx.state.sessions.get(channel.sessionId);
+    if (!session) continue;
+    for (const row of ctx.store.history.gaps(threadsOf(ctx, channel))) {
+      const author = ctx.state.participants.get(row.from_id);
+      gaps.push({
+        session: session.name,
+        channel: channel.name,
+        author: author?.handle ?? row.from_id,
+        hub: author?.hub ?? null,
+        missingFrom: row.missing,
+        holes: row.holes,
+        before: new Date(row.after_ts).toISOString(),
+      });
+    }
+  }
+  return gaps;
+}

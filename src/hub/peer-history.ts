@@ -1,0 +1,230 @@
+// History sync, the hub's side (src/peer/history-sync.ts carries it): what a
+// linked hub may ask of this hub's channels and is served, page by page, from
+// every author (not only this hub's own participants, as the fan-out sends);
+// what this hub asks of a channel, and whether a peer's digest holds
+// anything it lacks. Served events keep their authors' signatures: the asking
+// hub checks each one as it would any event from a linked hub.
+
+import { ParleyError } from '../errors/parley-error.js';
+import type { ParticipantKind } from '../schema/participant.js';
+import type { EventRow } from '../store/event-log.js';
+import type { StreamRow } from '../store/history-store.js';
+import { participantIdOf, parsePublicKey } from '../trust/node-id.js';
+import { mayRead, policyOf } from './channel-access.js';
+import { hubNameOf } from './hub-name.js';
+import { isArchive, retentionWindow, windowStart } from './history-window.js';
+import type { HubContext } from './context.js';
+import { channelEventOf } from './peer-outbox.js';
+import type { PeerEvent } from './peer-intake.js';
+import { rawKeyOf } from './participant-key.js';
+import type { ThreadRecord } from './records.js';
+
+/** One author's events in one thread and epoch: held from seq `from` to `through` with no hole (a digest: `through` is the highest held, `held` how many). */
+export interface HistoryStream {
+  author: Uint8Array;
+  /** The thread id its author signed (its origin hub's). */
+  thread: string;
+  epoch: Uint8Array;
+  from: number;
+  through: number;
+  held: number;
+}
+
+/** A channel as a peer's digest shows it: whether it serves its history, and the streams it holds in the asked window. */
+export interface ChannelDigest {
+  session: string;
+  channel: string;
+  allowed: boolean;
+  streams: HistoryStream[];
+}
+
+/** What a hub asks a peer of one channel: what it holds (`since`), the window it keeps (`sinceTs`), and the size of each page. */
+export interface HistoryAsk {
+  session: string;
+  channel: string;
+  sinceTs: number;
+  since: HistoryStream[];
+  maxMessages: number;
+  maxBytes: number;
+}
+
+/** An author of served events, as the serving hub knows it: the asking hub registers one it does not know yet. */
+export interface HistoryAuthor {
+  key: Uint8Array;
+  handle: string;
+  kind: ParticipantKind;
+  hub: Uint8Array;
+  hubName: string;
+}
+
+/** A page of a channel's history: its events, their authors, the seq of the serving hub's log it was read through, and whether more follows. */
+export interface HistoryPage {
+  events: PeerEvent[];
+  authors: HistoryAuthor[];
+  through: number;
+  more: boolean;
+}
+
+/** Rows read from the log at a time while a page is made; a page that found nothing in this many rows goes out empty, `more` set. */
+const SCAN_ROWS = 512;
+/** Bytes each event costs in a page beyond its signed bytes (its place, signature and framing), roughly. */
+const EVENT_OVERHEAD_BYTES = 100;
+
+/** The channels of this hub a participant of the hub holding `peerKey` may read. */
+export function channelsReadableBy(ctx: HubContext, peerKey: string): ThreadRecord[] {
+  const theirs = [...ctx.state.participants.values()].filter((p) => p.hubKey === peerKey).map((p) => p.id);
+  if (theirs.length === 0) return [];
+  return [...ctx.state.threads.values()].filter((t) => t.kind === 'channel' && theirs.some((id) => mayRead(ctx, t, id)));
+}
+
+/** A channel's thread and the side channels below it, at any depth: one history. */
+export function threadsOf(ctx: HubContext, channel: ThreadRecord): string[] {
+  const ids = [channel.id];
+  for (let i = 0; i < ids.length && ids.length < 10_000; i += 1) {
+    for (const thread of ctx.state.threads.values()) if (thread.kind === 'side' && thread.parentId === ids[i]) ids.push(thread.id);
+  }
+  return ids;
+}
+
+function channelNamed(ctx: HubContext, session: string, channel: string): ThreadRecord | undefined {
+  const found = ctx.state.sessionByName(session);
+  return found && ctx.state.channel(found.id, channel);
+}
+
+function allowsFetch(ctx: HubContext, channel: ThreadRecord): boolean {
+  return policyOf(ctx, channel)?.policy.allow_history_fetch !== false;
+}
+
+function streamKey(participantId: string, thread: string, epoch: Uint8Array): string {
+  return `${participantId} ${thread} ${Buffer.from(epoch).toString('hex')}`;
+}
+
+function streamOf(row: StreamRow): HistoryStream {
+  return { author: Buffer.alloc(0), thread: row.thread, epoch: row.epoch, from: row.min_seq, through: row.max_seq, held: row.held };
+}
+
+/** The streams of a channel's history this hub holds within its window, by stream key. */
+function heldStreams(ctx: HubContext, channel: ThreadRecord, sinceTs: number): Map<string, HistoryStream> {
+  const held = new Map<string, HistoryStream>();
+  for (const row of ctx.store.history.streams(threadsOf(ctx, channel), sinceTs)) {
+    const participant = ctx.state.participants.get(row.from_id);
+    if (!participant) continue;
+    held.set(streamKey(row.from_id, row.thread, row.epoch), { ...streamOf(row), author: rawKeyOf(participant) });
+  }
+  return held;
+}
+
+/** What this hub serves the hub holding `peerKey`: each channel it may read, with the streams held since `sinceTs` (or the channel's window, if shorter). */
+export function digestFor(ctx: HubContext, peerKey: string, sinceTs: number): ChannelDigest[] {
+  const archive = isArchive(ctx, peerKey);
+  return channelsReadableBy(ctx, peerKey).map((channel) => {
+    const session = ctx.state.sessions.get(channel.sessionId)!;
+    const allowed = allowsFetch(ctx, channel);
+    const since = Math.max(sinceTs, ctx.now() - retentionWindow(ctx, channel, archive).hours * 3_600_000);
+    return { session: session.name, channel: channel.name, allowed, streams: allowed ? [...heldStreams(ctx, channel, since).values()] : [] };
+  });
+}
+
+/**
+ * What this hub asks of a channel: each stream it holds, from its oldest
+ * held seq up to the first hole, and its window; undefined when it does not
+ * fetch that channel's history (its policy says so).
+ */
+export function askOf(ctx: HubContext, session: string, channelName: string, limits: { maxMessages: number; maxBytes: number }): HistoryAsk | undefined {
+  const channel = channelNamed(ctx, session, channelName);
+  if (channel && !allowsFetch(ctx, channel)) return undefined;
+  const sinceTs = windowStart(ctx, channel);
+  const since: HistoryStream[] = [];
+  if (channel) {
+    const held = heldStreams(ctx, channel, sinceTs);
+    for (const gap of ctx.store.history.gaps(threadsOf(ctx, channel))) {
+      const stream = held.get(streamKey(gap.from_id, gap.thread, gap.epoch));
+      if (stream) stream.through = Math.min(stream.through, gap.held_below);
+    }
+    since.push(...held.values());
+  }
+  return { session, channel: channelName, sinceTs, since, ...limits };
+}
+
+/**
+ * Whether a peer's digest of a channel holds what this hub lacks: a stream
+ * it does not hold, or holds less of (a higher seq, or more events, in the
+ * same window). A channel whose history this hub does not fetch never does.
+ */
+export function lacks(ctx: HubContext, digest: ChannelDigest): boolean {
+  if (!digest.allowed || digest.streams.length === 0) return false;
+  const channel = channelNamed(ctx, digest.session, digest.channel);
+  if (!channel) return true;
+  if (!allowsFetch(ctx, channel)) return false;
+  const held = heldStreams(ctx, channel, windowStart(ctx, channel));
+  return digest.streams.some((theirs) => {
+    const mine = held.get(streamKey(participantIdOf(theirs.author), theirs.thread, theirs.epoch));
+    return !mine || mine.through < theirs.through || mine.held < theirs.held;
+  });
+}
+
+/**
+ * A page of a channel's history for the hub holding `peerKey`, after seq
+ * `after` of this hub's log: the events of its window it does not say it
+ * holds, up to `ask.maxMessages` and about `ask.maxBytes` (one at least).
+ * This hub's own participants' events it has not acknowledged yet are left
+ * to the fan-out, which sends them next. Refused (FORBIDDEN) unless one of
+ * the peer's participants may read the channel and its policy allows
+ * history to be fetched; a channel this hub does not hold has none.
+ */
+export function historyPage(ctx: HubContext, peerKey: string, ask: HistoryAsk, after: number): HistoryPage {
+  const channel = channelNamed(ctx, ask.session, ask.channel);
+  if (!channel) return { events: [], authors: [], through: after, more: false };
+  if (!channelsReadableBy(ctx, peerKey).includes(channel)) {
+    throw new ParleyError('FORBIDDEN', `#${ask.channel}: no participant of the asking hub may read this channel; its history is not served.`, { field: 'channel' });
+  }
+  if (!allowsFetch(ctx, channel)) {
+    throw new ParleyError('FORBIDDEN', `#${ask.channel}: its access policy does not allow history to be fetched (allow_history_fetch: false).`, { field: 'channel' });
+  }
+  const threads = threadsOf(ctx, channel);
+  const window = retentionWindow(ctx, channel, isArchive(ctx, peerKey));
+  const sinceTs = Math.max(ask.sinceTs, ctx.now() - window.hours * 3_600_000);
+  const floor = Number.isFinite(window.messages) ? ctx.store.history.seqBeforeNewest(threads, window.messages) : 0;
+  const holds = new Map(ask.since.map((s) => [streamKey(participantIdOf(s.author), s.thread, s.epoch), s]));
+  const acknowledged = ctx.store.peerCursors.cursor(peerKey);
+  const events: PeerEvent[] = [];
+  const authors = new Map<string, HistoryAuthor>();
+  const places = new Map();
+  let bytes = 0;
+  let through = Math.max(after, floor);
+  const rows = ctx.store.history.page(threads, through, sinceTs, SCAN_ROWS);
+  for (const row of rows) {
+    if (events.length >= ask.maxMessages || (events.length > 0 && bytes >= ask.maxBytes)) return { events, authors: [...authors.values()], through, more: true };
+    through = row.seq;
+    if (!wanted(ctx, row, holds, acknowledged)) continue;
+    const event = channelEventOf(ctx, row, places);
+    if (!event) continue;
+    const { seq: _seq, ...sent } = event;
+    events.push(sent);
+    bytes += sent.bytes.length + EVENT_OVERHEAD_BYTES;
+    if (!authors.has(row.from_id)) {
+      const author = authorOf(ctx, row.from_id);
+      if (author) authors.set(row.from_id, author);
+    }
+  }
+  return { events, authors: [...authors.values()], through, more: rows.length === SCAN_ROWS };
+}
+
+/** Whether a row goes in a page: not in what the asking hub holds, and not one of this hub's own the fan-out still sends it. */
+function wanted(ctx: HubContext, row: EventRow, holds: Map<string, HistoryStream>, acknowledged: number): boolean {
+  const author = ctx.state.participants.get(row.from_id);
+  if (!author || row.sender_seq === null || row.sender_epoch === null) return false;
+  if (author.hubKey === undefined && row.seq > acknowledged) return false;
+  const held = holds.get(streamKey(row.from_id, row.signed_thread ?? row.thread_id, row.sender_epoch));
+  return !held || row.sender_seq < held.from || row.sender_seq > held.through;
+}
+
+function authorOf(ctx: HubContext, participantId: string): HistoryAuthor | undefined {
+  const participant = ctx.state.participants.get(participantId);
+  if (!participant) return undefined;
+  const local = participant.hubKey === undefined;
+  const hubName = local ? hubNameOf(ctx.config) : (participant.hub ?? '');
+  // A handle kept as handle@hubname (held on two hubs here) goes as the hub that hosts it names it.
+  const handle = !local && hubName && participant.handle.endsWith(`@${hubName}`) ? participant.handle.slice(0, -hubName.length - 1) : participant.handle;
+  return { key: rawKeyOf(participant), handle, kind: participant.kind, hub: local ? ctx.keys.hub().raw : parsePublicKey(participant.hubKey), hubName };
+}

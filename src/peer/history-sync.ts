@@ -1,0 +1,232 @@
+/**
+ * History sync over the links (`/parley/history/1`, frames in
+ * history-frames.ts). The fan-out brings each hub's own events from that hub;
+ * this brings what a hub missed from hubs that hold it, whoever wrote it: C
+ * posted while B was down and is gone itself, and A, which holds C's events,
+ * serves them. A hub compares with a peer (a digest: per channel, what each
+ * author's history holds) when the link comes up, every
+ * `peers.sync.intervalSeconds` with a few linked peers (archives and the most
+ * recently heard first), and when a page it took shows a gap; it then asks
+ * for the channels where the peer holds what it lacks, and takes the pages as
+ * it takes the fan-out's: every signature, author and rule checked, each event
+ * once by id.
+ */
+
+import type { Connection, Stream } from '@libp2p/interface';
+import { lpStream } from '@libp2p/utils';
+import type { HistoryAsk, HistoryChannel, PeerSync, PreparedPage } from '../hub/index.js';
+import { inBackground, settled } from '../util/background.js';
+import type { EventLinkHooks } from './event-stream.js';
+import { linkedPeerOf } from './event-stream.js';
+import { MAX_EVENTS_FRAME_BYTES } from './event-frames.js';
+import { decodeAnswer, decodeDigest, decodeQuestion, encodeAnswer, encodeDigest, encodeQuestion, HISTORY_PROTOCOL } from './history-frames.js';
+
+/** What history sync uses of the links besides the event streams' hooks. */
+export interface HistoryLinkHooks extends EventLinkHooks {
+  /** The connection of each linked peer, by key. */
+  connections(): ReadonlyMap<string, Connection>;
+}
+
+/** After a round with a peer that failed (its link not ready yet, or it went), the next try is after this. */
+const RETRY_MS = 250;
+/** A round that fails this many times in a row waits for the next interval. */
+const MAX_TRIES = 4;
+
+export class HistorySync {
+  readonly #hooks: HistoryLinkHooks;
+  readonly #sync: PeerSync;
+  /** The round running with each peer; a round asked for meanwhile runs once it ends. */
+  readonly #rounds = new Map<string, Promise<void>>();
+  readonly #again = new Set<string>();
+  /** Channels being repaired (a gap was noticed), by session and name. */
+  readonly #repairing = new Set<string>();
+  readonly #unlisten: () => void;
+  readonly #timer: NodeJS.Timeout;
+  #stopped = false;
+
+  constructor(hooks: HistoryLinkHooks) {
+    this.#hooks = hooks;
+    this.#sync = hooks.sync;
+    this.#unlisten = this.#sync.onGap((channels) => {
+      for (const channel of channels) this.#repair(channel);
+    });
+    this.#timer = setInterval(() => this.#compare(), this.#sync.syncConfig.intervalSeconds * 1000);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.#unlisten();
+    clearInterval(this.#timer);
+  }
+
+  /** A link came up: this hub compares with that peer now. */
+  linked(key: string): void {
+    this.#round(key);
+  }
+
+  /** Answers a peer's question on one stream: a digest, or a channel's history, page after page. */
+  async serve(stream: Stream, connection: Connection): Promise<void> {
+    const key = await linkedPeerOf(stream, connection, this.#hooks);
+    if (key === undefined) return;
+    const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
+    try {
+      const question = decodeQuestion((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+      this.#hooks.heard(key);
+      if ('digest' in question) await framed.write(encodeDigest(this.#sync.digest(key, question.digest.sinceTs)));
+      else await this.#servePages(key, question.ask, framed);
+      await settled(stream.close());
+    } catch (error) {
+      this.#hooks.logger.warn('a history question from a peer was not answered', { peer: key, error: (error as Error).message });
+      stream.abort(error as Error);
+    }
+  }
+
+  async #servePages(key: string, ask: HistoryAsk, framed: ReturnType<typeof lpStream>): Promise<void> {
+    let after = 0;
+    for (;;) {
+      let page;
+      try {
+        page = this.#sync.historyPage(key, ask, after);
+      } catch (error) {
+        await framed.write(encodeAnswer({ refused: (error as Error).message }));
+        return;
+      }
+      // Written one after another: the stream's flow control, not a round trip a page, paces them.
+      await framed.write(encodeAnswer({ page }), { signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) });
+      if (!page.more || this.#stopped) return;
+      after = page.through;
+    }
+  }
+
+  /** Compares with up to `peers.sync.peers` linked peers: archives first, then the most recently heard. */
+  #compare(): void {
+    if (this.#stopped) return;
+    for (const key of this.#chosen()) this.#round(key);
+  }
+
+  #chosen(exclude?: string): string[] {
+    const keys = [...this.#hooks.connections().keys()].filter((key) => key !== exclude);
+    const archive = new Map(keys.map((key) => [key, this.#sync.isArchive(key)]));
+    keys.sort((a, b) => Number(archive.get(b)) - Number(archive.get(a)) || (this.#hooks.lastSeen(b) ?? 0) - (this.#hooks.lastSeen(a) ?? 0));
+    return keys.slice(0, this.#sync.syncConfig.peers);
+  }
+
+  /** Runs a round with the peer, or once more after the one running. */
+  #round(key: string): void {
+    if (this.#stopped) return;
+    if (this.#rounds.has(key)) {
+      this.#again.add(key);
+      return;
+    }
+    const round = this.#roundWith(key).finally(() => {
+      this.#rounds.delete(key);
+      if (this.#again.delete(key)) this.#round(key);
+    });
+    this.#rounds.set(key, round);
+    inBackground(round, this.#hooks.logger, `comparing history with peer ${key}`);
+  }
+
+  async #roundWith(key: string): Promise<void> {
+    for (let tries = 1; !this.#stopped; tries += 1) {
+      try {
+        const digest = await this.#digestOf(key);
+        for (const channel of digest) {
+          if (this.#stopped) return;
+          if (this.#sync.lacks(channel)) await this.#fetch(key, channel);
+        }
+        return;
+      } catch (error) {
+        if (tries >= MAX_TRIES || !this.#hooks.connections().has(key)) {
+          this.#hooks.logger.warn('history could not be compared with a peer; the next interval tries again', { peer: key, error: (error as Error).message });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS * tries).unref());
+      }
+    }
+  }
+
+  /** A gap in a channel's history: asked of the chosen peers in turn until none is left. */
+  #repair(channel: HistoryChannel): void {
+    const id = `${channel.session}\n${channel.channel}`;
+    if (this.#repairing.has(id) || this.#stopped) return;
+    this.#repairing.add(id);
+    const repair = (async () => {
+      for (const key of this.#chosen()) {
+        if (!this.#gapIn(channel)) return;
+        try {
+          await this.#fetch(key, channel);
+        } catch (error) {
+          this.#hooks.logger.warn('a peer could not serve the history of a channel with a gap', { peer: key, channel: channel.channel, error: (error as Error).message });
+        }
+      }
+    })().finally(() => this.#repairing.delete(id));
+    inBackground(repair, this.#hooks.logger, `repairing the history of #${channel.channel}`);
+  }
+
+  #gapIn(channel: HistoryChannel): boolean {
+    return this.#sync.gaps().some((gap) => gap.session === channel.session && gap.channel === channel.channel);
+  }
+
+  async #open(key: string): Promise<{ stream: Stream; framed: ReturnType<typeof lpStream> }> {
+    const connection = this.#hooks.connections().get(key);
+    if (!connection) throw new Error('the peer is not linked');
+    const stream = await connection.newStream(HISTORY_PROTOCOL, { signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) });
+    return { stream, framed: lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES }) };
+  }
+
+  async #digestOf(key: string): Promise<ReturnType<typeof decodeDigest>> {
+    const { stream, framed } = await this.#open(key);
+    try {
+      await framed.write(encodeQuestion({ digest: { sinceTs: 0 } }));
+      const digest = decodeDigest((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+      this.#hooks.heard(key);
+      return digest;
+    } finally {
+      await settled(stream.close());
+    }
+  }
+
+  /**
+   * Asks the peer for a channel's history and takes its pages in order, the
+   * next one read and checked while one is stored; ends once the peer says
+   * no more follows. A page that cannot be taken ends the stream: the next
+   * round asks again, from what is held then.
+   */
+  async #fetch(key: string, channel: HistoryChannel): Promise<void> {
+    const ask = this.#sync.ask(channel.session, channel.channel);
+    if (!ask) return;
+    const { stream, framed } = await this.#open(key);
+    let storing: Promise<void> = Promise.resolve();
+    try {
+      await framed.write(encodeQuestion({ ask }));
+      for (;;) {
+        const answer = decodeAnswer((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+        this.#hooks.heard(key);
+        if ('refused' in answer) {
+          this.#hooks.logger.info('a peer does not serve the history of a channel', { peer: key, channel: channel.channel, reason: answer.refused });
+          break;
+        }
+        const prepared = this.#sync.prepareHistory(key, answer.page);
+        const before = storing;
+        storing = before.then(async () => this.#take(key, await prepared));
+        // One page is checked ahead of the one being stored, no more.
+        await before;
+        if (!answer.page.more) break;
+      }
+      await storing;
+    } finally {
+      await settled(storing);
+      await settled(stream.close());
+    }
+  }
+
+  async #take(key: string, page: PreparedPage): Promise<void> {
+    const taken = await this.#sync.take(page);
+    for (const outcome of taken) {
+      if (!('dropped' in outcome)) continue;
+      this.#hooks.countDrop(key, outcome.dropped);
+      this.#hooks.logger.warn('an event of a peer\'s history was refused', { peer: key, reason: outcome.dropped, error: outcome.message });
+    }
+  }
+}
