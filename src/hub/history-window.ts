@@ -28,3 +28,8 @@ export function isArchive(ctx: HubContext, key?: string): boolean {
 export function windowStart(ctx: HubContext, channel: ThreadRecord | undefined): number {
   return ctx.now() - retentionWindow(ctx, channel, isArchive(ctx)).hours * 3_600_000;
 }
+
+/** Whether the channel's policy lets its history be fetched (no policy: it does). */
+export function allowsFetch(ctx: HubContext, channel: ThreadRecord): boolean {
+  return policyOf(ctx, channel)?.policy.allow_history_fetch !== false;
+}

@@ -12,7 +12,7 @@ import type { StreamRow } from '../store/history-store.js';
 import { participantIdOf, parsePublicKey } from '../trust/node-id.js';
 import { mayRead, policyOf } from './channel-access.js';
 import { hubNameOf } from './hub-name.js';
-import { isArchive, retentionWindow, windowStart } from './history-window.js';
+import { allowsFetch, isArchive, retentionWindow, windowStart } from './history-window.js';
 import type { HubContext } from './context.js';
 import { channelEventOf } from './peer-outbox.js';
 import type { PeerEvent } from './peer-intake.js';
@@ -30,10 +30,15 @@ export interface HistoryStream {
   held: number;
 }
 
-/** A channel as a peer's digest shows it: whether it serves its history, and the streams it holds in the asked window. */
+/**
+ * A channel as a peer's digest shows it: the version of its access policy in
+ * force (0: none), whether it serves its history, and the streams it holds
+ * in the asked window.
+ */
 export interface ChannelDigest {
   session: string;
   channel: string;
+  policy: number;
   allowed: boolean;
   streams: HistoryStream[];
 }
@@ -91,8 +96,8 @@ function channelNamed(ctx: HubContext, session: string, channel: string): Thread
   return found && ctx.state.channel(found.id, channel);
 }
 
-function allowsFetch(ctx: HubContext, channel: ThreadRecord): boolean {
-  return policyOf(ctx, channel)?.policy.allow_history_fetch !== false;
+function policyVersion(ctx: HubContext, channel: ThreadRecord | undefined): number {
+  return (channel && policyOf(ctx, channel)?.policy.version) ?? 0;
 }
 
 function streamKey(participantId: string, thread: string, epoch: Uint8Array): string {
@@ -121,18 +126,19 @@ export function digestFor(ctx: HubContext, peerKey: string, sinceTs: number): Ch
     const session = ctx.state.sessions.get(channel.sessionId)!;
     const allowed = allowsFetch(ctx, channel);
     const since = Math.max(sinceTs, ctx.now() - retentionWindow(ctx, channel, archive).hours * 3_600_000);
-    return { session: session.name, channel: channel.name, allowed, streams: allowed ? [...heldStreams(ctx, channel, since).values()] : [] };
+    const streams = allowed ? [...heldStreams(ctx, channel, since).values()] : [];
+    return { session: session.name, channel: channel.name, policy: policyVersion(ctx, channel), allowed, streams };
   });
 }
 
 /**
  * What this hub asks of a channel: each stream it holds, from its oldest
- * held seq up to the first hole, and its window; undefined when it does not
- * fetch that channel's history (its policy says so).
+ * held seq up to the first hole, and its window. The peer serves the
+ * channel's access policy whatever it holds, and its history only if the
+ * policy allows it (see historyPage).
  */
-export function askOf(ctx: HubContext, session: string, channelName: string, limits: { maxMessages: number; maxBytes: number }): HistoryAsk | undefined {
+export function askOf(ctx: HubContext, session: string, channelName: string, limits: { maxMessages: number; maxBytes: number }): HistoryAsk {
   const channel = channelNamed(ctx, session, channelName);
-  if (channel && !allowsFetch(ctx, channel)) return undefined;
   const sinceTs = windowStart(ctx, channel);
   const since: HistoryStream[] = [];
   if (channel) {
@@ -147,13 +153,14 @@ export function askOf(ctx: HubContext, session: string, channelName: string, lim
 }
 
 /**
- * Whether a peer's digest of a channel holds what this hub lacks: a stream
- * it does not hold, or holds less of (a higher seq, or more events, in the
- * same window). A channel whose history this hub does not fetch never does.
+ * Whether a peer's digest of a channel holds what this hub lacks: a newer
+ * access policy, or (when its history may be fetched) a stream this hub does
+ * not hold, or holds less of (a higher seq, or more events, in its window).
  */
 export function lacks(ctx: HubContext, digest: ChannelDigest): boolean {
-  if (!digest.allowed || digest.streams.length === 0) return false;
   const channel = channelNamed(ctx, digest.session, digest.channel);
+  if (digest.policy > policyVersion(ctx, channel)) return true;
+  if (!digest.allowed || digest.streams.length === 0) return false;
   if (!channel) return true;
   if (!allowsFetch(ctx, channel)) return false;
   const held = heldStreams(ctx, channel, windowStart(ctx, channel));
@@ -167,10 +174,13 @@ export function lacks(ctx: HubContext, digest: ChannelDigest): boolean {
  * A page of a channel's history for the hub holding `peerKey`, after seq
  * `after` of this hub's log: the events of its window it does not say it
  * holds, up to `ask.maxMessages` and about `ask.maxBytes` (one at least).
- * This hub's own participants' events it has not acknowledged yet are left
- * to the fan-out, which sends them next. Refused (FORBIDDEN) unless one of
- * the peer's participants may read the channel and its policy allows
- * history to be fetched; a channel this hub does not hold has none.
+ * The first page starts with the channel's access policy, whatever its age
+ * (each hub decides by it what it sends where); the channel's history
+ * follows only if that policy allows it to be fetched. This hub's own
+ * participants' events the peer has not acknowledged yet are left to the
+ * fan-out, which sends them next. Refused (FORBIDDEN) unless one of the
+ * peer's participants may read the channel; a channel this hub does not
+ * hold has none.
  */
 export function historyPage(ctx: HubContext, peerKey: string, ask: HistoryAsk, after: number): HistoryPage {
   const channel = channelNamed(ctx, ask.session, ask.channel);
@@ -178,45 +188,72 @@ export function historyPage(ctx: HubContext, peerKey: string, ask: HistoryAsk, a
   if (!channelsReadableBy(ctx, peerKey).includes(channel)) {
     throw new ParleyError('FORBIDDEN', `#${ask.channel}: no participant of the asking hub may read this channel; its history is not served.`, { field: 'channel' });
   }
-  if (!allowsFetch(ctx, channel)) {
-    throw new ParleyError('FORBIDDEN', `#${ask.channel}: its access policy does not allow history to be fetched (allow_history_fetch: false).`, { field: 'channel' });
-  }
+  const holds = new Map(ask.since.map((s) => [streamKey(participantIdOf(s.author), s.thread, s.epoch), s]));
+  const page = new PageBuilder(ctx, ask);
+  const policy = after === 0 ? ctx.store.history.latestAccessControl(channel.id) : undefined;
+  if (policy && !isHeld(policy, holds)) page.add(policy);
+  if (!allowsFetch(ctx, channel)) return page.done(after, false);
   const threads = threadsOf(ctx, channel);
   const window = retentionWindow(ctx, channel, isArchive(ctx, peerKey));
   const sinceTs = Math.max(ask.sinceTs, ctx.now() - window.hours * 3_600_000);
   const floor = Number.isFinite(window.messages) ? ctx.store.history.seqBeforeNewest(threads, window.messages) : 0;
-  const holds = new Map(ask.since.map((s) => [streamKey(participantIdOf(s.author), s.thread, s.epoch), s]));
   const acknowledged = ctx.store.peerCursors.cursor(peerKey);
-  const events: PeerEvent[] = [];
-  const authors = new Map<string, HistoryAuthor>();
-  const places = new Map();
-  let bytes = 0;
   let through = Math.max(after, floor);
   const rows = ctx.store.history.page(threads, through, sinceTs, SCAN_ROWS);
   for (const row of rows) {
-    if (events.length >= ask.maxMessages || (events.length > 0 && bytes >= ask.maxBytes)) return { events, authors: [...authors.values()], through, more: true };
+    if (page.full) return page.done(through, true);
     through = row.seq;
-    if (!wanted(ctx, row, holds, acknowledged)) continue;
-    const event = channelEventOf(ctx, row, places);
-    if (!event) continue;
-    const { seq: _seq, ...sent } = event;
-    events.push(sent);
-    bytes += sent.bytes.length + EVENT_OVERHEAD_BYTES;
-    if (!authors.has(row.from_id)) {
-      const author = authorOf(ctx, row.from_id);
-      if (author) authors.set(row.from_id, author);
-    }
+    if (row.id !== policy?.id && wanted(ctx, row, holds, acknowledged)) page.add(row);
   }
-  return { events, authors: [...authors.values()], through, more: rows.length === SCAN_ROWS };
+  return page.done(through, rows.length === SCAN_ROWS);
 }
 
-/** Whether a row goes in a page: not in what the asking hub holds, and not one of this hub's own the fan-out still sends it. */
+/** A page being filled: its events, their authors, and its size against the ask's limits. */
+class PageBuilder {
+  readonly #events: PeerEvent[] = [];
+  readonly #authors = new Map<string, HistoryAuthor>();
+  readonly #places = new Map();
+  #bytes = 0;
+
+  constructor(
+    private readonly ctx: HubContext,
+    private readonly ask: HistoryAsk,
+  ) {}
+
+  get full(): boolean {
+    return this.#events.length >= this.ask.maxMessages || (this.#events.length > 0 && this.#bytes >= this.ask.maxBytes);
+  }
+
+  add(row: EventRow): void {
+    const event = channelEventOf(this.ctx, row, this.#places);
+    if (!event) return;
+    const { seq: _seq, ...sent } = event;
+    this.#events.push(sent);
+    this.#bytes += sent.bytes.length + EVENT_OVERHEAD_BYTES;
+    if (!this.#authors.has(row.from_id)) {
+      const author = authorOf(this.ctx, row.from_id);
+      if (author) this.#authors.set(row.from_id, author);
+    }
+  }
+
+  done(through: number, more: boolean): HistoryPage {
+    return { events: this.#events, authors: [...this.#authors.values()], through, more };
+  }
+}
+
+/** Whether the asking hub says it holds the row (its stream, from its oldest held seq through its first hole). */
+function isHeld(row: EventRow, holds: Map<string, HistoryStream>): boolean {
+  if (row.sender_seq === null || row.sender_epoch === null) return false;
+  const held = holds.get(streamKey(row.from_id, row.signed_thread ?? row.thread_id, row.sender_epoch));
+  return held !== undefined && row.sender_seq >= held.from && row.sender_seq <= held.through;
+}
+
+/** Whether a row goes in a page: not what the asking hub holds, and not one of this hub's own the fan-out still sends it. */
 function wanted(ctx: HubContext, row: EventRow, holds: Map<string, HistoryStream>, acknowledged: number): boolean {
   const author = ctx.state.participants.get(row.from_id);
   if (!author || row.sender_seq === null || row.sender_epoch === null) return false;
   if (author.hubKey === undefined && row.seq > acknowledged) return false;
-  const held = holds.get(streamKey(row.from_id, row.signed_thread ?? row.thread_id, row.sender_epoch));
-  return !held || row.sender_seq < held.from || row.sender_seq > held.through;
+  return !isHeld(row, holds);
 }
 
 function authorOf(ctx: HubContext, participantId: string): HistoryAuthor | undefined {

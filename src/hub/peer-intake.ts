@@ -15,7 +15,7 @@ import { scannedTextsOfFields } from './ingest.js';
 import type { PeerEntry } from './peer-entry.js';
 import type { ParticipantRecord, ThreadRecord } from './records.js';
 import { dmKeyOf, insertThread, parseChannelName, sideChannelOf } from './threads.js';
-import { windowStart } from './history-window.js';
+import { allowsFetch, windowStart } from './history-window.js';
 import { transact } from './writer.js';
 import { inBackground } from '../util/background.js';
 
@@ -180,11 +180,16 @@ function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: Signe
   return { event, fields, author: author!, session, channel, addressee, side };
 }
 
-/** History is of a channel (a DM goes only to its addressee's hub, from its author's), and no older than the window this hub keeps of it. */
+/** History is of a channel (a DM goes only to its addressee's hub, from its author's) whose policy lets it be fetched (its access policy always may), no older than the window this hub keeps of it. */
 function checkHistory(ctx: HubContext, fields: SignedEventFields, session: string, channel: string | null): void {
   if (channel === null) throw new PeerRefusal('malformed-event', `event ${fields.id}: history is a channel's; a DM is not served as history`);
   const sessionId = ctx.state.sessionByName(session)?.id;
-  const start = windowStart(ctx, sessionId === undefined ? undefined : ctx.state.channel(sessionId, channel));
+  const held = sessionId === undefined ? undefined : ctx.state.channel(sessionId, channel);
+  const setsAccess = fields.kind === 'control' && typeof fields.content === 'object' && fields.content !== null && 'access' in fields.content;
+  if (held && !setsAccess && !allowsFetch(ctx, held)) {
+    throw new PeerRefusal('history-not-allowed', `event ${fields.id}: #${channel}'s access policy does not allow its history to be fetched (allow_history_fetch: false)`);
+  }
+  const start = windowStart(ctx, held);
   if (fields.ts < start) {
     throw new PeerRefusal('past-retention', `event ${fields.id}: written ${new Date(fields.ts).toISOString()}, before the window this hub keeps of #${channel} (its retention)`);
   }

@@ -85,8 +85,8 @@ export class PeerSync {
     return lacks(this.#ctx, digest);
   }
 
-  /** What this hub asks a peer of a channel (peers.sync.* sizes its pages); undefined: it does not fetch that channel's history. */
-  ask(session: string, channel: string): HistoryAsk | undefined {
+  /** What this hub asks a peer of a channel (peers.sync.* sizes its pages). */
+  ask(session: string, channel: string): HistoryAsk {
     const { maxMessages, maxBytes } = this.#ctx.config.peers.sync;
     return askOf(this.#ctx, session, channel, { maxMessages, maxBytes });
   }

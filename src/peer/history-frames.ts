@@ -38,7 +38,8 @@ const ThreadId = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a thread 
 const Name = z.string().min(1).max(200);
 /** author, thread, epoch, from, through, held */
 const Stream = z.tuple([Key, ThreadId, Epoch, Seq, Seq, Seq]);
-const Channel = z.tuple([Name, Name, z.boolean(), z.array(Stream).max(MAX_STREAMS)]);
+/** session, channel, policy version, allowed, streams */
+const Channel = z.tuple([Name, Name, Seq, z.boolean(), z.array(Stream).max(MAX_STREAMS)]);
 const Author = z.tuple([Key, z.string().min(1).max(200), ParticipantKindSchema, Key, z.string().max(200)]);
 
 const QuestionTuple = z.union([
@@ -72,12 +73,12 @@ export function decodeQuestion(bytes: Uint8Array): HistoryQuestion {
 }
 
 export function encodeDigest(channels: readonly ChannelDigest[]): Uint8Array {
-  return canonicalEncode([DIGEST, channels.map((c) => [c.session, c.channel, c.allowed, c.streams.map(tupleOfStream)])], 'history digest');
+  return canonicalEncode([DIGEST, channels.map((c) => [c.session, c.channel, c.policy, c.allowed, c.streams.map(tupleOfStream)])], 'history digest');
 }
 
 export function decodeDigest(bytes: Uint8Array): ChannelDigest[] {
   const [, channels] = parseFrame(DigestTuple, bytes, 'history digest');
-  return channels.map(([session, channel, allowed, streams]) => ({ session, channel, allowed, streams: streams.map(streamOfTuple) }));
+  return channels.map(([session, channel, policy, allowed, streams]) => ({ session, channel, policy, allowed, streams: streams.map(streamOfTuple) }));
 }
 
 export function encodeAnswer(answer: HistoryAnswer): Uint8Array {

@@ -195,7 +195,6 @@ export class HistorySync {
    */
   async #fetch(key: string, channel: HistoryChannel): Promise<void> {
     const ask = this.#sync.ask(channel.session, channel.channel);
-    if (!ask) return;
     const { stream, framed } = await this.#open(key);
     let storing: Promise<void> = Promise.resolve();
     try {

@@ -21,7 +21,10 @@ import { HELLO_PROTOCOL, type Hello } from './hello.js';
 import { answerHello, askHello } from './hello-exchange.js';
 import { checkHello, dropReasonOf, helloFor, LinkRefused, refusalWords } from './hello-checks.js';
 import { LinkTable, type LinkRecord, type PeerLinkInfo } from './link-table.js';
-import { keyOfPeer, PeerNode } from './peer-node.js';
+import { keyOfPeer, PeerNode, type RefusalReason } from './peer-node.js';
+import { PeerBlocks } from './peer-blocks.js';
+import { LinkDialler } from './link-dialler.js';
+import { HelloRefresh } from './hello-refresh.js';
 import { fetchRoster, ROSTER_PROTOCOL, sendRoster } from './roster-exchange.js';
 import { EVENTS_PROTOCOL } from './event-frames.js';
 import { EventLinks } from './event-links.js';
@@ -36,18 +39,17 @@ export class PeerLinks implements PeerLinksView {
   readonly #logger: Logger;
   readonly #now: () => number;
   readonly #helloTimeoutMs: number;
-  readonly #redialMs: number;
-  readonly #maxRedialMs: number;
+  readonly #dialler: LinkDialler;
   readonly #table = new LinkTable();
   /** The connection each linked peer's hello went over. */
   readonly #connections = new Map<string, Connection>();
   readonly #events: EventLinks;
   /** Newer rosters being fetched from peers, by key. */
   readonly #rosterFetches = new Map<string, Promise<void>>();
-  /** Hellos asked of peers again (see #refresh), by key, and when the last one was asked. */
-  readonly #refreshes = new Map<string, { at: number; done: Promise<boolean> }>();
+  readonly #refresh: HelloRefresh;
   /** Hubs mDNS found that the roster does not list (told once each). */
   readonly #strangers = new Set<string>();
+  readonly #blocks: PeerBlocks;
   #node!: PeerNode;
   #stopped = false;
 
@@ -57,8 +59,33 @@ export class PeerLinks implements PeerLinksView {
     this.#logger = options.logger;
     this.#now = options.now ?? Date.now;
     this.#helloTimeoutMs = options.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
-    this.#redialMs = options.redialMs ?? DEFAULT_REDIAL_MS;
-    this.#maxRedialMs = options.maxRedialMs ?? DEFAULT_MAX_REDIAL_MS;
+    this.#dialler = new LinkDialler({
+      node: () => this.#node,
+      table: this.#table,
+      logger: this.#logger,
+      helloTimeoutMs: this.#helloTimeoutMs,
+      redialMs: options.redialMs ?? DEFAULT_REDIAL_MS,
+      maxRedialMs: options.maxRedialMs ?? DEFAULT_MAX_REDIAL_MS,
+      stopped: () => this.#stopped,
+      blocked: (key) => this.#blocks.until(key) !== undefined,
+      offline: (link, reason) => this.#away(link, 'offline', reason),
+      sayHello: (link, connection) => this.#sayHello(link, connection),
+    });
+    this.#blocks = new PeerBlocks(this.#now, (key) => this.#lifted(key));
+    this.#refresh = new HelloRefresh({
+      now: this.#now,
+      logger: this.#logger,
+      exchange: async (key) => {
+        const link = this.#table.get(key);
+        const connection = this.#connections.get(key);
+        if (link && connection) await this.#exchangeHellos(link, connection);
+        return link !== undefined && connection !== undefined;
+      },
+      settled: async (key) => {
+        await this.#rosterFetches.get(key);
+        await this.#events.hooks.ready(key);
+      },
+    });
     this.#events = new EventLinks({
       sync: options.hub.peerSync(),
       logger: options.logger,
@@ -72,7 +99,7 @@ export class PeerLinks implements PeerLinksView {
         if (link) link.lastSeen = this.#now();
       },
       lastSeen: (key) => this.#table.get(key)?.lastSeen ?? null,
-      refresh: (key) => this.#refresh(key),
+      refresh: (key) => this.#refresh.ask(key),
     }, options.hub.config.presence.ttlSeconds * 1000);
   }
 
@@ -85,6 +112,7 @@ export class PeerLinks implements PeerLinksView {
       listen: options.listen,
       logger: options.logger,
       onRefused: (key, reason) => links.#refusedByGater(key, reason),
+      isBlocked: (key) => links.#blocks.until(key) !== undefined,
       onDisconnected: (key) => links.#disconnected(key),
       mdns: options.mdns ?? (options.hub.config.peers.mdns ? {} : false),
       onDiscovered: (key, addrs) => links.#found(key, addrs, 'mdns'),
@@ -98,7 +126,7 @@ export class PeerLinks implements PeerLinksView {
       if (!entry.learned) links.#keep(entry);
       else if (options.hub.mayLink(parsePublicKey(entry.key))) links.#table.addAddrs(links.#table.ensure(entry.key), [entry.addr]);
     }
-    for (const link of links.#table.all()) links.#dialSoon(link, 0);
+    for (const link of links.#table.all()) links.#dialler.soon(link, 0);
     return links;
   }
 
@@ -120,7 +148,7 @@ export class PeerLinks implements PeerLinksView {
     const link = this.#keep(entry);
     if (link.state !== 'connected') {
       link.attempts = 0;
-      this.#dialSoon(link, 0);
+      this.#dialler.soon(link, 0);
     }
     return { link: this.#table.info(link), added };
   }
@@ -133,11 +161,8 @@ export class PeerLinks implements PeerLinksView {
       if (!link) continue;
       link.addrs = link.addrs.filter((addr) => addr !== entry.addr);
       if (stillKept.has(entry.key)) continue;
-      const connection = this.#connections.get(entry.key);
-      this.#events.unlinked(entry.key);
       this.#table.delete(entry.key);
-      this.#connections.delete(entry.key);
-      if (connection) await this.#node.hangUp(connection);
+      await this.#cut(entry.key, 'removed');
     }
     return removed.map((entry) => entry.addr);
   }
@@ -153,42 +178,12 @@ export class PeerLinks implements PeerLinksView {
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const link of this.#table.all()) clearTimeout(link.timer);
+    this.#blocks.stop();
     this.#events.stop();
     await this.#node.stop();
   }
 
-  // Dialling ------------------------------------------------------------------
-
-  #dialSoon(link: LinkRecord, delayMs: number): void {
-    clearTimeout(link.timer);
-    if (this.#stopped || link.addrs.length === 0) return;
-    link.timer = setTimeout(() => inBackground(this.#dial(link), this.#logger, `dialling peer ${link.key}`), delayMs);
-    link.timer.unref();
-  }
-
-  /** The wait before the next redial of a link that failed `attempts` times: doubling, capped, with jitter so hubs do not redial in step. */
-  #backOff(link: LinkRecord): number {
-    const base = Math.min(this.#maxRedialMs, this.#redialMs * 2 ** Math.min(link.attempts, 16));
-    return Math.round(base * (0.75 + Math.random() * 0.5));
-  }
-
-  async #dial(link: LinkRecord): Promise<void> {
-    if (this.#stopped || link.state === 'connected' || this.#table.get(link.key) !== link) return;
-    link.state = 'connecting';
-    let connection: Connection;
-    try {
-      connection = await this.#node.dial(link.addrs, AbortSignal.timeout(this.#helloTimeoutMs));
-    } catch (error) {
-      if ((link.state as string) !== 'refused') this.#away(link, 'offline', `could not dial: ${(error as Error).message}`);
-      link.attempts += 1;
-      this.#dialSoon(link, this.#backOff(link));
-      return;
-    }
-    if (!(await this.#sayHello(link, connection))) {
-      link.attempts += 1;
-      this.#dialSoon(link, this.#backOff(link));
-    }
-  }
+  // Hellos ---------------------------------------------------------------------
 
   /**
    * Sends this hub's hello over `connection` and reads the peer's: at the
@@ -219,8 +214,6 @@ export class PeerLinks implements PeerLinksView {
     }
   }
 
-  // Hellos ---------------------------------------------------------------------
-
   async #answerHello(stream: Stream, connection: Connection): Promise<void> {
     const key = keyOfPeer(connection.remotePeer);
     if (key === undefined) {
@@ -239,33 +232,6 @@ export class PeerLinks implements PeerLinksView {
       return;
     }
     this.#linked(key, hello!, connection);
-  }
-
-  /**
-   * Hellos again with a linked peer that sent events of a participant this hub
-   * does not know it hosts (they can overtake the hello and roster naming them).
-   * Resolves once this hub holds what the peer's hello says; false when none was
-   * asked (not linked, or asked in the last second: forgeries get no hello a page).
-   */
-  #refresh(key: string): Promise<boolean> {
-    const link = this.#table.get(key);
-    const connection = this.#connections.get(key);
-    const last = this.#refreshes.get(key);
-    if (!link || !connection || (last && this.#now() - last.at < 1000)) return last?.done ?? Promise.resolve(false);
-    const done = (async () => {
-      try {
-        await this.#exchangeHellos(link, connection);
-      } catch (error) {
-        // The link stands: what was refused stays refused, counted.
-        this.#logger.warn('a linked peer\'s hello, asked again, did not come', { peer: key, error: (error as Error).message });
-        return false;
-      }
-      await this.#rosterFetches.get(key);
-      await this.#events.hooks.ready(key);
-      return true;
-    })();
-    this.#refreshes.set(key, { at: this.#now(), done });
-    return done;
   }
 
   #checkHello(frame: Uint8Array, key: string): Hello {
@@ -323,7 +289,7 @@ export class PeerLinks implements PeerLinksView {
     }
     const link = this.#table.ensure(key);
     this.#table.addAddrs(link, addrs);
-    if (link.state === 'offline' && link.timer === undefined) this.#dialSoon(link, 0);
+    if (link.state === 'offline' && link.timer === undefined) this.#dialler.soon(link, 0);
   }
 
   // Rosters --------------------------------------------------------------------
@@ -344,17 +310,22 @@ export class PeerLinks implements PeerLinksView {
   /** After the roster changed: the links it no longer allows are closed. */
   async #recheck(): Promise<void> {
     forgetLearned(this.#home, (key) => this.#hub.mayLink(parsePublicKey(key)));
-    for (const [key, connection] of [...this.#connections]) {
+    for (const key of [...this.#connections.keys()]) {
       if (this.#hub.mayLink(parsePublicKey(key))) continue;
       const link = this.#table.get(key);
-      if (link) {
-        this.#table.countDrop(link, 'removed-from-roster');
-        this.#away(link, 'refused', 'no longer a hub of the roster in force');
-      }
-      this.#events.unlinked(key);
-      this.#connections.delete(key);
-      await this.#node.hangUp(connection);
+      if (link) this.#table.countDrop(link, 'removed-from-roster');
+      await this.#cut(key, 'no longer a hub of the roster in force');
     }
+  }
+
+  /** Ends the link to the hub holding `key`, refused for `reason` (in words): its streams stop and it is hung up on. */
+  async #cut(key: string, reason: string): Promise<void> {
+    const link = this.#table.get(key);
+    if (link) this.#away(link, 'refused', reason);
+    const connection = this.#connections.get(key);
+    this.#events.unlinked(key);
+    this.#connections.delete(key);
+    if (connection) await this.#node.hangUp(connection);
   }
 
   // Ends ---------------------------------------------------------------------
@@ -377,10 +348,39 @@ export class PeerLinks implements PeerLinksView {
     }
   }
 
-  #refusedByGater(key: string, reason: 'local-mode' | 'not-in-roster'): void {
+  #refusedByGater(key: string, reason: RefusalReason): void {
     const link = this.#table.ensure(key);
     this.#table.countDrop(link, reason);
-    this.#away(link, 'refused', reason === 'local-mode' ? 'this hub has no roster in force (local mode): it never links' : 'its key is not a hub of the roster in force');
+    const words = { 'local-mode': 'this hub has no roster in force (local mode): it never links', 'not-in-roster': 'its key is not a hub of the roster in force', blocked: this.#blockedWords(key) };
+    this.#away(link, 'refused', words[reason]);
+  }
+
+  // Blocks (peer-blocks.ts) -----------------------------------------------------
+
+  /** Cuts the link to the hub holding `key` for `forMs`: hung up on, not dialled, and refused until the block runs out or is lifted. */
+  async block(key: string, forMs: number): Promise<PeerLinkInfo> {
+    const link = this.#table.ensure(key);
+    this.#blocks.block(key, forMs);
+    clearTimeout(link.timer);
+    await this.#cut(key, this.#blockedWords(key));
+    return this.#table.info(link);
+  }
+
+  /** Lifts a block (false: the hub was not blocked); the hub is dialled again. */
+  unblock(key: string): boolean {
+    return this.#blocks.unblock(key);
+  }
+
+  #lifted(key: string): void {
+    const link = this.#table.get(key);
+    if (!link || link.state === 'connected') return;
+    this.#away(link, 'offline', 'its block was lifted');
+    link.attempts = 0;
+    this.#dialler.soon(link, 0);
+  }
+
+  #blockedWords(key: string): string {
+    return `blocked by the operator until ${new Date(this.#blocks.until(key) ?? this.#now()).toISOString()} (parley peer unblock lifts it)`;
   }
 
   #disconnected(key: string): void {
@@ -390,7 +390,7 @@ export class PeerLinks implements PeerLinksView {
     if (!link || link.state !== 'connected') return;
     this.#away(link, 'offline', 'the link closed');
     this.#logger.info('peer link closed', { peer: key });
-    this.#dialSoon(link, this.#backOff(link));
+    this.#dialler.soon(link, this.#dialler.backOff(link));
   }
 
   #away(link: LinkRecord, state: 'offline' | 'refused', reason: string): void {

@@ -22,6 +22,8 @@ export interface PeerNodeOptions {
   logger: Logger;
   /** Told of each key the gater refuses (the links count it against that peer). */
   onRefused?: (key: string, reason: RefusalReason) => void;
+  /** Whether the operator blocked the hub holding a key for now (peer-blocks.ts): refused as `blocked`. */
+  isBlocked?: (key: string) => boolean;
   /** Told when the last connection to a peer closes. */
   onDisconnected?: (key: string) => void;
   /** Look for hubs on the LAN by mDNS (config peers.mdns); `port` and `interval` only for tests. */
@@ -31,7 +33,7 @@ export interface PeerNodeOptions {
 }
 
 /** Why a connection was refused before any Parley protocol ran, counted for `parley peer list` and status. */
-export type RefusalReason = 'local-mode' | 'not-in-roster';
+export type RefusalReason = 'local-mode' | 'not-in-roster' | 'blocked';
 
 async function mdnsDiscovery(options: { port?: number; intervalMs?: number }): Promise<ReturnType<typeof MdnsFactory>> {
   const { mdns } = await import('@libp2p/mdns');
@@ -63,16 +65,17 @@ export class PeerNode {
     this.#refused = refused;
   }
 
-  static async start({ hub, listen, logger, onRefused, onDisconnected, mdns: lan = false, onDiscovered }: PeerNodeOptions): Promise<PeerNode> {
+  static async start({ hub, listen, logger, onRefused, isBlocked, onDisconnected, mdns: lan = false, onDiscovered }: PeerNodeOptions): Promise<PeerNode> {
     const identity = hub.peerIdentity();
     const refused = new Map<RefusalReason, number>();
     const refuses = (peerId: PeerId): boolean => {
       const raw = peerId.publicKey?.raw;
-      const reason: RefusalReason | undefined = hub.trust.mode === 'local' ? 'local-mode' : raw === undefined || !hub.mayLink(raw) ? 'not-in-roster' : undefined;
+      const key = keyOfPeer(peerId);
+      const blocked = key !== undefined && isBlocked?.(key) === true;
+      const reason: RefusalReason | undefined = hub.trust.mode === 'local' ? 'local-mode' : raw === undefined || !hub.mayLink(raw) ? 'not-in-roster' : blocked ? 'blocked' : undefined;
       if (reason === undefined) return false;
       refused.set(reason, (refused.get(reason) ?? 0) + 1);
       logger.warn('peer link refused', { peer: peerId.toString(), reason });
-      const key = keyOfPeer(peerId);
       if (key !== undefined) onRefused?.(key, reason);
       return true;
     };
@@ -139,7 +142,7 @@ export class PeerNode {
 
   /** Connections refused so far, by reason. */
   refusals(): Record<RefusalReason, number> {
-    return { 'local-mode': this.#refused.get('local-mode') ?? 0, 'not-in-roster': this.#refused.get('not-in-roster') ?? 0 };
+    return { 'local-mode': this.#refused.get('local-mode') ?? 0, 'not-in-roster': this.#refused.get('not-in-roster') ?? 0, blocked: this.#refused.get('blocked') ?? 0 };
   }
 
   async stop(): Promise<void> {

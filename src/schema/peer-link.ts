@@ -16,6 +16,8 @@ export type LinkState = z.output<typeof LinkStateSchema>;
 export const DROP_REASONS = [
   'local-mode',
   'not-in-roster',
+  // The operator blocked it for a while (parley peer block):
+  'blocked',
   'other-org',
   'bad-hello',
   'clock-skew',
@@ -34,6 +36,8 @@ export const DROP_REASONS = [
   'not-for-this-hub',
   // History a peer served that is older than the window this hub keeps of its channel:
   'past-retention',
+  // History of a channel whose access policy here does not allow it to be fetched:
+  'history-not-allowed',
   'refused-by-rules',
 ] as const;
 export const DropReasonSchema = z.enum(DROP_REASONS);

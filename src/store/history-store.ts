@@ -45,6 +45,7 @@ export class HistoryStore {
   private readonly gapsStmt: Database.Statement;
   private readonly heldBelowStmt: Database.Statement;
   private readonly newestStmt: Database.Statement;
+  private readonly accessStmt: Database.Statement;
 
   constructor(
     db: Database.Database,
@@ -77,6 +78,8 @@ export class HistoryStore {
          WHERE from_id = ? AND thread_id = ? AND sender_epoch = ? AND sig IS NOT NULL AND sender_seq <= ?`,
       )
       .pluck();
+    // A control's content is its one kind's key first (see peer-outbox.ts).
+    this.accessStmt = db.prepare(`SELECT * FROM events WHERE thread_id = ? AND seq <= ? AND type = 'control' AND content LIKE '{"access"%' ORDER BY seq DESC LIMIT 1`);
     this.newestStmt = db.prepare(`SELECT seq FROM events WHERE ${threads} AND seq <= ? ORDER BY seq DESC LIMIT 1 OFFSET ?`).pluck();
   }
 
@@ -98,6 +101,11 @@ export class HistoryStore {
   /** The highest sender_seq at or below `seq` held of a stream taken from linked hubs (null: none). */
   heldAtOrBelow(fromId: string, threadId: string, epoch: Buffer, seq: number): number | null {
     return (this.heldBelowStmt.get(fromId, threadId, epoch, seq) as number | null) ?? null;
+  }
+
+  /** The newest control that set the channel's access policy (undefined: none). */
+  latestAccessControl(threadId: string): EventRow | undefined {
+    return this.accessStmt.get(threadId, this.head()) as EventRow | undefined;
   }
 
   /** The seq before which the threads hold more than `count` newer events (0: they hold no more than that). */

@@ -67,15 +67,16 @@ export interface TeamHub extends PeerHub {
  * `hosted.length` hubs (opened with `options.hub`, named hub-a, hub-b, … or `options.names`) under one roster that also lists every participant
  * (`hosted[i]` are hub i's: agents as operators, a handle starting with
  * "human" as an admin human), every hub linked to the first (and so to each
- * other), once every link is up both ways.
+ * other), once every link is up both ways; the last `options.unlinked` hubs
+ * are left unlinked, for the test to link later.
  */
-export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions>; names?: string[] } = {}): Promise<TeamHub[]> {
+export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions>; names?: string[]; unlinked?: number } = {}): Promise<TeamHub[]> {
   const opened: TestHub[] = [];
   const actors: Array<Record<string, Actor>> = [];
   for (const [i, handles] of hosted.entries()) {
     // Each its own name (hub-a, hub-b, …), as on machines of their own, unless the test names them.
     const name = options.names?.[i] ?? `hub-${String.fromCharCode(97 + i)}`;
-    const t = await hubs.open({ ...options.hub, config: { ...options.hub?.config, peers: { name } } });
+    const t = await hubs.open({ ...options.hub, config: { ...options.hub?.config, peers: { ...options.hub?.config?.peers, name } } });
     opened.push(t);
     const mine: Record<string, Actor> = {};
     for (const handle of handles) mine[handle] = await t.hub.join({ handle, profile: { kind: handle.startsWith('human') ? 'human' : 'agent' } });
@@ -88,8 +89,10 @@ export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { 
   for (const t of opened) await t.hub.acceptRoster(roster);
   const team: TeamHub[] = [];
   for (const [i, t] of opened.entries()) team.push({ ...(await startLinks(hubs, t)), actors: actors[i]! });
-  const [first, ...rest] = team;
+  // The last `unlinked` hubs listen, but neither dial nor are dialled: the test links them later (peer add).
+  const linked = team.slice(0, team.length - (options.unlinked ?? 0));
+  const [first, ...rest] = linked;
   for (const other of rest) await other.links.add(first!.addr);
-  for (const a of team) for (const b of team) if (a !== b) await expect.poll(() => linkState(a, b), { timeout: 10_000 }).toBe('connected');
+  for (const a of linked) for (const b of linked) if (a !== b) await expect.poll(() => linkState(a, b), { timeout: 10_000 }).toBe('connected');
   return team;
 }

@@ -57,4 +57,63 @@ describe('history sync', () => {
     expect(verifyLines(await exportLines(b2.actors.bea!, 'general'))).toBeUndefined();
     expect(b2.links.list().find((peer) => peer.key === a!.key)?.drops).toEqual({});
   }, 90_000);
+
+  it('history - a hub that joins late gets a channel up to its retention (newest 50 of 120) and no more, with its policy', async () => {
+    const [a, d] = await linkedTeam(hubs, [['human-ann', 'ann'], ['dee']], { hub: unlimited, unlinked: 1 });
+    await a!.actors['human-ann']!.control('general', { access: { retention_messages: 50 } });
+    for (let i = 0; i < 120; i++) await a!.actors.ann!.post({ thread: 'general', text: `ann ${i}` });
+    await d!.links.add(a!.addr);
+    await expect.poll(async () => (await messagesOn(d!, 'dee')).length, { timeout: 20_000 }).toBe(50);
+    // A later round brings nothing more: the window is the channel's, on both hubs.
+    await d!.links.remove(a!.key);
+    await d!.links.add(a!.addr);
+    await expect.poll(() => linkState(d!, a!), { timeout: 10_000 }).toBe('connected');
+    await a!.actors.ann!.post({ thread: 'general', text: 'marker' });
+    await expect.poll(async () => (await messagesOn(d!, 'dee')).at(-1), { timeout: 10_000 }).toBe('ann: marker');
+    expect(await messagesOn(d!, 'dee')).toEqual([...Array.from({ length: 50 }, (_, i) => `ann: ann ${70 + i}`), 'ann: marker']);
+    expect((await d!.actors.dee!.threadDetail('general')).access?.policy).toMatchObject({ version: 1, retention_messages: 50 });
+  }, 90_000);
+
+  it('history - allow_history_fetch: false keeps a channel\'s history from a new hub; what is written after it links still reaches it', async () => {
+    const [a, d] = await linkedTeam(hubs, [['human-ann', 'ann'], ['dee']], { hub: unlimited, unlinked: 1 });
+    await a!.actors['human-ann']!.control('general', { access: { allow_history_fetch: false } });
+    for (let i = 0; i < 10; i++) await a!.actors.ann!.post({ thread: 'general', text: `ann ${i}` });
+    await d!.links.add(a!.addr);
+    // The policy reaches it (it decides what D's hub sends where), and no message before it linked.
+    await expect.poll(async () => (await d!.actors.dee!.threadDetail('general').catch(() => undefined))?.access?.policy.allow_history_fetch, { timeout: 10_000 }).toBe(false);
+    await a!.actors.ann!.post({ thread: 'general', text: 'after the link' });
+    await expect.poll(async () => messagesOn(d!, 'dee'), { timeout: 10_000 }).toEqual(['ann: after the link']);
+  }, 90_000);
+
+  it('history - A and B cut apart, C linked to both: what each side posts reaches the other through C, and after the cut heals the three hold the same events once', async () => {
+    const quick = { config: { ...unlimited.config, peers: { sync: { intervalSeconds: 0.2 } } } };
+    const [a, b, c] = await linkedTeam(hubs, [['ann'], ['bea'], ['cal']], { hub: quick });
+    await a!.links.block(b!.key, 60_000);
+    await b!.links.block(a!.key, 60_000);
+    await expect.poll(() => [linkState(a!, b!), linkState(b!, a!)], { timeout: 10_000 }).toEqual(['refused', 'refused']);
+    expect(a!.links.list().find((peer) => peer.key === b!.key)?.reason).toMatch(/^blocked by the operator until /);
+    for (let i = 0; i < 20; i++) {
+      await a!.actors.ann!.post({ thread: 'general', text: `ann ${i}` });
+      await b!.actors.bea!.post({ thread: 'general', text: `bea ${i}` });
+    }
+    const ids = async (hub: TeamHub, reader: string): Promise<string[]> => {
+      const { events } = await hub.actors[reader]!.history({ thread: 'general', limit: 500 });
+      return events.filter((e) => e.type === 'message').map((e) => e.id).sort();
+    };
+    await expect.poll(async () => (await ids(c!, 'cal')).length, { timeout: 20_000 }).toBe(40);
+    const all = await ids(c!, 'cal');
+    // Still cut: A has B's events from C, and B has A's.
+    await expect.poll(() => ids(a!, 'ann'), { timeout: 20_000 }).toEqual(all);
+    await expect.poll(() => ids(b!, 'bea'), { timeout: 20_000 }).toEqual(all);
+    expect(linkState(a!, b!)).toBe('refused');
+    a!.links.unblock(b!.key);
+    b!.links.unblock(a!.key);
+    await expect.poll(() => [linkState(a!, b!), linkState(b!, a!)], { timeout: 10_000 }).toEqual(['connected', 'connected']);
+    await a!.actors.ann!.post({ thread: 'general', text: 'healed' });
+    await expect.poll(async () => (await ids(b!, 'bea')).length, { timeout: 10_000 }).toBe(41);
+    const healed = await ids(a!, 'ann');
+    expect(await ids(b!, 'bea')).toEqual(healed);
+    await expect.poll(() => ids(c!, 'cal'), { timeout: 10_000 }).toEqual(healed);
+    expect(new Set(healed).size).toBe(41);
+  }, 90_000);
 });
