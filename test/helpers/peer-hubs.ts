@@ -70,7 +70,7 @@ export interface TeamHub extends PeerHub {
  * other), once every link is up both ways; the last `options.unlinked` hubs
  * are left unlinked, for the test to link later.
  */
-export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions>; names?: string[]; unlinked?: number } = {}): Promise<TeamHub[]> {
+export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions>; names?: string[]; unlinked?: number; extraMembers?: Roster['members'] } = {}): Promise<TeamHub[]> {
   const opened: TestHub[] = [];
   const actors: Array<Record<string, Actor>> = [];
   for (const [i, handles] of hosted.entries()) {
@@ -85,7 +85,7 @@ export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { 
   const members = opened.flatMap((t) =>
     t.hub.participantsWithAccess().map((p) => ({ pubkey: p.pubkey, role: p.profile.kind === 'human' ? ('admin' as const) : ('operator' as const) })),
   );
-  const roster = rosterOfHubs(opened, options.org ?? 'team', 1, members);
+  const roster = rosterOfHubs(opened, options.org ?? 'team', 1, [...members, ...(options.extraMembers ?? [])]);
   for (const t of opened) await t.hub.acceptRoster(roster);
   const team: TeamHub[] = [];
   for (const [i, t] of opened.entries()) team.push({ ...(await startLinks(hubs, t)), actors: actors[i]! });
