@@ -7,6 +7,7 @@ import type { Roster } from '../schema/roster.js';
 import { hubKeyPathOf, readKeyFile } from '../trust/key-files.js';
 import { formatPublicKey, rawPublicKeyOf } from '../trust/node-id.js';
 import { askPeerSelf, type HubStatus } from './running-hub.js';
+import { gapsText } from './peer-drops.js';
 
 /**
  * `parley doctor`'s peer links check: where this hub listens for peers, the
@@ -53,6 +54,8 @@ export async function peersCheck(home: string, config: Config, holder: LiveHub |
   }
   const links = status?.peers ?? [];
   for (const link of links) {
+    // A hole in a channel's history, not silence: history sync asks the linked hubs for it.
+    if ((link.gaps ?? []).length > 0) problems.push(`history incomplete: ${gapsText(link.gaps)} (asked of the linked hubs; it fills once one holding them is reachable)`);
     if (link.state === 'connected') continue;
     if (!link.configured && link.state === 'offline') continue;
     problems.push(`${link.name || link.key} is ${link.state}${link.reason ? `: ${link.reason}` : ''}`);

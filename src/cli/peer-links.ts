@@ -9,7 +9,7 @@ import { hubIdOf, parsePublicKey } from '../trust/node-id.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { PEER_OPTIONS } from './command-options.js';
 import { terminalJson, terminalText } from './terminal-text.js';
-import { dropCounts } from './peer-drops.js';
+import { dropCounts, gapsText } from './peer-drops.js';
 
 /**
  * `parley peer add|list|remove`: the hubs this home links to. With a hub
@@ -80,6 +80,7 @@ async function list({ values }: CommandArgs<typeof PEER_OPTIONS>): Promise<numbe
         drops: {},
         configured: true,
         participants: [],
+        gaps: [],
       }));
   if (values.json) return print(peers);
   if (peers.length === 0) {
@@ -89,6 +90,7 @@ async function list({ values }: CommandArgs<typeof PEER_OPTIONS>): Promise<numbe
   const lines = peers.flatMap((peer) => [
     `${peer.state.padEnd(10)} ${describe(peer)}${peer.reason && peer.state !== 'connected' ? `: ${terminalText(peer.reason, 'one line')}` : ''}`,
     `           last seen ${peer.lastSeen ?? 'never'}, ${peer.queued} queued${lagText(peer)}${dropsText(peer.drops)}${peer.participants.length > 0 ? `; hosts ${peer.participants.map((p) => `@${terminalText(p.handle, 'one line')}`).join(', ')}` : ''}`,
+    ...((peer.gaps ?? []).length > 0 ? [`           history incomplete: ${terminalText(gapsText(peer.gaps), 'one line')}`] : []),
   ]);
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;

@@ -2,7 +2,7 @@ import { resolveHome } from '../config/home.js';
 import { liveHub } from '../client/live-hub.js';
 import { trustSummary } from '../format/trust-summary.js';
 import { askHub, formatUptime, type HubStatus } from './running-hub.js';
-import { dropCounts } from './peer-drops.js';
+import { dropCounts, gapsText } from './peer-drops.js';
 import { terminalJson, terminalText } from './terminal-text.js';
 import type { CommandArgs, CommandRun } from './command.js';
 import type { STATUS_OPTIONS } from './command-options.js';
@@ -44,6 +44,8 @@ function peerBacklog(peer: NonNullable<HubStatus['peers']>[number]): string {
     // Absent from hubs before lag was reported.
     ...((peer.lagSeconds ?? 0) > 0 ? [`behind ${peer.lagSeconds} s`] : []),
     ...(drops === '' ? [] : [`dropped ${drops}`]),
+    // Absent from hubs before history sync.
+    ...((peer.gaps?.length ?? 0) > 0 ? [`history incomplete: ${gapsText(peer.gaps ?? [])}`] : []),
   ];
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }

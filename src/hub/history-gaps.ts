@@ -12,22 +12,14 @@ import type { HubContext } from './context.js';
 import type { PeerTaken, PreparedPage } from './peer-intake.js';
 import { threadsOf } from './peer-history.js';
 import type { SignedEventFields } from '../trust/envelope.js';
+import type { HistoryGap } from '../schema/peer-link.js';
+
+export type { HistoryGap } from '../schema/peer-link.js';
 
 /** A channel by name, as hubs name it to each other. */
 export interface HistoryChannel {
   session: string;
   channel: string;
-}
-
-/** A gap as `parley peer list`, `parley doctor` and the page show it, while it lasts. */
-export interface HistoryGap extends HistoryChannel {
-  /** Whose events are missing: the author's handle here, and the hub that hosts it. */
-  author: string;
-  hub: string | null;
-  /** The lowest sender_seq missing, how many holes the author's history there has, and when the first event after one was written (ISO 8601). */
-  missingFrom: number;
-  holes: number;
-  before: string;
 }
 
 /** Streams whose last taken seq is remembered, at most (then forgotten, and looked up in the store again). */
@@ -85,6 +77,7 @@ export function historyGaps(ctx: HubContext): HistoryGap[] {
         channel: channel.name,
         author: author?.handle ?? row.from_id,
         hub: author?.hub ?? null,
+        hubKey: author?.hubKey ?? null,
         missingFrom: row.missing,
         holes: row.holes,
         before: new Date(row.after_ts).toISOString(),

@@ -136,7 +136,8 @@ export class PeerLinks implements PeerLinksView {
 
   /** Each peer as `parley peer list` shows it; `now` (epoch ms) is what its lag is measured against. */
   list(now = this.#now()): PeerLinkInfo[] {
-    return this.#table.all().map((link) => this.#table.info(link, this.#events.backlog(link.key, now)));
+    const gaps = this.#events.hooks.sync.gaps();
+    return this.#table.all().map((link) => this.#table.info(link, this.#events.backlog(link.key, now), gaps.filter((g) => g.hubKey === link.key)));
   }
 
   async add(addr: string): Promise<{ link: PeerLinkInfo; added: boolean }> {
@@ -355,9 +356,7 @@ export class PeerLinks implements PeerLinksView {
     this.#away(link, 'refused', words[reason]);
   }
 
-  // Blocks (peer-blocks.ts) -----------------------------------------------------
-
-  /** Cuts the link to the hub holding `key` for `forMs`: hung up on, not dialled, and refused until the block runs out or is lifted. */
+  /** Blocks (peer-blocks.ts): cuts the link to the hub holding `key` for `forMs`: hung up on, not dialled, and refused until the block runs out or is lifted. */
   async block(key: string, forMs: number): Promise<PeerLinkInfo> {
     const link = this.#table.ensure(key);
     this.#blocks.block(key, forMs);

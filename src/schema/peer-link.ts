@@ -43,6 +43,25 @@ export const DROP_REASONS = [
 export const DropReasonSchema = z.enum(DROP_REASONS);
 export type DropReason = z.output<typeof DropReasonSchema>;
 
+/**
+ * A gap in a channel's history on this hub, while it lasts: an author's
+ * event held whose previous one is not (src/hub/history-gaps.ts). History
+ * sync asks the linked hubs for what is missing.
+ */
+export const HistoryGapSchema = z.object({
+  session: z.string(),
+  channel: z.string(),
+  /** Whose events are missing: the author's handle here, and the hub that hosts it (its name and key; null: not known). */
+  author: z.string(),
+  hub: z.string().nullable(),
+  hubKey: PublicKeyTextSchema.nullable(),
+  /** The highest sender_seq known missing (the one before an event held), how many holes there are, and when the first event after one was written (ISO 8601). */
+  missingFrom: z.number().int().min(0),
+  holes: z.number().int().min(1),
+  before: z.string(),
+});
+export type HistoryGap = z.output<typeof HistoryGapSchema>;
+
 export const PeerLinkInfoSchema = z.object({
   key: PublicKeyTextSchema,
   id: z.string(),
@@ -63,6 +82,8 @@ export const PeerLinkInfoSchema = z.object({
   configured: z.boolean(),
   /** The participants it hosts, from its hello. */
   participants: z.array(z.object({ handle: z.string(), key: PublicKeyTextSchema, kind: ParticipantKindSchema })),
+  /** Gaps in the history of its participants' events here, while they last (history sync asks for what is missing). */
+  gaps: z.array(HistoryGapSchema),
 });
 export type PeerLinkInfo = z.output<typeof PeerLinkInfoSchema>;
 
@@ -72,5 +93,5 @@ export type PeerLinkInfo = z.output<typeof PeerLinkInfoSchema>;
  * it or was dropped; its addresses and the reason in words are the
  * operator's (GET /api/v1/hub/peers).
  */
-export type LinkedHubView = Pick<PeerLinkInfo, 'key' | 'id' | 'name' | 'state' | 'lastSeen' | 'queued' | 'lagSeconds' | 'drops'>;
+export type LinkedHubView = Pick<PeerLinkInfo, 'key' | 'id' | 'name' | 'state' | 'lastSeen' | 'queued' | 'lagSeconds' | 'drops' | 'gaps'>;
 

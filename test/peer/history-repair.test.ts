@@ -99,11 +99,14 @@ describe('history repair', () => {
     const gaps = b.t.hub.peerSync().gaps();
     expect(gaps).toEqual([expect.objectContaining({ session: 'default', channel: 'general', author: 'mallory', hub: 'fuzzer', missingFrom: 6, holes: 1 })]);
     expect(await messagesOn(b, 'bea')).toEqual(['mallory 1', 'mallory 2', 'mallory 3', 'mallory 7', 'mallory 8']);
+    // As `parley peer list`, status and doctor show it: on the link of the hub hosting the author.
+    expect(b.links.list().find((peer) => peer.key === f.key)?.gaps).toEqual(gaps);
     // A gets all eight; B, comparing with A, takes the three it lacks, and the gap is gone.
     expect(await fanOut(f, a, all, 8)).toBe(8);
     await expect.poll(async () => (await messagesOn(b, 'bea')).length, { timeout: 10_000 }).toBe(8);
     expect(new Set(await messagesOn(b, 'bea'))).toEqual(new Set(all.map((_, i) => `mallory ${i + 1}`)));
     expect(b.t.hub.peerSync().gaps()).toEqual([]);
+    expect(b.links.list().find((peer) => peer.key === f.key)?.gaps).toEqual([]);
   }, 60_000);
 
   it('history repair - a peer serving forged or tampered history of another hub\'s author is refused and counted; the event is taken from a hub that holds it', async () => {

@@ -17,5 +17,5 @@ export function linkedHubRoutes(hub: Hub): Hono<Env> {
 }
 
 function linkedHubView(peer: PeerLinkInfo): LinkedHubView {
-  return { key: peer.key, id: peer.id, name: peer.name, state: peer.state, lastSeen: peer.lastSeen, queued: peer.queued, lagSeconds: peer.lagSeconds, drops: peer.drops };
+  return { key: peer.key, id: peer.id, name: peer.name, state: peer.state, lastSeen: peer.lastSeen, queued: peer.queued, lagSeconds: peer.lagSeconds, drops: peer.drops, gaps: peer.gaps };
 }

@@ -10,7 +10,8 @@ const STATES: Record<LinkedHubView['state'], string> = {
 /**
  * One hub this one links to, as the sidebar lists it: its name (its id
  * until its hello is read), the state of the link, and only what is not
- * zero of what waits for it, how far behind it is, and what it dropped.
+ * zero of what waits for it, how far behind it is, what it dropped, and
+ * whether the history of its participants' events here has gaps.
  */
 export function LinkedHub({ hub }: { hub: LinkedHubView }) {
   const dropped = Object.values(hub.drops).reduce((sum, n) => sum + (n ?? 0), 0);
@@ -18,6 +19,7 @@ export function LinkedHub({ hub }: { hub: LinkedHubView }) {
     ...(hub.queued > 0 ? [`${hub.queued} queued`] : []),
     ...(hub.lagSeconds > 0 ? [`behind ${hub.lagSeconds} s`] : []),
     ...(dropped > 0 ? [`${dropped} dropped`] : []),
+    ...((hub.gaps ?? []).length > 0 ? ['history incomplete'] : []),
   ];
   const why = Object.entries(hub.drops)
     .filter(([, n]) => (n ?? 0) > 0)

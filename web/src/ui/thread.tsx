@@ -3,7 +3,7 @@ import { api, seg } from '../api.js';
 import { inBackground } from '../state/background.js';
 import { openThread } from '../state/open-view.js';
 import { refreshThreads } from '../state/refreshers.js';
-import { attempt, detail, maySteer, me, threads } from '../state/view-state.js';
+import { attempt, detail, linkedHubs, maySteer, me, threads } from '../state/view-state.js';
 import type { ParleyEvent, ThreadInfo } from '../types.js';
 import { Composer } from './composer.js';
 import { Dialog, DialogButtons } from './dialog.js';
@@ -24,6 +24,8 @@ export function ThreadView({ thread, steering, onToggleSteering }: { thread: Thr
   const c = detail.value?.thread.id === thread.id ? detail.value.controls : undefined;
   const isHuman = me.value?.participant.profile.kind === 'human';
   const prefix = thread.kind === 'dm' ? '' : thread.kind === 'channel' ? '# ' : '↳ ';
+  // Gaps the linked hubs list for this channel: a hole in its history, not silence (history sync asks for it).
+  const gaps = thread.kind === 'channel' ? linkedHubs.value.flatMap((hub) => hub.gaps ?? []).filter((gap) => gap.channel === thread.name) : [];
   const exportHref = (format: string) => `/api/v1/threads/${seg(thread.id)}/export?format=${format}`;
 
   return (
@@ -43,6 +45,11 @@ export function ThreadView({ thread, steering, onToggleSteering }: { thread: Thr
           {thread.done && <span class="badge">done{c?.doneBy ? ` by @${c.doneBy}` : ''}</span>}
           {thread.closed && <span class="badge">closed</span>}
           {c?.discussion.on && <span class="badge">discussion mode</span>}
+          {gaps.length > 0 && (
+            <span class="badge warn history-gap" title={gaps.map((gap) => `@${gap.author}'s events before ${gap.before} are missing; asked of the linked hubs`).join('\n')}>
+              history incomplete
+            </span>
+          )}
           <span class="spacer" />
           <a class="button small secondary" href={exportHref('markdown')} download={`${thread.name}.md`}>
             Export Markdown
