@@ -12,6 +12,7 @@ export const flag = { type: 'boolean' } as const;
 export const SERVE_OPTIONS = { home: string, config: string, host: string, port: string, roster: string, 'peer-port': string, 'peer-host': string, set: strings } as const;
 export const PEER_SELF_OPTIONS = { home: string, json: flag } as const;
 export const PEER_OPTIONS = { home: string, json: flag } as const;
+export const PEER_BLOCK_OPTIONS = { home: string, json: flag, for: string } as const;
 export const STATUS_OPTIONS = { home: string, json: flag } as const;
 export const STOP_OPTIONS = { home: string, timeout: string } as const;
 export const JOIN_OPTIONS = { kind: string, client: string, model: string, role: strings, nickname: string, 'wake-on': string, session: string, home: string, url: string, json: flag } as const;

@@ -1,6 +1,6 @@
 import { DEFAULT_CLI_HISTORY_LIMIT } from '../config/defaults.js';
 import type { CommandEntry, OptionSpecs } from './command.js';
-import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, PEER_OPTIONS, PEER_SELF_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_IMPORT_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
+import { COORDINATE_OPTIONS, DOCTOR_OPTIONS, HOOK_OPTIONS, INSTALL_OPTIONS, JOIN_OPTIONS, KEYGEN_OPTIONS, MCP_OPTIONS, PARTICIPANT_OPTIONS, PEER_BLOCK_OPTIONS, PEER_OPTIONS, PEER_SELF_OPTIONS, ROSTER_ADD_OPTIONS, ROSTER_IMPORT_OPTIONS, ROSTER_INIT_OPTIONS, ROSTER_OPTIONS, ROSTER_SIGN_OPTIONS, SERVE_OPTIONS, STATUS_OPTIONS, STOP_OPTIONS, TAIL_OPTIONS, TOKEN_ROTATE_OPTIONS, UNINSTALL_OPTIONS, VERIFY_OPTIONS, flag, string, strings } from './command-options.js';
 
 
 /**
@@ -248,6 +248,22 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     options: PEER_OPTIONS,
     positionals: true,
     load: async () => (await import('./peer-links.js')).peerRemove,
+  },
+  'peer block': {
+    usage: 'peer block KEY',
+    flags: '[--for DURATION] [--json]',
+    summary: 'Cut the link to a hub for a while (10m unless --for says): a partition on purpose',
+    options: PEER_BLOCK_OPTIONS,
+    positionals: true,
+    load: async () => (await import('./peer-block.js')).peerBlock,
+  },
+  'peer unblock': {
+    usage: 'peer unblock KEY',
+    flags: '[--json]',
+    summary: 'Lift a block: the hub is dialled again',
+    options: PEER_OPTIONS,
+    positionals: true,
+    load: async () => (await import('./peer-block.js')).peerUnblock,
   },
 
   'roster init': {

@@ -86,6 +86,16 @@ export class HubAdmin {
     return this.#http.request('DELETE', `/hub/peers/${enc(peer)}`);
   }
 
+  /** Cuts the link to a hub for `seconds` (parley peer block). */
+  blockPeer(key: string, seconds: number): Promise<{ peer: PeerLinkInfo; until: string }> {
+    return this.#http.request('POST', `/hub/peers/${enc(key)}/block`, { seconds });
+  }
+
+  /** Lifts a block (parley peer unblock). */
+  unblockPeer(key: string): Promise<{ unblocked: boolean }> {
+    return this.#http.request('DELETE', `/hub/peers/${enc(key)}/block`);
+  }
+
   /** Local mode (no roster): the participant's access on the hub, from its next call. */
   setAccess(handle: string, access: Access): Promise<unknown> {
     return this.#http.request('PUT', `/participants/${enc(handle)}/access`, { access });

@@ -18,7 +18,7 @@ import {
 import { JoinInputSchema, SelfProfilePatchSchema } from '../schema/participant.js';
 import { AgentHookInputSchema } from '../schema/agent-hook.js';
 import { VERSION } from '../version.js';
-import { HubProofBodySchema, LoginBodySchema, PeerAddBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, RunTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
+import { HubProofBodySchema, LoginBodySchema, PeerAddBodySchema, PeerBlockBodySchema, MarkReadBodySchema, MeetingSayBodySchema, RevokeTokenBodySchema, RosterPushBodySchema, RotateTokenBodySchema, RunTokenBodySchema, SetAccessBodySchema, SubscriptionBodySchema, SwitchSessionBodySchema } from './schemas.js';
 
 /**
  * A short OpenAPI 3.1 document of the REST API, generated from the same zod
@@ -76,6 +76,14 @@ export const ROUTES: readonly RouteDoc[] = [
   },
   { method: 'post', path: '/api/v1/hub/peers', summary: 'Keep a hub in the home and dial it now, by a multiaddr ending in its peer id (parley peer add); 201 when new', body: PeerAddBodySchema, auth: 'admin' },
   { method: 'delete', path: '/api/v1/hub/peers/{peer}', summary: 'Forget a kept hub, by its key or one address (URL-encoded), and close its links (parley peer remove)', auth: 'admin' },
+  {
+    method: 'post',
+    path: '/api/v1/hub/peers/{peer}/block',
+    summary: 'Cut the link to a hub of the roster, by its key, for `seconds` (default 600, at most 86400): hung up on, refused and not dialled until it runs out or is lifted; held in memory (parley peer block)',
+    body: PeerBlockBodySchema,
+    auth: 'admin',
+  },
+  { method: 'delete', path: '/api/v1/hub/peers/{peer}/block', summary: 'Lift a block; unblocked: false when the hub was not blocked (parley peer unblock)', auth: 'admin' },
   { method: 'get', path: '/api/v1/hub/roster', summary: "The roster in force (null: local mode), its file, and every participant's pubkey and access (parley roster)", auth: 'admin' },
   {
     method: 'post',

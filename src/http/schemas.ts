@@ -48,6 +48,11 @@ export const RosterPushBodySchema = RosterSchema.extend({ confirm: z.boolean().o
 /** POST /hub/peers: a hub to keep and dial, by a multiaddr ending in its peer id (`parley peer self` prints it there). */
 export const PeerAddBodySchema = z.strictObject({ addr: PeerAddrSchema });
 
+/** POST /hub/peers/{peer}/block: how long the link stays cut, in seconds (10 minutes when left out). */
+export const PeerBlockBodySchema = z.strictObject({
+  seconds: z.number().int('must be a whole number of seconds').min(1, 'must be at least 1').max(86_400, 'must be at most 86400 (a day)').default(600),
+});
+
 /** POST /hub-proof: the client's fresh nonce, which the hub signs to prove it is the home's hub (see trust/hub-proof.ts). */
 export const HubProofBodySchema = z.strictObject({
   nonce: z.string().regex(HUB_PROOF_NONCE, 'a nonce is 32 random bytes in base64url without padding (43 characters)'),

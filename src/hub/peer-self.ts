@@ -15,6 +15,10 @@ export interface PeerLinksView {
   add(addr: string): Promise<{ link: PeerLinkInfo; added: boolean }>;
   /** Forgets a kept peer (by key, or one address) and closes its links; the addresses removed. */
   remove(keyOrAddr: string): Promise<string[]>;
+  /** Cuts the link to the hub holding `key` for `forMs` (parley peer block): refused and not dialled until the block runs out or is lifted. */
+  block(key: string, forMs: number): Promise<PeerLinkInfo>;
+  /** Lifts a block (parley peer unblock); false when the hub was not blocked. */
+  unblock(key: string): boolean;
   /** The roster in force changed: links it no longer allows close, and linked peers hear of the new version. */
   rosterChanged(): Promise<void>;
 }

@@ -50,6 +50,14 @@ export class LinksOnDemand implements PeerLinksView {
     return removeFromPeerBook(this.#options.home, keyOrAddr).map((entry) => entry.addr);
   }
 
+  async block(key: string, forMs: number): Promise<PeerLinkInfo> {
+    return (await this.#running()).block(key, forMs);
+  }
+
+  unblock(key: string): boolean {
+    return this.#links?.unblock(key) ?? false;
+  }
+
   async rosterChanged(): Promise<void> {
     await this.#links?.rosterChanged();
   }

@@ -65,7 +65,12 @@ describe('http routes: valid calls', () => {
     expect(await ok('GET', '/api/v1/hub/peers/self', {}, admin)).toMatchObject({ key: expect.stringMatching(/^ed25519:/), id: expect.stringMatching(/^h_/), addrs: [], participants: expect.arrayContaining([expect.objectContaining({ handle: 'alice' })]) });
     // A hub to link to (nothing listens there): kept, listed, forgotten.
     const peerAddr = `/ip4/127.0.0.1/tcp/1/p2p/${peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()}`;
-    expect(await ok('POST', '/api/v1/hub/peers', {}, { ...admin, body: { addr: peerAddr } })).toMatchObject({ added: true, peer: { addrs: [peerAddr], configured: true } });
+    const kept = await ok('POST', '/api/v1/hub/peers', {}, { ...admin, body: { addr: peerAddr } });
+    expect(kept).toMatchObject({ added: true, peer: { addrs: [peerAddr], configured: true } });
+    // Cut for a minute (a partition on purpose), then lifted.
+    const peerKey = (kept.peer as { key: string }).key;
+    expect(await ok('POST', '/api/v1/hub/peers/{peer}/block', { peer: peerKey }, { ...admin, body: { seconds: 60 } })).toMatchObject({ peer: { key: peerKey, state: 'refused' }, until: expect.any(String) });
+    expect(await ok('DELETE', '/api/v1/hub/peers/{peer}/block', { peer: peerKey }, admin)).toEqual({ unblocked: true });
     expect(await ok('GET', '/api/v1/hub/peers', {}, admin)).toMatchObject({ peers: [expect.objectContaining({ addrs: [peerAddr] })] });
     // A participant sees the same hub without its addresses.
     const hubs = (await ok('GET', '/api/v1/linked-hubs', {}, asAlice)).hubs as Array<Record<string, unknown>>;

@@ -99,6 +99,7 @@ export const VALID_BODIES: Record<string, Record<string, unknown>> = {
   'POST /api/v1/meetings/{name}/say': { text: 'hi all' },
   // A hub's address (nothing listens there).
   'POST /api/v1/hub/peers': { addr: '/ip4/127.0.0.1/tcp/1/p2p/12D3KooWRawPbxPtP1eZaJpumGnyWX2DcUyd3RQnydr3eAto4Az7' },
+  'POST /api/v1/hub/peers/{peer}/block': { seconds: 60 },
   // A roster of the right shape (unsigned: the bad-input cases are refused before any signature is checked).
   'POST /api/v1/hub/roster': { org_id: 'acme', version: 1, timestamp: '2026-11-24T12:00:00Z', members: [{ pubkey: `ed25519:${'A'.repeat(43)}`, role: 'admin' }] },
 };

@@ -2,10 +2,11 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { ParleyError, parseInput } from '../../errors/parley-error.js';
 import type { Hub, PeerLinksView } from '../../hub/index.js';
 import { jsonBody } from '../../request/body.js';
-import { PeerAddBodySchema } from '../schemas.js';
+import { formatPublicKey, parsePublicKey } from '../../trust/node-id.js';
+import { PeerAddBodySchema, PeerBlockBodySchema } from '../schemas.js';
 
 /**
- * The hub's links to other hubs, for `parley peer list|add|remove` while the
+ * The hub's links to other hubs, for `parley peer list|add|remove|block|unblock` while the
  * hub runs (admin token). The links are the peer layer's; `parley serve`
  * attaches them to the hub, which hands them to these routes.
  */
@@ -24,7 +25,20 @@ export function peerRoutes(hub: Hub, adminOnly: MiddlewareHandler): Hono {
     if (removed.length === 0) throw new ParleyError('NOT_FOUND', `No peer ${peer} is kept on this hub: "parley peer list" shows the ones that are.`, { field: 'peer' });
     return c.json({ removed });
   });
+  // A partition made on purpose (parley peer block KEY --for 10m): held in memory, a restart lifts it.
+  app.post('/peers/:peer/block', adminOnly, async (c) => {
+    const key = keyOf(c.req.param('peer'));
+    const { seconds } = parseInput(PeerBlockBodySchema, await jsonBody(c));
+    const peer = await linksOf(hub).block(key, seconds * 1000);
+    return c.json({ peer, until: new Date(Date.now() + seconds * 1000).toISOString() });
+  });
+  app.delete('/peers/:peer/block', adminOnly, (c) => c.json({ unblocked: linksOf(hub).unblock(keyOf(c.req.param('peer'))) }));
   return app;
+}
+
+/** A hub's key as a route names it, checked: `ed25519:` and 43 base64url characters. */
+function keyOf(peer: string): string {
+  return formatPublicKey(parsePublicKey(peer, 'peer'));
 }
 
 function linksOf(hub: Hub): PeerLinksView {
