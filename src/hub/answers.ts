@@ -3,7 +3,7 @@
 // implementations (the Actor here, the REST client) depend on them alone.
 
 import type { ControlKind } from '../schema/control.js';
-import type { DeliveryState } from '../schema/delivery.js';
+import type { DeliveryState, SentDeliveryState } from '../schema/delivery.js';
 import type { ParleyEvent, RequestStatus } from '../schema/event.js';
 import type { ContextItem, ThreadInfo, ThreadKind } from '../schema/views.js';
 import type { DeliveryReason } from './delivery-reason.js';
@@ -122,7 +122,10 @@ export interface ReceivedDelivery extends DeliveryTimes {
 }
 
 /** One recipient's delivery of what the caller sent. */
-export interface SentDelivery extends DeliveryTimes {
+export interface SentDelivery extends Omit<DeliveryTimes, 'state'> {
+  /** `expired`: its recipient's hub was not reached within its TTL (it is not sent after). */
+  state: SentDeliveryState;
+  expired_at?: string;
   /** The sent event. */
   id: string;
   seq: number;

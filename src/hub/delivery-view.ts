@@ -5,7 +5,8 @@
 import { parseInput } from '../errors/parley-error.js';
 import { DeliveriesInputSchema, type DeliveriesInput } from '../schema/inputs.js';
 import type { DeliveryFilter, DeliveryRow, SentDeliveryRow } from '../store/delivery-store.js';
-import { rowToEvent } from '../store/event-log.js';
+import { rowToEvent, type EventRow } from '../store/event-log.js';
+import { expiryOf } from './peer-outbox.js';
 import { mayRead } from './channel-access.js';
 import { chatOpenFor, reachesWithoutChat } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
@@ -42,6 +43,7 @@ export function sentDeliveries(ctx: HubContext, caller: Caller, filter: Delivery
     if (!thread || !event) return [];
     if (!chatOpen && !reachesWithoutChat(row.reason)) return [];
     const peer = dmPeer(ctx, thread, me);
+    const expiredAt = expiredAtOf(ctx, row, event);
     return [
       {
         id: event.id,
@@ -50,9 +52,24 @@ export function sentDeliveries(ctx: HubContext, caller: Caller, filter: Delivery
         to: row.recipient_handle,
         reason: row.reason,
         ...deliveryTimes(row),
+        ...(expiredAt === undefined ? {} : { state: 'expired' as const, expired_at: new Date(expiredAt).toISOString() }),
       },
     ];
   });
+}
+
+/**
+ * When a delivery to a participant of another hub expired (epoch ms): its
+ * TTL ran out before that hub acknowledged the event (its link was down
+ * all along); undefined while it may still reach it, or once it did.
+ */
+function expiredAtOf(ctx: HubContext, row: SentDeliveryRow, event: EventRow): number | undefined {
+  const hubKey = ctx.state.participants.get(row.recipient_id)?.hubKey;
+  if (hubKey === undefined || row.state !== 'pending') return undefined;
+  const unsent = ctx.store.peerCursors.expiredAt(row.seq);
+  if (unsent !== undefined || ctx.store.peerCursors.cursor(hubKey) >= row.seq) return unsent;
+  const expiresAt = expiryOf(event, ctx.config.trust.ttlSecs);
+  return ctx.now() >= expiresAt ? expiresAt : undefined;
 }
 
 /** The caller's targeted items in a delivery state (e.g. delivered but not acknowledged for some minutes), newest first. */

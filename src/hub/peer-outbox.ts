@@ -24,6 +24,8 @@ export interface OutboundPage {
   events: Array<PeerEvent & { seq: number }>;
   through: number;
   live: boolean;
+  /** DMs of the page past their TTL, left out (expired unsent), with when each expired. */
+  expired: Array<{ seq: number; at: number }>;
 }
 
 /** An event with less of its TTL left than this goes as history: it could expire on the way. */
@@ -45,12 +47,13 @@ const CROSSING_TYPES: readonly string[] = [...CROSSING_EVENT_TYPES];
 export function outboundFor(ctx: HubContext, peerKey: string, after: number, limit: number): OutboundPage {
   const head = ctx.store.events.visibleUpTo;
   // Nothing of this hub's own since `after`: the log is not read (a hub that only receives reads nothing).
-  if (ctx.state.ownCrossingUpTo <= after) return { events: [], through: Math.max(after, head), live: true };
+  if (ctx.state.ownCrossingUpTo <= after) return { events: [], through: Math.max(after, head), live: true, expired: [] };
   const rows = ctx.store.events.readOwnCommittedAfter(after, CROSSING_TYPES, limit);
   const through = rows.length === limit ? rows[rows.length - 1]!.seq : Math.max(after, head);
   const theirs = participantsOf(ctx, peerKey);
   const events: OutboundPage['events'] = [];
-  if (theirs.length === 0) return { events, through, live: true };
+  const expired: OutboundPage['expired'] = [];
+  if (theirs.length === 0) return { events, through, live: true, expired };
   const liveUntil = ctx.now() + LIVE_MARGIN_MS;
   let live = true;
   const readable = new Map<string, boolean>();
@@ -67,15 +70,25 @@ export function outboundFor(ctx: HubContext, peerKey: string, after: number, lim
     }
     const dmWith = thread.kind === 'dm' ? otherOf(ctx, thread, row.from_id) : undefined;
     if (thread.kind === 'dm' && dmWith?.hubKey !== peerKey) continue;
+    // A DM its addressee's hub did not get within its TTL expired: its sender was told so (delivery-view.ts), and it is not sent after.
+    const expiresAt = thread.kind === 'dm' ? expiryOf(row, ctx.config.trust.ttlSecs) : Infinity;
+    if (expiresAt <= ctx.now()) {
+      expired.push({ seq: row.seq, at: expiresAt });
+      continue;
+    }
     if (!places.has(thread.id)) places.set(thread.id, placeOf(ctx, thread));
     const place = places.get(thread.id);
     const signed = place && signedOf(ctx, row);
     if (!signed) continue;
     events.push({ seq: row.seq, ...signed, session: session.name, ...place!, dmWith: dmWith ? rawKeyOf(dmWith) : null, prev: row.prev_seq });
-    // The ts and TTL its author signed (the hub's own when the hub signed it).
-    if (live && (row.signed_ts ?? row.ts) + (row.ttl_secs ?? 0) * 1000 <= liveUntil) live = false;
+    if (live && expiryOf(row, 0) <= liveUntil) live = false;
   }
-  return { events, through, live };
+  return { events, through, live, expired };
+}
+
+/** When an event's TTL runs out (epoch ms): from the ts and TTL its author signed (the hub's own when the hub signed it). */
+export function expiryOf(row: Pick<EventRow, 'signed_ts' | 'ts' | 'ttl_secs'>, defaultTtlSecs: number): number {
+  return (row.signed_ts ?? row.ts) + (row.ttl_secs ?? defaultTtlSecs) * 1000;
 }
 
 /** Where an event goes, by name: its channel (none for a DM) and the side channels from it down. */

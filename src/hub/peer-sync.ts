@@ -129,6 +129,11 @@ export class PeerSync {
     return store.peerCursors.cursor(peerKey);
   }
 
+  /** Records the DMs a page left out as expired unsent (their senders see them so). */
+  expired(sends: OutboundPage['expired']): void {
+    if (sends.length > 0) this.#ctx.store.writes.write(() => sends.forEach((send) => this.#ctx.store.peerCursors.expired(send.seq, send.at)));
+  }
+
   /** The highest seq of this hub's log the peer acknowledged (0: none). */
   cursor(peerKey: string): number {
     return this.#ctx.store.peerCursors.cursor(peerKey);

@@ -130,6 +130,7 @@ export class EventSender {
       this.#pending = false;
       if (unacknowledged.length < PAGES_IN_FLIGHT) {
         const page = sync.outbound(this.#key, readThrough, MAX_EVENTS_PER_FRAME);
+        sync.expired(page.expired);
         if (page.events.length > 0) {
           const frame = cutToSize(page);
           await framed.write(encodeEvents(frame), { signal: AbortSignal.timeout(ackTimeoutMs) });

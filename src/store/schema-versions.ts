@@ -345,6 +345,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE events ADD COLUMN prev_seq INTEGER;
       -- The last of those seqs given to each (author, thread): the next event's prev_seq.
       ALTER TABLE sender_seqs ADD COLUMN crossing_seq INTEGER;
+      -- DMs to a participant of another hub whose TTL ran out before that hub took them: never sent
+      -- after, and shown expired to their sender (src/hub/delivery-view.ts).
+      CREATE TABLE expired_sends (
+        seq INTEGER PRIMARY KEY,
+        expired_at INTEGER NOT NULL
+      );
     `,
   },
 ];

@@ -161,4 +161,28 @@ describe('history sync', () => {
     await b2.actors.bea!.post({ thread: 'general', text: 'after the restore' });
     await expect.poll(async () => (await messagesOn(a!, 'ann')).at(-1), { timeout: 10_000 }).toBe('bea: after the restore');
   }, 90_000);
+
+  it('history - a DM to a participant of a hub that stays unreachable past its TTL is marked expired for its sender, and not sent after', async () => {
+    let shift = 0;
+    const [a, b] = await linkedTeam(hubs, [['ann'], ['bea']], { hub: { ...unlimited, now: () => Date.now() + shift } });
+    const handed = await a!.actors.ann!.dm({ to: 'bea', text: 'while you are here' });
+    await expect.poll(async () => (await a!.actors.ann!.sentDeliveries()).find((d) => d.id === handed.id)?.state, { timeout: 10_000 }).toBe('pending');
+    await expect.poll(() => a!.t.hub.peerSync().cursor(b!.key) >= handed.seq, { timeout: 10_000 }).toBe(true);
+    const home = await stopHub(b!);
+    const lost = await a!.actors.ann!.dm({ to: 'bea', text: 'while you are away' });
+    const stateOf = async (id: string) => (await a!.actors.ann!.sentDeliveries()).find((d) => d.id === id);
+    expect(await stateOf(lost.id)).toMatchObject({ to: 'bea', state: 'pending' });
+    // Six minutes on: past the DM's TTL (300 s), its addressee's hub never reached.
+    shift = 6 * 60_000;
+    expect(await stateOf(lost.id)).toMatchObject({ to: 'bea', state: 'expired', expired_at: expect.any(String) });
+    // The one B's hub took before it went stays as it was.
+    expect((await stateOf(handed.id))?.state).toBe('pending');
+    const b2 = await hubs.open({ ...unlimited, home, now: () => Date.now() + shift });
+    const back = { ...(await startLinks(hubs, b2)), actors: { bea: b2.hub.actor('bea') } };
+    await expect.poll(() => linkState(back, a!), { timeout: 10_000 }).toBe('connected');
+    await a!.actors.ann!.dm({ to: 'bea', text: 'now that you are back' });
+    const dmTexts = async () => (await back.actors.bea.history({ thread: (await back.actors.bea.threads()).find((t) => t.kind === 'dm')!.id })).events.filter((e) => e.type === 'message').map((e) => String(e.content));
+    await expect.poll(dmTexts, { timeout: 10_000 }).toEqual(['while you are here', 'now that you are back']);
+    expect((await stateOf(lost.id))?.state).toBe('expired');
+  }, 90_000);
 });

@@ -207,7 +207,7 @@ describe('store migrations', () => {
     await first.close();
     // As a version 9 store held it: the envelope's signed ts and meta in the row's own columns.
     const old = scratch(file);
-    old.exec('UPDATE events SET ts = signed_ts, meta = signed_meta WHERE signed_ts IS NOT NULL; ALTER TABLE events DROP COLUMN signed_ts; ALTER TABLE events DROP COLUMN signed_meta; ALTER TABLE tokens DROP COLUMN kind; DROP INDEX deliveries_by_sender; ALTER TABLE deliveries DROP COLUMN sender_id; ALTER TABLE participants DROP COLUMN hub_key; ALTER TABLE participants DROP COLUMN hub_name; ALTER TABLE events DROP COLUMN signed_thread; DROP TABLE peer_cursors; ALTER TABLE events DROP COLUMN prev_seq; ALTER TABLE sender_seqs DROP COLUMN crossing_seq;');
+    old.exec('UPDATE events SET ts = signed_ts, meta = signed_meta WHERE signed_ts IS NOT NULL; ALTER TABLE events DROP COLUMN signed_ts; ALTER TABLE events DROP COLUMN signed_meta; ALTER TABLE tokens DROP COLUMN kind; DROP INDEX deliveries_by_sender; ALTER TABLE deliveries DROP COLUMN sender_id; ALTER TABLE participants DROP COLUMN hub_key; ALTER TABLE participants DROP COLUMN hub_name; ALTER TABLE events DROP COLUMN signed_thread; DROP TABLE peer_cursors; ALTER TABLE events DROP COLUMN prev_seq; ALTER TABLE sender_seqs DROP COLUMN crossing_seq; DROP TABLE expired_sends;');
     old.pragma('user_version = 9');
     old.close();
 

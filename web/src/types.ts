@@ -53,8 +53,10 @@ export interface SentDelivery {
   seq: number;
   to: string;
   reason: string;
-  state: 'pending' | 'delivered' | 'injected' | 'acknowledged';
+  /** expired: a participant of another hub whose hub was not reached within the TTL. */
+  state: 'pending' | 'delivered' | 'injected' | 'acknowledged' | 'expired';
   delivered_at?: string;
+  expired_at?: string;
   injected_at?: string;
   acknowledged_at?: string;
 }

@@ -99,7 +99,9 @@ function deliveryText(d: SentDelivery) {
         ? [`seen by @${d.to}'s context`, d.injected_at]
         : d.state === 'delivered'
           ? [`delivered to @${d.to}`, d.delivered_at]
-          : [`not yet delivered to @${d.to}`, undefined];
+          : d.state === 'expired'
+            ? [`expired: @${d.to}'s hub was not reached in time`, d.expired_at]
+            : [`not yet delivered to @${d.to}`, undefined];
   return (
     <>
       {label}
