@@ -81,6 +81,7 @@ async function list({ values }: CommandArgs<typeof PEER_OPTIONS>): Promise<numbe
         configured: true,
         participants: [],
         gaps: [],
+        archive: false,
       }));
   if (values.json) return print(peers);
   if (peers.length === 0) {
@@ -121,9 +122,9 @@ function onePositional(positionals: string[], field: string, usage: string): str
   return value;
 }
 
-function describe(peer: Pick<PeerLinkInfo, 'key' | 'name' | 'addrs'>): string {
+function describe(peer: Pick<PeerLinkInfo, 'key' | 'name' | 'addrs'> & { archive?: boolean }): string {
   const name = peer.name ? `${terminalText(peer.name, 'one line')} ` : '';
-  return `${name}${peer.key}${peer.addrs[0] ? ` at ${terminalText(peer.addrs[0], 'one line')}` : ''}`;
+  return `${name}${peer.archive ? '(archive) ' : ''}${peer.key}${peer.addrs[0] ? ` at ${terminalText(peer.addrs[0], 'one line')}` : ''}`;
 }
 
 /** " (behind 42 s)": how long the oldest event waiting for it has waited. */

@@ -62,7 +62,7 @@ export class LinkTable {
     link.drops.set(reason, (link.drops.get(reason) ?? 0) + 1);
   }
 
-  info(link: LinkRecord, backlog = { queued: 0, lagSeconds: 0 }, gaps: PeerLinkInfo['gaps'] = []): PeerLinkInfo {
+  info(link: LinkRecord, backlog = { queued: 0, lagSeconds: 0 }, history: Pick<PeerLinkInfo, 'gaps' | 'archive'> = { gaps: [], archive: false }): PeerLinkInfo {
     return {
       key: link.key,
       id: hubIdOf(parsePublicKey(link.key, 'key')),
@@ -76,7 +76,7 @@ export class LinkTable {
       drops: Object.fromEntries(link.drops),
       configured: link.configured,
       participants: link.participants.map((p) => ({ ...p })),
-      gaps,
+      ...history,
     };
   }
 }

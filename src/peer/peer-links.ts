@@ -136,8 +136,9 @@ export class PeerLinks implements PeerLinksView {
 
   /** Each peer as `parley peer list` shows it; `now` (epoch ms) is what its lag is measured against. */
   list(now = this.#now()): PeerLinkInfo[] {
-    const gaps = this.#events.hooks.sync.gaps();
-    return this.#table.all().map((link) => this.#table.info(link, this.#events.backlog(link.key, now), gaps.filter((g) => g.hubKey === link.key)));
+    const { sync } = this.#events.hooks;
+    const gaps = sync.gaps();
+    return this.#table.all().map((link) => this.#table.info(link, this.#events.backlog(link.key, now), { gaps: gaps.filter((g) => g.hubKey === link.key), archive: sync.isArchive(link.key) }));
   }
 
   async add(addr: string): Promise<{ link: PeerLinkInfo; added: boolean }> {

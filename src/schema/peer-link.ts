@@ -84,6 +84,8 @@ export const PeerLinkInfoSchema = z.object({
   participants: z.array(z.object({ handle: z.string(), key: PublicKeyTextSchema, kind: ParticipantKindSchema })),
   /** Gaps in the history of its participants' events here, while they last (history sync asks for what is missing). */
   gaps: z.array(HistoryGapSchema),
+  /** The roster in force marks it an archive: it keeps history longer, and is asked for it first. */
+  archive: z.boolean(),
 });
 export type PeerLinkInfo = z.output<typeof PeerLinkInfoSchema>;
 

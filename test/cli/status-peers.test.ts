@@ -5,7 +5,7 @@ import type { PeerLinkInfo } from '../../src/schema/peer-link.js';
 const KEY = `ed25519:${'A'.repeat(43)}`;
 
 function peer(over: Partial<PeerLinkInfo>): PeerLinkInfo {
-  return { key: KEY, id: 'h_laptop', name: '', addrs: [], state: 'connected', reason: null, lastSeen: null, queued: 0, lagSeconds: 0, drops: {}, configured: true, participants: [], gaps: [], ...over };
+  return { key: KEY, id: 'h_laptop', name: '', addrs: [], state: 'connected', reason: null, lastSeen: null, queued: 0, lagSeconds: 0, drops: {}, configured: true, participants: [], gaps: [], archive: false, ...over };
 }
 
 describe('parley status: the peers line', () => {

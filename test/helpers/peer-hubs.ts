@@ -24,10 +24,15 @@ export const TEST_REDIAL_MS = 50;
  * A roster of `org` listing each hub as a hub member (the first an admin,
  * the others members), and any extra members, signed by the first hub's key.
  */
-export function rosterOfHubs(hubs: TestHub[], org = 'team', version = 1, extra: Roster['members'] = []): Roster {
+export function rosterOfHubs(hubs: TestHub[], org = 'team', version = 1, extra: Roster['members'] = [], archives: number[] = []): Roster {
   const [first] = hubs;
   if (!first) throw new Error('rosterOfHubs needs a hub');
-  const members = hubs.map((h, i) => ({ pubkey: formatPublicKey(h.hub.internals.ctx.keys.hub().raw), role: i === 0 ? ('admin' as const) : ('member' as const), kind: 'hub' as const }));
+  const members = hubs.map((h, i) => ({
+    pubkey: formatPublicKey(h.hub.internals.ctx.keys.hub().raw),
+    role: i === 0 ? ('admin' as const) : ('member' as const),
+    kind: 'hub' as const,
+    ...(archives.includes(i) ? { archive: true } : {}),
+  }));
   return signRoster({ org_id: org, version, timestamp: `2026-11-27T12:00:${String(version % 60).padStart(2, '0')}Z`, members: [...members, ...extra], signatures: [] }, first.hub.internals.ctx.keys.hub().privateKey);
 }
 
@@ -70,7 +75,7 @@ export interface TeamHub extends PeerHub {
  * other), once every link is up both ways; the last `options.unlinked` hubs
  * are left unlinked, for the test to link later.
  */
-export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions>; names?: string[]; unlinked?: number; extraMembers?: Roster['members'] } = {}): Promise<TeamHub[]> {
+export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { org?: string; hub?: Partial<HubOptions>; names?: string[]; unlinked?: number; extraMembers?: Roster['members']; archives?: number[] } = {}): Promise<TeamHub[]> {
   const opened: TestHub[] = [];
   const actors: Array<Record<string, Actor>> = [];
   for (const [i, handles] of hosted.entries()) {
@@ -85,7 +90,7 @@ export async function linkedTeam(hubs: TestHubs, hosted: string[][], options: { 
   const members = opened.flatMap((t) =>
     t.hub.participantsWithAccess().map((p) => ({ pubkey: p.pubkey, role: p.profile.kind === 'human' ? ('admin' as const) : ('operator' as const) })),
   );
-  const roster = rosterOfHubs(opened, options.org ?? 'team', 1, [...members, ...(options.extraMembers ?? [])]);
+  const roster = rosterOfHubs(opened, options.org ?? 'team', 1, [...members, ...(options.extraMembers ?? [])], options.archives);
   for (const t of opened) await t.hub.acceptRoster(roster);
   const team: TeamHub[] = [];
   for (const [i, t] of opened.entries()) team.push({ ...(await startLinks(hubs, t)), actors: actors[i]! });

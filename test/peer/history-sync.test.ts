@@ -185,4 +185,30 @@ describe('history sync', () => {
     await expect.poll(dmTexts, { timeout: 10_000 }).toEqual(['while you are here', 'now that you are back']);
     expect((await stateOf(lost.id))?.state).toBe('expired');
   }, 90_000);
+
+  it('history - a hub the roster marks archive keeps a channel past its retention and serves a member hub only the channel\'s window; peer list says which peers are archives', async () => {
+    let shift = 0;
+    const clock = { ...unlimited, now: () => Date.now() + shift };
+    const [a, b, c] = await linkedTeam(hubs, [['ann'], ['bea'], ['cal']], { hub: clock, archives: [0] });
+    expect(b!.links.list().map((peer) => [peer.key, peer.archive])).toEqual(expect.arrayContaining([[a!.key, true], [c!.key, false]]));
+    await c!.actors.cal!.post({ thread: 'general', text: 'four days ago' });
+    await expect.poll(async () => (await messagesOn(b!, 'bea')).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await messagesOn(a!, 'ann')).length, { timeout: 10_000 }).toBe(1);
+    // Four days on (past the 72 h retention, within the archive's): B and C prune it, the archive keeps it.
+    shift = 96 * 3_600_000;
+    await c!.actors.cal!.post({ thread: 'general', text: 'now' });
+    await expect.poll(async () => (await messagesOn(b!, 'bea')).length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(async () => (await messagesOn(a!, 'ann')).length, { timeout: 10_000 }).toBe(2);
+    for (const hub of [a!, b!, c!]) await hub.t.hub.prune();
+    expect(await messagesOn(b!, 'bea')).toEqual(['cal: now']);
+    expect(await messagesOn(a!, 'ann')).toEqual(['cal: four days ago', 'cal: now']);
+    // Served within the channel's retention only: B, a member hub, is not given it back.
+    await b!.links.remove(a!.key);
+    await b!.links.add(a!.addr);
+    await expect.poll(() => linkState(b!, a!), { timeout: 10_000 }).toBe('connected');
+    await a!.actors.ann!.post({ thread: 'general', text: 'marker' });
+    await expect.poll(() => messagesOn(b!, 'bea'), { timeout: 10_000 }).toEqual(['cal: now', 'ann: marker']);
+    expect(b!.links.list().find((peer) => peer.key === a!.key)?.drops).toEqual({});
+  }, 90_000);
 });
+
