@@ -8,7 +8,7 @@ import { RETENTION_P99_SLACK_MS } from './core.js';
 import { MIDDLEWARE_TARGET_MS } from './middleware.js';
 import { HOOK_TARGET_RATIO } from './startup.js';
 
-export const SECTION_NAMES = ['startup', 'middleware', 'post', 'inbox', 'prune', 'delivery', 'rest', 'sse', 'mcp', 'web', 'soak', 'heavy', 'readnew', 'peer'] as const;
+export const SECTION_NAMES = ['startup', 'middleware', 'post', 'inbox', 'prune', 'delivery', 'rest', 'sse', 'mcp', 'web', 'soak', 'heavy', 'readnew', 'peer', 'history'] as const;
 export type SectionName = (typeof SECTION_NAMES)[number];
 
 export type Better = 'higher' | 'lower';
@@ -189,6 +189,10 @@ export const FIGURES: readonly Figure[] = [
   rate('peer.throughputRatio', 'peer', "two linked hubs: A to B rate / A's own rate", 'x', { digits: 2, goal: { kind: 'value', op: '>=', target: 0.5 } }),
   ms('peer.catchUp', 'peer', 'two linked hubs: 1,000 missed events on B after its restart', { digits: 0, goal: { kind: 'value', op: '<=', target: 1000 } }),
   ms('peer.linkSetup', 'peer', 'two linked hubs: peer add to the first event stored', { digits: 0, goal: { kind: 'value', op: '<=', target: 300 } }),
+  rate('history.local', 'history', "three hubs anchor: C's own signed post rate, 100 in flight", 'msg/s', { isAnchor: true, short: "C's own rate" }),
+  ms('history.e10000.converged', 'history', 'three hubs: 10,000 events C posted while B was down, from B\'s link to A up to the last stored on B', { digits: 0, anchor: 'history.local', goal: { kind: 'value', op: '<=', target: 2000 } }),
+  ms('history.e100000.converged', 'history', 'three hubs: 100,000 missed events, from B\'s link to A up to the last stored on B', { digits: 0, anchor: 'history.local', fullOnly: true, goal: { kind: 'value', op: '<=', target: 20_000 } }),
+  ms('history.first', 'history', 'three hubs: B\'s link to A up to the first missed event stored on B (the larger of the rounds)', { digits: 0, goal: { kind: 'value', op: '<=', target: 100 } }),
   { id: 'peer.rss.growth', section: 'peer', label: 'two linked hubs: RSS growth of each at 1,000 events/s', unit: 'MB', better: 'lower', digits: 0, goal: { kind: 'value', op: '<=', target: 50 } },
 
   ...readNewFigures(),

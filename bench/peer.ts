@@ -59,7 +59,7 @@ const POSTERS = 100;
 const CHILD = path.join(path.dirname(fileURLToPath(import.meta.url)), 'peer-child.js');
 
 /** Hub B, in its child process: commands out, reports in. */
-class HubB {
+export class HubB {
   readonly #child: ChildProcess;
   /** Who waits for which message, told when B stored it (monotonicMs). */
   readonly #arrived = new Map<string, (atMs: number) => void>();

@@ -4,6 +4,7 @@ import { heavyReaderAttack } from './heavy-reader.js';
 import { bareSseDelivery, restRoundTrips, sseDelivery } from './http.js';
 import { mcpRoundTrips } from './mcp.js';
 import { peerBench, type HubMemory } from './peer.js';
+import { historyBench } from './history.js';
 import type { Section, SectionResult } from './section.js';
 import { soak as soakRun } from './soak.js';
 import { webBench } from './web.js';
@@ -149,4 +150,26 @@ const peer: Section = {
   },
 };
 
-export const NET_SECTIONS: readonly Section[] = [rest, sse, mcp, web, soak, heavy, peer];
+/** The missed events of each round of the history benchmark; a quick run leaves out the largest. */
+const HISTORY_SIZES = [10_000, 100_000];
+
+const history: Section = {
+  name: 'history',
+  run: async ({ quick, log }) => {
+    const sizes = quick ? HISTORY_SIZES.slice(0, 1) : HISTORY_SIZES;
+    log(`three hubs on loopback: C posts ${sizes.join(', then ')} while B is down and goes away; B gets them from A`);
+    const result = await historyBench(sizes);
+    const values: Record<string, number> = {
+      'history.local': Math.min(...result.rounds.map((round) => round.localPerSecond)),
+      'history.first': Math.max(...result.rounds.map((round) => round.firstMs)),
+    };
+    for (const round of result.rounds) values[`history.e${round.events}.converged`] = round.convergedMs;
+    return {
+      values,
+      notes: Object.fromEntries(result.rounds.map((round) => [`history.e${round.events}.converged`, `${Math.round(round.events / (round.convergedMs / 1000))} events/s; C posted them at ${Math.round(round.localPerSecond)}/s`])),
+      details: result,
+    };
+  },
+};
+
+export const NET_SECTIONS: readonly Section[] = [rest, sse, mcp, web, soak, heavy, peer, history];

@@ -86,3 +86,10 @@ export function historyGaps(ctx: HubContext): HistoryGap[] {
   }
   return gaps;
 }
+
+/** Whether a channel's history has a gap now (false for a channel this hub does not hold). */
+export function channelHasGap(ctx: HubContext, channel: HistoryChannel): boolean {
+  const session = ctx.state.sessionByName(channel.session);
+  const thread = session && ctx.state.channel(session.id, channel.channel);
+  return thread !== undefined && ctx.store.history.gaps(threadsOf(ctx, thread)).length > 0;
+}

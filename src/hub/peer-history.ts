@@ -70,8 +70,8 @@ export interface HistoryPage {
   more: boolean;
 }
 
-/** Rows read from the log at a time while a page is made; a page that found nothing in this many rows goes out empty, `more` set. */
-const SCAN_ROWS = 512;
+/** Rows read from the log for one page at most: a page that found nothing to send in this many goes out empty, `more` set. */
+const SCAN_ROWS = 4096;
 /** Bytes each event costs in a page beyond its signed bytes (its place, signature and framing), roughly. */
 const EVENT_OVERHEAD_BYTES = 100;
 
@@ -171,41 +171,79 @@ export function lacks(ctx: HubContext, digest: ChannelDigest): boolean {
 }
 
 /**
- * A page of a channel's history for the hub holding `peerKey`, after seq
- * `after` of this hub's log: the events of its window it does not say it
- * holds, up to `ask.maxMessages` and about `ask.maxBytes` (one at least).
- * The first page starts with the channel's access policy, whatever its age
- * (each hub decides by it what it sends where); the channel's history
- * follows only if that policy allows it to be fetched. This hub's own
- * participants' events the peer has not acknowledged yet are left to the
- * fan-out, which sends them next. Refused (FORBIDDEN) unless one of the
- * peer's participants may read the channel; a channel this hub does not
- * hold has none.
+ * A channel's history as this hub serves it to the hub holding `peerKey`,
+ * page after page (`next`): the events of its window the asking hub does not
+ * say it holds, each page up to `ask.maxMessages` and about `ask.maxBytes`
+ * (one at least). The first page starts with the channel's access policy,
+ * whatever its age (each hub decides by it what it sends where); the
+ * channel's history follows only if that policy allows it to be fetched.
+ * This hub's own participants' events the peer has not acknowledged yet are
+ * left to the fan-out, which sends them next. Refused (FORBIDDEN) unless one
+ * of the peer's participants may read the channel; a channel this hub does
+ * not hold has none.
  */
-export function historyPage(ctx: HubContext, peerKey: string, ask: HistoryAsk, after: number): HistoryPage {
-  const channel = channelNamed(ctx, ask.session, ask.channel);
-  if (!channel) return { events: [], authors: [], through: after, more: false };
-  if (!channelsReadableBy(ctx, peerKey).includes(channel)) {
-    throw new ParleyError('FORBIDDEN', `#${ask.channel}: no participant of the asking hub may read this channel; its history is not served.`, { field: 'channel' });
+export class HistoryServing {
+  readonly #ctx: HubContext;
+  readonly #ask: HistoryAsk;
+  readonly #channel: ThreadRecord | undefined;
+  readonly #holds: Map<string, HistoryStream>;
+  /** The channel's threads, each with the seq its retention keeps events after (its newest `retention_messages`). */
+  readonly #threads: Array<{ id: string; floor: number }> = [];
+  readonly #sinceTs: number = 0;
+  readonly #acknowledged: number = 0;
+  /** The channel's policy control: sent first, once; left out where the log holds it. */
+  #policy: EventRow | undefined;
+  #policyId: string | undefined;
+  #through = 0;
+  #done = false;
+
+  constructor(ctx: HubContext, peerKey: string, ask: HistoryAsk) {
+    this.#ctx = ctx;
+    this.#ask = ask;
+    this.#holds = new Map(ask.since.map((s) => [streamKey(participantIdOf(s.author), s.thread, s.epoch), s]));
+    const channel = channelNamed(ctx, ask.session, ask.channel);
+    this.#channel = channel;
+    if (!channel) return;
+    if (!channelsReadableBy(ctx, peerKey).includes(channel)) {
+      throw new ParleyError('FORBIDDEN', `#${ask.channel}: no participant of the asking hub may read this channel; its history is not served.`, { field: 'channel' });
+    }
+    // Looked up only where a policy is in force: with none, the search would read the channel's every event.
+    this.#policy = policyOf(ctx, channel) ? ctx.store.history.latestAccessControl(channel.id) : undefined;
+    this.#policyId = this.#policy?.id;
+    const window = retentionWindow(ctx, channel, isArchive(ctx, peerKey));
+    this.#threads = threadsOf(ctx, channel).map((id) => ({ id, floor: Number.isFinite(window.messages) ? ctx.store.history.seqBeforeNewest(id, window.messages) : 0 }));
+    this.#sinceTs = Math.max(ask.sinceTs, ctx.now() - window.hours * 3_600_000);
+    this.#acknowledged = ctx.store.peerCursors.cursor(peerKey);
   }
-  const holds = new Map(ask.since.map((s) => [streamKey(participantIdOf(s.author), s.thread, s.epoch), s]));
-  const page = new PageBuilder(ctx, ask);
-  const policy = after === 0 ? ctx.store.history.latestAccessControl(channel.id) : undefined;
-  if (policy && !isHeld(policy, holds)) page.add(policy);
-  if (!allowsFetch(ctx, channel)) return page.done(after, false);
-  const threads = threadsOf(ctx, channel);
-  const window = retentionWindow(ctx, channel, isArchive(ctx, peerKey));
-  const sinceTs = Math.max(ask.sinceTs, ctx.now() - window.hours * 3_600_000);
-  const floor = Number.isFinite(window.messages) ? ctx.store.history.seqBeforeNewest(threads, window.messages) : 0;
-  const acknowledged = ctx.store.peerCursors.cursor(peerKey);
-  let through = Math.max(after, floor);
-  const rows = ctx.store.history.page(threads, through, sinceTs, SCAN_ROWS);
-  for (const row of rows) {
-    if (page.full) return page.done(through, true);
-    through = row.seq;
-    if (row.id !== policy?.id && wanted(ctx, row, holds, acknowledged)) page.add(row);
+
+  /** The next page; its `more` is false on the last. */
+  next(): HistoryPage {
+    const page = new PageBuilder(this.#ctx, this.#ask);
+    const channel = this.#channel;
+    if (!channel || this.#done) return page.done(this.#through, false);
+    if (this.#policy && !isHeld(this.#policy, this.#holds)) page.add(this.#policy);
+    this.#policy = undefined;
+    if (!allowsFetch(this.#ctx, channel)) {
+      this.#done = true;
+      return page.done(this.#through, false);
+    }
+    // Read a page's worth at a time; what the asking hub holds is skipped, up to SCAN_ROWS rows a page.
+    const batch = this.#ask.maxMessages;
+    for (let scanned = 0; scanned < SCAN_ROWS; ) {
+      const rows = this.#ctx.store.history.page(this.#threads, this.#through, this.#sinceTs, batch);
+      for (const row of rows) {
+        this.#through = row.seq;
+        if (row.id !== this.#policyId && wanted(this.#ctx, row, this.#holds, this.#acknowledged)) page.add(row);
+        if (page.full) return page.done(this.#through, true);
+      }
+      scanned += rows.length;
+      if (rows.length < batch) {
+        this.#done = true;
+        return page.done(this.#through, false);
+      }
+    }
+    return page.done(this.#through, true);
   }
-  return page.done(through, rows.length === SCAN_ROWS);
 }
 
 /** A page being filled: its events, their authors, and its size against the ask's limits. */

@@ -112,6 +112,15 @@ export function preparePeerPage(ctx: HubContext, fromHub: string, events: readon
   return { fromHub, events, live, history, decoded, checks };
 }
 
+/** Pages of one hub prepared one by one, as one page (their events in order; their checks together). */
+export function mergePreparedPages(pages: readonly PreparedPage[]): PreparedPage {
+  const [first] = pages;
+  if (!first) throw new Error('no page to merge');
+  if (pages.length === 1) return first;
+  const checks = Promise.all(pages.map((page) => page.checks)).then((all): [SecretSearch[], boolean[]] => [all.flatMap(([scans]) => scans), all.flatMap(([, holds]) => holds)]);
+  return { ...first, events: pages.flatMap((page) => page.events), decoded: pages.flatMap((page) => page.decoded), checks };
+}
+
 /**
  * Takes in a prepared page, in its order: each event is refused unless its
  * author is a participant the sending hub hosts (a hub cannot speak for

@@ -4,13 +4,13 @@
 // that hub's cursor.
 
 import type { HubContext } from './context.js';
-import { preparePeerPage, storePeerPage, type PeerEvent, type PeerTaken, type PreparedPage } from './peer-intake.js';
+import { mergePreparedPages, preparePeerPage, storePeerPage, type PeerEvent, type PeerTaken, type PreparedPage } from './peer-intake.js';
 import type { PeerEntry } from './peer-entry.js';
 import { countWaitingAfter, oldestWaitingAfter, outboundFor, type OutboundPage } from './peer-outbox.js';
 import { gossipOfChange, hubDown, localPresence, takePresence, type PresenceGossip } from './peer-presence.js';
 import { hostNamedByPeer, hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
-import { GapWatch, historyGaps, type HistoryChannel, type HistoryGap } from './history-gaps.js';
-import { askOf, digestFor, historyPage, lacks, type ChannelDigest, type HistoryAsk, type HistoryPage } from './peer-history.js';
+import { channelHasGap, GapWatch, historyGaps, type HistoryChannel, type HistoryGap } from './history-gaps.js';
+import { askOf, digestFor, HistoryServing, lacks, type ChannelDigest, type HistoryAsk, type HistoryPage } from './peer-history.js';
 import { isArchive } from './history-window.js';
 
 export type { PeerEvent, PeerTaken, PreparedPage, SideStep } from './peer-intake.js';
@@ -26,6 +26,8 @@ export class PeerSync {
   readonly #defaultSession: string;
   #presenceSeq = 0;
   readonly #gapWatch = new GapWatch();
+  /** The gaps as last found, and when (they change only as pages are taken, or retention prunes). */
+  #gaps: { at: number; gaps: HistoryGap[]; stale: boolean } | undefined;
   readonly #gapListeners = new Set<(channels: HistoryChannel[]) => void>();
 
   constructor(ctx: HubContext, entry: PeerEntry, defaultSession: string) {
@@ -57,8 +59,13 @@ export class PeerSync {
    */
   async take(page: PreparedPage): Promise<PeerTaken[]> {
     const taken = await storePeerPage(this.#ctx, this.#entry, page);
+    if (this.#gaps && taken.some((outcome) => 'seq' in outcome && !outcome.duplicate)) this.#gaps.stale = true;
     const gaps = this.#gapWatch.noticed(this.#ctx, page, taken);
-    if (gaps.length > 0) for (const listener of this.#gapListeners) listener(gaps);
+    if (gaps.length > 0) {
+      // A new gap shows at once; one filled shows gone within a second (see gaps()).
+      this.#gaps = undefined;
+      for (const listener of this.#gapListeners) listener(gaps);
+    }
     return taken;
   }
 
@@ -70,9 +77,23 @@ export class PeerSync {
     return () => this.#gapListeners.delete(listener);
   }
 
-  /** Every gap in the history this hub holds, while it lasts. */
+  /**
+   * Every gap in the history this hub holds, while it lasts. Found again at
+   * most once a second while pages come in (peer list, status and the page
+   * ask often, and a long catch-up takes many pages), and every 10 s at most
+   * otherwise (retention may have pruned around one).
+   */
   gaps(): HistoryGap[] {
-    return historyGaps(this.#ctx);
+    const now = performance.now();
+    const found = this.#gaps;
+    if (found && now - found.at < (found.stale ? 1000 : 10_000)) return found.gaps;
+    this.#gaps = { at: now, gaps: historyGaps(this.#ctx), stale: false };
+    return this.#gaps.gaps;
+  }
+
+  /** Whether a channel's history has a gap now. */
+  hasGap(channel: HistoryChannel): boolean {
+    return channelHasGap(this.#ctx, channel);
   }
 
   /** The channels the hub holding `peerKey` may read, with what this hub holds of each since `sinceTs`. */
@@ -91,15 +112,20 @@ export class PeerSync {
     return askOf(this.#ctx, session, channel, { maxMessages, maxBytes });
   }
 
-  /** A page of a channel's history for the hub holding `peerKey`, after seq `after` of this hub's log (FORBIDDEN when it may not have it). */
-  historyPage(peerKey: string, ask: HistoryAsk, after: number): HistoryPage {
-    return historyPage(this.#ctx, peerKey, ask, after);
+  /** A channel's history for the hub holding `peerKey`, page after page (FORBIDDEN when it may not have it). */
+  serveHistory(peerKey: string, ask: HistoryAsk): { next(): HistoryPage } {
+    return new HistoryServing(this.#ctx, peerKey, ask);
   }
 
   /** A page of history the hub holding `fromHub` served, prepared as a page of its events is (its authors this hub did not know registered first). */
   async prepareHistory(fromHub: string, page: Pick<HistoryPage, 'events' | 'authors'>): Promise<PreparedPage> {
     await hostNamedByPeer(this.#ctx, page.authors, this.#defaultSession);
     return preparePeerPage(this.#ctx, fromHub, page.events, false, true);
+  }
+
+  /** Pages prepared one by one, taken as one (in their order, with one commit). */
+  mergePages(pages: readonly PreparedPage[]): PreparedPage {
+    return mergePreparedPages(pages);
   }
 
   /** Whether the roster in force marks the hub holding `key` an archive (it keeps history longer: asked first). */

@@ -7,8 +7,10 @@
  *   history, and per author, thread and epoch the seqs it holds;
  * - a channel's history: the asking hub sends `ask` (what it holds of each
  *   stream, the window it keeps, the size of a page); the other sends pages,
- *   one after another without waiting for a reply (the stream's flow control
- *   paces them), the last saying no more follows; or `refused`, with why.
+ *   one after another, the last saying no more follows; or `refused`, with
+ *   why. The asking hub answers each page but the last with `taken` once it
+ *   has read it, and the serving hub keeps only a few pages unanswered (a
+ *   window, not a round trip a page), so that pages never pile up unread.
  *
  * Canonical CBOR tuples, length-prefixed, each at most MAX_EVENTS_FRAME_BYTES.
  */
@@ -25,6 +27,7 @@ const DIGEST = 'parley/history-digest/v1';
 const ASK = 'parley/history-ask/v1';
 const PAGE = 'parley/history-page/v1';
 const REFUSED = 'parley/history-refused/v1';
+const TAKEN = 'parley/history-taken/v1';
 
 /** A channel's streams in a digest or an ask, at most. */
 const MAX_STREAMS = 10_000;
@@ -79,6 +82,17 @@ export function encodeDigest(channels: readonly ChannelDigest[]): Uint8Array {
 export function decodeDigest(bytes: Uint8Array): ChannelDigest[] {
   const [, channels] = parseFrame(DigestTuple, bytes, 'history digest');
   return channels.map(([session, channel, policy, allowed, streams]) => ({ session, channel, policy, allowed, streams: streams.map(streamOfTuple) }));
+}
+
+const TakenTuple = z.tuple([z.literal(TAKEN)]);
+
+/** The asking hub read a page: the serving hub may send another. */
+export function encodeTaken(): Uint8Array {
+  return canonicalEncode([TAKEN], 'history taken');
+}
+
+export function decodeTaken(bytes: Uint8Array): void {
+  parseFrame(TakenTuple, bytes, 'history taken');
 }
 
 export function encodeAnswer(answer: HistoryAnswer): Uint8Array {

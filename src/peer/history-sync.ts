@@ -19,7 +19,7 @@ import { inBackground, settled } from '../util/background.js';
 import type { EventLinkHooks } from './event-stream.js';
 import { linkedPeerOf } from './event-stream.js';
 import { MAX_EVENTS_FRAME_BYTES } from './event-frames.js';
-import { decodeAnswer, decodeDigest, decodeQuestion, encodeAnswer, encodeDigest, encodeQuestion, HISTORY_PROTOCOL } from './history-frames.js';
+import { decodeAnswer, decodeDigest, decodeQuestion, decodeTaken, encodeAnswer, encodeDigest, encodeQuestion, encodeTaken, HISTORY_PROTOCOL } from './history-frames.js';
 
 /** What history sync uses of the links besides the event streams' hooks. */
 export interface HistoryLinkHooks extends EventLinkHooks {
@@ -31,6 +31,13 @@ export interface HistoryLinkHooks extends EventLinkHooks {
 const RETRY_MS = 250;
 /** A round that fails this many times in a row waits for the next interval. */
 const MAX_TRIES = 4;
+/**
+ * Pages a serving hub sends ahead of the asking hub's answers, at most, and
+ * their bytes: enough that paging costs no round trip a page, few enough
+ * that what the asking hub has not read stays well within a stream's buffer.
+ */
+const PAGES_AHEAD = 8;
+const BYTES_AHEAD = 2 * 1024 * 1024;
 
 export class HistorySync {
   readonly #hooks: HistoryLinkHooks;
@@ -83,19 +90,27 @@ export class HistorySync {
   }
 
   async #servePages(key: string, ask: HistoryAsk, framed: ReturnType<typeof lpStream>): Promise<void> {
-    let after = 0;
+    let serving;
+    try {
+      serving = this.#sync.serveHistory(key, ask);
+    } catch (error) {
+      await framed.write(encodeAnswer({ refused: (error as Error).message }));
+      return;
+    }
+    /** The size of each page sent and not yet answered, oldest first. */
+    const ahead: number[] = [];
     for (;;) {
-      let page;
-      try {
-        page = this.#sync.historyPage(key, ask, after);
-      } catch (error) {
-        await framed.write(encodeAnswer({ refused: (error as Error).message }));
-        return;
+      const page = serving.next();
+      const frame = encodeAnswer({ page });
+      await framed.write(frame, { signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) });
+      const last = !page.more || this.#stopped;
+      if (!last) ahead.push(frame.length);
+      // After the last page, the answers still to come are read before the stream closes.
+      while (ahead.length > 0 && (last || ahead.length >= PAGES_AHEAD || ahead.reduce((sum, n) => sum + n, 0) >= BYTES_AHEAD)) {
+        decodeTaken((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+        ahead.shift();
       }
-      // Written one after another: the stream's flow control, not a round trip a page, paces them.
-      await framed.write(encodeAnswer({ page }), { signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) });
-      if (!page.more || this.#stopped) return;
-      after = page.through;
+      if (last) return;
     }
   }
 
@@ -133,7 +148,9 @@ export class HistorySync {
         const digest = await this.#digestOf(key);
         for (const channel of digest) {
           if (this.#stopped) return;
-          if (this.#sync.lacks(channel)) await this.#fetch(key, channel);
+          const lacks = this.#sync.lacks(channel);
+          this.#hooks.logger.debug('compared history with a peer', { peer: key, channel: channel.channel, lacks });
+          if (lacks) await this.#fetch(key, channel);
         }
         return;
       } catch (error) {
@@ -165,7 +182,7 @@ export class HistorySync {
   }
 
   #gapIn(channel: HistoryChannel): boolean {
-    return this.#sync.gaps().some((gap) => gap.session === channel.session && gap.channel === channel.channel);
+    return this.#sync.hasGap(channel);
   }
 
   async #open(key: string): Promise<{ stream: Stream; framed: ReturnType<typeof lpStream> }> {
@@ -188,15 +205,31 @@ export class HistorySync {
   }
 
   /**
-   * Asks the peer for a channel's history and takes its pages in order, the
-   * next one read and checked while one is stored; ends once the peer says
-   * no more follows. A page that cannot be taken ends the stream: the next
-   * round asks again, from what is held then.
+   * Asks the peer for a channel's history and takes its pages in order: each
+   * is checked as soon as it is read (signatures, scans), and the pages read
+   * while one batch is stored are stored together next (one commit for them
+   * all); ends once the peer says no more follows. A page that cannot be
+   * taken ends the stream: the next round asks again, from what is held then.
    */
   async #fetch(key: string, channel: HistoryChannel): Promise<void> {
     const ask = this.#sync.ask(channel.session, channel.channel);
     const { stream, framed } = await this.#open(key);
-    let storing: Promise<void> = Promise.resolve();
+    const waiting: Array<Promise<PreparedPage>> = [];
+    let storing: Promise<void> | undefined;
+    let failed: unknown;
+    const store = (): void => {
+      if (storing || waiting.length === 0 || failed !== undefined) return;
+      const batch = waiting.splice(0, PAGES_AHEAD);
+      storing = Promise.all(batch)
+        .then((pages) => this.#take(key, this.#sync.mergePages(pages)))
+        .catch((error: unknown) => {
+          failed ??= error;
+        })
+        .finally(() => {
+          storing = undefined;
+          store();
+        });
+    };
     try {
       await framed.write(encodeQuestion({ ask }));
       for (;;) {
@@ -206,16 +239,24 @@ export class HistorySync {
           this.#hooks.logger.info('a peer does not serve the history of a channel', { peer: key, channel: channel.channel, reason: answer.refused });
           break;
         }
+        this.#hooks.logger.debug('a page of history', { peer: key, channel: channel.channel, events: answer.page.events.length });
         const prepared = this.#sync.prepareHistory(key, answer.page);
-        const before = storing;
-        storing = before.then(async () => this.#take(key, await prepared));
-        // One page is checked ahead of the one being stored, no more.
-        await before;
+        inBackground(prepared, this.#hooks.logger, "checking a page of a peer's history");
+        waiting.push(prepared);
+        store();
+        if (failed !== undefined) throw failed;
         if (!answer.page.more) break;
+        // Read: the serving hub may send another (the last page is not answered: the stream ends with it).
+        // Answered only while few pages wait to be stored, so that a slow store holds the peer back.
+        while (waiting.length >= PAGES_AHEAD && storing) await storing;
+        await framed.write(encodeTaken());
       }
-      await storing;
+      while (storing || waiting.length > 0) {
+        store();
+        await storing;
+      }
+      if (failed !== undefined) throw failed;
     } finally {
-      await settled(storing);
       await settled(stream.close());
     }
   }

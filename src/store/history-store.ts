@@ -57,8 +57,9 @@ export class HistoryStore {
        FROM events WHERE ${threads} AND seq <= ? AND ${SIGNED_TS} >= ? AND sender_seq IS NOT NULL AND sender_epoch IS NOT NULL AND ${CROSSING}
        GROUP BY from_id, thread, sender_epoch`,
     );
+    // One thread at a time, in the order of its index: with a list of threads SQLite would sort every row after `seq` for each page.
     this.pageStmt = db.prepare(
-      `SELECT * FROM events WHERE ${threads} AND seq > ? AND seq <= ? AND ${SIGNED_TS} >= ? AND sender_seq IS NOT NULL AND sender_epoch IS NOT NULL AND ${CROSSING}
+      `SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? AND ${SIGNED_TS} >= ? AND sender_seq IS NOT NULL AND sender_epoch IS NOT NULL AND ${CROSSING}
        ORDER BY seq LIMIT ?`,
     );
     // Both lookups go through the index of envelopes signed elsewhere: only events taken from linked hubs have gaps.
@@ -80,7 +81,8 @@ export class HistoryStore {
       .pluck();
     // A control's content is its one kind's key first (see peer-outbox.ts).
     this.accessStmt = db.prepare(`SELECT * FROM events WHERE thread_id = ? AND seq <= ? AND type = 'control' AND content LIKE '{"access"%' ORDER BY seq DESC LIMIT 1`);
-    this.newestStmt = db.prepare(`SELECT seq FROM events WHERE ${threads} AND seq <= ? ORDER BY seq DESC LIMIT 1 OFFSET ?`).pluck();
+    // Walks one thread's index from its newest: retention keeps each thread's newest events (retention.ts).
+    this.newestStmt = db.prepare('SELECT seq FROM events WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1 OFFSET ?').pluck();
   }
 
   /** The streams of the threads with events signed at or after `sinceTs`. */
@@ -88,9 +90,12 @@ export class HistoryStore {
     return this.streamsStmt.all(JSON.stringify(threadIds), this.head(), sinceTs) as StreamRow[];
   }
 
-  /** Up to `limit` events of the threads after seq `after`, signed at or after `sinceTs`, of the kinds that cross, oldest first. */
-  page(threadIds: readonly string[], after: number, sinceTs: number, limit: number): EventRow[] {
-    return this.pageStmt.all(JSON.stringify(threadIds), after, this.head(), sinceTs, limit) as EventRow[];
+  /** Up to `limit` events of the threads after seq `after` (and after each thread's `floor`), signed at or after `sinceTs`, of the kinds that cross, oldest first. */
+  page(threads: ReadonlyArray<{ id: string; floor: number }>, after: number, sinceTs: number, limit: number): EventRow[] {
+    const head = this.head();
+    const rowsOf = (thread: { id: string; floor: number }): EventRow[] => this.pageStmt.all(thread.id, Math.max(after, thread.floor), head, sinceTs, limit) as EventRow[];
+    if (threads.length === 1) return rowsOf(threads[0]!);
+    return threads.flatMap(rowsOf).sort((x, y) => x.seq - y.seq).slice(0, limit);
   }
 
   /** The holes in the threads' streams. */
@@ -108,8 +113,8 @@ export class HistoryStore {
     return this.accessStmt.get(threadId, this.head()) as EventRow | undefined;
   }
 
-  /** The seq before which the threads hold more than `count` newer events (0: they hold no more than that). */
-  seqBeforeNewest(threadIds: readonly string[], count: number): number {
-    return (this.newestStmt.get(JSON.stringify(threadIds), this.head(), count) as number | undefined) ?? 0;
+  /** The seq before which a thread holds `count` newer events (0: it holds no more than that). */
+  seqBeforeNewest(threadId: string, count: number): number {
+    return (this.newestStmt.get(threadId, this.head(), count) as number | undefined) ?? 0;
   }
 }
