@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { tempDir } from './core.js';
 import { HUB_NODE_FLAGS, PARLEY_BIN, hubUrl, rssMb } from './hub-process.js';
 import type { SoakLoadJob, SoakLoadResult } from './soak-load.js';
+import { peerSoak } from './soak-peers.js';
 
 /**
  * The soak: a real hub process (`parley serve`) under N agents that each post
@@ -72,12 +73,38 @@ function runLoad(job: SoakLoadJob): Promise<SoakLoadResult> {
   });
 }
 
-/** `node dist/bench/soak.js [--agents N] [--seconds S]`: prints the figures and exits 1 if RSS went over 250 MB. */
+/**
+ * `node dist/bench/soak.js [--agents N] [--seconds S]`: prints the figures and exits 1 if RSS went over 250 MB.
+ * With `--peers`: the peer soak (soak-peers.ts), 30 agents on three linked hubs each killed once; exits 1 if a post was lost or held twice.
+ */
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const arg = (name: string, fallback: number): number => {
     const at = process.argv.indexOf(`--${name}`);
     return at > 0 ? Number(process.argv[at + 1]) : fallback;
   };
+  if (process.argv.includes('--peers')) await peerSoakMain(arg('agents', 30), arg('seconds', 300));
+  else await hubSoakMain(arg);
+}
+
+async function peerSoakMain(agents: number, seconds: number): Promise<void> {
+  const result = await peerSoak({ agents, seconds });
+  const rss = Object.entries(result.rssMb).map(([name, m]) => `${name} ${m.lives.map((l) => `${l.from.toFixed(0)} → ${l.to.toFixed(0)} MB over ${l.seconds.toFixed(0)} s`).join(', then ')} (peak ${m.peak.toFixed(0)})`);
+  const growth = Math.max(...Object.values(result.rssMb).map((m) => m.growth));
+  const lines = [
+    `soak --peers: ${result.agents} agents on 3 linked hubs x ${result.seconds} s over REST, each hub SIGKILLed once and started again`,
+    `  kills: ${result.kills.map((k) => `${k.hub} at ${k.atSeconds} s, down ${k.downSeconds} s`).join('; ')}`,
+    `  posts acknowledged ${result.posts.acknowledged}, refused or unanswered (a hub down) ${result.posts.failed}`,
+    `  after all were back (${result.convergedSeconds.toFixed(1)} s): lost ${result.lost}, held twice ${result.duplicates}, the three histories ${result.identical ? 'identical' : 'DIFFER'}`,
+    `  RSS, each life of each hub's process after 30 s of warming up: ${rss.join('; ')}`,
+    `  largest growth over a life of at least 60 s: ${growth.toFixed(0)} MB (target <= 50 MB: ${growth <= 50 ? 'ok' : 'MISSED'})`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  fs.mkdirSync('bench-output', { recursive: true });
+  fs.writeFileSync(path.join('bench-output', 'soak-peers.json'), `${JSON.stringify(result, null, 2)}\n`);
+  process.exitCode = result.lost === 0 && result.duplicates === 0 && result.identical && growth <= 50 ? 0 : 1;
+}
+
+async function hubSoakMain(arg: (name: string, fallback: number) => number): Promise<void> {
   const result = await soak({ agents: arg('agents', 100), seconds: arg('seconds', 300), windowSeconds: arg('window', 30) });
   const { load, rssMb: rss } = result;
   const lines = [
