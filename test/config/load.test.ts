@@ -30,7 +30,7 @@ describe('config loading', () => {
     expect(config.agents).toEqual({ wakeOn: 'all', stayAvailable: [], stayAvailableSeconds: 300, maxStopContinuations: 5 });
     expect(config.store).toEqual({ synchronous: 'normal', checkpoint: { thresholdPages: 4096, fallbackBytes: 256 * 1024 * 1024, walSizeLimitBytes: 16 * 1024 * 1024 } });
     expect(config.install).toEqual({ hookTimeoutSeconds: 10, stopTimeoutMarginSeconds: 30, mcpStartupTimeoutSeconds: 30 });
-    expect(config.peers).toEqual({ listen: [], mdns: false, name: '' });
+    expect(config.peers).toEqual({ listen: [], mdns: false, name: '', sync: { maxMessages: 100, maxBytes: 1_048_576, intervalSeconds: 30, peers: 3 } });
     expect(config.webui).toEqual({ password: '', signIn: { maxFailures: 10, backoffMs: 1000, maxBackoffMs: 900_000, forgetMs: 86_400_000, maxTracked: 10_000 } });
 
     // The same values, by their names in defaults.ts.
@@ -139,6 +139,12 @@ describe('config loading', () => {
         listen: [...D.DEFAULT_PEERS_LISTEN],
         mdns: D.DEFAULT_PEERS_MDNS,
         name: D.DEFAULT_PEERS_NAME,
+        sync: {
+          maxMessages: D.DEFAULT_PEERS_SYNC_MAX_MESSAGES,
+          maxBytes: D.DEFAULT_PEERS_SYNC_MAX_BYTES,
+          intervalSeconds: D.DEFAULT_PEERS_SYNC_INTERVAL_SECONDS,
+          peers: D.DEFAULT_PEERS_SYNC_PEERS,
+        },
       },
     });
     expect(defaultConfig()).toEqual(config);

@@ -33,7 +33,7 @@ describe('sent deliveries', () => {
 
     // Back to the store as it was before: no sender column, no index (nor what later versions added), the version before it.
     const db = new Database(path.join(t.home, STORE_FILENAME));
-    db.exec('DROP INDEX deliveries_by_sender; ALTER TABLE deliveries DROP COLUMN sender_id; ALTER TABLE participants DROP COLUMN hub_key; ALTER TABLE participants DROP COLUMN hub_name; ALTER TABLE events DROP COLUMN signed_thread; DROP TABLE peer_cursors;');
+    db.exec('DROP INDEX deliveries_by_sender; ALTER TABLE deliveries DROP COLUMN sender_id; ALTER TABLE participants DROP COLUMN hub_key; ALTER TABLE participants DROP COLUMN hub_name; ALTER TABLE events DROP COLUMN signed_thread; DROP TABLE peer_cursors; ALTER TABLE events DROP COLUMN prev_seq; ALTER TABLE sender_seqs DROP COLUMN crossing_seq; DROP TABLE expired_sends;');
     db.pragma(`user_version = ${BY_SENDER!.version - 1}`);
     db.close();
 
