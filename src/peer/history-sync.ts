@@ -251,10 +251,12 @@ export class HistorySync {
         while (waiting.length >= PAGES_AHEAD && storing) await storing;
         await framed.write(encodeTaken());
       }
-      while (storing || waiting.length > 0) {
+      // Once a batch failed, nothing more is stored: the pages left waiting are asked again at the next round.
+      while ((storing || waiting.length > 0) && failed === undefined) {
         store();
         await storing;
       }
+      await storing;
       if (failed !== undefined) throw failed;
     } finally {
       await settled(stream.close());

@@ -139,4 +139,30 @@ describe('history repair', () => {
     b.links.unblock(a.key);
     await expect.poll(() => messagesOn(b, 'bea'), { timeout: 10_000 }).toEqual(['the real one']);
   }, 60_000);
+
+  it('history repair - a hub that closes while a peer\'s pages wait to be stored stops taking them and its event loop still turns', async () => {
+    const { b, f } = await teamWithHandMade();
+    let serve!: () => void;
+    const closed = new Promise<void>((resolve) => (serve = resolve));
+    const pages = Array.from({ length: 12 }, (_, p) => Array.from({ length: 10 }, (_, i) => malloryEvent(f, p * 10 + i + 1)));
+    await f.node.handle(HISTORY_PROTOCOL, async (stream) => {
+      const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
+      const question = decodeQuestion((await framed.read()).subarray());
+      if ('digest' in question) {
+        await framed.write(encodeDigest([{ session: 'default', channel: 'general', policy: 0, allowed: true, streams: [{ author: f.mallory.raw, thread: '01JAAAAAAAAAAAAAAAAAAAAAAA', epoch: Buffer.alloc(16, 7), from: 1, through: 120, held: 120 }] }]));
+        await stream.close();
+        return;
+      }
+      // Every page at once, once B's hub is closing: they all wait while the first is stored, which fails.
+      await closed;
+      for (const [p, events] of pages.entries()) await framed.write(encodeAnswer({ page: { events, authors: [], more: p < pages.length - 1 } }));
+      await stream.close().catch(() => undefined);
+    });
+    await hello(f, b);
+    await b.t.hub.close();
+    serve();
+    // A spin over the pages left would hold the event loop: this timer would never fire.
+    await expect(new Promise<string>((resolve) => setTimeout(() => resolve('turned'), 1000))).resolves.toBe('turned');
+  }, 60_000);
 });
+

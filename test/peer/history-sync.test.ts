@@ -210,5 +210,6 @@ describe('history sync', () => {
     await expect.poll(() => messagesOn(b!, 'bea'), { timeout: 10_000 }).toEqual(['cal: now', 'ann: marker']);
     expect(b!.links.list().find((peer) => peer.key === a!.key)?.drops).toEqual({});
   }, 90_000);
+
 });
 
