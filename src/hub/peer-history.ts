@@ -8,7 +8,7 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { ParticipantKind } from '../schema/participant.js';
 import type { EventRow } from '../store/event-log.js';
-import type { StreamRow } from '../store/history-store.js';
+import type { GapRow, StreamRow } from '../store/history-store.js';
 import { participantIdOf, parsePublicKey } from '../trust/node-id.js';
 import { mayRead, policyOf } from './channel-access.js';
 import { hubNameOf } from './hub-name.js';
@@ -72,6 +72,8 @@ export interface HistoryPage {
 
 /** Rows read from the log for one page at most: a page that found nothing to send in this many goes out empty, `more` set. */
 const SCAN_ROWS = 4096;
+/** Events in the first page at most: the asking hub has the first of what it lacks soon, then full pages. */
+const FIRST_PAGE_EVENTS = 10;
 /** Bytes each event costs in a page beyond its signed bytes (its place, signature and framing), roughly. */
 const EVENT_OVERHEAD_BYTES = 100;
 
@@ -104,29 +106,40 @@ function streamKey(participantId: string, thread: string, epoch: Uint8Array): st
   return `${participantId} ${thread} ${Buffer.from(epoch).toString('hex')}`;
 }
 
+/** A stream as this hub holds it, with its row of the store (where its events start in the log). */
+interface HeldStream extends HistoryStream {
+  row: StreamRow;
+}
+
 function streamOf(row: StreamRow): HistoryStream {
   return { author: Buffer.alloc(0), thread: row.thread, epoch: row.epoch, from: row.min_seq, through: row.max_seq, held: row.held };
 }
 
-/** The streams of a channel's history this hub holds within its window, by stream key. */
-function heldStreams(ctx: HubContext, channel: ThreadRecord, sinceTs: number): Map<string, HistoryStream> {
-  const held = new Map<string, HistoryStream>();
-  for (const row of ctx.store.history.streams(threadsOf(ctx, channel), sinceTs)) {
+/** The streams of a channel's history this hub holds, by stream key (those whose newest event is older than `sinceTs` left out). */
+function heldStreams(ctx: HubContext, channel: ThreadRecord, sinceTs = 0): Map<string, HeldStream> {
+  const held = new Map<string, HeldStream>();
+  for (const row of ctx.store.history.streams(threadsOf(ctx, channel))) {
     const participant = ctx.state.participants.get(row.from_id);
-    if (!participant) continue;
-    held.set(streamKey(row.from_id, row.thread, row.epoch), { ...streamOf(row), author: rawKeyOf(participant) });
+    if (!participant || row.newest_ts < sinceTs) continue;
+    held.set(streamKey(row.from_id, row.thread, row.epoch), { ...streamOf(row), author: rawKeyOf(participant), row });
   }
   return held;
 }
 
-/** What this hub serves the hub holding `peerKey`: each channel it may read, with the streams held since `sinceTs` (or the channel's window, if shorter). */
+/**
+ * What this hub serves the hub holding `peerKey`: each channel it may read,
+ * with the streams it holds that have events since `sinceTs` or the start of
+ * the channel's window, whichever is later. A stream's counts are of every
+ * event held, older ones retention has not pruned yet among them: a digest
+ * costs the number of streams, and the pages served keep to the window.
+ */
 export function digestFor(ctx: HubContext, peerKey: string, sinceTs: number): ChannelDigest[] {
   const archive = isArchive(ctx, peerKey);
   return channelsReadableBy(ctx, peerKey).map((channel) => {
     const session = ctx.state.sessions.get(channel.sessionId)!;
     const allowed = allowsFetch(ctx, channel);
     const since = Math.max(sinceTs, ctx.now() - retentionWindow(ctx, channel, archive).hours * 3_600_000);
-    const streams = allowed ? [...heldStreams(ctx, channel, since).values()] : [];
+    const streams = allowed ? [...heldStreams(ctx, channel, since).values()].map(({ row: _row, ...stream }) => stream) : [];
     return { session: session.name, channel: channel.name, policy: policyVersion(ctx, channel), allowed, streams };
   });
 }
@@ -137,17 +150,17 @@ export function digestFor(ctx: HubContext, peerKey: string, sinceTs: number): Ch
  * channel's access policy whatever it holds, and its history only if the
  * policy allows it (see historyPage).
  */
-export function askOf(ctx: HubContext, session: string, channelName: string, limits: { maxMessages: number; maxBytes: number }): HistoryAsk {
+export function askOf(ctx: HubContext, session: string, channelName: string, limits: { maxMessages: number; maxBytes: number }, gapsOf: (channel: ThreadRecord) => readonly GapRow[]): HistoryAsk {
   const channel = channelNamed(ctx, session, channelName);
   const sinceTs = windowStart(ctx, channel);
   const since: HistoryStream[] = [];
   if (channel) {
-    const held = heldStreams(ctx, channel, sinceTs);
-    for (const gap of ctx.store.history.gaps(threadsOf(ctx, channel))) {
+    const held = heldStreams(ctx, channel);
+    for (const gap of gapsOf(channel)) {
       const stream = held.get(streamKey(gap.from_id, gap.thread, gap.epoch));
       if (stream) stream.through = Math.min(stream.through, gap.held_below);
     }
-    since.push(...held.values());
+    since.push(...[...held.values()].map(({ row: _row, ...stream }) => stream));
   }
   return { session, channel: channelName, sinceTs, since, ...limits };
 }
@@ -163,7 +176,7 @@ export function lacks(ctx: HubContext, digest: ChannelDigest): boolean {
   if (!digest.allowed || digest.streams.length === 0) return false;
   if (!channel) return true;
   if (!allowsFetch(ctx, channel)) return false;
-  const held = heldStreams(ctx, channel, windowStart(ctx, channel));
+  const held = heldStreams(ctx, channel);
   return digest.streams.some((theirs) => {
     const mine = held.get(streamKey(participantIdOf(theirs.author), theirs.thread, theirs.epoch));
     return !mine || mine.through < theirs.through || mine.held < theirs.held;
@@ -196,6 +209,9 @@ export class HistoryServing {
   #policyId: string | undefined;
   #through = 0;
   #done = false;
+  /** The asking hub holds every event of the channel this hub holds (its policy may still be news to it). */
+  #lacksNone = false;
+  #sentAny = false;
 
   constructor(ctx: HubContext, peerKey: string, ask: HistoryAsk) {
     this.#ctx = ctx;
@@ -214,16 +230,26 @@ export class HistoryServing {
     this.#threads = threadsOf(ctx, channel).map((id) => ({ id, floor: Number.isFinite(window.messages) ? ctx.store.history.seqBeforeNewest(id, window.messages) : 0 }));
     this.#sinceTs = Math.max(ask.sinceTs, ctx.now() - window.hours * 3_600_000);
     this.#acknowledged = ctx.store.peerCursors.cursor(peerKey);
+    const start = firstLacked(ctx, channel, this.#holds, this.#acknowledged);
+    if (start === undefined) this.#lacksNone = true;
+    else this.#through = start - 1;
   }
 
   /** The next page; its `more` is false on the last. */
   next(): HistoryPage {
-    const page = new PageBuilder(this.#ctx, this.#ask);
+    const page = this.#build();
+    if (page.events.length > 0) this.#sentAny = true;
+    return page;
+  }
+
+  #build(): HistoryPage {
+    // The first page is short: the asking hub checks and stores it while the next ones come.
+    const page = new PageBuilder(this.#ctx, this.#ask, this.#sentAny ? this.#ask.maxMessages : Math.min(FIRST_PAGE_EVENTS, this.#ask.maxMessages));
     const channel = this.#channel;
     if (!channel || this.#done) return page.done(this.#through, false);
     if (this.#policy && !isHeld(this.#policy, this.#holds)) page.add(this.#policy);
     this.#policy = undefined;
-    if (!allowsFetch(this.#ctx, channel)) {
+    if (this.#lacksNone || !allowsFetch(this.#ctx, channel)) {
       this.#done = true;
       return page.done(this.#through, false);
     }
@@ -256,11 +282,14 @@ class PageBuilder {
   constructor(
     private readonly ctx: HubContext,
     private readonly ask: HistoryAsk,
+    private readonly maxMessages: number,
   ) {}
 
   get full(): boolean {
-    return this.#events.length >= this.ask.maxMessages || (this.#events.length > 0 && this.#bytes >= this.ask.maxBytes);
+    return this.#events.length >= this.maxMessages || (this.#events.length > 0 && this.#bytes >= this.ask.maxBytes);
   }
+
+
 
   add(row: EventRow): void {
     const event = channelEventOf(this.ctx, row, this.#places);
@@ -277,6 +306,35 @@ class PageBuilder {
   done(through: number, more: boolean): HistoryPage {
     return { events: this.#events, authors: [...this.#authors.values()], through, more };
   }
+}
+
+/**
+ * Where in this hub's log the first event of the channel the asking hub
+ * lacks may be (undefined: it lacks none): a scan of the channel's pages
+ * starts there, not at its oldest event. A stream it holds the start of
+ * but not the end, taken from a linked hub, is looked up by its seqs; any
+ * other it lacks anything of starts at its first event held here. This
+ * hub's own events after the peer's cursor are the fan-out's to send.
+ */
+function firstLacked(ctx: HubContext, channel: ThreadRecord, holds: Map<string, HistoryStream>, acknowledged: number): number | undefined {
+  let first: number | undefined;
+  for (const { row } of heldStreams(ctx, channel).values()) {
+    const theirs = holds.get(streamKey(row.from_id, row.thread, row.epoch));
+    const local = ctx.state.participants.get(row.from_id)?.hubKey === undefined;
+    if (local && row.first_log_seq > acknowledged) continue;
+    let from = row.first_log_seq;
+    if (theirs && theirs.from <= row.min_seq) {
+      if (theirs.through >= row.max_seq) continue;
+      if (local) {
+        // What the peer acknowledged of it, it held at least then (a store restored since may not): what follows is the fan-out's.
+        const found = ctx.store.history.ownFirstAfter(row.from_id, row.thread_id, row.epoch, theirs.through, acknowledged);
+        if (found === null) continue;
+        from = found ?? from;
+      } else from = ctx.store.history.firstAfter(row, theirs.through) ?? from;
+    }
+    first = Math.min(first ?? from, from);
+  }
+  return first;
 }
 
 /** Whether the asking hub says it holds the row (its stream, from its oldest held seq through its first hole). */

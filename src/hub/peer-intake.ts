@@ -86,7 +86,7 @@ export interface PreparedPage {
 }
 
 /** Decodes a page from the hub holding key `fromHub` and starts its checks (see PreparedPage). */
-export function preparePeerPage(ctx: HubContext, fromHub: string, events: readonly PeerEvent[], live = false, history = false): PreparedPage {
+export function preparePeerPage(ctx: HubContext, fromHub: string, events: readonly PeerEvent[], live = false, history = false, first = false): PreparedPage {
   const texts: string[][] = [];
   const decoded = events.map((event, i): SignedEventFields | PeerRefusal => {
     try {
@@ -101,7 +101,7 @@ export function preparePeerPage(ctx: HubContext, fromHub: string, events: readon
   const at = decoded.flatMap((d, i) => (d instanceof PeerRefusal ? [] : [i]));
   const checks = Promise.all([
     Promise.all(decoded.map((d, i) => (d instanceof PeerRefusal ? NOT_SCANNED : ctx.redactor.find(texts[i]!)))),
-    ctx.signatureChecks.check(at.map((i) => ({ bytes: events[i]!.bytes, key: (decoded[i] as SignedEventFields).from, sig: events[i]!.sig }))).then((holds) => {
+    ctx.signatureChecks.check(at.map((i) => ({ bytes: events[i]!.bytes, key: (decoded[i] as SignedEventFields).from, sig: events[i]!.sig })), first).then((holds) => {
       const byEvent = events.map(() => false);
       at.forEach((i, n) => (byEvent[i] = holds[n] === true));
       return byEvent;

@@ -20,6 +20,9 @@ export type { PresenceGossip } from './peer-presence.js';
 export type { ChannelDigest, HistoryAsk, HistoryAuthor, HistoryPage, HistoryStream } from './peer-history.js';
 export type { HistoryChannel, HistoryGap } from './history-gaps.js';
 
+/** Commits are folded into the streams kept for digests this long after the first of them (many commits, one fold). */
+const FOLD_AFTER_MS = 100;
+
 export class PeerSync {
   readonly #ctx: HubContext;
   readonly #entry: PeerEntry;
@@ -87,13 +90,13 @@ export class PeerSync {
     const now = performance.now();
     const found = this.#gaps;
     if (found && now - found.at < (found.stale ? 1000 : 10_000)) return found.gaps;
-    this.#gaps = { at: now, gaps: historyGaps(this.#ctx), stale: false };
+    this.#gaps = { at: now, gaps: historyGaps(this.#ctx, this.#gapWatch), stale: false };
     return this.#gaps.gaps;
   }
 
   /** Whether a channel's history has a gap now. */
   hasGap(channel: HistoryChannel): boolean {
-    return channelHasGap(this.#ctx, channel);
+    return channelHasGap(this.#ctx, this.#gapWatch, channel);
   }
 
   /** The channels the hub holding `peerKey` may read, with what this hub holds of each since `sinceTs`. */
@@ -109,7 +112,7 @@ export class PeerSync {
   /** What this hub asks a peer of a channel (peers.sync.* sizes its pages). */
   ask(session: string, channel: string): HistoryAsk {
     const { maxMessages, maxBytes } = this.#ctx.config.peers.sync;
-    return askOf(this.#ctx, session, channel, { maxMessages, maxBytes });
+    return askOf(this.#ctx, session, channel, { maxMessages, maxBytes }, (thread) => this.#gapWatch.gapsOf(this.#ctx, thread));
   }
 
   /** A channel's history for the hub holding `peerKey`, page after page (FORBIDDEN when it may not have it). */
@@ -117,15 +120,35 @@ export class PeerSync {
     return new HistoryServing(this.#ctx, peerKey, ask);
   }
 
-  /** A page of history the hub holding `fromHub` served, prepared as a page of its events is (its authors this hub did not know registered first). */
-  async prepareHistory(fromHub: string, page: Pick<HistoryPage, 'events' | 'authors'>): Promise<PreparedPage> {
+  /** A page of history the hub holding `fromHub` served, prepared as a page of its events is (its authors this hub did not know registered first); `first`: the first page of a catch-up, checked at once. */
+  async prepareHistory(fromHub: string, page: Pick<HistoryPage, 'events' | 'authors'>, first = false): Promise<PreparedPage> {
     await hostNamedByPeer(this.#ctx, page.authors, this.#defaultSession);
-    return preparePeerPage(this.#ctx, fromHub, page.events, false, true);
+    return preparePeerPage(this.#ctx, fromHub, page.events, false, true, first);
   }
 
   /** Pages prepared one by one, taken as one (in their order, with one commit). */
   mergePages(pages: readonly PreparedPage[]): PreparedPage {
     return mergePreparedPages(pages);
+  }
+
+  /**
+   * Folds the events of each commit into the streams history digests are
+   * made of, soon after it (in chunks, between which the hub serves others),
+   * so that a peer's digest is quick when it asks; until the returned stop.
+   */
+  foldStreamsAfterCommits(): () => void {
+    let timer: NodeJS.Timeout | undefined;
+    const fold = (): void => {
+      timer = undefined;
+      if (this.#ctx.store.db.open && !this.#ctx.store.history.foldStreams()) timer = setTimeout(fold, 0).unref();
+    };
+    const stop = this.onCommitted(() => {
+      timer ??= setTimeout(fold, FOLD_AFTER_MS).unref();
+    });
+    return () => {
+      stop();
+      clearTimeout(timer);
+    };
   }
 
   /** Whether the roster in force marks the hub holding `key` an archive (it keeps history longer: asked first). */

@@ -46,9 +46,14 @@ export class SignatureChecks {
     this.#workerUrl = workerUrl;
   }
 
-  /** Whether each signature holds, in order. A few are checked here: the trip to the worker would cost them more time than it saves. */
-  check(checks: readonly SignatureCheck[]): Promise<boolean[]> {
-    const worker = checks.length >= WORKER_MIN_CHECKS ? this.#workerNow() : undefined;
+  /**
+   * Whether each signature holds, in order. A few are checked here: the trip
+   * to the worker would cost them more time than it saves. So is a page
+   * marked `first` (the first of a catch-up): nothing is stored before it, and
+   * behind the pages read after it on the worker it would wait for them.
+   */
+  check(checks: readonly SignatureCheck[], first = false): Promise<boolean[]> {
+    const worker = checks.length >= WORKER_MIN_CHECKS && !first ? this.#workerNow() : undefined;
     if (!worker) return Promise.resolve(checkHere(checks));
     const batch = this.#nextBatch++;
     const ends: number[] = [];

@@ -14,7 +14,7 @@
 
 import type { Connection, Stream } from '@libp2p/interface';
 import { lpStream } from '@libp2p/utils';
-import type { HistoryAsk, HistoryChannel, PeerSync, PreparedPage } from '../hub/index.js';
+import type { ChannelDigest, HistoryAsk, HistoryChannel, PeerSync, PreparedPage } from '../hub/index.js';
 import { inBackground, settled } from '../util/background.js';
 import type { EventLinkHooks } from './event-stream.js';
 import { linkedPeerOf } from './event-stream.js';
@@ -47,7 +47,15 @@ export class HistorySync {
   readonly #again = new Set<string>();
   /** Channels being repaired (a gap was noticed), by session and name. */
   readonly #repairing = new Set<string>();
+  /**
+   * Each peer's digest of a channel as it was when this hub last took all it
+   * served (by peer, session and channel): a channel whose digest has not
+   * changed since is not asked of again. A digest counts events outside the
+   * window (retention prunes them later), which are not served.
+   */
+  readonly #taken = new Map<string, string>();
   readonly #unlisten: () => void;
+  readonly #stopFolding: () => void;
   readonly #timer: NodeJS.Timeout;
   #stopped = false;
 
@@ -59,11 +67,13 @@ export class HistorySync {
     });
     this.#timer = setInterval(() => this.#compare(), this.#sync.syncConfig.intervalSeconds * 1000);
     this.#timer.unref();
+    this.#stopFolding = this.#sync.foldStreamsAfterCommits();
   }
 
   stop(): void {
     this.#stopped = true;
     this.#unlisten();
+    this.#stopFolding();
     clearInterval(this.#timer);
   }
 
@@ -148,9 +158,13 @@ export class HistorySync {
         const digest = await this.#digestOf(key);
         for (const channel of digest) {
           if (this.#stopped) return;
+          const id = `${key}\n${channel.session}\n${channel.channel}`;
+          const print = fingerprintOf(channel);
+          if (this.#taken.get(id) === print) continue;
           const lacks = this.#sync.lacks(channel);
           this.#hooks.logger.debug('compared history with a peer', { peer: key, channel: channel.channel, lacks });
-          if (lacks) await this.#fetch(key, channel);
+          const whole = lacks ? await this.#fetch(key, channel) : true;
+          if (whole) this.#taken.set(id, print);
         }
         return;
       } catch (error) {
@@ -170,7 +184,7 @@ export class HistorySync {
     this.#repairing.add(id);
     const repair = (async () => {
       for (const key of this.#chosen()) {
-        if (!this.#gapIn(channel)) return;
+        if (!this.#sync.hasGap(channel)) return;
         try {
           await this.#fetch(key, channel);
         } catch (error) {
@@ -179,10 +193,6 @@ export class HistorySync {
       }
     })().finally(() => this.#repairing.delete(id));
     inBackground(repair, this.#hooks.logger, `repairing the history of #${channel.channel}`);
-  }
-
-  #gapIn(channel: HistoryChannel): boolean {
-    return this.#sync.hasGap(channel);
   }
 
   async #open(key: string): Promise<{ stream: Stream; framed: ReturnType<typeof lpStream> }> {
@@ -210,18 +220,23 @@ export class HistorySync {
    * while one batch is stored are stored together next (one commit for them
    * all); ends once the peer says no more follows. A page that cannot be
    * taken ends the stream: the next round asks again, from what is held then.
+   * Resolves true when every event served was taken (none refused).
    */
-  async #fetch(key: string, channel: HistoryChannel): Promise<void> {
+  async #fetch(key: string, channel: HistoryChannel): Promise<boolean> {
     const ask = this.#sync.ask(channel.session, channel.channel);
     const { stream, framed } = await this.#open(key);
     const waiting: Array<Promise<PreparedPage>> = [];
     let storing: Promise<void> | undefined;
     let failed: unknown;
+    let refused = 0;
+    let withEvents = 0;
     const store = (): void => {
       if (storing || waiting.length === 0 || failed !== undefined) return;
       const batch = waiting.splice(0, PAGES_AHEAD);
       storing = Promise.all(batch)
-        .then((pages) => this.#take(key, this.#sync.mergePages(pages)))
+        .then(async (pages) => {
+          refused += await this.#take(key, this.#sync.mergePages(pages));
+        })
         .catch((error: unknown) => {
           failed ??= error;
         })
@@ -237,13 +252,19 @@ export class HistorySync {
         this.#hooks.heard(key);
         if ('refused' in answer) {
           this.#hooks.logger.info('a peer does not serve the history of a channel', { peer: key, channel: channel.channel, reason: answer.refused });
+          refused += 1;
           break;
         }
         this.#hooks.logger.debug('a page of history', { peer: key, channel: channel.channel, events: answer.page.events.length });
-        const prepared = this.#sync.prepareHistory(key, answer.page);
+        // The first page with events is checked at once: what a reader waits for first.
+        const first = withEvents === 0 && answer.page.events.length > 0;
+        if (answer.page.events.length > 0) withEvents += 1;
+        const prepared = this.#sync.prepareHistory(key, answer.page, first);
         inBackground(prepared, this.#hooks.logger, "checking a page of a peer's history");
         waiting.push(prepared);
         store();
+        // The first events are stored before the next page is read: reading it would hold them back.
+        if (first) await storing;
         if (failed !== undefined) throw failed;
         if (!answer.page.more) break;
         // Read: the serving hub may send another (the last page is not answered: the stream ends with it).
@@ -258,17 +279,28 @@ export class HistorySync {
       }
       await storing;
       if (failed !== undefined) throw failed;
+      return refused === 0;
     } finally {
       await settled(stream.close());
     }
   }
 
-  async #take(key: string, page: PreparedPage): Promise<void> {
+  /** Takes a page; resolves with how many of its events were refused. */
+  async #take(key: string, page: PreparedPage): Promise<number> {
     const taken = await this.#sync.take(page);
+    let refused = 0;
     for (const outcome of taken) {
       if (!('dropped' in outcome)) continue;
+      refused += 1;
       this.#hooks.countDrop(key, outcome.dropped);
       this.#hooks.logger.warn('an event of a peer\'s history was refused', { peer: key, reason: outcome.dropped, error: outcome.message });
     }
+    return refused;
   }
+}
+
+/** A channel's digest in a few characters per stream: equal when it is unchanged. */
+function fingerprintOf(channel: ChannelDigest): string {
+  const streams = channel.streams.map((s) => `${Buffer.from(s.author).toString('hex')}:${s.thread}:${Buffer.from(s.epoch).toString('hex')}:${s.from}:${s.through}:${s.held}`);
+  return `${channel.policy}/${channel.allowed}/${streams.sort().join(',')}`;
 }

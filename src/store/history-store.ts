@@ -1,20 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { EventRow } from './event-log.js';
+import type { RetentionStore } from './retention-store.js';
+import { CROSSING, SIGNED_TS, StreamSummaries, type StreamRow } from './stream-summaries.js';
 
-/**
- * One author's events in one thread and epoch, as history sync counts them:
- * the author's key is its participant id here, the thread the one its author
- * signed (the origin hub's id).
- */
-export interface StreamRow {
-  from_id: string;
-  thread: string;
-  epoch: Buffer;
-  /** The lowest and highest sender_seq held, and how many events are held. */
-  min_seq: number;
-  max_seq: number;
-  held: number;
-}
+export type { StreamRow } from './stream-summaries.js';
 
 /** A hole in a stream: an event held whose previous one (its prev_seq) is not, above the oldest held. */
 export interface GapRow {
@@ -29,10 +18,9 @@ export interface GapRow {
   after_ts: number;
 }
 
-/** Only the kinds that cross to linked hubs are history that hubs sync (the others never leave their hub). */
-const CROSSING = "type IN ('message', 'request', 'response', 'control')";
-/** An event's time as its author signed it (the row's ts is when this hub stored it). */
-const SIGNED_TS = 'COALESCE(signed_ts, ts)';
+
+/** Events of a thread looked through, newest first, for an author's (see ownFirstAfter). */
+const OWN_SEQ_ROWS = 2_000;
 
 /**
  * What history sync (src/hub/peer-history.ts) reads of the log: per thread
@@ -40,23 +28,36 @@ const SIGNED_TS = 'COALESCE(signed_ts, ts)';
  * a seq, and the holes. Every read stops at the committed head.
  */
 export class HistoryStore {
-  private readonly streamsStmt: Database.Statement;
+  readonly #summaries: StreamSummaries;
+  private readonly firstAfterStmt: Database.Statement;
+  private readonly nextAfterStmt: Database.Statement;
   private readonly pageStmt: Database.Statement;
   private readonly gapsStmt: Database.Statement;
   private readonly heldBelowStmt: Database.Statement;
   private readonly newestStmt: Database.Statement;
+  private readonly oldestStmt: Database.Statement;
+  private readonly ownFirstAfterStmt: Database.Statement;
   private readonly accessStmt: Database.Statement;
 
   constructor(
     db: Database.Database,
     private readonly head: () => number,
+    retention: RetentionStore,
   ) {
+    this.#summaries = new StreamSummaries(db, head, retention);
     const threads = 'thread_id IN (SELECT value FROM json_each(?))';
-    this.streamsStmt = db.prepare(
-      `SELECT from_id, COALESCE(signed_thread, thread_id) AS thread, sender_epoch AS epoch, MIN(sender_seq) AS min_seq, MAX(sender_seq) AS max_seq, COUNT(*) AS held
-       FROM events WHERE ${threads} AND seq <= ? AND ${SIGNED_TS} >= ? AND sender_seq IS NOT NULL AND sender_epoch IS NOT NULL AND ${CROSSING}
-       GROUP BY from_id, thread, sender_epoch`,
-    );
+    this.firstAfterStmt = db
+      .prepare(
+        `SELECT MIN(seq) FROM events INDEXED BY events_by_envelope_sender
+         WHERE from_id = ? AND thread_id = ? AND sender_epoch = ? AND sig IS NOT NULL AND sender_seq > ? AND seq <= ?`,
+      )
+      .pluck();
+    this.nextAfterStmt = db
+      .prepare(
+        `SELECT seq FROM events INDEXED BY events_by_envelope_sender
+         WHERE from_id = ? AND thread_id = ? AND sender_epoch = ? AND sig IS NOT NULL AND sender_seq > ? AND seq <= ? ORDER BY sender_seq LIMIT 1`,
+      )
+      .pluck();
     // One thread at a time, in the order of its index: with a list of threads SQLite would sort every row after `seq` for each page.
     this.pageStmt = db.prepare(
       `SELECT * FROM events WHERE thread_id = ? AND seq > ? AND seq <= ? AND ${SIGNED_TS} >= ? AND sender_seq IS NOT NULL AND sender_epoch IS NOT NULL AND ${CROSSING}
@@ -82,12 +83,35 @@ export class HistoryStore {
     // A control's content is its one kind's key first (see peer-outbox.ts).
     this.accessStmt = db.prepare(`SELECT * FROM events WHERE thread_id = ? AND seq <= ? AND type = 'control' AND content LIKE '{"access"%' ORDER BY seq DESC LIMIT 1`);
     // Walks one thread's index from its newest: retention keeps each thread's newest events (retention.ts).
+    // No index by author (the post path cannot afford one): the thread's newest events, walked back from `upTo`.
+    this.ownFirstAfterStmt = db.prepare(
+      `SELECT MIN(CASE WHEN sender_seq > @senderSeq THEN seq END) AS first, MAX(sender_seq <= @senderSeq) AS anchored
+       FROM (SELECT from_id, sender_epoch, sender_seq, type, seq FROM events WHERE thread_id = @thread AND seq <= @upTo ORDER BY seq DESC LIMIT @rows)
+       WHERE from_id = @from AND sender_epoch = @epoch AND sender_seq IS NOT NULL AND ${CROSSING}`,
+    );
+    this.oldestStmt = db.prepare('SELECT MIN(seq) FROM events WHERE thread_id = ?').pluck();
     this.newestStmt = db.prepare('SELECT seq FROM events WHERE thread_id = ? AND seq <= ? ORDER BY seq DESC LIMIT 1 OFFSET ?').pluck();
   }
 
-  /** The streams of the threads with events signed at or after `sinceTs`. */
-  streams(threadIds: readonly string[], sinceTs: number): StreamRow[] {
-    return this.streamsStmt.all(JSON.stringify(threadIds), this.head(), sinceTs) as StreamRow[];
+  /** The streams the threads hold (kept in memory: the cost is the number of streams). */
+  streams(threadIds: readonly string[]): StreamRow[] {
+    return this.#summaries.of(threadIds);
+  }
+
+  /** Folds some of the events committed since into the streams kept in memory; true once none is left (a catch-up in the background keeps digests quick). */
+  foldStreams(): boolean {
+    return this.#summaries.foldSome();
+  }
+
+  /**
+   * The first seq of this hub's log of a stream taken from linked hubs with
+   * a sender_seq above `senderSeq` (null: none). `ordered` (its sender_seqs
+   * grow with the log's): the one with the next sender_seq, one index probe;
+   * otherwise every one above is looked at.
+   */
+  firstAfter(stream: Pick<StreamRow, 'from_id' | 'thread_id' | 'epoch' | 'ordered'>, senderSeq: number): number | null {
+    const statement = stream.ordered ? this.nextAfterStmt : this.firstAfterStmt;
+    return (statement.get(stream.from_id, stream.thread_id, stream.epoch, senderSeq, this.head()) as number | null | undefined) ?? null;
   }
 
   /** Up to `limit` events of the threads after seq `after` (and after each thread's `floor`), signed at or after `sinceTs`, of the kinds that cross, oldest first. */
@@ -108,6 +132,18 @@ export class HistoryStore {
     return (this.heldBelowStmt.get(fromId, threadId, epoch, seq) as number | null) ?? null;
   }
 
+  /**
+   * The first log seq at or before `upTo` of an author's stream in a thread
+   * with a sender_seq above `senderSeq`, for an author whose seqs grow with
+   * the log's (this hub's own): null when there is none. Looked for among the
+   * thread's newest OWN_SEQ_ROWS events up to `upTo`; undefined when no event
+   * of the stream at or below `senderSeq` is among them (the answer is not).
+   */
+  ownFirstAfter(fromId: string, threadId: string, epoch: Buffer, senderSeq: number, upTo: number): number | null | undefined {
+    const row = this.ownFirstAfterStmt.get({ thread: threadId, upTo: Math.min(upTo, this.head()), rows: OWN_SEQ_ROWS, from: fromId, epoch, senderSeq }) as { first: number | null; anchored: number | null };
+    return row.anchored ? row.first : undefined;
+  }
+
   /** The newest control that set the channel's access policy (undefined: none). */
   latestAccessControl(threadId: string): EventRow | undefined {
     return this.accessStmt.get(threadId, this.head()) as EventRow | undefined;
@@ -115,6 +151,10 @@ export class HistoryStore {
 
   /** The seq before which a thread holds `count` newer events (0: it holds no more than that). */
   seqBeforeNewest(threadId: string, count: number): number {
-    return (this.newestStmt.get(threadId, this.head(), count) as number | undefined) ?? 0;
+    const head = this.head();
+    // A thread whose seqs span no more than `count` holds no more events than that: its index need not be walked.
+    const oldest = this.oldestStmt.get(threadId) as number | null;
+    if (oldest === null || head - oldest < count) return 0;
+    return (this.newestStmt.get(threadId, head, count) as number | undefined) ?? 0;
   }
 }

@@ -131,6 +131,11 @@ export class RetentionStore {
     return rows.map((row) => ({ id: row.id, seqs: JSON.parse(row.seqs) as number[] }));
   }
 
+  /** The threads of the pruned records after `id`. */
+  prunedThreadsAfter(id: number): string[] {
+    return this.#stmt('SELECT DISTINCT thread_id FROM pruned WHERE id > ?').pluck().all(id) as string[];
+  }
+
   /** The id of the latest pruned record ever written (0 when none). */
   latestPrunedId(): number {
     const row = this.#stmt("SELECT seq FROM sqlite_sequence WHERE name = 'pruned'").get() as { seq: number } | undefined;

@@ -72,7 +72,7 @@ export class Store {
     this.retention = new RetentionStore(db);
     this.access = new AccessStore(db);
     this.peerCursors = new PeerCursorStore(db);
-    this.history = new HistoryStore(db, () => this.events.visibleUpTo);
+    this.history = new HistoryStore(db, () => this.events.visibleUpTo, this.retention);
   }
 
   /** A random id fixed when the store was created. */
