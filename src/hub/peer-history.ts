@@ -84,6 +84,12 @@ export function channelsReadableBy(ctx: HubContext, peerKey: string): ThreadReco
   return [...ctx.state.threads.values()].filter((t) => t.kind === 'channel' && theirs.some((id) => mayRead(ctx, t, id)));
 }
 
+/** Whether a participant this hub hosts may read the channel. */
+export function readableHere(ctx: HubContext, channel: ThreadRecord): boolean {
+  for (const participant of ctx.state.participants.values()) if (participant.hubKey === undefined && mayRead(ctx, channel, participant.id)) return true;
+  return false;
+}
+
 /** A channel's thread and the side channels below it, at any depth: one history. */
 export function threadsOf(ctx: HubContext, channel: ThreadRecord): string[] {
   const ids = [channel.id];

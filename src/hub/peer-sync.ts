@@ -9,8 +9,8 @@ import type { PeerEntry } from './peer-entry.js';
 import { countWaitingAfter, oldestWaitingAfter, outboundFor, type OutboundPage } from './peer-outbox.js';
 import { gossipOfChange, hubDown, localPresence, takePresence, type PresenceGossip } from './peer-presence.js';
 import { hostNamedByPeer, hostParticipants, type HostedElsewhere, type HostingHub } from './remote-participants.js';
-import { channelHasGap, GapWatch, historyGaps, type HistoryChannel, type HistoryGap } from './history-gaps.js';
-import { askOf, digestFor, HistoryServing, lacks, type ChannelDigest, type HistoryAsk, type HistoryPage } from './peer-history.js';
+import { channelHasGap, channelOfThread, GapWatch, historyGaps, type HistoryChannel, type HistoryGap } from './history-gaps.js';
+import { askOf, digestFor, HistoryServing, lacks, readableHere, type ChannelDigest, type HistoryAsk, type HistoryPage } from './peer-history.js';
 import { isArchive } from './history-window.js';
 
 export type { PeerEvent, PeerTaken, PreparedPage, SideStep } from './peer-intake.js';
@@ -92,6 +92,23 @@ export class PeerSync {
     if (found && now - found.at < (found.stale ? 1000 : 10_000)) return found.gaps;
     this.#gaps = { at: now, gaps: historyGaps(this.#ctx, this.#gapWatch), stale: false };
     return this.#gaps.gaps;
+  }
+
+  /**
+   * Calls `listener` with each channel this hub joins: one made here (its
+   * first event came, or it was created), or one whose access policy changed,
+   * that a participant this hub hosts may read; until the returned stop.
+   */
+  onChannelJoined(listener: (channel: HistoryChannel) => void): () => void {
+    return this.#ctx.bus.listenEverySession((item) => {
+      if (item.kind !== 'event') return;
+      const { type, content, thread } = item.event;
+      const action = typeof content === 'object' && content !== null ? content : {};
+      if (!(type === 'control' && 'access' in action) && !(type === 'system' && 'action' in action && action.action === 'thread.created')) return;
+      const record = this.#ctx.state.threads.get(thread);
+      const channel = record?.kind === 'channel' ? channelOfThread(this.#ctx, thread) : undefined;
+      if (channel && record && readableHere(this.#ctx, record)) listener(channel);
+    });
   }
 
   /** Whether a channel's history has a gap now. */

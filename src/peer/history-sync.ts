@@ -54,6 +54,8 @@ export class HistorySync {
    * window (retention prunes them later), which are not served.
    */
   readonly #taken = new Map<string, string>();
+  /** How many fetches of each channel (by session and name) run now. */
+  readonly #fetching = new Map<string, number>();
   readonly #unlisten: () => void;
   readonly #stopFolding: () => void;
   readonly #timer: NodeJS.Timeout;
@@ -62,9 +64,14 @@ export class HistorySync {
   constructor(hooks: HistoryLinkHooks) {
     this.#hooks = hooks;
     this.#sync = hooks.sync;
-    this.#unlisten = this.#sync.onGap((channels) => {
+    const unlistenGaps = this.#sync.onGap((channels) => {
       for (const channel of channels) this.#repair(channel);
     });
+    const unlistenJoins = this.#sync.onChannelJoined((channel) => this.#repair(channel, true));
+    this.#unlisten = () => {
+      unlistenGaps();
+      unlistenJoins();
+    };
     this.#timer = setInterval(() => this.#compare(), this.#sync.syncConfig.intervalSeconds * 1000);
     this.#timer.unref();
     this.#stopFolding = this.#sync.foldStreamsAfterCommits();
@@ -177,16 +184,21 @@ export class HistorySync {
     }
   }
 
-  /** A gap in a channel's history: asked of the chosen peers in turn until none is left. */
-  #repair(channel: HistoryChannel): void {
+  /**
+   * A gap in a channel's history: asked of the chosen peers in turn until
+   * none is left. A channel just joined (`joined`): asked of them in turn
+   * until one served all it holds.
+   */
+  #repair(channel: HistoryChannel, joined = false): void {
     const id = `${channel.session}\n${channel.channel}`;
-    if (this.#repairing.has(id) || this.#stopped) return;
+    // A channel joined as its history is being taken (its policy came with it) is not asked for twice.
+    if (this.#repairing.has(id) || this.#stopped || (joined && this.#fetching.has(id))) return;
     this.#repairing.add(id);
     const repair = (async () => {
       for (const key of this.#chosen()) {
-        if (!this.#sync.hasGap(channel)) return;
+        if (!joined && !this.#sync.hasGap(channel)) return;
         try {
-          await this.#fetch(key, channel);
+          if ((await this.#fetch(key, channel)) && joined) return;
         } catch (error) {
           this.#hooks.logger.warn('a peer could not serve the history of a channel with a gap', { peer: key, channel: channel.channel, error: (error as Error).message });
         }
@@ -223,6 +235,18 @@ export class HistorySync {
    * Resolves true when every event served was taken (none refused).
    */
   async #fetch(key: string, channel: HistoryChannel): Promise<boolean> {
+    const id = `${channel.session}\n${channel.channel}`;
+    this.#fetching.set(id, (this.#fetching.get(id) ?? 0) + 1);
+    try {
+      return await this.#fetchFrom(key, channel);
+    } finally {
+      const left = this.#fetching.get(id)! - 1;
+      if (left === 0) this.#fetching.delete(id);
+      else this.#fetching.set(id, left);
+    }
+  }
+
+  async #fetchFrom(key: string, channel: HistoryChannel): Promise<boolean> {
     const ask = this.#sync.ask(channel.session, channel.channel);
     const { stream, framed } = await this.#open(key);
     const waiting: Array<Promise<PreparedPage>> = [];

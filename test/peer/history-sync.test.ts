@@ -211,5 +211,21 @@ describe('history sync', () => {
     expect(b!.links.list().find((peer) => peer.key === a!.key)?.drops).toEqual({});
   }, 90_000);
 
-});
+  it('history - a hub whose participant is let into a channel gets its history at once, not at the next interval', async () => {
+    // Comparisons an hour apart: only the joining brings the channel's history within the test.
+    const rare = { config: { ...unlimited.config, peers: { sync: { intervalSeconds: 3600 } } } };
+    const [a, b] = await linkedTeam(hubs, [['human-ann', 'ann'], ['bea']], { hub: rare });
+    const admin = a!.actors['human-ann']!;
+    await admin.createChannel({ name: 'ops' });
+    await admin.control('ops', { access: { readers: ['@human-ann', '@ann'] } });
+    for (let i = 0; i < 15; i++) await a!.actors.ann!.post({ thread: 'ops', text: `ops ${i}` });
+    await a!.actors.ann!.post({ thread: 'general', text: 'after ops' });
+    // Once B has the later post in #general, it was sent all it would get of #ops: nothing.
+    await expect.poll(async () => messagesOn(b!, 'bea'), { timeout: 10_000 }).toEqual(['ann: after ops']);
+    expect(await messagesOn(b!, 'bea', 'ops').catch(() => [])).toEqual([]);
 
+    await admin.control('ops', { access: { readers: ['@human-ann', '@ann', '@bea'] } });
+    await expect.poll(async () => (await messagesOn(b!, 'bea', 'ops').catch(() => [])).length, { timeout: 10_000 }).toBe(15);
+    expect(await messagesOn(b!, 'bea', 'ops')).toEqual(Array.from({ length: 15 }, (_, i) => `ann: ops ${i}`));
+  }, 60_000);
+});
