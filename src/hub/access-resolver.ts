@@ -79,11 +79,16 @@ export class AccessResolver {
     return 'access' in standing ? standing.access : undefined;
   }
 
-  /** Refuses (FORBIDDEN_ROLE or NOT_IN_ROSTER) unless the participant's access covers the action. */
-  require(participant: ParticipantRecord, action: Action, label: string = action): Access {
+  /**
+   * Refuses (FORBIDDEN_ROLE or NOT_IN_ROSTER) unless the participant's
+   * access covers the action: under the roster in force, or under `roster`
+   * (the one in force when a linked hub's history was written).
+   */
+  require(participant: ParticipantRecord, action: Action, label: string = action, roster?: RosterView): Access {
     const need = accessNeeded(action);
-    const standing = this.standing(participant);
-    if (!('access' in standing)) throw this.#notInRoster(participant);
+    const access = roster?.accessOf(rawKeyOf(participant));
+    const standing: Standing = roster ? (access === undefined ? { notInRoster: true } : { access }) : this.standing(participant);
+    if (!('access' in standing)) throw roster ? this.#notInRosterThen(participant, roster) : this.#notInRoster(participant);
     if (!accessAtLeast(standing.access, need)) {
       const grantors = this.grantors();
       const who = grantors.length ? ` (${grantors.map((h) => `@${h}`).join(' or ')})` : '';
@@ -189,6 +194,12 @@ export class AccessResolver {
       `Your key (@${participant.handle}, ed25519:${key}) is not in roster ${roster.orgId} v${roster.version}; nothing was done. Ask ${who} to add it: parley roster add ed25519:${key} --role member`,
       { details: { org: roster.orgId, version: roster.version } },
     );
+  }
+
+  #notInRosterThen(participant: ParticipantRecord, roster: RosterView): ParleyError {
+    return new ParleyError('NOT_IN_ROSTER', `@${participant.handle} was not in roster ${roster.orgId} v${roster.version}, in force when the event was written; it was dropped.`, {
+      details: { org: roster.orgId, version: roster.version },
+    });
   }
 
   /** Handles of the roster's admins that are participants here, a few: whom to ask. */

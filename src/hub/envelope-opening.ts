@@ -163,6 +163,8 @@ export class DecodedEnvelope {
     readonly live = false,
     /** The sender_seq of its author's previous event that crossed, in its thread and epoch, as the linked hub said it (null: not said). */
     readonly prev: number | null = null,
+    /** History a linked hub served, whoever wrote it: its author is judged by the roster in force when it was written. */
+    readonly asWritten = false,
   ) {}
 }
 

@@ -9,7 +9,8 @@ import { assertMayRead, assertMayWrite } from './channel-access.js';
 import { assertChatAllowed } from './chat-exclusion.js';
 import type { HubContext } from './context.js';
 import type { AnyEntry, InputOf, ThreadField } from './entries.js';
-import { envelopeCaller, type OpenedEnvelope } from './envelope-opening.js';
+import { DecodedEnvelope, envelopeCaller, type OpenedEnvelope } from './envelope-opening.js';
+import { rosterViewOf } from './roster-book.js';
 import type { Held } from './held.js';
 import { holdPresence } from './presence-hold.js';
 
@@ -39,7 +40,7 @@ function closingError(): ParleyError {
 }
 
 /** What the gate uses of the hub: these components only. */
-export type GateContext = Pick<HubContext, 'config' | 'state' | 'access' | 'lifecycle' | 'rateLimiter' | 'reads' | 'presence' | 'bus' | 'meetings' | 'envelopes'>;
+export type GateContext = Pick<HubContext, 'config' | 'state' | 'access' | 'lifecycle' | 'rateLimiter' | 'reads' | 'presence' | 'bus' | 'meetings' | 'envelopes' | 'rosters'>;
 
 /**
  * Admits or refuses a call in one order, each check once: the hub closing;
@@ -109,7 +110,9 @@ export class Gate {
     else caller = this.#identify(who);
     // Chat a caller does not have is refused as such (CHAT_DISABLED), whatever its access: for it, chat does not exist.
     if (typeof entry.chat === 'function' ? entry.chat(raw) : entry.chat) assertChatAllowed(ctx.config, caller);
-    if (entry.action !== 'open') ctx.access.require(caller.participant, entry.action, entry.label?.(raw));
+    // History a linked hub served is judged by the roster in force when it was written: an author removed since wrote it as a member.
+    const asWritten = envelope && raw instanceof DecodedEnvelope && raw.asWritten ? ctx.rosters.inForceAt(envelope.fields.ts) : undefined;
+    if (entry.action !== 'open') ctx.access.require(caller.participant, entry.action, entry.label?.(raw), asWritten && rosterViewOf(asWritten));
     const input = (entry.input && !entry.envelope ? entry.input(raw) : raw) as InputOf<E>;
     const thread = entry.thread ? this.#target(entry.thread, caller, input, envelope) : undefined;
     const charged = typeof entry.rate === 'function' ? entry.rate(ctx, caller, input) : entry.rate;

@@ -149,7 +149,7 @@ export async function storePeerPage(ctx: HubContext, entry: PeerEntry, page: Pre
   const taken = placed.map((p, i) => {
     const thread = p && threads[i];
     if (!p || !thread) return NOT_TAKEN;
-    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holds[i], live, p.event.prev ?? null);
+    const input = new DecodedEnvelope(p.event.bytes, p.fields, Buffer.from(p.event.sig), thread.id, holds[i], live, p.event.prev ?? null, page.history);
     return entry.syncEnvelope(input, scans[i]);
   });
   const settled = await Promise.allSettled(taken);

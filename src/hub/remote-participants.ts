@@ -100,17 +100,18 @@ export interface NamedByPeer extends HostedElsewhere {
 /**
  * Registers the authors a peer's history names that this hub does not know
  * yet (their hub may be away, or never linked here), each as hosted by the
- * hub the peer names, when the roster in force lists that hub. A participant
- * this hub knows is left as it is: its own hub's hello says who it is. Their
- * events are still checked one by one (signature, roster, rules).
+ * hub the peer names, when a roster this hub accepted lists that hub (one
+ * removed since wrote history too). A participant this hub knows is left as
+ * it is: its own hub's hello says who it is. Their events are still checked
+ * one by one (signature, the roster in force when written, rules).
  */
 export async function hostNamedByPeer(ctx: HubContext, named: readonly NamedByPeer[], defaultSession: string): Promise<void> {
-  const roster = ctx.rosters.current();
+  const hubs = new Set(ctx.rosters.chain().flatMap((roster) => roster.members.filter((member) => member.kind === 'hub').map((member) => member.pubkey)));
   const self = formatPublicKey(ctx.keys.hub().raw);
   const fresh = named.filter((entry) => {
     if (ctx.state.participants.has(participantIdOf(entry.key))) return false;
     const hub = formatPublicKey(entry.hub);
-    return hub !== self && roster?.members.some((member) => member.kind === 'hub' && member.pubkey === hub) === true && HandleSchema.safeParse(entry.handle).success;
+    return hub !== self && hubs.has(hub) && HandleSchema.safeParse(entry.handle).success;
   });
   for (const entry of fresh) await hostParticipants(ctx, { key: formatPublicKey(entry.hub), name: entry.hubName }, [entry], defaultSession);
 }

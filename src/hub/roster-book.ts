@@ -32,6 +32,16 @@ export class RosterBook {
   }
 
   /**
+   * The roster in force at `ts` (epoch ms): the newest version signed at or
+   * before it; undefined when none was yet (the hub was in local mode).
+   */
+  inForceAt(ts: number): Roster | undefined {
+    let found: Roster | undefined;
+    for (const roster of this.#chain) if (Date.parse(roster.timestamp) <= ts) found = roster;
+    return found;
+  }
+
+  /**
    * Checks `next` against the roster in force and keeps it (refusals: ROSTER_INVALID, ROSTER_ROLLBACK,
    * BAD_SIGNATURE). `vet` may refuse it too, once it is known to be acceptable, against the same roster
    * in force (no other acceptance runs in between); nothing is kept when it throws.

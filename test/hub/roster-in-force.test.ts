@@ -237,4 +237,16 @@ describe('roster at start: the newest of the store chain and the roster file', (
     expect(again.t.hub.trust).toMatchObject({ mode: 'roster', version: 1 });
     await again.t.close();
   });
+
+  it('roster in force at - the version signed at or before a time is the one in force then; none before the first (local mode)', async () => {
+    const s = await setup();
+    await s.t.hub.acceptRoster(signRoster(draft(1, [[s.hubPub, 'admin'], [s.pub(s.boss), 'admin'], [s.pub(s.coder), 'member']]), s.hubKey));
+    await s.t.hub.acceptRoster(signRoster(draft(2, [[s.hubPub, 'admin'], [s.pub(s.boss), 'admin']]), s.hubKey));
+    const { rosters } = s.t.hub.internals.ctx;
+    expect(rosters.inForceAt(Date.parse('2026-11-24T12:00:00Z'))).toBeUndefined();
+    expect(rosters.inForceAt(Date.parse('2026-11-24T12:00:01Z'))?.version).toBe(1);
+    expect(rosters.inForceAt(Date.parse('2026-11-24T12:00:01.999Z'))?.version).toBe(1);
+    expect(rosters.inForceAt(Date.parse('2026-11-24T12:00:02Z'))?.version).toBe(2);
+    expect(rosters.inForceAt(Date.parse('2026-11-28T00:00:00Z'))?.members.some((m) => m.pubkey === s.pub(s.coder))).toBe(false);
+  });
 });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testHubsClosedAfterEach } from '../helpers/hub.js';
 import { linkedTeam, linkState, startLinks, type TeamHub } from '../helpers/peer-hubs.js';
+import { signRoster } from '../../src/trust/roster.js';
 import { exportLines, verifyLines } from '../trust/export-lines.js';
 
 /**
@@ -227,5 +228,31 @@ describe('history sync', () => {
     await admin.control('ops', { access: { readers: ['@human-ann', '@ann', '@bea'] } });
     await expect.poll(async () => (await messagesOn(b!, 'bea', 'ops').catch(() => [])).length, { timeout: 10_000 }).toBe(15);
     expect(await messagesOn(b!, 'bea', 'ops')).toEqual(Array.from({ length: 15 }, (_, i) => `ann: ops ${i}`));
+  }, 60_000);
+
+  it('history - events of an author the roster removed since are taken as history: the roster in force when they were written had them', async () => {
+    // D links only once cal and C's hub are gone: it never heard of them but from A's history.
+    const [a, b, c, d] = await linkedTeam(hubs, [['ann'], ['bea'], ['cal'], ['dee']], { hub: unlimited, unlinked: 1 });
+    await b!.links.block(a!.key, 60_000);
+    await b!.links.block(c!.key, 60_000);
+    await expect.poll(() => [linkState(b!, a!), linkState(b!, c!)], { timeout: 10_000 }).toEqual(['refused', 'refused']);
+    for (let i = 0; i < 5; i++) await c!.actors.cal!.post({ thread: 'general', text: `cal ${i}` });
+    await expect.poll(async () => (await messagesOn(a!, 'ann')).length, { timeout: 10_000 }).toBe(5);
+
+    // Version 2, signed after the posts, leaves out C's hub and cal.
+    const v1 = a!.t.hub.roster().current!;
+    const cal = c!.t.hub.participantsWithAccess().find((p) => p.handle === 'cal')!.pubkey;
+    const members = v1.members.filter((m) => m.pubkey !== c!.key && m.pubkey !== cal);
+    const v2 = signRoster({ ...v1, version: 2, timestamp: new Date(Date.now() + 1000).toISOString(), members, signatures: [] }, a!.t.hub.internals.ctx.keys.hub().privateKey);
+    for (const hub of [a!, b!, d!]) await hub.t.hub.acceptRoster(v2);
+
+    const written = Array.from({ length: 5 }, (_, i) => `cal: cal ${i}`);
+    b!.links.unblock(a!.key);
+    await expect.poll(async () => messagesOn(b!, 'bea'), { timeout: 10_000 }).toEqual(written);
+    // None refused for its author (the block itself may count a page it cut off).
+    expect(b!.links.list().find((peer) => peer.key === a!.key)?.drops['author-not-in-roster']).toBeUndefined();
+    await d!.links.add(a!.addr);
+    await expect.poll(async () => messagesOn(d!, 'dee').catch(() => []), { timeout: 10_000 }).toEqual(written);
+    expect(d!.links.list().find((peer) => peer.key === a!.key)?.drops).toEqual({});
   }, 60_000);
 });
