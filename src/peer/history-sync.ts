@@ -18,7 +18,7 @@ import type { ChannelDigest, HistoryAsk, HistoryChannel, PeerSync, PreparedPage 
 import { inBackground, settled } from '../util/background.js';
 import type { EventLinkHooks } from './event-stream.js';
 import { linkedPeerOf } from './event-stream.js';
-import { MAX_EVENTS_FRAME_BYTES } from './event-frames.js';
+import { BadFrame, MAX_EVENTS_FRAME_BYTES } from './event-frames.js';
 import { decodeAnswer, decodeDigest, decodeQuestion, decodeTaken, encodeAnswer, encodeDigest, encodeQuestion, encodeTaken, HISTORY_PROTOCOL } from './history-frames.js';
 
 /** What history sync uses of the links besides the event streams' hooks. */
@@ -95,7 +95,7 @@ export class HistorySync {
     if (key === undefined) return;
     const framed = lpStream(stream, { maxDataLength: MAX_EVENTS_FRAME_BYTES });
     try {
-      const question = decodeQuestion((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+      const question = this.#decoded(key, decodeQuestion, await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) }));
       this.#hooks.heard(key);
       if ('digest' in question) await framed.write(encodeDigest(this.#sync.digest(key, question.digest.sinceTs)));
       else await this.#servePages(key, question.ask, framed);
@@ -124,7 +124,7 @@ export class HistorySync {
       if (!last) ahead.push(frame.length);
       // After the last page, the answers still to come are read before the stream closes.
       while (ahead.length > 0 && (last || ahead.length >= PAGES_AHEAD || ahead.reduce((sum, n) => sum + n, 0) >= BYTES_AHEAD)) {
-        decodeTaken((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+        this.#decoded(key, decodeTaken, await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) }));
         ahead.shift();
       }
       if (last) return;
@@ -207,6 +207,16 @@ export class HistorySync {
     inBackground(repair, this.#hooks.logger, `repairing the history of #${channel.channel}`);
   }
 
+  /** A frame the peer sent, decoded; one that does not decode is counted on its link (malformed-frame) and ends the stream. */
+  #decoded<T>(key: string, decode: (bytes: Uint8Array) => T, frame: { subarray(): Uint8Array }): T {
+    try {
+      return decode(frame.subarray());
+    } catch (error) {
+      if (error instanceof BadFrame) this.#hooks.countDrop(key, 'malformed-frame');
+      throw error;
+    }
+  }
+
   async #open(key: string): Promise<{ stream: Stream; framed: ReturnType<typeof lpStream> }> {
     const connection = this.#hooks.connections().get(key);
     if (!connection) throw new Error('the peer is not linked');
@@ -218,7 +228,7 @@ export class HistorySync {
     const { stream, framed } = await this.#open(key);
     try {
       await framed.write(encodeQuestion({ digest: { sinceTs: 0 } }));
-      const digest = decodeDigest((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+      const digest = this.#decoded(key, decodeDigest, await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) }));
       this.#hooks.heard(key);
       return digest;
     } finally {
@@ -272,7 +282,7 @@ export class HistorySync {
     try {
       await framed.write(encodeQuestion({ ask }));
       for (;;) {
-        const answer = decodeAnswer((await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) })).subarray());
+        const answer = this.#decoded(key, decodeAnswer, await framed.read({ signal: AbortSignal.timeout(this.#hooks.ackTimeoutMs) }));
         this.#hooks.heard(key);
         if ('refused' in answer) {
           this.#hooks.logger.info('a peer does not serve the history of a channel', { peer: key, channel: channel.channel, reason: answer.refused });

@@ -10,7 +10,8 @@ import fc from 'fast-check';
 import { createLibp2p, type Libp2p } from 'libp2p';
 import { describe, expect, it } from 'vitest';
 import type { PeerEvent } from '../../src/hub/index.js';
-import { decodeAck, encodeEvents, EVENTS_PROTOCOL, MAX_EVENTS_FRAME_BYTES } from '../../src/peer/event-frames.js';
+import { BadFrame, decodeAck, encodeEvents, EVENTS_PROTOCOL, MAX_EVENTS_FRAME_BYTES } from '../../src/peer/event-frames.js';
+import { decodeAnswer, decodeDigest, decodeQuestion, decodeTaken, encodeQuestion, HISTORY_PROTOCOL } from '../../src/peer/history-frames.js';
 import { HELLO_PROTOCOL, MAX_HELLO_BYTES } from '../../src/peer/hello.js';
 import { ROSTER_PROTOCOL } from '../../src/peer/roster-exchange.js';
 import { signRoster } from '../../src/trust/roster.js';
@@ -260,6 +261,39 @@ describe('fan-out protocol from a hand-made peer', () => {
     const next = await openEvents(f);
     expect(await send(next.framed, encodeEvents({ through: 6, live: true, events: [event(f, f.mallory, 'after the resets')] }))).toBe(6);
     expect(generalTexts(f)).toEqual(['mallory: first page', 'mallory: after the resets']);
+    expect(f.a.links.list().find((peer) => peer.key === f.key)?.state).toBe('connected');
+  }, 60_000);
+
+  it('history fuzz - any bytes decode as a history frame or are refused as a bad frame, never anything else', () => {
+    fc.assert(
+      fc.property(arbitraryFrame(2000), (bytes) => {
+        for (const decode of [decodeQuestion, decodeDigest, decodeAnswer, decodeTaken]) {
+          try {
+            decode(bytes);
+          } catch (error) {
+            expect(error).toBeInstanceOf(BadFrame);
+          }
+        }
+      }),
+      { numRuns: 300, seed: 29 },
+    );
+  });
+
+  it('history fuzz - arbitrary questions on the history protocol reset the stream and are counted; a good question is then answered', async () => {
+    const f = await fuzzerLinked();
+    const malformed = () => f.a.links.list().find((peer) => peer.key === f.key)?.drops['malformed-frame'] ?? 0;
+    const open = async () => lpStream(await f.node.dialProtocol(multiaddr(f.a.addr), HISTORY_PROTOCOL, { signal: AbortSignal.timeout(10_000) }), { maxDataLength: MAX_EVENTS_FRAME_BYTES });
+    const frames = fc.sample(arbitraryFrame(400, 1), { numRuns: 20, seed: 30 });
+    for (const frame of frames) {
+      const framed = await open();
+      await framed.write(frame);
+      await expect(framed.read({ signal: AbortSignal.timeout(10_000) })).rejects.toThrow();
+    }
+    await expect.poll(malformed, { timeout: 10_000 }).toBe(frames.length);
+    const framed = await open();
+    await framed.write(encodeQuestion({ digest: { sinceTs: 0 } }));
+    const digest = decodeDigest((await framed.read({ signal: AbortSignal.timeout(10_000) })).subarray());
+    expect(digest.map((channel) => channel.channel)).toContain('general');
     expect(f.a.links.list().find((peer) => peer.key === f.key)?.state).toBe('connected');
   }, 60_000);
 });
