@@ -18,6 +18,9 @@ import { formatPublicKey, privateKeyFromSeed } from '../../src/trust/node-id.js'
 import { messageFields } from '../helpers/envelope.js';
 import { testHubsClosedAfterEach } from '../helpers/hub.js';
 import { linkedTeam, type TeamHub } from '../helpers/peer-hubs.js';
+import { launchBrowser, screenshotPath } from '../helpers/browser.js';
+import type { RunningHub } from '../helpers/serve.js';
+import { signIn } from '../helpers/web.js';
 import { fuzzerHello } from './fuzz-frames.js';
 
 /**
@@ -27,6 +30,7 @@ import { fuzzerHello } from './fuzz-frames.js';
  */
 const hubs = testHubsClosedAfterEach();
 const quick = { config: { peers: { sync: { intervalSeconds: 0.2 } } } };
+const PASSWORD = 'see-the-gap';
 
 interface HandMade {
   node: Libp2p;
@@ -37,14 +41,14 @@ interface HandMade {
 }
 
 /** A team A (ann) and B (bea) linked, and a hand-made hub F hosting mallory, in the roster, linked to neither yet. */
-async function teamWithHandMade(): Promise<{ a: TeamHub; b: TeamHub; f: HandMade }> {
+async function teamWithHandMade(hub: typeof quick = quick, onB: string[] = ['bea']): Promise<{ a: TeamHub; b: TeamHub; f: HandMade }> {
   const hubKey = await generateKeyPair('Ed25519');
   const malloryKey = await generateKeyPair('Ed25519');
   const extra = [
     { pubkey: formatPublicKey(hubKey.publicKey.raw), role: 'member' as const, kind: 'hub' as const },
     { pubkey: formatPublicKey(malloryKey.publicKey.raw), role: 'operator' as const },
   ];
-  const [a, b] = await linkedTeam(hubs, [['ann'], ['bea']], { hub: quick, extraMembers: extra });
+  const [a, b] = await linkedTeam(hubs, [['ann'], onB], { hub, extraMembers: extra });
   const node = await createLibp2p({ privateKey: hubKey, transports: [tcp()], connectionEncrypters: [noise()], streamMuxers: [yamux()] });
   hubs.defer(() => node.stop());
   return { a: a!, b: b!, f: { node, key: formatPublicKey(hubKey.publicKey.raw), hubKey, mallory: { key: malloryKey, raw: malloryKey.publicKey.raw } } };
@@ -88,6 +92,30 @@ async function messagesOn(hub: TeamHub, reader: string): Promise<string[]> {
 }
 
 describe('history repair', () => {
+  it('history repair - the page marks the channel and the author\'s hub "history incomplete" while a gap lasts, and not once it is filled', async () => {
+    // B's human (the page's) is in the roster.
+    const { a, b, f } = await teamWithHandMade({ config: { ...quick.config, webui: { password: PASSWORD } } } as typeof quick, ['bea', 'human']);
+    await hello(f, a);
+    await hello(f, b);
+    const all = [1, 2, 3, 4, 5, 6, 7, 8].map((seq) => malloryEvent(f, seq));
+    expect(await fanOut(f, b, [...all.slice(0, 3), ...all.slice(6)], 8)).toBe(8);
+    const server = await hubs.serve(b.t);
+    const { browser, close } = await launchBrowser();
+    hubs.defer(close);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await signIn(page, { url: server.url } as RunningHub, PASSWORD);
+    expect(await page.locator('#thread-title').textContent()).toBe('# general');
+    const mark = page.locator('.thread-head .history-gap');
+    await expect.poll(() => mark.textContent(), { timeout: 15_000 }).toContain('history incomplete');
+    expect(await mark.getAttribute('title')).toMatch(/^@mallory's events before \d{4}-\d\d-\d\dT.* are missing; asked of the linked hubs$/);
+    await expect.poll(() => page.locator('.linked-hub[data-hub="fuzzer"] .link-details').textContent(), { timeout: 15_000 }).toContain('history incomplete');
+    await page.screenshot({ path: screenshotPath('history-incomplete') });
+    // A gets all eight, B takes the three it lacks from A: the marks go at the page's next look.
+    expect(await fanOut(f, a, all, 8)).toBe(8);
+    await expect.poll(() => mark.count(), { timeout: 20_000 }).toBe(0);
+    expect(await page.locator('.linked-hub[data-hub="fuzzer"]').textContent()).not.toContain('history incomplete');
+  }, 60_000);
+
   it('history repair - a gap made by dropped frames is shown while it lasts, then filled from another hub that holds the events', async () => {
     const { a, b, f } = await teamWithHandMade();
     await hello(f, a);
