@@ -43,6 +43,13 @@ export class EventSealer {
   readonly #lastSeq = new Map<string, number>();
   /** The last sender_seq given to an event that crosses, per author and thread (null: none in this epoch, or not known). */
   readonly #lastCrossing = new Map<string, number | null>();
+  /**
+   * The last crossing seq, as the last commit left it, of each author and
+   * thread the open batch changed: put back if the batch rolls back, so that
+   * the next event's prev_seq is not a seq that was never stored (a false gap
+   * on the linked hubs).
+   */
+  readonly #crossingBefore = new Map<string, number | null>();
   /** Authors and threads whose last sender_seq is not yet stored: stored once per batch, just before it commits. */
   readonly #unstored = new Map<string, { participantId: string; threadId: string }>();
   readonly #epochs = new Map<string, Buffer>();
@@ -55,6 +62,10 @@ export class EventSealer {
     this.#sign = options.sign;
     this.#pipeline = new SignaturePipeline({ store: ctx.store, logger: ctx.logger, headSeq: () => ctx.state.nextSeq - 1 });
     ctx.store.writes.beforeCommit(() => this.#storeSenderSeqs());
+    ctx.store.writes.onBatchEnd((committed) => {
+      if (!committed) for (const [key, crossing] of this.#crossingBefore) this.#lastCrossing.set(key, crossing);
+      this.#crossingBefore.clear();
+    });
   }
 
   /**
@@ -156,6 +167,7 @@ export class EventSealer {
     this.#lastSeq.set(key, next);
     if (crossing) {
       row.prev_seq = this.#lastCrossing.get(key) ?? null;
+      if (!this.#crossingBefore.has(key)) this.#crossingBefore.set(key, row.prev_seq);
       this.#lastCrossing.set(key, next);
     }
     if (!this.#unstored.has(key)) this.#unstored.set(key, { participantId, threadId });

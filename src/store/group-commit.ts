@@ -31,6 +31,7 @@ export class GroupCommit {
   private waiters: Waiter[] = [];
   private afterCommit: Array<() => void> = [];
   private readonly beforeCommitHooks: Array<() => void> = [];
+  private readonly batchEndHooks: Array<(committed: boolean) => void> = [];
   private closed = false;
   private scheduled: NodeJS.Immediate | undefined;
   private readonly begin: Database.Statement;
@@ -84,6 +85,21 @@ export class GroupCommit {
     this.beforeCommitHooks.push(hook);
   }
 
+  /** Runs `hook` as each batch ends: committed (true) or rolled back (false), before its writes settle. */
+  onBatchEnd(hook: (committed: boolean) => void): void {
+    this.batchEndHooks.push(hook);
+  }
+
+  private batchEnded(committed: boolean): void {
+    for (const hook of this.batchEndHooks) {
+      try {
+        hook(committed);
+      } catch (error) {
+        this.onCallbackFailed(error);
+      }
+    }
+  }
+
   /** Rolls back the open batch after a failed write and rejects its other writes. */
   private abort(cause: unknown): void {
     if (this.scheduled) {
@@ -100,6 +116,7 @@ export class GroupCommit {
     try {
       if (this.db.inTransaction) this.rollback.run();
     } finally {
+      this.batchEnded(false);
       // Settle every write first, whatever the owner's reload does.
       for (const waiter of waiters) waiter.reject(failure);
       this.batchFailed(cause);
@@ -146,6 +163,7 @@ export class GroupCommit {
       } catch (rollbackError) {
         this.onCallbackFailed(rollbackError);
       }
+      this.batchEnded(false);
       for (const waiter of waiters) waiter.reject(failure);
       this.batchFailed(error);
       return;
@@ -155,6 +173,7 @@ export class GroupCommit {
     } catch (error) {
       this.onCallbackFailed(error);
     }
+    this.batchEnded(true);
     if (waiters.length > 0) this.stats.batches += 1;
     this.stats.writes += waiters.length;
     for (const waiter of waiters) waiter.resolve();

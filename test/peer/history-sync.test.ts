@@ -163,7 +163,7 @@ describe('history sync', () => {
     await expect.poll(async () => (await messagesOn(a!, 'ann')).at(-1), { timeout: 10_000 }).toBe('bea: after the restore');
   }, 90_000);
 
-  it('history - a DM to a participant of a hub that stays unreachable past its TTL is marked expired for its sender, and not sent after', async () => {
+  it('history - a DM or request to a participant of a hub that stays unreachable past its TTL is marked expired for its sender; the DM is not sent after', async () => {
     let shift = 0;
     const [a, b] = await linkedTeam(hubs, [['ann'], ['bea']], { hub: { ...unlimited, now: () => Date.now() + shift } });
     const handed = await a!.actors.ann!.dm({ to: 'bea', text: 'while you are here' });
@@ -171,11 +171,15 @@ describe('history sync', () => {
     await expect.poll(() => a!.t.hub.peerSync().cursor(b!.key) >= handed.seq, { timeout: 10_000 }).toBe(true);
     const home = await stopHub(b!);
     const lost = await a!.actors.ann!.dm({ to: 'bea', text: 'while you are away' });
+    // Requests too: one in their DM, one in a channel.
+    const asked = await a!.actors.ann!.request({ to: 'bea', intent: 'review', text: 'can you look?' });
+    const askedInChannel = await a!.actors.ann!.request({ to: 'bea', thread: 'general', intent: 'review', text: 'anyone from B?' });
     const stateOf = async (id: string) => (await a!.actors.ann!.sentDeliveries()).find((d) => d.id === id);
     expect(await stateOf(lost.id)).toMatchObject({ to: 'bea', state: 'pending' });
+    expect((await stateOf(askedInChannel.id))?.state).toBe('pending');
     // Six minutes on: past the DM's TTL (300 s), its addressee's hub never reached.
     shift = 6 * 60_000;
-    expect(await stateOf(lost.id)).toMatchObject({ to: 'bea', state: 'expired', expired_at: expect.any(String) });
+    for (const id of [lost.id, asked.id, askedInChannel.id]) expect(await stateOf(id)).toMatchObject({ to: 'bea', state: 'expired', expired_at: expect.any(String) });
     // The one B's hub took before it went stays as it was.
     expect((await stateOf(handed.id))?.state).toBe('pending');
     const b2 = await hubs.open({ ...unlimited, home, now: () => Date.now() + shift });
