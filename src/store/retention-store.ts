@@ -106,7 +106,7 @@ export class RetentionStore {
   }
 
   /**
-   * Deletes the events and what refers to them (their deliveries and signatures; a closed
+   * Deletes the events and what refers to them (their deliveries, signatures and expired sends; a closed
    * request's index row once its request event goes) and records the seqs
    * for the search index. Returns the record's id. Runs inside a write.
    */
@@ -114,11 +114,13 @@ export class RetentionStore {
     const deleteEvent = this.#stmt('DELETE FROM events WHERE seq = ?');
     const deleteDeliveries = this.#stmt('DELETE FROM deliveries WHERE seq = ?');
     const deleteLateSig = this.#stmt('DELETE FROM event_sigs WHERE seq = ?');
+    const deleteExpiredSend = this.#stmt('DELETE FROM expired_sends WHERE seq = ?');
     const deleteClosedRequest = this.#stmt(`DELETE FROM requests WHERE request_id = ? AND status NOT IN ${OPEN_STATUSES}`);
     for (const event of events) {
       deleteEvent.run(event.seq);
       deleteDeliveries.run(event.seq);
       deleteLateSig.run(event.seq);
+      deleteExpiredSend.run(event.seq);
       if (event.type === 'request' && event.request_id !== null) deleteClosedRequest.run(event.request_id);
     }
     const seqs = JSON.stringify(events.map((e) => e.seq));

@@ -80,8 +80,13 @@ describe('retention', () => {
     await postAll(alice, 'design', ['d1', 'd2']);
     await postAll(alice, 'general', ['m1', 'm2', 'm3', 'm4', 'm5', 'm6']);
     await t.hub.internals.ctx.sealer.settled();
+    // A send recorded as expired (a DM its addressee's hub never got in time) goes with its event.
+    const { store } = t.hub.internals;
+    const [m1, m6] = (store.db.prepare("SELECT seq FROM events WHERE type = 'message' AND content IN ('m1', 'm6') ORDER BY seq").pluck().all() as number[]);
+    await store.writes.write(() => [m1!, m6!].forEach((seq) => store.peerCursors.expired(seq, 1))).committed;
     await t.hub.prune();
     expect(await texts(alice, 'general')).toEqual(['m4', 'm5', 'm6']);
+    expect(store.db.prepare('SELECT seq FROM expired_sends').pluck().all()).toEqual([m6]);
     // The signatures of pruned events go with them.
     const db = t.hub.internals.store.db;
     expect(db.prepare('SELECT COUNT(*) AS n FROM event_sigs WHERE seq NOT IN (SELECT seq FROM events)').get()).toEqual({ n: 0 });
