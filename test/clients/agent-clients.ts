@@ -103,6 +103,10 @@ export const CLAUDE_CODE: AgentClient = {
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
           DISABLE_TELEMETRY: '1',
           DISABLE_AUTOUPDATER: '1',
+          // Headless, Claude Code no longer waits for its MCP servers before the first request: the tools it
+          // offers then depend on how fast `parley mcp` starts. A user's headless run sets the same to be sure of them.
+          MCP_CONNECTION_NONBLOCKING: '0',
+          MCP_CONNECT_TIMEOUT_MS: '30000',
         }),
       },
       started,
