@@ -187,6 +187,9 @@ export class EventLog {
     );
   }
 
+  /** Told of each row appended (the history's stream summaries). */
+  onAppend: ((row: EventRow) => void) | undefined;
+
   append(row: EventRow): void {
     // Bound by position: by name, the binding looks up each of the 20 names on the row (a third of the call).
     this.insert.run(
@@ -211,6 +214,7 @@ export class EventLog {
       row.signed_thread,
       row.prev_seq,
     );
+    this.onAppend?.(row);
   }
 
   /**

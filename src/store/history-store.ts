@@ -98,6 +98,11 @@ export class HistoryStore {
     return this.#summaries.of(threadIds);
   }
 
+  /** Rows as they are written, and how their batch ended: the streams kept in memory follow them without reading them back. */
+  get summaries(): Pick<StreamSummaries, 'appended' | 'batchEnded'> {
+    return this.#summaries;
+  }
+
   /** Folds some of the events committed since into the streams kept in memory; true once none is left (a catch-up in the background keeps digests quick). */
   foldStreams(): boolean {
     return this.#summaries.foldSome();

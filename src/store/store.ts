@@ -73,6 +73,9 @@ export class Store {
     this.access = new AccessStore(db);
     this.peerCursors = new PeerCursorStore(db);
     this.history = new HistoryStore(db, () => this.events.visibleUpTo, this.retention);
+    const summaries = this.history.summaries;
+    this.events.onAppend = (row) => summaries.appended(row);
+    this.writes.onBatchEnd((committed) => summaries.batchEnded(committed));
   }
 
   /** A random id fixed when the store was created. */

@@ -29,6 +29,8 @@ export const CROSSING = "type IN ('message', 'request', 'response', 'control')";
 export const SIGNED_TS = 'COALESCE(signed_ts, ts)';
 const IN_STREAM = `sender_seq IS NOT NULL AND sender_epoch IS NOT NULL AND ${CROSSING}`;
 
+const CROSSING_TYPES: ReadonlySet<string> = new Set(['message', 'request', 'response', 'control']);
+
 /** Rows folded in at a time: a long catch-up yields between chunks. */
 const CHUNK_ROWS = 5_000;
 
@@ -46,8 +48,9 @@ interface LogRow {
  * The streams each thread holds, kept in memory so that a digest for a peer
  * costs the number of streams, not of events. A thread's events are read
  * from the log once, when it is first asked for; then the events committed
- * after are folded in (read by seq, from where the last fold stopped), and a
- * thread retention pruned is read again. Events are never deleted otherwise.
+ * after are folded in (as they are written, or read by seq from where the
+ * last fold stopped), and a thread retention pruned is read again. Events
+ * are never deleted otherwise.
  */
 export class StreamSummaries {
   readonly #threads = new Map<string, Map<string, StreamRow>>();
@@ -56,6 +59,13 @@ export class StreamSummaries {
   #prunedMark: number;
   readonly #threadStmt: Database.Statement;
   readonly #afterStmt: Database.Statement;
+  /**
+   * The rows of the open batch, kept as they are written when every row
+   * committed before it is folded in already: its commit folds them without
+   * reading them back (undefined: not kept; the log is read after).
+   */
+  #batch: { rows: LogRow[]; last: number } | undefined;
+  #batchOpen = false;
 
   constructor(
     db: Database.Database,
@@ -77,6 +87,31 @@ export class StreamSummaries {
     const rows: StreamRow[] = [];
     for (const id of threadIds) rows.push(...this.#thread(id).values());
     return rows;
+  }
+
+  /** A row was written in the open batch (see #batch). */
+  appended(row: { seq: number; thread_id: string; from_id: string; signed_thread: string | null; sender_epoch: Buffer | null; sender_seq: number | null; type: string; ts: number; signed_ts: number | null }): void {
+    if (!this.#batchOpen) {
+      this.#batchOpen = true;
+      this.#batch = this.#threads.size > 0 && this.#folded >= this.head() ? { rows: [], last: 0 } : undefined;
+    }
+    const batch = this.#batch;
+    if (!batch) return;
+    batch.last = Math.max(batch.last, row.seq);
+    if (row.sender_seq === null || row.sender_epoch === null || !CROSSING_TYPES.has(row.type)) return;
+    const { seq, thread_id, from_id, sender_epoch: epoch, sender_seq } = row;
+    batch.rows.push({ seq, thread_id, from_id, thread: row.signed_thread ?? thread_id, epoch, sender_seq, ts: row.signed_ts ?? row.ts });
+  }
+
+  /** The open batch ended: committed, its rows are folded in; rolled back, they are forgotten. */
+  batchEnded(committed: boolean): void {
+    const batch = this.#batch;
+    this.#batch = undefined;
+    this.#batchOpen = false;
+    if (!committed || !batch) return;
+    this.#forgetPruned();
+    for (const row of batch.rows) this.#fold(row);
+    this.#folded = Math.max(this.#folded, batch.last);
   }
 
   /** Folds in up to a chunk of the events committed since the last fold; true once none is left. */

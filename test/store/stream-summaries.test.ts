@@ -47,6 +47,13 @@ describe('stream summaries', () => {
     expect(kept(t, general.id).map((s) => s.held).sort()).toEqual([9, 9]);
     expect(t.hub.internals.store.history.streams([general.id]).every((s) => s.ordered)).toBe(true);
 
+    // A batch the store rolls back (a row it refuses) leaves nothing behind in them.
+    const { db } = t.hub.internals.store;
+    db.exec("CREATE TEMP TRIGGER refuse_boom BEFORE INSERT ON events WHEN NEW.content = 'boom' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END");
+    await expect(alice.post({ thread: 'general', text: 'boom' })).rejects.toThrow();
+    db.exec('DROP TRIGGER refuse_boom');
+    expect(kept(t, general.id)).toEqual(fromLog(t, general.id));
+
     // Retention keeps the newest 15 events of the thread: the pruned thread is read again.
     const report = await t.hub.prune();
     expect(report.events).toBeGreaterThan(0);
