@@ -112,22 +112,17 @@ function streamKey(participantId: string, thread: string, epoch: Uint8Array): st
   return `${participantId} ${thread} ${Buffer.from(epoch).toString('hex')}`;
 }
 
-/** A stream as this hub holds it, with its row of the store (where its events start in the log). */
-interface HeldStream extends HistoryStream {
-  row: StreamRow;
-}
-
 function streamOf(row: StreamRow): HistoryStream {
   return { author: Buffer.alloc(0), thread: row.thread, epoch: row.epoch, from: row.min_seq, through: row.max_seq, held: row.held };
 }
 
 /** The streams of a channel's history this hub holds, by stream key (those whose newest event is older than `sinceTs` left out). */
-function heldStreams(ctx: HubContext, channel: ThreadRecord, sinceTs = 0): Map<string, HeldStream> {
-  const held = new Map<string, HeldStream>();
+function heldStreams(ctx: HubContext, channel: ThreadRecord, sinceTs = 0): Map<string, HistoryStream> {
+  const held = new Map<string, HistoryStream>();
   for (const row of ctx.store.history.streams(threadsOf(ctx, channel))) {
     const participant = ctx.state.participants.get(row.from_id);
     if (!participant || row.newest_ts < sinceTs) continue;
-    held.set(streamKey(row.from_id, row.thread, row.epoch), { ...streamOf(row), author: rawKeyOf(participant), row });
+    held.set(streamKey(row.from_id, row.thread, row.epoch), { ...streamOf(row), author: rawKeyOf(participant) });
   }
   return held;
 }
@@ -145,7 +140,7 @@ export function digestFor(ctx: HubContext, peerKey: string, sinceTs: number): Ch
     const session = ctx.state.sessions.get(channel.sessionId)!;
     const allowed = allowsFetch(ctx, channel);
     const since = Math.max(sinceTs, ctx.now() - retentionWindow(ctx, channel, archive).hours * 3_600_000);
-    const streams = allowed ? [...heldStreams(ctx, channel, since).values()].map(({ row: _row, ...stream }) => stream) : [];
+    const streams = allowed ? [...heldStreams(ctx, channel, since).values()] : [];
     return { session: session.name, channel: channel.name, policy: policyVersion(ctx, channel), allowed, streams };
   });
 }
@@ -166,7 +161,7 @@ export function askOf(ctx: HubContext, session: string, channelName: string, lim
       const stream = held.get(streamKey(gap.from_id, gap.thread, gap.epoch));
       if (stream) stream.through = Math.min(stream.through, gap.held_below);
     }
-    since.push(...[...held.values()].map(({ row: _row, ...stream }) => stream));
+    since.push(...held.values());
   }
   return { session, channel: channelName, sinceTs, since, ...limits };
 }
@@ -324,7 +319,9 @@ class PageBuilder {
  */
 function firstLacked(ctx: HubContext, channel: ThreadRecord, holds: Map<string, HistoryStream>, acknowledged: number): number | undefined {
   let first: number | undefined;
-  for (const { row } of heldStreams(ctx, channel).values()) {
+  for (const row of ctx.store.history.streams(threadsOf(ctx, channel))) {
+    // A stream of an author this hub does not know is never served (see wanted()).
+    if (!ctx.state.participants.has(row.from_id)) continue;
     const theirs = holds.get(streamKey(row.from_id, row.thread, row.epoch));
     const local = ctx.state.participants.get(row.from_id)?.hubKey === undefined;
     if (local && row.first_log_seq > acknowledged) continue;
