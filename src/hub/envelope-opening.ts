@@ -8,7 +8,7 @@ import type { z } from 'zod';
 
 type SignedRequestContent = z.output<typeof SignedRequestContentSchema>;
 type SignedResponseContent = z.output<typeof SignedResponseContentSchema>;
-import { UlidSchema } from '../schema/names.js';
+import { isUlid, UlidSchema } from '../schema/names.js';
 import { textFault } from '../schema/text.js';
 import { canonicalEncode } from '../trust/cbor.js';
 import { decodeEventTuple, verifyEvent, type SignedEventFields } from '../trust/envelope.js';
@@ -85,8 +85,8 @@ export function envelopeCaller(ctx: OpeningContext, raw: unknown, mode: Envelope
   const { fields, sig, signedBytes, thread: into } = decoded ?? decodeInput(ctx, raw, mode);
   try {
     // Before anything quotes them: an ack, a reply and an export name the event and its thread by these ids.
-    parseInput(UlidSchema, fields.id, 'envelope.id');
-    parseInput(UlidSchema, fields.thread, 'envelope.thread');
+    if (!isUlid(fields.id)) parseInput(UlidSchema, fields.id, 'envelope.id');
+    if (!isUlid(fields.thread)) parseInput(UlidSchema, fields.thread, 'envelope.thread');
   } catch (error) {
     throw gate.drop('malformed', error as ParleyError);
   }
@@ -233,7 +233,8 @@ function authoredMeta(fields: SignedEventFields): AuthoredMeta {
 function authoredPart(fields: SignedEventFields): AuthoredMeta {
   const signed = fields.meta ?? {};
   const authored = Object.fromEntries(Object.keys(AuthoredMetaSchema.shape).flatMap((key) => (signed[key] === undefined ? [] : [[key, signed[key]]])));
-  return parseInput(AuthoredMetaSchema, authored, 'envelope.meta');
+  // No reply_to and no tags (most events): nothing to parse.
+  return Object.keys(authored).length === 0 ? {} : parseInput(AuthoredMetaSchema, authored, 'envelope.meta');
 }
 
 /** The envelope's text, when it passes the rules of a post's text (src/schema/text.ts); a signed text cannot be truncated either. */

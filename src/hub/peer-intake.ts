@@ -132,11 +132,12 @@ export function mergePreparedPages(pages: readonly PreparedPage[]): PreparedPage
 export async function storePeerPage(ctx: HubContext, entry: PeerEntry, page: PreparedPage): Promise<PeerTaken[]> {
   const { events, decoded, live } = page;
   const results: Array<PeerTaken | undefined> = events.map(() => undefined);
+  const names: PageNames = { sessions: new Map(), channels: new Map(), windows: new Map() };
   const placed: Array<Placed | undefined> = events.map((event, i) => {
     try {
       const fields = decoded[i]!;
       if (fields instanceof PeerRefusal) throw fields;
-      return place(ctx, page.fromHub, event, fields, page.history);
+      return place(ctx, page.fromHub, event, fields, page.history, names);
     } catch (error) {
       results[i] = refusal(error);
       return undefined;
@@ -167,15 +168,28 @@ export async function storePeerPage(ctx: HubContext, entry: PeerEntry, page: Pre
  * and where it goes. History is a channel's, by any participant this hub
  * knows (its signature says who wrote it), within the window this hub keeps.
  */
-function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: SignedEventFields, history: boolean): Placed {
+/** What a page's events share, worked out once a page: their session and channel names as parsed, and each channel's window start. */
+interface PageNames {
+  sessions: Map<string, string>;
+  channels: Map<string, string>;
+  windows: Map<ThreadRecord | undefined, number>;
+}
+
+function parsedOnce(names: Map<string, string>, name: string, parse: (name: string) => string): string {
+  let parsed = names.get(name);
+  if (parsed === undefined) names.set(name, (parsed = parse(name)));
+  return parsed;
+}
+
+function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: SignedEventFields, history: boolean, names: PageNames): Placed {
   const author = ctx.state.participants.get(participantIdOf(fields.from));
   if (history ? !author : !author || author.hubKey !== fromHub) {
     const what = history ? 'its author is not a participant this hub knows of' : "its author is not a participant the sending hub hosts; a hub hands in only its own participants' events";
     throw new PeerRefusal(history ? 'author-not-in-roster' : 'not-hosted', `event ${fields.id}: ${what}`);
   }
-  const session = parseInput(SessionNameSchema, event.session, 'session');
-  const channel = event.channel === null ? null : parseChannelName(event.channel, 'channel');
-  if (history) checkHistory(ctx, fields, session, channel);
+  const session = parsedOnce(names.sessions, event.session, (name) => parseInput(SessionNameSchema, name, 'session'));
+  const channel = event.channel === null ? null : parsedOnce(names.channels, event.channel, (name) => parseChannelName(name, 'channel'));
+  if (history) checkHistory(ctx, fields, session, channel, names.windows);
   let addressee: ParticipantRecord | undefined;
   if (channel === null) {
     const other = event.dmWith ?? fields.to;
@@ -190,7 +204,7 @@ function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: Signe
 }
 
 /** History is of a channel (a DM goes only to its addressee's hub, from its author's) whose policy lets it be fetched (its access policy always may), no older than the window this hub keeps of it. */
-function checkHistory(ctx: HubContext, fields: SignedEventFields, session: string, channel: string | null): void {
+function checkHistory(ctx: HubContext, fields: SignedEventFields, session: string, channel: string | null, windows: Map<ThreadRecord | undefined, number>): void {
   if (channel === null) throw new PeerRefusal('malformed-event', `event ${fields.id}: history is a channel's; a DM is not served as history`);
   const sessionId = ctx.state.sessionByName(session)?.id;
   const held = sessionId === undefined ? undefined : ctx.state.channel(sessionId, channel);
@@ -198,7 +212,8 @@ function checkHistory(ctx: HubContext, fields: SignedEventFields, session: strin
   if (held && !setsAccess && !allowsFetch(ctx, held)) {
     throw new PeerRefusal('history-not-allowed', `event ${fields.id}: #${channel}'s access policy does not allow its history to be fetched (allow_history_fetch: false)`);
   }
-  const start = windowStart(ctx, held);
+  let start = windows.get(held);
+  if (start === undefined) windows.set(held, (start = windowStart(ctx, held)));
   if (fields.ts < start) {
     throw new PeerRefusal('past-retention', `event ${fields.id}: written ${new Date(fields.ts).toISOString()}, before the window this hub keeps of #${channel} (its retention)`);
   }

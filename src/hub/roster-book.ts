@@ -14,12 +14,15 @@ import type { RosterView } from './access-resolver.js';
 export class RosterBook {
   readonly #store: Store;
   readonly #chain: Roster[];
+  /** Each version's signed timestamp (epoch ms), as the chain: asked for every event of history taken in. */
+  readonly #signedAt: number[];
   /** Acceptances run one at a time: each is checked against the version the one before it put in force. */
   #turn: Promise<unknown> = Promise.resolve();
 
   constructor(store: Store) {
     this.#store = store;
     this.#chain = store.rosters.all().map((doc) => parseRoster(doc));
+    this.#signedAt = this.#chain.map((roster) => Date.parse(roster.timestamp));
   }
 
   /** The roster in force; undefined in local mode. */
@@ -37,7 +40,9 @@ export class RosterBook {
    */
   inForceAt(ts: number): Roster | undefined {
     let found: Roster | undefined;
-    for (const roster of this.#chain) if (Date.parse(roster.timestamp) <= ts) found = roster;
+    this.#chain.forEach((roster, i) => {
+      if (this.#signedAt[i]! <= ts) found = roster;
+    });
     return found;
   }
 
@@ -54,6 +59,7 @@ export class RosterBook {
       const { committed } = this.#store.writes.write(() => this.#store.rosters.insert(roster.version, roster.org_id, roster, now));
       await committed;
       this.#chain.push(roster);
+      this.#signedAt.push(Date.parse(roster.timestamp));
       return roster;
     });
     // The turn only orders acceptances: a refusal goes to this caller through `accepted`.
@@ -62,8 +68,17 @@ export class RosterBook {
   }
 }
 
+/** Each roster's view, made once: history taken in asks for one per event. */
+const views = new WeakMap<Roster, RosterView>();
+
 /** The view of one roster the access resolver reads. */
 export function rosterViewOf(roster: Roster): RosterView {
+  let view = views.get(roster);
+  if (view === undefined) views.set(roster, (view = viewOf(roster)));
+  return view;
+}
+
+function viewOf(roster: Roster): RosterView {
   const admins = roster.members.filter((m) => m.role === 'admin').map((m) => parsePublicKey(m.pubkey));
   return {
     orgId: roster.org_id,

@@ -46,7 +46,27 @@ const Sides = z.array(SideStep).min(1).max(MAX_SIDE_DEPTH);
  * the sender_seq of its author's previous event that crossed, in its thread
  * and epoch, as its author's hub said it (the receiver tells gaps by it).
  */
-export const EventTuple = z.union([z.tuple(EventFields), z.tuple([...EventFields, Sides]), z.tuple([...EventFields, Sides.nullable(), Seq.nullable()])]);
+/** Every form an event takes in a frame (the checks by hand below are a shortcut to the common ones). */
+export const EventTupleForms = z.union([z.tuple(EventFields), z.tuple([...EventFields, Sides]), z.tuple([...EventFields, Sides.nullable(), Seq.nullable()])]);
+type EventTupleOutput = z.output<typeof EventTupleForms>;
+
+const isBytes = (value: unknown, length?: number): value is Uint8Array => value instanceof Uint8Array && (length === undefined ? value.length > 0 : value.length === length);
+const isName = (value: unknown): value is string => typeof value === 'string' && value.length >= 1 && value.length <= 200;
+const isSeq = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/**
+ * The forms nearly every event comes in (no side channel), checked by hand:
+ * each case passes EventTupleForms too, which parses (or refuses, naming the
+ * item) every other. Zod's union of tuples cost more than the rest of
+ * reading a page.
+ */
+function isPlainEventTuple(value: unknown): value is EventTupleOutput {
+  if (!Array.isArray(value) || (value.length !== 5 && !(value.length === 7 && value[5] === null && (value[6] === null || isSeq(value[6]))))) return false;
+  const [bytes, sig, session, channel, dmWith] = value as unknown[];
+  return isBytes(bytes) && isBytes(sig, 64) && isName(session) && (channel === null || isName(channel)) && (dmWith === null || isBytes(dmWith, 32));
+}
+
+export const EventTuple = z.union([z.custom<EventTupleOutput>(isPlainEventTuple), EventTupleForms]);
 const EventsFields = [z.literal(EVENTS_DOMAIN), Seq, z.array(EventTuple).max(MAX_EVENTS_PER_FRAME)] as const;
 /** A page that does not say whether it is live is history. */
 const EventsTuple = z.union([z.tuple(EventsFields), z.tuple([...EventsFields, z.boolean()])]);

@@ -70,7 +70,10 @@ export const ThreadRefSchema = z
   .check(oneLineText);
 
 /** ULIDs: 26 Crockford base32 characters. */
-export const UlidSchema = z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, 'must be a 26-character ULID');
+const ULID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+export const UlidSchema = z.string().regex(ULID_PATTERN, 'must be a 26-character ULID');
+/** What UlidSchema takes, asked without parsing (on paths that check every event; the schema names the fault). */
+export const isUlid = (value: unknown): value is string => typeof value === 'string' && ULID_PATTERN.test(value);
 
 export const SeqSchema = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 

@@ -22,6 +22,7 @@ import {
 } from '../schema/envelope.js';
 import { canonicalEncode, decodeStrict, findUnencodable } from './cbor.js';
 import { encodeEventTuple, type SignedEventFields } from './event-bytes.js';
+import { readEventTuple } from './event-tuple-reader.js';
 import { cachedPublicKey, ED25519_KEY_BYTES, ED25519_SIGNATURE_BYTES, formatPublicKey, parsePublicKey } from './node-id.js';
 import { ed25519Sign, ed25519Verify } from './ed25519.mjs';
 
@@ -130,7 +131,11 @@ export function verifyEvent(fields: SignedEventFields, signature: Uint8Array, pu
  * an INVALID_INPUT naming the tuple position and field; nothing else is thrown.
  */
 export function decodeEventTuple(bytes: Uint8Array, options: { maxBytes?: number } = {}): SignedEventFields {
-  const value = decodeStrict(bytes, { maxBytes: options.maxBytes ?? DEFAULT_TRUST_MAX_ENVELOPE_BYTES, what: 'event' });
+  const maxBytes = options.maxBytes ?? DEFAULT_TRUST_MAX_ENVELOPE_BYTES;
+  // Most tuples are text with no meta, read by hand; the rest, and every fault, by cborg and the schema.
+  const read = bytes instanceof Uint8Array && bytes.length <= maxBytes ? readEventTuple(bytes) : undefined;
+  if (read) return read;
+  const value = decodeStrict(bytes, { maxBytes, what: 'event' });
   const parsed = SignedEventTupleSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
