@@ -2,8 +2,14 @@
 // file, so that tokenizing and indexing message text uses the second core
 // instead of the posting path. Plain JavaScript (not compiled) so the same
 // file runs from the sources and from dist/.
+import fs from 'node:fs';
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+
+/** How much lower than the hub's the indexer's priority is (nice levels). */
+const INDEXER_NICENESS = 10;
+lowerPriority();
 
 const { file, batchSize, maxDelayMs, storeId, maxSeq, diskFull, prunedTrimmedUpTo, latestPruned } = workerData;
 const db = new Database(file);
@@ -143,3 +149,20 @@ parentPort.on('message', (message) => {
 });
 
 parentPort.postMessage({ type: 'ready', indexed, prunedMark });
+
+/**
+ * Indexing is background work: with every core busy (a hub catching up on a
+ * peer's history checks, stores and indexes each event at once), storing and
+ * delivering go first and the index follows a little behind. On Linux a
+ * thread has a priority of its own (its id is the last part of
+ * /proc/thread-self); elsewhere, or where lowering it is not allowed, the
+ * indexer runs at the hub's priority.
+ */
+function lowerPriority() {
+  try {
+    const threadId = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isSafeInteger(threadId) && threadId > 0) os.setPriority(threadId, Math.min(19, os.getPriority(threadId) + INDEXER_NICENESS));
+  } catch {
+    // Not Linux, or not allowed: the same priority as the hub.
+  }
+}

@@ -212,3 +212,37 @@ async function foundIds(actor: Actor, query: string): Promise<string[]> {
     return [];
   }
 }
+
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/TID/stat, after the command's name). */
+function threadNiceness(): number[] {
+  return fs.readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+    } catch {
+      return []; // the thread ended meanwhile
+    }
+  });
+}
+
+describe('search index priority', () => {
+  it('search - the indexer thread runs at a lower priority than the hub, so that storing and delivering go first when every core is busy', async () => {
+    expect(process.platform).toBe('linux');
+    const base = threadNiceness()[0]!;
+    const lowered = (): number => threadNiceness().filter((nice) => nice >= Math.min(19, base + 10)).length;
+    const before = lowered();
+    const { home, cleanup } = tempHome();
+    const hub = await openHub({ home, logger: createSilentLogger() });
+    try {
+      const a = await hub.join({ handle: 'alice', session: 's' });
+      const posted = await a.post({ thread: 'general', text: 'indexed in the background' });
+      // The first search starts the indexer and waits for it.
+      expect((await a.search({ query: 'background' })).events.map((e) => e.id)).toEqual([posted.id]);
+      expect(lowered()).toBe(before + 1);
+      expect(threadNiceness()[0]).toBe(base);
+    } finally {
+      await hub.close();
+      cleanup();
+    }
+  });
+});
