@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testHubsClosedAfterEach } from '../helpers/hub.js';
+import { connectInMemory } from '../helpers/mcp.js';
 import { linkedTeam, linkState, startLinks, type TeamHub } from '../helpers/peer-hubs.js';
 import { signRoster } from '../../src/trust/roster.js';
 import { exportLines, verifyLines } from '../trust/export-lines.js';
@@ -180,6 +181,14 @@ describe('history sync', () => {
     // Six minutes on: past the DM's TTL (300 s), its addressee's hub never reached.
     shift = 6 * 60_000;
     for (const id of [lost.id, asked.id, askedInChannel.id]) expect(await stateOf(id)).toMatchObject({ to: 'bea', state: 'expired', expired_at: expect.any(String) });
+    // The MCP inbox's sent list says so too, with when it expired.
+    const mcp = await connectInMemory(a!.t.hub, 'ann', 'default');
+    try {
+      const sent = (await mcp.call('inbox', { peek: true })).value.sent as Array<{ id: string; state: string; at?: string }>;
+      for (const id of [lost.id, asked.id, askedInChannel.id]) expect(sent.find((d) => d.id === id)).toMatchObject({ state: 'expired', at: (await stateOf(id))!.expired_at });
+    } finally {
+      await mcp.close();
+    }
     // The one B's hub took before it went stays as it was.
     expect((await stateOf(handed.id))?.state).toBe('pending');
     const b2 = await hubs.open({ ...unlimited, home, now: () => Date.now() + shift });

@@ -45,7 +45,8 @@ function compactItem(item: InboxItem): Record<string, unknown> {
 
 /** One recipient's delivery of something you sent: its state and when it was reached. */
 function compactSent(delivery: SentDelivery): Record<string, unknown> {
-  const at = delivery.acknowledged_at ?? delivery.injected_at ?? delivery.delivered_at;
+  // When it got to where it is: an expired one, when its TTL ran out.
+  const at = delivery.state === 'expired' ? delivery.expired_at : (delivery.acknowledged_at ?? delivery.injected_at ?? delivery.delivered_at);
   return {
     id: delivery.id,
     thread: delivery.thread.name,
@@ -135,7 +136,7 @@ export const globalRoom: RoomDef = {
       name: 'inbox',
       action: 'inbox',
       description:
-        'What needs your attention, high priority first (DMs, requests, responses, mentions, prods; then subscribed threads; muted last). Items with respondHint: true expect an answer. Marks the items it returns read, so they do not come back; peek: true looks without marking. Also lists, under sent, what became of your latest DMs, requests and mentions per recipient: pending, delivered (read), injected (in their agent\'s context) or acknowledged.',
+        'What needs your attention, high priority first (DMs, requests, responses, mentions, prods; then subscribed threads; muted last). Items with respondHint: true expect an answer. Marks the items it returns read, so they do not come back; peek: true looks without marking. Also lists, under sent, what became of your latest DMs, requests and mentions per recipient: pending, delivered (read), injected (in their agent\'s context), acknowledged, or expired (a DM or request to a participant of another hub that was not reached within its TTL; it is not sent after).',
       input: z.strictObject({
         peek: z.boolean().optional().describe('Look without marking anything read.'),
         limit: z.number().int().min(1).max(200).optional(),
