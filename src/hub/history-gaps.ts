@@ -13,7 +13,7 @@ import type { PeerTaken, PreparedPage } from './peer-intake.js';
 import { threadsOf } from './peer-history.js';
 import type { SignedEventFields } from '../trust/envelope.js';
 import type { HistoryGap } from '../schema/peer-link.js';
-import type { GapRow } from '../store/history-store.js';
+import { streamKey, type GapRow } from '../store/history-store.js';
 import type { ThreadRecord } from './records.js';
 
 export type { HistoryGap } from '../schema/peer-link.js';
@@ -57,7 +57,7 @@ export class GapWatch {
       if ('dropped' in outcome || outcome.duplicate) return;
       const author = participantIdOf(fields.from);
       const epoch = Buffer.from(fields.sender_epoch);
-      const key = `${author} ${outcome.thread} ${epoch.toString('hex')}`;
+      const key = streamKey(author, outcome.thread, epoch);
       const last = this.#last.get(key);
       // An event older than the last taken (history filling in) may open a gap below a later one: search again.
       if (last === undefined || fields.sender_seq < last) this.#searchAgain(ctx, outcome.thread);

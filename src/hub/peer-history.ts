@@ -8,7 +8,7 @@
 import { ParleyError } from '../errors/parley-error.js';
 import type { ParticipantKind } from '../schema/participant.js';
 import type { EventRow } from '../store/event-log.js';
-import type { GapRow, StreamRow } from '../store/history-store.js';
+import { streamKey, type GapRow, type StreamRow } from '../store/history-store.js';
 import { participantIdOf, parsePublicKey } from '../trust/node-id.js';
 import { mayRead, policyOf } from './channel-access.js';
 import { hubNameOf } from './hub-name.js';
@@ -106,10 +106,6 @@ function channelNamed(ctx: HubContext, session: string, channel: string): Thread
 
 function policyVersion(ctx: HubContext, channel: ThreadRecord | undefined): number {
   return (channel && policyOf(ctx, channel)?.policy.version) ?? 0;
-}
-
-function streamKey(participantId: string, thread: string, epoch: Uint8Array): string {
-  return `${participantId} ${thread} ${Buffer.from(epoch).toString('hex')}`;
 }
 
 function streamOf(row: StreamRow): HistoryStream {
@@ -290,8 +286,6 @@ class PageBuilder {
     return this.#events.length >= this.maxMessages || (this.#events.length > 0 && this.#bytes >= this.ask.maxBytes);
   }
 
-
-
   add(row: EventRow): void {
     const event = channelEventOf(this.ctx, row, this.#places);
     if (!event) return;
@@ -321,9 +315,10 @@ function firstLacked(ctx: HubContext, channel: ThreadRecord, holds: Map<string, 
   let first: number | undefined;
   for (const row of ctx.store.history.streams(threadsOf(ctx, channel))) {
     // A stream of an author this hub does not know is never served (see wanted()).
-    if (!ctx.state.participants.has(row.from_id)) continue;
+    const author = ctx.state.participants.get(row.from_id);
+    if (!author) continue;
     const theirs = holds.get(streamKey(row.from_id, row.thread, row.epoch));
-    const local = ctx.state.participants.get(row.from_id)?.hubKey === undefined;
+    const local = author.hubKey === undefined;
     if (local && row.first_log_seq > acknowledged) continue;
     let from = row.first_log_seq;
     if (theirs && theirs.from <= row.min_seq) {

@@ -163,11 +163,6 @@ export async function storePeerPage(ctx: HubContext, entry: PeerEntry, page: Pre
   });
 }
 
-/**
- * The event's author and addressee, checked: who may send it from this hub,
- * and where it goes. History is a channel's, by any participant this hub
- * knows (its signature says who wrote it), within the window this hub keeps.
- */
 /** What a page's events share, worked out once a page: their session and channel names as parsed, and each channel's window start. */
 interface PageNames {
   sessions: Map<string, string>;
@@ -181,6 +176,11 @@ function parsedOnce(names: Map<string, string>, name: string, parse: (name: stri
   return parsed;
 }
 
+/**
+ * The event's author and addressee, checked: who may send it from this hub,
+ * and where it goes. History is a channel's, by any participant this hub
+ * knows (its signature says who wrote it), within the window this hub keeps.
+ */
 function place(ctx: HubContext, fromHub: string, event: PeerEvent, fields: SignedEventFields, history: boolean, names: PageNames): Placed {
   const author = ctx.state.participants.get(participantIdOf(fields.from));
   if (history ? !author : !author || author.hubKey !== fromHub) {

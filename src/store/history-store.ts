@@ -4,6 +4,7 @@ import type { RetentionStore } from './retention-store.js';
 import { CROSSING, SIGNED_TS, StreamSummaries, type StreamRow } from './stream-summaries.js';
 
 export type { StreamRow } from './stream-summaries.js';
+export { streamKey } from './stream-summaries.js';
 
 /** A hole in a stream: an event held whose previous one (its prev_seq) is not, above the oldest held. */
 export interface GapRow {

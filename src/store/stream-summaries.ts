@@ -145,7 +145,7 @@ export class StreamSummaries {
     // A thread not read yet is read whole when first asked for.
     const streams = this.#threads.get(row.thread_id);
     if (!streams) return;
-    const key = keyOf(row.from_id, row.thread, row.epoch);
+    const key = streamKey(row.from_id, row.thread, row.epoch);
     const stream = streams.get(key);
     if (!stream) {
       streams.set(key, {
@@ -179,6 +179,8 @@ export class StreamSummaries {
   }
 }
 
-function keyOf(fromId: string, thread: string, epoch: Buffer): string {
-  return `${fromId} ${thread} ${epoch.toString('hex')}`;
+/** A stream's key: its author's participant id, its signed thread and its epoch (read as it is, not copied). */
+export function streamKey(fromId: string, thread: string, epoch: Uint8Array): string {
+  const bytes = Buffer.isBuffer(epoch) ? epoch : Buffer.from(epoch.buffer, epoch.byteOffset, epoch.byteLength);
+  return `${fromId} ${thread} ${bytes.toString('hex')}`;
 }
